@@ -1,0 +1,19 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // Type tests (*.test-d.ts) pin the public types; see test/types/.
+    typecheck: {
+      enabled: true,
+      include: ['test/**/*.test-d.ts'],
+      tsconfig: './tsconfig.json',
+    },
+    // Servers in tests listen on 127.0.0.1 and are closed by each file; a slow 2-core
+    // machine running several files at once needs room.
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    // The JSON report is what .ci/run counts ("tests: N passed, N failed").
+    reporters: ['default', ['json', { outputFile: '.vitest-report.json' }]],
+  },
+});
