@@ -1,0 +1,99 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { buildClientSchema, buildSchema, parse, validate } from 'graphql';
+import type { GraphQLSchema, IntrospectionQuery } from 'graphql';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from './codegenConfig.js';
+import { subsetProblems, undescribed } from './schemaSubset.js';
+
+const reference = join(repoRoot, '..', 'shared', 'reference');
+
+describe('schema.graphql', () => {
+  let ours: GraphQLSchema;
+  let production: GraphQLSchema;
+  let oursSdl: string;
+
+  beforeAll(async () => {
+    oursSdl = await readFile(join(repoRoot, 'schema.graphql'), 'utf8');
+    ours = buildSchema(oursSdl);
+    const introspection = JSON.parse(await readFile(join(reference, 'production-schema.json'), 'utf8')) as
+      | IntrospectionQuery
+      | { data: IntrospectionQuery };
+    production = buildClientSchema('data' in introspection ? introspection.data : introspection);
+  });
+
+  it('is a faithful subset of the production schema', () => {
+    expect(subsetProblems(ours, production)).toEqual([]);
+  });
+
+  it('holds exactly the root fields the client uses', () => {
+    expect(Object.keys(ours.getQueryType()!.getFields()).sort()).toEqual([
+      'getCabinet',
+      'getCabinetLabelSetsById',
+      'getJob',
+      'getJobs',
+    ]);
+    expect(Object.keys(ours.getMutationType()!.getFields())).toEqual(['autoLabelTokenBasedProject']);
+  });
+
+  it('reports a changed nullability, a missing field and an unknown enum value', () => {
+    const broken = buildSchema(
+      oursSdl
+        .replace('progress: Int!', 'progress: Int')
+        .replace('resultId: String', 'resultId: String\n  secretField: String')
+        .replace('  CUSTOM\n}', '  CUSTOM\n  NOT_IN_PRODUCTION\n}'),
+    );
+    expect(subsetProblems(broken, production).sort()).toEqual([
+      'enum value GqlAutoLabelServiceProvider.NOT_IN_PRODUCTION is not in production',
+      'field Job.progress is Int, production says Int!',
+      'field Job.secretField is not in production',
+    ]);
+  });
+
+  it('reports a required production input field that ours leaves out', () => {
+    const broken = buildSchema(oursSdl.replace(/\s+"""The model endpoint and its secret\."""\n\s+targetAPI: TargetApiInput!/, ''));
+    expect(subsetProblems(broken, production)).toContain(
+      'input field AutoLabelTokenBasedProjectInput.targetAPI is required in production but missing',
+    );
+  });
+
+  it('describes every type, field and enum value', () => {
+    expect(undescribed(ours)).toEqual([]);
+  });
+});
+
+describe('operations/', () => {
+  it('holds one operation or fragment per file, named <name>.<kind>.graphql', async () => {
+    const files = (await readdir(join(repoRoot, 'operations'))).sort();
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      const doc = parse(await readFile(join(repoRoot, 'operations', file), 'utf8'));
+      expect(doc.definitions).toHaveLength(1);
+      const def = doc.definitions[0]!;
+      const kind = def.kind === 'FragmentDefinition' ? 'fragment' : 'operation' in def ? def.operation : '?';
+      const name = 'name' in def && def.name ? def.name.value : '';
+      expect(file).toBe(`${file.split('.')[0]}.${kind}.graphql`);
+      expect(name.toLowerCase()).toContain(file.split('.')[0]!.toLowerCase().replace(/^get/, ''));
+    }
+  });
+
+  it('validates every operation against the production schema and ours', async () => {
+    const dir = join(repoRoot, 'operations');
+    const sources = await Promise.all((await readdir(dir)).map((f) => readFile(join(dir, f), 'utf8')));
+    const doc = parse(sources.join('\n'));
+    const introspection = JSON.parse(await readFile(join(reference, 'production-schema.json'), 'utf8')) as IntrospectionQuery;
+    const production = buildClientSchema(introspection);
+    const ours = buildSchema(await readFile(join(repoRoot, 'schema.graphql'), 'utf8'));
+    expect(validate(production, doc).map((e) => e.message)).toEqual([]);
+    expect(validate(ours, doc).map((e) => e.message)).toEqual([]);
+  });
+
+  it('names the documents as the specification does', async () => {
+    const read = (f: string) => readFile(join(repoRoot, 'operations', f), 'utf8');
+    expect(await read('getCabinet.query.graphql')).toMatch(/query GetCabinet\(\$projectId: ID!, \$role: Role!\)/);
+    expect(await read('getCabinetLabelSetsById.query.graphql')).toMatch(/query getCabinetLabelSetsById\(\$cabinetId: ID!\)/);
+    expect(await read('autoLabelTokenBasedProject.mutation.graphql')).toMatch(
+      /mutation AutoLabelTokenBasedProjectMutation\(\$input: AutoLabelTokenBasedProjectInput!\) \{\s+result: autoLabelTokenBasedProject\(input: \$input\) \{\s+id\s+status\s+progress\s+\}/,
+    );
+  });
+});
