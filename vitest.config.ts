@@ -1,6 +1,14 @@
+import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
 
+const require = createRequire(import.meta.url);
+
 export default defineConfig({
+  resolve: {
+    // One copy of graphql: @graphql-tools and graphql-yoga require() its CommonJS build, so
+    // tests must not load the ESM build beside it ("Cannot use GraphQLSchema from another realm").
+    alias: { graphql: require.resolve('graphql') },
+  },
   test: {
     include: ['test/**/*.test.ts'],
     // Type tests (*.test-d.ts) pin the public types; see test/types/.

@@ -1,0 +1,229 @@
+import type { ValidationProblem } from './validation.js';
+import type { Job } from './types.js';
+
+/** Machine-readable kinds of labelkit errors. */
+export type ErrorCode =
+  | 'VALIDATION'
+  | 'AUTH'
+  | 'NETWORK'
+  | 'TIMEOUT'
+  | 'ABORTED'
+  | 'GRAPHQL'
+  | 'JOB_FAILED'
+  | 'JOB_TIMEOUT'
+  | 'JOB_NOT_FOUND'
+  | 'LABEL_SET';
+
+const ERROR_CODES: ReadonlySet<string> = new Set<ErrorCode>([
+  'VALIDATION', 'AUTH', 'NETWORK', 'TIMEOUT', 'ABORTED', 'GRAPHQL', 'JOB_FAILED', 'JOB_TIMEOUT', 'JOB_NOT_FOUND', 'LABEL_SET',
+]);
+
+/** What every labelkit error may say about the request that failed. */
+export interface ErrorDetails {
+  /** The GraphQL operation that failed, e.g. `GetCabinet`. */
+  operationName?: string;
+  /** The `x-request-id` the request carried, for a support ticket. */
+  requestId?: string;
+  /** The HTTP status, when a response arrived. */
+  status?: number;
+  /** The underlying error; kept non-enumerable so that it never shows in JSON or logs by accident. */
+  cause?: unknown;
+}
+
+/**
+ * The base of every error labelkit throws.
+ *
+ * @remarks Messages start with their origin (`[Network]`, `[GraphQL]`, …). No labelkit error holds
+ * an access token, a client secret or a `secretKey`: messages are redacted, variables are never
+ * kept, and `cause` is not enumerable (so `JSON.stringify` and `Object.keys` do not reach it).
+ */
+export class LabelkitError extends Error {
+  override name = 'LabelkitError';
+  readonly code: ErrorCode;
+  readonly operationName?: string;
+  readonly requestId?: string;
+  readonly status?: number;
+  declare readonly cause?: unknown;
+
+  constructor(code: ErrorCode, message: string, details: ErrorDetails = {}) {
+    super(message);
+    this.code = code;
+    if (details.operationName !== undefined) this.operationName = details.operationName;
+    if (details.requestId !== undefined) this.requestId = details.requestId;
+    if (details.status !== undefined) this.status = details.status;
+    Object.defineProperty(this, 'cause', { value: details.cause, enumerable: false, writable: false });
+  }
+
+  /** A plain, secret-free summary, used by `JSON.stringify`. */
+  toJSON(): Record<string, unknown> {
+    const { name, code, message, operationName, requestId, status } = this;
+    return { name, code, message, operationName, requestId, status };
+  }
+}
+
+/** Input that failed validation before any request was sent; `problems` lists every one. */
+export class ValidationError extends LabelkitError {
+  override name = 'ValidationError';
+  readonly problems: ValidationProblem[];
+  constructor(problems: ValidationProblem[], details: ErrorDetails = {}) {
+    super(
+      'VALIDATION',
+      `[Validation] ${problems.length} problem${problems.length === 1 ? '' : 's'}: ` +
+        problems.map((p) => `${p.path}: ${p.message}`).join('; '),
+      details,
+    );
+    this.problems = problems;
+  }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), problems: this.problems };
+  }
+}
+
+/** The service refused the credentials, or a new token could not be obtained. */
+export class AuthError extends LabelkitError {
+  override name = 'AuthError';
+  constructor(message: string, details: ErrorDetails = {}) {
+    super('AUTH', `[Auth] ${message}`, details);
+  }
+}
+
+/** No usable answer arrived: connection failed, HTTP error status, time-out or abort. */
+export class NetworkError extends LabelkitError {
+  override name = 'NetworkError';
+  /**
+   * True for a mutation that may have reached the service before the connection failed: a job
+   * may have started. Check with `getJobs` before starting another.
+   */
+  readonly mutationOutcomeUnknown: boolean;
+  /** The server's `Retry-After`, in ms, when it sent one. */
+  retryAfterMs?: number;
+  constructor(
+    code: 'NETWORK' | 'TIMEOUT' | 'ABORTED',
+    message: string,
+    details: ErrorDetails & { mutationOutcomeUnknown?: boolean } = {},
+  ) {
+    super(code, `[Network] ${message}`, details);
+    this.mutationOutcomeUnknown = details.mutationOutcomeUnknown ?? false;
+  }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), mutationOutcomeUnknown: this.mutationOutcomeUnknown };
+  }
+}
+
+/** One error of a GraphQL response, as the service sent it (secrets redacted). */
+export interface GraphQLErrorEntry {
+  message: string;
+  path?: ReadonlyArray<string | number>;
+  extensions?: Record<string, unknown>;
+}
+
+/** The service answered with GraphQL errors. */
+export class GraphQLRequestError extends LabelkitError {
+  override name = 'GraphQLRequestError';
+  readonly graphQLErrors: GraphQLErrorEntry[];
+  constructor(graphQLErrors: GraphQLErrorEntry[], details: ErrorDetails = {}) {
+    super('GRAPHQL', `[GraphQL] ${graphQLErrors.map((e) => e.message).join('; ') || 'unknown error'}`, details);
+    this.graphQLErrors = graphQLErrors;
+  }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), graphQLErrors: this.graphQLErrors };
+  }
+}
+
+/** A job ended `FAILED`; `job.errors` says why. */
+export class JobFailedError extends LabelkitError {
+  override name = 'JobFailedError';
+  readonly job: Job;
+  constructor(job: Job) {
+    const first = job.errors[0]?.stack.split('\n')[0];
+    super(
+      'JOB_FAILED',
+      `[Job] job ${job.id} failed with ${job.errors.length} error${job.errors.length === 1 ? '' : 's'}${first ? `: ${first}` : ''}`,
+      { operationName: 'GetJobs' },
+    );
+    this.job = job;
+  }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), job: this.job };
+  }
+}
+
+/** Waiting for a job ran out of time; `job` is the last snapshot seen (null if none). */
+export class JobTimeoutError extends LabelkitError {
+  override name = 'JobTimeoutError';
+  readonly jobId: string;
+  readonly job: Job | null;
+  constructor(jobId: string, job: Job | null, timeoutMs: number) {
+    super(
+      'JOB_TIMEOUT',
+      `[Job] job ${jobId} did not end within ${timeoutMs} ms` +
+        (job ? ` (last seen ${job.status}, ${job.progress}%)` : ' (never seen)'),
+      { operationName: 'GetJobs' },
+    );
+    this.jobId = jobId;
+    this.job = job;
+  }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), jobId: this.jobId, job: this.job };
+  }
+}
+
+/** The service does not know the job (null, or stuck in `NONE` past the grace period). */
+export class JobNotFoundError extends LabelkitError {
+  override name = 'JobNotFoundError';
+  readonly jobId: string;
+  constructor(jobId: string) {
+    super('JOB_NOT_FOUND', `[Job] the service knows no job ${jobId}`, { operationName: 'GetJobs' });
+    this.jobId = jobId;
+  }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), jobId: this.jobId };
+  }
+}
+
+/** A label set whose hierarchy is broken: orphans, cycles, duplicate names under one parent. */
+export class LabelSetError extends LabelkitError {
+  override name = 'LabelSetError';
+  readonly labelSetId: string;
+  readonly problems: string[];
+  constructor(labelSetId: string, problems: string[]) {
+    super('LABEL_SET', `[LabelSet] label set ${labelSetId}: ${problems.join('; ')}`);
+    this.labelSetId = labelSetId;
+    this.problems = problems;
+  }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), labelSetId: this.labelSetId, problems: this.problems };
+  }
+}
+
+/**
+ * Tells whether a value is a labelkit error, across copies of the package.
+ *
+ * @param value - anything caught
+ * @returns true when `value` is a {@link LabelkitError} (checked by shape, not only `instanceof`)
+ * @example
+ * ```ts
+ * try { await client.getCabinet(id, 'LABELER'); }
+ * catch (e) { if (isLabelkitError(e) && e.code === 'AUTH') console.error('log in again'); }
+ * ```
+ */
+export function isLabelkitError(value: unknown): value is LabelkitError {
+  if (value instanceof LabelkitError) return true;
+  const code = value instanceof Error ? (value as unknown as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && ERROR_CODES.has(code) && /^\[\w+\] /.test((value as Error).message);
+}
+
+/**
+ * Replaces every occurrence of the given secrets in a text with `***`.
+ *
+ * @param text - a message that may echo a secret (a server may quote request variables)
+ * @param secrets - the secret values known to the caller; empty strings are ignored
+ * @returns the text with every secret replaced
+ */
+export function redact(text: string, secrets: ReadonlyArray<string | undefined>): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret && secret.length >= 4) out = out.split(secret).join('***');
+  }
+  return out;
+}

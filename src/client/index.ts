@@ -1,0 +1,61 @@
+/**
+ * labelkit: a typed client of the labeling service's GraphQL API.
+ *
+ * @packageDocumentation
+ */
+export { createLabelingClient } from './client.js';
+export type { CallOptions, LabelingClient, LabelingClientOptions, RetryOptions } from './client.js';
+export type { AuthOptions, ClientCredentials } from './auth.js';
+export type { PollOptions, WaitOptions } from './jobPoller.js';
+export {
+  AuthError,
+  GraphQLRequestError,
+  isLabelkitError,
+  JobFailedError,
+  JobNotFoundError,
+  JobTimeoutError,
+  LabelkitError,
+  LabelSetError,
+  NetworkError,
+  ValidationError,
+} from './errors.js';
+export type { ErrorCode, ErrorDetails, GraphQLErrorEntry } from './errors.js';
+export { validateAutoLabelInput } from './validation.js';
+export type { AutoLabelValidationOptions, ValidationProblem } from './validation.js';
+export { buildLabelTree } from './labelTree.js';
+export type { LabelNode, LabelTree } from './labelTree.js';
+export type {
+  AutoLabelInput,
+  Cabinet,
+  Job,
+  JobErrorEntry,
+  JobOutcome,
+  JobSnapshot,
+  JobStatus,
+  LabelItem,
+  LabelSet,
+  Role,
+} from './types.js';
+export { VERSION } from './version.js';
+// The typed documents, for use with any GraphQL client that understands TypedDocumentNode.
+export {
+  AutoLabelTokenBasedProjectMutationDocument,
+  GetCabinetDocument,
+  GetCabinetLabelSetsByIdDocument,
+  GetJobDocument,
+  GetJobsDocument,
+  JobFieldsFragmentDoc,
+} from '../../generated/graphql.js';
+export type {
+  AutoLabelTokenBasedProjectMutation,
+  AutoLabelTokenBasedProjectMutationVariables,
+  GetCabinetLabelSetsByIdQuery,
+  GetCabinetLabelSetsByIdQueryVariables,
+  GetCabinetQuery,
+  GetCabinetQueryVariables,
+  GetJobQuery,
+  GetJobQueryVariables,
+  GetJobsQuery,
+  GetJobsQueryVariables,
+  JobFieldsFragment,
+} from '../../generated/graphql.js';

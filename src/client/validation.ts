@@ -1,0 +1,137 @@
+/** One reason why input was refused, with the path of the field at fault. */
+export interface ValidationProblem {
+  /** Where the problem is, e.g. `input.targetAPI.endpoint`. */
+  path: string;
+  /** What rule the value breaks, e.g. `must be an integer >= 0`. Never quotes a secret. */
+  message: string;
+}
+
+/** Options of {@link validateAutoLabelInput}. */
+export interface AutoLabelValidationOptions {
+  /**
+   * Accept a plain-http model endpoint on a host other than loopback. The secret key would
+   * travel in clear, so this must be asked for explicitly.
+   * @defaultValue false
+   */
+  allowInsecureEndpoint?: boolean;
+}
+
+const ROLES = ['LABELER', 'REVIEWER'] as const;
+// A plausible address: something@something.tld, no spaces. Deliberately loose.
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Checks a non-empty id (a string with something besides white space).
+ *
+ * @param value - the id
+ * @param path - the field's path for the problem
+ * @returns the problems found (none or one)
+ */
+export function checkId(value: unknown, path: string): ValidationProblem[] {
+  if (typeof value !== 'string' || value.trim() === '') return [{ path, message: 'must be a non-empty string' }];
+  return [];
+}
+
+/**
+ * Checks a role: `LABELER` or `REVIEWER`.
+ *
+ * @param value - the role
+ * @param path - the field's path for the problem
+ * @returns the problems found (none or one)
+ */
+export function checkRole(value: unknown, path: string): ValidationProblem[] {
+  if (typeof value !== 'string' || !(ROLES as readonly string[]).includes(value)) {
+    return [{ path, message: `must be one of ${ROLES.join(', ')}` }];
+  }
+  return [];
+}
+
+function isLoopback(hostname: string): boolean {
+  return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+/**
+ * Validates the input of `autoLabelTokenBasedProject` before anything is sent.
+ *
+ * @param input - the value to check (typed `unknown`: it often comes from a file or a CLI)
+ * @param options - see {@link AutoLabelValidationOptions}
+ * @returns every problem at once; an empty list means the input is valid
+ * @remarks Rules: non-empty `projectId`; a plausible `labelerEmail`; `options.numberOfFilesPerRequest`
+ * an integer >= 0; `options.serviceProvider` absent or `CUSTOM`; `targetAPI.endpoint` an absolute
+ * http(s) URL, https unless the host is loopback or `allowInsecureEndpoint` is set;
+ * `targetAPI.secretKey` a non-empty string; `role`, when given, `LABELER` or `REVIEWER`.
+ * Messages never quote the secret key.
+ * @example
+ * ```ts
+ * const problems = validateAutoLabelInput({ projectId: '', labelerEmail: 'x' });
+ * // [{ path: 'input.projectId', message: 'must be a non-empty string' }, …]
+ * ```
+ */
+export function validateAutoLabelInput(input: unknown, options: AutoLabelValidationOptions = {}): ValidationProblem[] {
+  if (!isRecord(input)) return [{ path: 'input', message: 'must be an object' }];
+  const problems: ValidationProblem[] = [...checkId(input.projectId, 'input.projectId')];
+
+  if (typeof input.labelerEmail !== 'string' || !EMAIL.test(input.labelerEmail)) {
+    problems.push({ path: 'input.labelerEmail', message: 'must be an e-mail address such as name@example.com' });
+  }
+  if (input.role !== undefined && input.role !== null) problems.push(...checkRole(input.role, 'input.role'));
+
+  const opts = input.options;
+  if (!isRecord(opts)) {
+    problems.push({ path: 'input.options', message: 'must be an object with numberOfFilesPerRequest' });
+  } else {
+    const n = opts.numberOfFilesPerRequest;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 2 ** 31 - 1) {
+      problems.push({
+        path: 'input.options.numberOfFilesPerRequest',
+        message: 'must be an integer >= 0 (0 sends all lines of a document in one request)',
+      });
+    }
+    if (opts.serviceProvider !== undefined && opts.serviceProvider !== null && opts.serviceProvider !== 'CUSTOM') {
+      problems.push({ path: 'input.options.serviceProvider', message: 'must be CUSTOM (the only provider this API supports)' });
+    }
+  }
+
+  const target = input.targetAPI;
+  if (!isRecord(target)) {
+    problems.push({ path: 'input.targetAPI', message: 'must be an object with endpoint and secretKey' });
+  } else {
+    problems.push(...checkEndpoint(target.endpoint, options));
+    if (typeof target.secretKey !== 'string' || target.secretKey.trim() === '') {
+      problems.push({ path: 'input.targetAPI.secretKey', message: 'must be a non-empty string' });
+    }
+  }
+  return problems;
+}
+
+function checkEndpoint(value: unknown, options: AutoLabelValidationOptions): ValidationProblem[] {
+  const path = 'input.targetAPI.endpoint';
+  if (typeof value !== 'string' || value.trim() === '') return [{ path, message: 'must be an absolute http(s) URL' }];
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return [{ path, message: 'must be an absolute http(s) URL' }];
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    return [{ path, message: `must use http or https, not ${url.protocol.replace(':', '')}` }];
+  }
+  if (url.username || url.password) {
+    return [{ path, message: 'must not carry credentials in the URL; pass the secret as secretKey' }];
+  }
+  if (url.protocol === 'http:' && !isLoopback(url.hostname) && !options.allowInsecureEndpoint) {
+    return [
+      {
+        path,
+        message:
+          'uses plain http on a non-loopback host, so the secret key would travel in clear; use https or allow it explicitly (allowInsecureEndpoint)',
+      },
+    ];
+  }
+  return [];
+}

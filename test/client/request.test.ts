@@ -1,0 +1,104 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createLabelingClient, GetCabinetDocument, VERSION } from '../../src/client/index.js';
+import type { LabelingClient } from '../../src/client/index.js';
+import { startMockServer } from '../support/mockServer.js';
+import type { MockServer } from '../support/mockServer.js';
+
+describe('createLabelingClient: requests', () => {
+  let server: MockServer;
+  let client: LabelingClient;
+  beforeEach(async () => {
+    server = await startMockServer();
+    client = createLabelingClient({ url: server.url, token: 'test-token', retry: { initialDelayMs: 5 } });
+  });
+  afterEach(async () => {
+    client.close();
+    await server.close();
+  });
+
+  it('sends a JSON POST with operationName, query, variables and the identifying headers', async () => {
+    await client.getCabinet('p1', 'LABELER');
+    const [request] = server.graphqlRequests();
+    expect(request!.method).toBe('POST');
+    expect(request!.headers['content-type']).toBe('application/json');
+    expect(request!.headers.authorization).toBe('Bearer test-token');
+    expect(request!.headers['x-labelkit-client']).toBe(`labelkit/${VERSION}`);
+    expect(request!.headers['user-agent']).toBe(`labelkit/${VERSION}`);
+    expect(request!.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(request!.json).toEqual({
+      operationName: 'GetCabinet',
+      query: expect.stringContaining('query GetCabinet($projectId: ID!, $role: Role!)'),
+      variables: { projectId: 'p1', role: 'LABELER' },
+    });
+    expect(Object.keys(request!.json!).sort()).toEqual(['operationName', 'query', 'variables']);
+  });
+
+  it('reaches the network on every call (no document cache)', async () => {
+    await client.getCabinet('p1', 'LABELER');
+    await client.getCabinet('p1', 'LABELER');
+    expect(server.graphqlRequests()).toHaveLength(2);
+    const ids = server.graphqlRequests().map((r) => r.headers['x-request-id']);
+    expect(new Set(ids).size).toBe(2);
+  });
+
+  it('maps getCabinet, getLabelSets (sorted by index) and getProjectLabelSets', async () => {
+    expect(await client.getCabinet('p1', 'REVIEWER')).toEqual({ id: 'cabinet-p1-REVIEWER' });
+    const sets = await client.getLabelSets('cabinet-1');
+    expect(sets.map((s) => s.index)).toEqual([0, 1, 2]);
+    expect(sets[0]).toEqual({
+      id: 'set-0',
+      index: 0,
+      name: 'Set 0',
+      signature: 'ab12',
+      labelItems: [
+        { id: '0-root', parentId: null, labelName: 'ENTITY', color: '#ff0000' },
+        { id: '0-child', parentId: '0-root', labelName: 'PERSON', color: null },
+      ],
+    });
+    expect(sets[1]!.signature).toBeNull();
+    const viaProject = await client.getProjectLabelSets('p1', 'LABELER');
+    expect(viaProject).toEqual(sets);
+    const ops = server.graphqlRequests().map((r) => r.json!.operationName);
+    expect(ops).toEqual(['GetCabinet', 'getCabinetLabelSetsById', 'GetCabinet', 'getCabinetLabelSetsById']);
+    expect(server.graphqlRequests()[3]!.json!.variables).toEqual({ cabinetId: 'cabinet-p1-LABELER' });
+  });
+
+  it('starts auto-labeling with the specified mutation and returns the job at once', async () => {
+    const job = await client.startAutoLabel({
+      projectId: 'p1',
+      labelerEmail: 'ann@example.com',
+      options: { numberOfFilesPerRequest: 2 },
+      targetAPI: { endpoint: 'https://model.example.com/predict', secretKey: 's3cret-key' },
+    });
+    expect(job).toEqual({ id: 'job-1', status: 'QUEUED', progress: 0 });
+    const [request] = server.graphqlRequests();
+    expect(request!.json!.operationName).toBe('AutoLabelTokenBasedProjectMutation');
+    expect(request!.json!.query).toMatch(/result: autoLabelTokenBasedProject\(input: \$input\)/);
+    expect(request!.json!.variables).toEqual({
+      input: {
+        projectId: 'p1',
+        labelerEmail: 'ann@example.com',
+        options: { numberOfFilesPerRequest: 2, serviceProvider: 'CUSTOM' },
+        targetAPI: { endpoint: 'https://model.example.com/predict', secretKey: 's3cret-key' },
+      },
+    });
+  });
+
+  it('reads jobs back, null where the service knows none', async () => {
+    const started = await client.startAutoLabel({
+      projectId: 'p1',
+      labelerEmail: 'ann@example.com',
+      options: { numberOfFilesPerRequest: 0 },
+      targetAPI: { endpoint: 'http://127.0.0.1:9/model', secretKey: 'k3y-value' },
+    });
+    const job = await client.getJob(started.id);
+    expect(job).toMatchObject({ id: started.id, status: 'QUEUED', progress: 0, errors: [], resultId: null });
+    expect(await client.getJob('nope')).toBeNull();
+    const jobs = await client.getJobs([started.id, 'nope']);
+    expect(jobs.map((j) => j?.id ?? null)).toEqual([started.id, null]);
+  });
+
+  it('exports documents that work with urql directly', () => {
+    expect(GetCabinetDocument.kind).toBe('Document');
+  });
+});
