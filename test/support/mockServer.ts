@@ -15,6 +15,8 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingMessage['headers'];
   body: string;
+  /** Date.now() when the request arrived. */
+  receivedAt: number;
   json?: { operationName?: string; query?: string; variables?: Record<string, unknown> };
 }
 
@@ -153,7 +155,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const body = await readBody(req);
     const path = (req.url ?? '/').split('?')[0]!;
-    const record: RecordedRequest = { method: req.method ?? '', path, headers: req.headers, body };
+    const record: RecordedRequest = { method: req.method ?? '', path, headers: req.headers, body, receivedAt: Date.now() };
     state.requests.push(record);
 
     if (path === '/api/oauth/token' && req.method === 'POST') {

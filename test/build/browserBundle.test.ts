@@ -1,0 +1,28 @@
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..');
+
+describe('the browser build of the client', () => {
+  it('bundles for the browser without any module of the graphql package', async () => {
+    const result = await build({
+      entryPoints: [join(root, 'src', 'client', 'index.ts')],
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      platform: 'browser',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.some((p) => p.includes('@urql/core'))).toBe(true);
+    expect(inputs.filter((p) => /node_modules\/graphql\//.test(p))).toEqual([]);
+    expect(inputs.filter((p) => /^node:|node_modules\/(undici|ws)\//.test(p))).toEqual([]);
+    const gz = gzipSync(result.outputFiles[0]!.contents).length;
+    // Size is measured in `npm run bench`; here only a sanity bound against accidental bloat.
+    expect(gz).toBeLessThan(40_000);
+  });
+});

@@ -1,0 +1,93 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { AuthError, createLabelingClient } from '../../src/client/index.js';
+import type { LabelingClient } from '../../src/client/index.js';
+import { startMockServer } from '../support/mockServer.js';
+import type { MockServer } from '../support/mockServer.js';
+
+const SECRET = 'client-secret-SENTINEL-7f3a';
+
+describe('createLabelingClient: auth', () => {
+  let server: MockServer;
+  let client: LabelingClient | undefined;
+  afterEach(async () => {
+    client?.close();
+    await server.close();
+  });
+
+  it('calls getToken and refreshes through it after an Unauthorized answer', async () => {
+    server = await startMockServer({ validTokens: [] });
+    let n = 0;
+    client = createLabelingClient({ url: server.url, getToken: async () => `dyn-${++n}` });
+    server.validTokens.add('dyn-2');
+    expect(await client.getCabinet('p', 'LABELER')).toEqual({ id: 'cabinet-p-LABELER' });
+    expect(n).toBe(2);
+    expect(server.graphqlRequests().map((r) => r.headers.authorization)).toEqual(['Bearer dyn-1', 'Bearer dyn-2']);
+  });
+
+  it('fetches a client-credentials token with a form POST to {origin}/api/oauth/token', async () => {
+    server = await startMockServer({ validTokens: [], clientId: 'cid', clientSecret: SECRET });
+    client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET } });
+    await client.getCabinet('p', 'LABELER');
+    const tokenRequest = server.requests.find((r) => r.path === '/api/oauth/token')!;
+    expect(tokenRequest.method).toBe('POST');
+    expect(tokenRequest.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(Object.fromEntries(new URLSearchParams(tokenRequest.body))).toEqual({
+      grant_type: 'client_credentials',
+      client_id: 'cid',
+      client_secret: SECRET,
+    });
+    expect(server.graphqlRequests()[0]!.headers.authorization).toBe('Bearer issued-1');
+  });
+
+  it('shares one refresh among many calls that fail together', async () => {
+    server = await startMockServer({ validTokens: [], clientId: 'cid', clientSecret: SECRET, tokenDelayMs: 50 });
+    client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET } });
+    await client.getCabinet('warm-up', 'LABELER');
+    expect(server.tokenRequests).toBe(1);
+    server.validTokens.clear(); // every token expires at once
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => client!.getCabinet(`p${i}`, 'LABELER')));
+    expect(results.map((r) => r.id)).toEqual(Array.from({ length: 20 }, (_, i) => `cabinet-p${i}-LABELER`));
+    expect(server.tokenRequests).toBe(2);
+  });
+
+  it('refreshes on HTTP 401 as well', async () => {
+    server = await startMockServer({ validTokens: [], clientId: 'cid', clientSecret: SECRET, authFailure: 'http401' });
+    client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET } });
+    await client.getCabinet('p', 'LABELER');
+    server.validTokens.clear();
+    await client.getCabinet('p', 'LABELER');
+    expect(server.tokenRequests).toBe(2);
+  });
+
+  it('refreshes before a known expiry, without a failed request', async () => {
+    server = await startMockServer({ validTokens: [], clientId: 'cid', clientSecret: SECRET, expiresIn: 0.2 });
+    client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET } });
+    await client.getCabinet('p', 'LABELER');
+    await new Promise((r) => setTimeout(r, 150));
+    await client.getCabinet('p', 'LABELER');
+    expect(server.tokenRequests).toBe(2);
+    expect(server.graphqlRequests().map((r) => r.headers.authorization)).toEqual(['Bearer issued-1', 'Bearer issued-2']);
+  });
+
+  it('throws an AuthError when a refreshed token is refused too', async () => {
+    server = await startMockServer({ validTokens: [] });
+    client = createLabelingClient({ url: server.url, token: 'expired-token-SENTINEL' });
+    const error = (await client.getCabinet('p', 'LABELER').catch((e: unknown) => e)) as AuthError;
+    expect(error).toBeInstanceOf(AuthError);
+    expect(error.code).toBe('AUTH');
+    expect(error.operationName).toBe('GetCabinet');
+    expect(error.message).toMatch(/^\[Auth\] the service refused the access token/);
+    expect(server.graphqlRequests()).toHaveLength(2);
+  });
+
+  it('throws an AuthError naming the token endpoint when the client credentials are wrong', async () => {
+    server = await startMockServer({ validTokens: [], clientId: 'cid', clientSecret: 'right' });
+    client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET } });
+    const error = (await client.getCabinet('p', 'LABELER').catch((e: unknown) => e)) as AuthError;
+    expect(error).toBeInstanceOf(AuthError);
+    expect(error.message).toContain('/api/oauth/token refused the client credentials (HTTP 401)');
+    expect(error.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(JSON.stringify(error)).not.toContain(SECRET);
+    expect(server.graphqlRequests()).toHaveLength(0);
+  });
+});

@@ -1,0 +1,44 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLabelingClient } from '../../src/client/index.js';
+import type { LabelingClient } from '../../src/client/index.js';
+import { startMockServer } from '../support/mockServer.js';
+import type { MockServer } from '../support/mockServer.js';
+
+// The client against a server whose schema is the whole production schema, not only ours.
+describe('the client against the whole production schema', () => {
+  let server: MockServer;
+  let client: LabelingClient;
+  beforeAll(async () => {
+    const typeDefs = await readFile(join(import.meta.dirname, '..', '..', '..', 'shared', 'reference', 'production-schema.graphql'), 'utf8');
+    const scalars = [...typeDefs.matchAll(/^scalar (\w+)/gm)].map((m) => m[1]!);
+    expect(scalars.length).toBeGreaterThan(1);
+    server = await startMockServer({ typeDefs, mocks: Object.fromEntries(scalars.map((s) => [s, () => ({})])) });
+    client = createLabelingClient({ url: server.url, token: 'test-token', poll: { intervalMs: 10 } });
+  });
+  afterAll(async () => {
+    client.close();
+    await server.close();
+  });
+
+  it('runs every operation without a GraphQL error', async () => {
+    expect(await client.getCabinet('p', 'LABELER')).toEqual({ id: 'cabinet-p-LABELER' });
+    const sets = await client.getProjectLabelSets('p', 'REVIEWER');
+    expect(sets.map((s) => s.labelItems.map((i) => i.labelName))).toEqual([
+      ['ENTITY', 'PERSON'],
+      ['ENTITY', 'PERSON'],
+      ['ENTITY', 'PERSON'],
+    ]);
+    const job = await client.startAutoLabel({
+      projectId: 'p',
+      labelerEmail: 'ann@example.com',
+      options: { numberOfFilesPerRequest: 0 },
+      targetAPI: { endpoint: 'https://model.example.com/', secretKey: 'k3y-value' },
+      role: 'LABELER',
+    });
+    expect(await client.getJob(job.id)).toMatchObject({ id: job.id, status: 'QUEUED' });
+    server.jobs.set(job.id, { ...server.jobs.get(job.id)!, status: 'DELIVERED', progress: 100 });
+    expect(await client.waitForJob(job.id)).toMatchObject({ outcome: 'delivered' });
+  });
+});

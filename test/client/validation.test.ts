@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { createLabelingClient, validateAutoLabelInput, ValidationError } from '../../src/client/index.js';
+
+const valid = {
+  projectId: 'p1',
+  labelerEmail: 'ann@example.com',
+  options: { numberOfFilesPerRequest: 2, serviceProvider: 'CUSTOM' },
+  targetAPI: { endpoint: 'https://model.example.com/predict', secretKey: 'k' },
+};
+
+describe('validateAutoLabelInput', () => {
+  it('accepts a valid input, a loopback http endpoint, and an absent provider', () => {
+    expect(validateAutoLabelInput(valid)).toEqual([]);
+    expect(validateAutoLabelInput({ ...valid, targetAPI: { endpoint: 'http://127.0.0.1:8080/p', secretKey: 'k' } })).toEqual([]);
+    expect(validateAutoLabelInput({ ...valid, targetAPI: { endpoint: 'http://localhost/p', secretKey: 'k' } })).toEqual([]);
+    expect(validateAutoLabelInput({ ...valid, options: { numberOfFilesPerRequest: 0 } })).toEqual([]);
+  });
+
+  it.each([
+    ['projectId', { projectId: '  ' }, 'input.projectId', 'must be a non-empty string'],
+    ['e-mail', { labelerEmail: 'ann' }, 'input.labelerEmail', 'must be an e-mail address'],
+    ['role', { role: 'ADMIN' }, 'input.role', 'must be one of LABELER, REVIEWER'],
+    ['negative files', { options: { numberOfFilesPerRequest: -1 } }, 'input.options.numberOfFilesPerRequest', 'integer >= 0'],
+    ['fractional files', { options: { numberOfFilesPerRequest: 1.5 } }, 'input.options.numberOfFilesPerRequest', 'integer >= 0'],
+    ['provider', { options: { numberOfFilesPerRequest: 1, serviceProvider: 'SPACY' } }, 'input.options.serviceProvider', 'must be CUSTOM'],
+    ['relative endpoint', { targetAPI: { endpoint: '/predict', secretKey: 'k' } }, 'input.targetAPI.endpoint', 'absolute http(s) URL'],
+    ['ftp endpoint', { targetAPI: { endpoint: 'ftp://x.example.com/', secretKey: 'k' } }, 'input.targetAPI.endpoint', 'must use http or https'],
+    ['clear-text endpoint', { targetAPI: { endpoint: 'http://model.example.com/', secretKey: 'k' } }, 'input.targetAPI.endpoint', 'secret key would travel in clear'],
+    ['credentials in URL', { targetAPI: { endpoint: 'https://u:p@model.example.com/', secretKey: 'k' } }, 'input.targetAPI.endpoint', 'must not carry credentials'],
+    ['empty secret', { targetAPI: { endpoint: 'https://model.example.com/', secretKey: '' } }, 'input.targetAPI.secretKey', 'must be a non-empty string'],
+    ['no options', { options: undefined }, 'input.options', 'must be an object'],
+  ])('names the field and the rule for a bad %s', (_name, patch, path, rule) => {
+    const problems = validateAutoLabelInput({ ...valid, ...patch });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]!.path).toBe(path);
+    expect(problems[0]!.message).toContain(rule);
+  });
+
+  it('allows clear-text http elsewhere only when asked', () => {
+    const input = { ...valid, targetAPI: { endpoint: 'http://model.internal/', secretKey: 'k' } };
+    expect(validateAutoLabelInput(input, { allowInsecureEndpoint: true })).toEqual([]);
+  });
+
+  it('lists every problem at once', () => {
+    const problems = validateAutoLabelInput({ projectId: '', labelerEmail: 'x', options: { numberOfFilesPerRequest: -2 }, targetAPI: { endpoint: 'nope', secretKey: '' } });
+    expect(problems.map((p) => p.path)).toEqual([
+      'input.projectId',
+      'input.labelerEmail',
+      'input.options.numberOfFilesPerRequest',
+      'input.targetAPI.endpoint',
+      'input.targetAPI.secretKey',
+    ]);
+  });
+});
+
+describe('client validation before any network call', () => {
+  // A fetch that fails the test if it is ever called.
+  const fetchSpy = () => {
+    throw new Error('no request may be sent for invalid input');
+  };
+  const client = createLabelingClient({ url: 'http://127.0.0.1:9/graphql', token: 't', fetch: fetchSpy as unknown as typeof fetch });
+
+  it.each([
+    ['getCabinet', () => client.getCabinet('', 'BOSS' as 'LABELER'), ['projectId', 'role']],
+    ['getLabelSets', () => client.getLabelSets(''), ['cabinetId']],
+    ['getJob', () => client.getJob(' '), ['jobId']],
+    ['getJobs', () => client.getJobs([]), ['jobIds']],
+    ['waitForJobs', () => client.waitForJobs(['a', '']), ['jobIds[1]']],
+    ['startAutoLabel', () => client.startAutoLabel({ ...valid, projectId: '' } as never), ['input.projectId']],
+  ])('rejects bad input to %s with a ValidationError', async (_name, call, paths) => {
+    const error = await call().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).problems.map((p) => p.path)).toEqual(paths);
+  });
+
+  it('refuses unusable client options', () => {
+    expect(() => createLabelingClient({ url: 'not a url' })).toThrow(
+      '[Validation] 2 problems: options.url: must be an absolute http(s) URL of the GraphQL endpoint; options: give exactly one of token, getToken, clientCredentials',
+    );
+  });
+});

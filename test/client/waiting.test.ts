@@ -1,0 +1,116 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createLabelingClient, JobFailedError, JobNotFoundError, JobTimeoutError } from '../../src/client/index.js';
+import type { Job, LabelingClient } from '../../src/client/index.js';
+import { mockJob, startMockServer } from '../support/mockServer.js';
+import type { MockServer } from '../support/mockServer.js';
+
+describe('waitForJob / waitForJobs', () => {
+  let server: MockServer;
+  let client: LabelingClient;
+  beforeEach(async () => {
+    server = await startMockServer();
+    client = createLabelingClient({
+      url: server.url,
+      token: 'test-token',
+      poll: { intervalMs: 20, maxIntervalMs: 40 },
+      retry: { initialDelayMs: 5, maxAttempts: 2 },
+    });
+  });
+  afterEach(async () => {
+    client.close();
+    await server.close();
+  });
+
+  it('makes one getJobs request per tick for 200 waiting jobs', async () => {
+    const ids = Array.from({ length: 200 }, (_, i) => `job-${i}`);
+    for (const id of ids) server.jobs.set(id, mockJob(id, { status: 'IN_PROGRESS', progress: 10 }));
+    const waiting = client.waitForJobs(ids, { timeoutMs: 10_000 });
+    // Let the waiters see a few ticks, then end the jobs in two waves.
+    await vi.waitFor(() => expect(server.graphqlRequests().length).toBeGreaterThanOrEqual(3));
+    for (const id of ids.slice(0, 100)) server.jobs.set(id, mockJob(id, { status: 'DELIVERED', progress: 100 }));
+    await vi.waitFor(() => expect(server.graphqlRequests().at(-1)!.json!.variables!.jobIds).toHaveLength(100));
+    for (const id of ids.slice(100)) server.jobs.set(id, mockJob(id, { status: 'FAILED', progress: 40 }));
+    const outcomes = await waiting;
+
+    expect(outcomes.map((o) => o.outcome)).toEqual([...Array(100).fill('delivered'), ...Array(100).fill('failed')]);
+    const requests = server.graphqlRequests();
+    // Every request asked for all jobs still waiting, in one getJobs call: never one per job.
+    for (const r of requests) {
+      expect(r.json!.operationName).toBe('GetJobs');
+      expect([200, 100]).toContain((r.json!.variables!.jobIds as string[]).length);
+    }
+    expect(requests.length).toBeLessThan(200);
+  });
+
+  it('resolves delivered and reports each change of status or progress once', async () => {
+    server.jobs.set('j1', mockJob('j1', { status: 'QUEUED' }));
+    const seen: Array<[string, number]> = [];
+    const done = client.waitForJob('j1', { onProgress: (job: Job) => seen.push([job.status, job.progress]) });
+    await vi.waitFor(() => expect(seen).toHaveLength(1));
+    server.jobs.set('j1', mockJob('j1', { status: 'IN_PROGRESS', progress: 50 }));
+    await vi.waitFor(() => expect(seen).toHaveLength(2));
+    server.jobs.set('j1', mockJob('j1', { status: 'DELIVERED', progress: 100, resultId: 'r1' }));
+    const outcome = await done;
+    expect(outcome).toMatchObject({ outcome: 'delivered', jobId: 'j1', job: { resultId: 'r1' } });
+    expect(seen).toEqual([
+      ['QUEUED', 0],
+      ['IN_PROGRESS', 50],
+      ['DELIVERED', 100],
+    ]);
+  });
+
+  it('resolves failed with the job errors, and the throwing variant throws JobFailedError', async () => {
+    const errors = [{ id: 'e1', stack: 'model answered 500', args: { batch: 1 } }];
+    server.jobs.set('bad', mockJob('bad', { status: 'FAILED', progress: 30, errors }));
+    expect(await client.waitForJob('bad')).toMatchObject({ outcome: 'failed', errors });
+    const error = await client.waitForJobOrThrow('bad').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(JobFailedError);
+    expect((error as JobFailedError).message).toBe('[Job] job bad failed with 1 error: model answered 500');
+  });
+
+  it('times out with the last snapshot', async () => {
+    server.jobs.set('slow', mockJob('slow', { status: 'IN_PROGRESS', progress: 42 }));
+    const outcome = await client.waitForJob('slow', { timeoutMs: 150 });
+    expect(outcome).toMatchObject({ outcome: 'timed-out', jobId: 'slow', job: { progress: 42 } });
+    const error = await client.waitForJobOrThrow('slow', { timeoutMs: 100 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(JobTimeoutError);
+    expect((error as Error).message).toBe('[Job] job slow did not end within 100 ms (last seen IN_PROGRESS, 42%)');
+  });
+
+  it('stops waiting on abort', async () => {
+    server.jobs.set('j', mockJob('j', { status: 'IN_PROGRESS' }));
+    const controller = new AbortController();
+    const pending = client.waitForJob('j', { signal: controller.signal }).catch((e: unknown) => e);
+    setTimeout(() => controller.abort(), 60);
+    expect(await pending).toMatchObject({ code: 'ABORTED' });
+  });
+
+  it('turns a null job into not-found after the grace period', async () => {
+    const outcome = await client.waitForJob('ghost', { notFoundGraceMs: 60 });
+    expect(outcome).toEqual({ outcome: 'not-found', jobId: 'ghost', job: null });
+    expect(server.graphqlRequests().length).toBeGreaterThanOrEqual(2);
+    const error = await client.waitForJobOrThrow('ghost', { notFoundGraceMs: 30 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(JobNotFoundError);
+  });
+
+  it('turns a job stuck in NONE into not-found, and tolerates null entries among live jobs', async () => {
+    server.jobs.set('stuck', mockJob('stuck', { status: 'NONE' }));
+    server.jobs.set('ok', mockJob('ok', { status: 'DELIVERED', progress: 100 }));
+    const outcomes = await client.waitForJobs(['stuck', 'ok', 'missing'], { notFoundGraceMs: 60 });
+    expect(outcomes.map((o) => o.outcome)).toEqual(['not-found', 'delivered', 'not-found']);
+    expect(outcomes[0]!.job).toMatchObject({ status: 'NONE' });
+  });
+
+  it('keeps waiting through a transient failure', async () => {
+    server.jobs.set('j', mockJob('j', { status: 'DELIVERED', progress: 100 }));
+    server.plan({ status: 503 }, { status: 503 }, { status: 503 });
+    expect(await client.waitForJob('j')).toMatchObject({ outcome: 'delivered' });
+    expect(server.graphqlRequests().length).toBe(4);
+  });
+
+  it('ends the wait with the error when the failure is not transient', async () => {
+    server.validTokens.clear();
+    const error = await client.waitForJob('j').catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'AUTH' });
+  });
+});
