@@ -1,0 +1,13 @@
+/**
+ * labelkit/model: build and test a model endpoint of the span-labeling contract.
+ *
+ * @packageDocumentation
+ */
+export { createModelHandler } from './handler.js';
+export type { ModelHandlerOptions } from './handler.js';
+export { startModelServer, serveFetchHandler } from './server.js';
+export type { ModelServerOptions, RunningModelServer } from './server.js';
+export { createSampleModel, DEMO_TERMS } from './sampleModel.js';
+export type { SampleModelOptions } from './sampleModel.js';
+export { validateSpanRequest, validateSpanResponse } from './contract.js';
+export type { ContractProblem, Predict, SpanEntity, SpanRequest, SpanResponse, SpanSentence } from './contract.js';
