@@ -132,7 +132,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       const allowed = options.corsOrigins ? options.corsOrigins.includes(origin) : isLoopbackOrigin(origin);
       return allowed
         ? { origin, credentials: false, allowedHeaders: ['authorization', 'content-type', 'x-request-id', 'x-labelkit-client'], methods: ['POST', 'GET'] }
-        : { origin: [] };
+        : false; // no CORS headers at all (an empty origin list would mean "allow all")
     },
     plugins: [routes],
   });

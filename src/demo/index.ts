@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto';
+import { buildLabelTree, createLabelingClient, isLabelkitError } from '../client/index.js';
+import type { LabelNode, LabelSet } from '../client/index.js';
+import { DEMO_PROJECT_ID, startEmulator } from '../emulator/index.js';
+import type { RunningEmulator } from '../emulator/index.js';
+import { startModelServer } from '../model/index.js';
+import type { RunningModelServer } from '../model/index.js';
+
+/** Options of {@link runDemo}. */
+export interface DemoOptions {
+  /** Where lines go. @defaultValue console.log */
+  out?: (line: string) => void;
+}
+
+function treeLines(set: LabelSet): string[] {
+  const tree = buildLabelTree(set);
+  const lines = [`${set.name} (label set ${set.index}, ${set.labelItems.length} labels)`];
+  const walk = (nodes: LabelNode[], indent: string) =>
+    nodes.forEach((node, i) => {
+      const last = i === nodes.length - 1;
+      lines.push(`${indent}${last ? '└─' : '├─'} ${node.item.labelName}${node.item.color ? ` ${node.item.color}` : ''}`);
+      walk(node.children, `${indent}${last ? '   ' : '│  '}`);
+    });
+  walk(tree.roots, '  ');
+  return lines;
+}
+
+function mark(text: string, entities: { label: string; start_char: number; end_char: number }[]): string {
+  let out = '';
+  let at = 0;
+  for (const e of [...entities].sort((a, b) => a.start_char - b.start_char)) {
+    out += `${text.slice(at, e.start_char)}[${text.slice(e.start_char, e.end_char)}]{${e.label}}`;
+    at = e.end_char;
+  }
+  return out + text.slice(at);
+}
+
+/**
+ * The whole flow on one machine: emulator + sample model on free loopback ports, then, through
+ * the public client only, label sets, an auto-labeling job with 2 lines per request, progress,
+ * and the labels each document got.
+ *
+ * @param options - where to print
+ * @returns the exit code: 0 when the job was DELIVERED, 1 otherwise (one clear line printed)
+ */
+export async function runDemo(options: DemoOptions = {}): Promise<number> {
+  const out = options.out ?? ((line: string) => console.log(line));
+  let emu: RunningEmulator | undefined;
+  let model: RunningModelServer | undefined;
+  const client = { current: undefined as ReturnType<typeof createLabelingClient> | undefined };
+  try {
+    const secretKey = randomBytes(16).toString('hex');
+    emu = await startEmulator();
+    model = await startModelServer({ secretKey });
+    out(`emulator  ${emu.url}`);
+    out(`model     ${model.url}`);
+    const labeling = createLabelingClient({ url: emu.url, token: emu.token, poll: { intervalMs: 100, maxIntervalMs: 500 } });
+    client.current = labeling;
+
+    const cabinet = await labeling.getCabinet(DEMO_PROJECT_ID, 'LABELER');
+    out(`cabinet   ${cabinet.id} (project ${DEMO_PROJECT_ID}, LABELER)`);
+    for (const set of await labeling.getLabelSets(cabinet.id)) for (const line of treeLines(set)) out(line);
+
+    const job = await labeling.startAutoLabel({
+      projectId: DEMO_PROJECT_ID,
+      labelerEmail: 'labeler@example.com',
+      options: { numberOfFilesPerRequest: 2 },
+      targetAPI: { endpoint: model.url, secretKey },
+    });
+    out(`job       ${job.id} ${job.status} (2 lines per model request)`);
+    const outcome = await labeling.waitForJob(job.id, {
+      timeoutMs: 60_000,
+      onProgress: (j) => out(`progress  ${String(j.progress).padStart(3)}% ${j.status}`),
+    });
+    if (outcome.outcome !== 'delivered') {
+      const why = outcome.outcome === 'failed' ? outcome.errors.map((e) => e.stack).join('; ') : outcome.outcome;
+      out(`demo failed: job ${job.id} ended ${outcome.outcome}: ${why}`);
+      return 1;
+    }
+    out(`status    ${outcome.job.status}`);
+
+    const response = await fetch(`${emu.baseUrl}/emulator/projects/${DEMO_PROJECT_ID}/labels`, {
+      headers: { authorization: `Bearer ${emu.token}` },
+    });
+    const stored = (await response.json()) as {
+      copies: { documents: { id: string; lines: { text: string; entities: { label: string; start_char: number; end_char: number }[] }[] }[] }[];
+    };
+    const docs = stored.copies[0]?.documents ?? [];
+    for (const doc of docs) {
+      out(`labels    ${doc.id}: ${doc.lines.reduce((n, l) => n + l.entities.length, 0)}`);
+    }
+    const examples = docs.flatMap((d) => d.lines).filter((l) => l.entities.length > 0).slice(0, 3);
+    for (const line of examples) out(`  ${mark(line.text, line.entities)}`);
+    return 0;
+  } catch (error) {
+    out(`demo failed: ${isLabelkitError(error) || error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  } finally {
+    client.current?.close();
+    await model?.close();
+    await emu?.close();
+  }
+}
