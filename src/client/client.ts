@@ -15,7 +15,7 @@ import { JobPoller } from './jobPoller.js';
 import type { PollOptions, WaitOptions } from './jobPoller.js';
 import { isTransient, retryAfterMs, toLabelkitError } from './toLabelkitError.js';
 import type { AutoLabelInput, Cabinet, Job, JobOutcome, JobSnapshot, LabelSet, Role } from './types.js';
-import { checkId, checkRole, validateAutoLabelInput } from './validation.js';
+import { checkId, checkJobIds, checkRole, validateAutoLabelInput } from './validation.js';
 import type { ValidationProblem } from './validation.js';
 import { VERSION } from './version.js';
 
@@ -232,11 +232,7 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
   }
 
   const getJobs = async (jobIds: string[], callOptions?: CallOptions) => {
-    const problems: ValidationProblem[] =
-      Array.isArray(jobIds) && jobIds.length > 0
-        ? jobIds.flatMap((id, i) => checkId(id, `jobIds[${i}]`))
-        : [{ path: 'jobIds', message: 'must be a non-empty list of job ids' }];
-    assertValid(problems, 'GetJobs');
+    assertValid(checkJobIds(jobIds), 'GetJobs');
     const data = await execute(GetJobsDocument, { jobIds }, { kind: 'query', operationName: 'GetJobs', options: callOptions });
     return data.getJobs;
   };
@@ -291,10 +287,7 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
       return poller.wait(jobId, waitOptions);
     },
     waitForJobs(jobIds, waitOptions) {
-      const problems: ValidationProblem[] =
-        Array.isArray(jobIds) && jobIds.length > 0
-          ? jobIds.flatMap((id, i) => checkId(id, `jobIds[${i}]`))
-          : [{ path: 'jobIds', message: 'must be a non-empty list of job ids' }];
+      const problems = checkJobIds(jobIds);
       if (problems.length > 0) return Promise.reject(new ValidationError(problems, { operationName: 'GetJobs' }));
       return Promise.all(jobIds.map((id) => poller.wait(id, waitOptions)));
     },

@@ -38,6 +38,17 @@ export function checkId(value: unknown, path: string): ValidationProblem[] {
 }
 
 /**
+ * Checks a non-empty list of non-empty job ids.
+ *
+ * @param value - the ids
+ * @returns the problems found, with the index of each bad id
+ */
+export function checkJobIds(value: unknown): ValidationProblem[] {
+  if (!Array.isArray(value) || value.length === 0) return [{ path: 'jobIds', message: 'must be a non-empty list of job ids' }];
+  return value.flatMap((id, i) => checkId(id, `jobIds[${i}]`));
+}
+
+/**
  * Checks a role: `LABELER` or `REVIEWER`.
  *
  * @param value - the role
