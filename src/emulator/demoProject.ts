@@ -1,25 +1,35 @@
-import type { StoredProject } from './store.js';
+import type { ProjectInput } from './types.js';
 
 /** The id of the built-in demo project. */
 export const DEMO_PROJECT_ID = 'demo-project';
 
-/** A small English project with a hierarchical entity label set. */
-export function demoProject(): StoredProject {
+/**
+ * The built-in demo project: four short English documents (3, 5, 4 and 7 lines) and one
+ * hierarchical entity label set, ENTITY › PERSON / ORGANIZATION / LOCATION, plus DATE.
+ *
+ * @returns a fresh copy of the project, as given to `store.addProject`
+ * @remarks The emulator adds it unless `demoProject: false`. Its words fit the model kit's sample
+ * gazetteer (`createSampleModel()`), so the whole flow produces labels out of the box. Two
+ * documents have an odd number of lines, so batching by 2 leaves a short last batch.
+ * @example
+ * ```ts
+ * const lineCounts = demoProject().documents.map((d) => d.lines.length); // [3, 5, 4, 7]
+ * ```
+ */
+export function demoProject(): ProjectInput {
   return {
     id: DEMO_PROJECT_ID,
     name: 'Demo: news snippets',
     labelSets: [
       {
-        id: 'demo-entities',
-        index: 0,
+        id: '1',
         name: 'Entities',
-        arrowLabelRequired: false,
-        tagItems: [
-          { id: 'entity', parentId: null, tagName: 'ENTITY', color: '#6b7280', desc: 'Anything named', type: 'SPAN' },
-          { id: 'person', parentId: 'entity', tagName: 'PERSON', color: '#ef4444', desc: 'A person', type: 'SPAN' },
-          { id: 'org', parentId: 'entity', tagName: 'ORGANIZATION', color: '#3b82f6', desc: 'A company or body', type: 'SPAN' },
-          { id: 'location', parentId: 'entity', tagName: 'LOCATION', color: '#10b981', desc: 'A place', type: 'SPAN' },
-          { id: 'date', parentId: null, tagName: 'DATE', color: '#f59e0b', desc: 'A day, month or year', type: 'SPAN' },
+        labels: [
+          { id: '10', parentId: null, name: 'ENTITY', color: '#6b7280', desc: 'Anything named' },
+          { id: '11', parentId: '10', name: 'PERSON', color: '#ef4444', desc: 'A person' },
+          { id: '12', parentId: '10', name: 'ORGANIZATION', color: '#3b82f6', desc: 'A company or body' },
+          { id: '13', parentId: '10', name: 'LOCATION', color: '#10b981', desc: 'A place' },
+          { id: '14', parentId: null, name: 'DATE', color: '#f59e0b', desc: 'A day, month or year' },
         ],
       },
     ],
@@ -52,6 +62,19 @@ export function demoProject(): StoredProject {
           'Its founder, Alan Turing, is a fictional namesake.',
           'Hiring starts in January.',
           'Ravi leads the Tokyo team.',
+        ],
+      },
+      {
+        id: 'doc-4',
+        name: 'travel.txt',
+        lines: [
+          'John Smith flew from Paris to Tokyo on Tuesday.',
+          'He met engineers from Globex there.',
+          'The weather was mild.',
+          'On Friday he visited the Red Cross office.',
+          'Maria joined him in Lisbon in March.',
+          'Nothing else happened.',
+          'He returned to London in December.',
         ],
       },
     ],

@@ -1,150 +1,118 @@
-import { randomBytes, timingSafeEqual, createHash } from 'node:crypto';
-import { parse } from 'graphql';
 import { createSchema, createYoga } from 'graphql-yoga';
-import type { Plugin } from 'graphql-yoga';
 import { demoProject } from './demoProject.js';
+import { httpRoutes } from './httpRoutes.js';
+import { loadDataDir } from './loadDataDir.js';
+import { operationNamePlugin } from './operationNamePlugin.js';
 import { createResolvers } from './resolvers.js';
 import { JobRunner } from './runner.js';
-import type { RunnerOptions } from './runner.js';
+import type { ModelOptions } from './runner.js';
 import { loadSchemaSource } from './schemaSource.js';
 import { EmulatorStore } from './store.js';
+import { TokenAuthority } from './tokenAuthority.js';
 
-/** Options of the emulator; see docs/CONTRACTS.md. */
+/** Options of {@link createEmulator} and `startEmulator`. */
 export interface EmulatorOptions {
-  /** @defaultValue 0 (a free port) */
+  /** Port to listen on (`startEmulator` only); 0 takes a free one. @defaultValue 0 */
   port?: number;
-  /** @defaultValue '127.0.0.1' */
+  /** Address to listen on (`startEmulator` only). @defaultValue '127.0.0.1' */
   host?: string;
-  /** Include the built-in demo project. @defaultValue true */
+  /** A data folder to load projects from; see `loadDataDir` for its layout. @defaultValue none */
+  dataDir?: string;
+  /** Include the built-in project `demo-project`. @defaultValue true */
   demoProject?: boolean;
   /** A Bearer token that is always accepted. @defaultValue a random one, returned as `token` */
   staticToken?: string;
-  /** Client credentials accepted at POST /api/oauth/token. @defaultValue random ones */
+  /** Client id accepted at `POST /api/oauth/token`. @defaultValue a random one, returned as `clientId` */
   clientId?: string;
+  /** Client secret accepted at `POST /api/oauth/token`. @defaultValue a random one, returned as `clientSecret` */
   clientSecret?: string;
-  /** Lifetime of issued tokens. @defaultValue 3600 */
+  /** Lifetime of tokens from `/api/oauth/token`, in seconds (fractions allowed). @defaultValue 3600 */
   tokenTtlSeconds?: number;
-  /** Origins allowed by CORS. @defaultValue loopback origins */
+  /** Origins that browsers may call from (exact strings). @defaultValue loopback origins: http(s)://localhost, 127.x.x.x, [::1], any port */
   corsOrigins?: string[];
-  /** How the job runner calls models. */
-  model?: RunnerOptions;
+  /** How the job runner calls models: time-out, concurrency, retries. */
+  model?: ModelOptions;
+  /** Receives one line per HTTP request and per job event; never a token or secret. @defaultValue no logging */
+  log?: (line: string) => void;
 }
 
 /** The emulator as a value: a fetch-style handler over an in-memory store. */
 export interface Emulator {
+  /** Answers one HTTP request like the service (plus the emulator-only routes). */
   handle(request: Request): Promise<Response>;
+  /** The data: add projects, read jobs and stored labels in process. */
   store: EmulatorStore;
-  /** The static token, client id and client secret in force. */
+  /** The static Bearer token in force. */
   token: string;
+  /** The client id accepted at `/api/oauth/token`. */
   clientId: string;
+  /** The client secret accepted at `/api/oauth/token` (a local test secret: do not print it). */
   clientSecret: string;
+  /** Stops the job runner: running jobs end FAILED; resolves when none runs. */
   close(): Promise<void>;
 }
 
-const unauthorized = () =>
-  Response.json({ data: null, errors: [{ message: 'Unauthorized', extensions: { type: 'AuthenticationError' } }] }, { status: 200 });
-
-const sameSecret = (a: string, b: string) =>
-  timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
-
-const isLoopbackOrigin = (origin: string) => /^https?:\/\/(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/.test(origin);
+const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127(?:\.\d{1,3}){3}|\[::1\])(:\d{1,5})?$/;
+const ALLOWED_HEADERS = ['authorization', 'content-type', 'accept', 'x-request-id', 'x-labelkit-client'];
 
 /**
- * Creates the emulator without a socket: `handle(request)` answers like the service.
+ * Creates the emulator of the labeling service without a socket.
  *
- * @param options - data, auth and runner settings
- * @returns the emulator; `startEmulator` serves it over HTTP
- * @remarks Routes: `POST /graphql` (Bearer required), `GET /graphql` (GraphiQL for people; queries
- * are not accepted as GET), `POST /api/oauth/token` (client credentials), and the emulator-only
- * `GET /emulator/projects/:id/labels` (not part of the service).
+ * @param options - data, auth, CORS and job-runner settings (`port` and `host` are for `startEmulator`)
+ * @returns the emulator; `handle(request)` answers like the service, `store` holds the data
+ * @throws {@link EmulatorDataError} when `dataDir` holds bad files (every problem, with file and line)
+ * @remarks Serves schema.graphql with graphql-yoga and real resolvers. Routes:
+ * - `POST /graphql` — GraphQL; needs `Authorization: Bearer <token>`, else a GraphQL error
+ *   `Unauthorized` with `extensions.type` `AuthenticationError`. Any alphanumeric `operationName`
+ *   is accepted when the document holds one operation.
+ * - `GET /graphql` — a small query explorer for browsers (nothing loaded from outside); queries
+ *   are never run from a GET (405).
+ * - `POST /api/oauth/token` — OAuth 2.0 client credentials → `{ access_token, token_type, expires_in }`.
+ * - `GET /emulator/projects/:id/labels` — emulator-only, not part of the service: the labels
+ *   stored on each labeler's copy (Bearer required).
+ * @example
+ * ```ts
+ * const emulator = createEmulator({ staticToken: 'test-token' });
+ * const res = await emulator.handle(new Request('http://emulator/graphql', {
+ *   method: 'POST',
+ *   headers: { authorization: 'Bearer test-token', 'content-type': 'application/json' },
+ *   body: JSON.stringify({ query: '{ getJob(jobId: "nope") { id } }' }),
+ * }));
+ * console.log(await res.json()); // { data: { getJob: null } }
+ * await emulator.close();
+ * ```
  */
 export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const store = new EmulatorStore();
   if (options.demoProject ?? true) store.addProject(demoProject());
-  const runner = new JobRunner(store, options.model);
-  const token = options.staticToken ?? `emu-${randomBytes(16).toString('hex')}`;
-  const clientId = options.clientId ?? `emu-client-${randomBytes(4).toString('hex')}`;
-  const clientSecret = options.clientSecret ?? randomBytes(16).toString('hex');
-  const ttlMs = (options.tokenTtlSeconds ?? 3600) * 1000;
-  const issued = new Map<string, number>(); // token → expiry (epoch ms)
-
-  const validBearer = (request: Request) => {
-    const auth = request.headers.get('authorization') ?? '';
-    if (!auth.startsWith('Bearer ')) return false;
-    const given = auth.slice(7);
-    if (sameSecret(given, token)) return true;
-    const expiry = issued.get(given);
-    return expiry !== undefined && Date.now() < expiry;
-  };
-
-  const routes: Plugin = {
-    async onRequest({ request, url, endResponse }) {
-      if (url.pathname === '/api/oauth/token') {
-        if (request.method !== 'POST') return endResponse(Response.json({ error: 'invalid_request' }, { status: 405 }));
-        const form = new URLSearchParams(await request.text());
-        if (form.get('grant_type') !== 'client_credentials') {
-          return endResponse(Response.json({ error: 'unsupported_grant_type' }, { status: 400 }));
-        }
-        if (!sameSecret(form.get('client_id') ?? '', clientId) || !sameSecret(form.get('client_secret') ?? '', clientSecret)) {
-          return endResponse(Response.json({ error: 'invalid_client' }, { status: 401 }));
-        }
-        const accessToken = `emu-${randomBytes(16).toString('hex')}`;
-        issued.set(accessToken, Date.now() + ttlMs);
-        return endResponse(Response.json({ access_token: accessToken, token_type: 'Bearer', expires_in: ttlMs / 1000 }));
-      }
-      const labels = /^\/emulator\/projects\/([^/]+)\/labels$/.exec(url.pathname);
-      if (labels) {
-        if (!validBearer(request)) return endResponse(unauthorized());
-        const projectId = decodeURIComponent(labels[1]!);
-        if (!store.projects.has(projectId)) return endResponse(Response.json({ error: `unknown project ${projectId}` }, { status: 404 }));
-        return endResponse(Response.json({ projectId, copies: store.labelsOf(projectId) }));
-      }
-      if (url.pathname === '/graphql') {
-        if (request.method === 'GET' && url.searchParams.has('query')) {
-          return endResponse(Response.json({ errors: [{ message: 'send queries as POST' }] }, { status: 405, headers: { allow: 'POST' } }));
-        }
-        if (request.method === 'POST' && !validBearer(request)) return endResponse(unauthorized());
-      }
-      return undefined;
-    },
-    // The service accepts any operationName when the document holds one operation.
-    onParams({ params, setParams }) {
-      if (!params.operationName || !params.query) return;
-      try {
-        const ops = parse(params.query).definitions.filter((d) => d.kind === 'OperationDefinition');
-        if (ops.length === 1 && (!('name' in ops[0]!) || ops[0]!.name?.value !== params.operationName)) {
-          setParams({ ...params, operationName: undefined });
-        }
-      } catch {
-        /* yoga reports the syntax error */
-      }
-    },
-  };
+  if (options.dataDir !== undefined) for (const project of loadDataDir(options.dataDir)) store.addProject(project);
+  const auth = new TokenAuthority(options);
+  const runner = new JobRunner(store, options.model, options.log);
+  const corsOrigins = options.corsOrigins;
 
   const yoga = createYoga({
     schema: createSchema({ typeDefs: loadSchemaSource(), resolvers: createResolvers(store, runner) }),
     graphqlEndpoint: '/graphql',
+    graphiql: false, // its page loads code from a CDN; httpRoutes serves a self-contained one
     landingPage: false,
     logging: false,
     maskedErrors: true,
+    multipart: false,
     cors: (request) => {
       const origin = request.headers.get('origin') ?? '';
-      const allowed = options.corsOrigins ? options.corsOrigins.includes(origin) : isLoopbackOrigin(origin);
-      return allowed
-        ? { origin, credentials: false, allowedHeaders: ['authorization', 'content-type', 'x-request-id', 'x-labelkit-client'], methods: ['POST', 'GET'] }
-        : false; // no CORS headers at all (an empty origin list would mean "allow all")
+      const allowed = corsOrigins ? corsOrigins.includes(origin) : LOOPBACK_ORIGIN.test(origin);
+      // `false` sends no CORS headers at all (an empty origin list would mean "allow all").
+      return allowed ? { origin, credentials: false, allowedHeaders: ALLOWED_HEADERS, methods: ['GET', 'POST'], maxAge: 600 } : false;
     },
-    plugins: [routes],
+    plugins: [httpRoutes(store, auth, options.log), operationNamePlugin()],
   });
 
   return {
     handle: async (request) => yoga.fetch(request),
     store,
-    token,
-    clientId,
-    clientSecret,
-    close: async () => {
-      runner.close();
-    },
+    token: auth.staticToken,
+    clientId: auth.clientId,
+    clientSecret: auth.clientSecret,
+    close: () => runner.close(),
   };
 }

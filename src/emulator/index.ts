@@ -1,14 +1,32 @@
 /**
- * labelkit/emulator: a local emulator of the labeling service (same SDL, real HTTP, a real job
- * runner that calls your model endpoint).
+ * labelkit/emulator: a local emulator of the labeling service — the same schema.graphql over real
+ * HTTP, client-credentials auth, and a job runner that calls your model endpoint.
  *
  * @packageDocumentation
  */
 export { createEmulator } from './emulator.js';
 export type { Emulator, EmulatorOptions } from './emulator.js';
-export { startEmulator } from './server.js';
-export type { RunningEmulator } from './server.js';
+export { startEmulator } from './startEmulator.js';
+export type { RunningEmulator } from './startEmulator.js';
 export { DEMO_PROJECT_ID, demoProject } from './demoProject.js';
-export { EmulatorStore, labelSetSignature } from './store.js';
-export type { StoredDocument, StoredJob, StoredLabelSet, StoredProject, StoredTagItem } from './store.js';
-export type { RunnerOptions } from './runner.js';
+export { EmulatorStore, MAX_LABEL_SETS } from './store.js';
+export { labelSetSignature } from './labelSetCheck.js';
+export { loadDataDir } from './loadDataDir.js';
+export { EmulatorDataError } from './dataError.js';
+export type { DataErrorProblem } from './dataError.js';
+export type { ModelOptions } from './runner.js';
+export type {
+  DocumentInput,
+  LabelClassType,
+  LabelInput,
+  LabelSetInput,
+  LabeledCopy,
+  ProjectInput,
+  StoredDocument,
+  StoredJob,
+  StoredJobError,
+  StoredLabelSet,
+  StoredProject,
+  StoredSpan,
+  StoredTagItem,
+} from './types.js';

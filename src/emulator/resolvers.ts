@@ -1,51 +1,73 @@
 import { GraphQLError } from 'graphql';
-import { validateAutoLabelInput } from '../client/validation.js';
-import type { AutoLabelTokenBasedProjectInput } from '../../generated/graphql.js';
+import type { AutoLabelTokenBasedProjectInput, Role } from '../../generated/graphql.js';
+import { checkAutoLabelInput } from './checkAutoLabelInput.js';
 import type { JobRunner } from './runner.js';
-import { labelSetSignature } from './store.js';
 import type { EmulatorStore } from './store.js';
+import type { StoredJob, StoredLabelSet } from './types.js';
 
-const userError = (message: string, extra: Record<string, unknown> = {}) =>
-  new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', ...extra } });
+/** A resolver of a root field: arguments in, value (or a thrown GraphQLError) out. */
+type RootResolver<Args, Result> = (parent: unknown, args: Args) => Result;
 
 /**
- * The resolvers of every field of schema.graphql, over the emulator's store.
+ * The resolvers of every root field of schema.graphql, typed by hand from generated/graphql.ts
+ * and the store's types (which have the schema's shapes, so nested types need no resolvers).
+ */
+// A type alias, not an interface: yoga's IResolvers has an index signature that only aliases satisfy.
+export type EmulatorResolvers = {
+  Query: {
+    getCabinet: RootResolver<{ projectId: string; role: Role }, { id: string }>;
+    getCabinetLabelSetsById: RootResolver<{ cabinetId: string }, readonly StoredLabelSet[]>;
+    getJob: RootResolver<{ jobId: string }, StoredJob | null>;
+    getJobs: RootResolver<{ jobIds: string[] }, (StoredJob | null)[]>;
+  };
+  Mutation: {
+    autoLabelTokenBasedProject: RootResolver<{ input: AutoLabelTokenBasedProjectInput }, StoredJob>;
+  };
+};
+
+const notFound = (message: string, field: string) => new GraphQLError(message, { extensions: { code: 'NOT_FOUND', field } });
+
+/**
+ * Builds the resolvers over the emulator's store and job runner.
  *
  * @param store - the data
- * @param runner - runs the jobs that autoLabelTokenBasedProject starts
- * @returns resolvers for graphql-yoga's createSchema
+ * @param runner - runs the jobs that `autoLabelTokenBasedProject` starts
+ * @returns resolvers for graphql-yoga's `createSchema`
+ * @remarks Unknown projects and cabinets are GraphQL errors (`extensions.code` NOT_FOUND); unknown
+ * jobs are `null`. Bad mutation input is one GraphQL error (`extensions.code` BAD_USER_INPUT) whose
+ * message lists every problem and whose `extensions.problems` holds them as `{ field, message }`.
+ * The mutation answers the job as created (QUEUED) and the runner starts afterwards.
  */
-export function createResolvers(store: EmulatorStore, runner: JobRunner) {
+export function createResolvers(store: EmulatorStore, runner: JobRunner): EmulatorResolvers {
   return {
     Query: {
-      getCabinet: (_: unknown, args: { projectId: string; role: string }) => {
-        if (!store.projects.has(args.projectId)) throw userError(`unknown project ${args.projectId}`, { field: 'projectId' });
-        return { id: store.cabinetId(args.projectId, args.role) };
+      getCabinet: (_, { projectId, role }) => {
+        if (!store.projects.has(projectId)) throw notFound(`no project has the id "${projectId}"`, 'projectId');
+        return { id: store.cabinetId(projectId, role) };
       },
-      getCabinetLabelSetsById: (_: unknown, args: { cabinetId: string }) => {
-        const project = store.projectOfCabinet(args.cabinetId);
-        if (!project) throw userError(`unknown cabinet ${args.cabinetId}`, { field: 'cabinetId' });
-        return project.labelSets.map((set) => ({ ...set, signature: labelSetSignature(set.tagItems) }));
+      getCabinetLabelSetsById: (_, { cabinetId }) => {
+        const project = store.projectOfCabinet(cabinetId);
+        if (!project) throw notFound(`no cabinet has the id "${cabinetId}"`, 'cabinetId');
+        return project.labelSets;
       },
-      getJob: (_: unknown, args: { jobId: string }) => store.jobs.get(args.jobId) ?? null,
-      getJobs: (_: unknown, args: { jobIds: string[] }) => args.jobIds.map((id) => store.jobs.get(id) ?? null),
+      getJob: (_, { jobId }) => store.jobs.get(jobId) ?? null,
+      getJobs: (_, { jobIds }) => jobIds.map((id) => store.jobs.get(id) ?? null),
     },
     Mutation: {
-      autoLabelTokenBasedProject: (_: unknown, args: { input: AutoLabelTokenBasedProjectInput }) => {
-        const { input } = args;
-        // The same rules the client checks, plus what only the service knows (the project).
-        // The emulator accepts plain http to any host: it is a local test server.
-        const problems = validateAutoLabelInput(input, { allowInsecureEndpoint: true });
-        const project = store.projects.get(input.projectId);
-        if (input.projectId && !project) problems.push({ path: 'input.projectId', message: `unknown project ${input.projectId}` });
+      autoLabelTokenBasedProject: (_, { input }) => {
+        const problems = checkAutoLabelInput(input, store);
         if (problems.length > 0) {
-          throw userError(`invalid input: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`, { problems });
+          const list = problems.map((p) => `${p.field} ${p.message}`).join('; ');
+          throw new GraphQLError(`Invalid input (${problems.length} problem${problems.length === 1 ? '' : 's'}): ${list}`, {
+            extensions: { code: 'BAD_USER_INPUT', problems },
+          });
         }
         const job = store.createJob();
-        const answer = { ...job }; // the job as created (QUEUED), before the runner moves it
+        const answer = { ...job, errors: [] }; // the job as created, whatever the runner does next
         runner.start(job, {
-          project: project!,
+          project: store.projects.get(input.projectId)!,
           labelerEmail: input.labelerEmail,
+          role: input.role ?? 'LABELER',
           numberOfFilesPerRequest: input.options.numberOfFilesPerRequest,
           endpoint: input.targetAPI.endpoint,
           secretKey: input.targetAPI.secretKey,

@@ -1,23 +1,29 @@
-import { validateSpanResponse } from '../model/contract.js';
-import type { SpanRequest, SpanResponse } from '../model/contract.js';
-import type { EmulatorStore, StoredJob, StoredProject } from './store.js';
+import type { Role } from '../../generated/graphql.js';
+import { callModel, ModelCallError } from './callModel.js';
+import { checkModelAnswer } from './spanContract.js';
+import type { ModelRequest } from './spanContract.js';
+import type { EmulatorStore } from './store.js';
+import type { StoredJob, StoredProject } from './types.js';
 
-/** How the runner calls models. */
-export interface RunnerOptions {
-  /** Time-out of one model request. @defaultValue 30_000 */
+/** How the job runner calls models (`EmulatorOptions.model`). */
+export interface ModelOptions {
+  /** Time-out of one model request, reading the answer included. @defaultValue 30_000 */
   timeoutMs?: number;
-  /** Model requests in flight per job. @defaultValue 4 */
+  /** Model requests in flight at once, over all jobs of the emulator. @defaultValue 4 */
   concurrency?: number;
-  /** Retries of one batch after a 5xx, a time-out or a network error. @defaultValue 2 */
+  /** Retries of one batch after a 5xx answer, a time-out or a network error. @defaultValue 2 */
   retries?: number;
-  /** Delay before a retry. @defaultValue 200 */
+  /** Delay before the first retry; doubles with each further retry. @defaultValue 250 */
   retryDelayMs?: number;
+  /** A job stops taking new batches once this many batches failed. @defaultValue 10 */
+  maxFailedBatches?: number;
 }
 
 /** What a job needs to run. */
 export interface AutoLabelTask {
   project: StoredProject;
   labelerEmail: string;
+  role: Role;
   numberOfFilesPerRequest: number;
   endpoint: string;
   secretKey: string;
@@ -26,23 +32,23 @@ export interface AutoLabelTask {
 interface Batch {
   documentId: string;
   first: number;
-  lines: string[];
+  lines: readonly string[];
 }
 
-class BatchError extends Error {
-  constructor(
-    message: string,
-    readonly retryable: boolean,
-  ) {
-    super(message);
-  }
-}
+/** Most errors kept on one job; the last one says how many more there were. */
+const MAX_JOB_ERRORS = 50;
 
-/** Splits every document into batches of N lines (0: the whole document in one). */
-export function batchesOf(project: StoredProject, n: number): Batch[] {
+/**
+ * Splits a project's documents into model requests: N lines per request, 0 = a whole document.
+ *
+ * @param project - the project
+ * @param linesPerRequest - `numberOfFilesPerRequest`
+ * @returns the batches in document order; documents without lines give none
+ */
+export function batchesOf(project: StoredProject, linesPerRequest: number): Batch[] {
   const out: Batch[] = [];
   for (const doc of project.documents) {
-    const size = n === 0 ? Math.max(doc.lines.length, 1) : n;
+    const size = linesPerRequest === 0 ? doc.lines.length : linesPerRequest;
     for (let first = 0; first < doc.lines.length; first += size) {
       out.push({ documentId: doc.id, first, lines: doc.lines.slice(first, first + size) });
     }
@@ -50,128 +56,165 @@ export function batchesOf(project: StoredProject, n: number): Batch[] {
   return out;
 }
 
+/** A counting semaphore: at most `limit` holders at once. */
+class Limiter {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(private readonly limit: number) {}
+  async acquire(): Promise<void> {
+    if (this.active < this.limit) {
+      this.active++;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+  release(): void {
+    const next = this.waiting.shift();
+    if (next) next(); // the slot passes straight to the next holder
+    else this.active--;
+  }
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+
 /**
- * Runs auto-labeling jobs: calls the customer's model with the span contract, validates every
- * answer, stores predictions on the labeler's copy, and moves the job's status and progress.
+ * Runs auto-labeling jobs: calls the customer's model with the span contract, checks every answer,
+ * stores the predictions on the labeler's copy, and moves the job's status and progress.
  *
- * @remarks The secret goes only into the `Authorization` header of model requests; job errors
- * name the batch and the rule broken, never the secret.
+ * @remarks A job goes QUEUED → IN_PROGRESS → DELIVERED (progress 100) or FAILED (with `JobError`s).
+ * Each batch is stored all or nothing, by line (a retried batch never duplicates a label). Progress
+ * only grows. The secret goes only into the `Authorization` header; errors name the batch and the
+ * rule broken, never the secret.
  */
 export class JobRunner {
-  private readonly running = new Set<AbortController>();
-  private readonly opts: Required<RunnerOptions>;
+  private readonly running = new Map<StoredJob, { controller: AbortController; done: Promise<void> }>();
+  private readonly opts: Required<ModelOptions>;
+  private readonly limiter: Limiter;
 
+  /**
+   * @param store - where jobs and labels live
+   * @param options - time-out, concurrency, retries
+   * @param log - one line per job event (never a secret)
+   */
   constructor(
     private readonly store: EmulatorStore,
-    options: RunnerOptions = {},
+    options: ModelOptions = {},
+    private readonly log: (line: string) => void = () => {},
   ) {
-    this.opts = { timeoutMs: 30_000, concurrency: 4, retries: 2, retryDelayMs: 200, ...options };
+    const defined = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as ModelOptions;
+    this.opts = { timeoutMs: 30_000, concurrency: 4, retries: 2, retryDelayMs: 250, maxFailedBatches: 10, ...defined };
+    this.limiter = new Limiter(Math.max(1, this.opts.concurrency));
   }
 
-  /** Starts a job in the background; returns at once. */
+  /**
+   * Starts a job in the background and returns at once.
+   *
+   * @param job - a QUEUED job of the store
+   * @param task - what to label and with which model
+   */
   start(job: StoredJob, task: AutoLabelTask): void {
     const controller = new AbortController();
-    this.running.add(controller);
-    void this.run(job, task, controller.signal).finally(() => this.running.delete(controller));
+    const done = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.run(job, task, controller.signal))
+      .catch((error: unknown) => this.fail(job, `internal error of the emulator: ${error instanceof Error ? error.message : String(error)}`, null))
+      .finally(() => this.running.delete(job));
+    this.running.set(job, { controller, done });
   }
 
-  /** Stops every running job (they end FAILED with "emulator stopped"). */
-  close(): void {
-    for (const c of this.running) c.abort();
+  /**
+   * Stops every running job (each ends FAILED, saying the emulator stopped) and waits for them.
+   *
+   * @returns when no job runs any more
+   */
+  async close(): Promise<void> {
+    const all = [...this.running.values()];
+    for (const r of all) r.controller.abort();
+    await Promise.all(all.map((r) => r.done));
+  }
+
+  private fail(job: StoredJob, text: string, args: Record<string, unknown> | null, secretKey = ''): void {
+    // A model may echo what it was sent; its words reach errors, so the secret is cut out here too.
+    const stack = secretKey ? text.split(secretKey).join('[redacted]') : text;
+    if (job.errors.length < MAX_JOB_ERRORS) job.errors.push({ id: `${job.id}-e${job.errors.length + 1}`, stack, args });
+    else if (job.errors.length === MAX_JOB_ERRORS) job.errors.push({ id: `${job.id}-e${MAX_JOB_ERRORS + 1}`, stack: 'more errors were left out', args: null });
   }
 
   private async run(job: StoredJob, task: AutoLabelTask, signal: AbortSignal): Promise<void> {
-    const known = new Set(task.project.labelSets.flatMap((s) => s.tagItems.map((i) => i.tagName.toLowerCase())));
+    const spanLabels = new Set(task.project.labelSets.flatMap((s) => s.tagItems.filter((i) => i.type !== 'ARROW').map((i) => i.tagName.toLowerCase())));
     const batches = batchesOf(task.project, task.numberOfFilesPerRequest);
     this.store.updateJob(job, { status: 'IN_PROGRESS' });
-    let done = 0;
+    this.log(`job ${job.id} IN_PROGRESS: ${batches.length} model requests for project ${task.project.id}`);
     let next = 0;
+    let finished = 0;
+    let failedBatches = 0;
     const worker = async () => {
-      while (next < batches.length && !signal.aborted) {
-        const index = next++;
-        const batch = batches[index]!;
-        const problems = await this.runBatch(batch, index, task, known, signal);
-        for (const message of problems) {
-          job.errors.push({
-            id: String(job.errors.length + 1),
-            stack: message.split(task.secretKey).join('***'),
-            args: { batch: index, documentId: batch.documentId, lines: [batch.first, batch.first + batch.lines.length - 1] },
-          });
-        }
-        done++;
-        this.store.updateJob(job, { progress: Math.max(job.progress, Math.floor((done / batches.length) * 100)) });
+      while (next < batches.length && !signal.aborted && failedBatches < this.opts.maxFailedBatches) {
+        const batch = batches[next++]!;
+        const ok = await this.runBatch(job, batch, task, spanLabels, signal);
+        if (!ok) failedBatches++;
+        finished++;
+        const progress = Math.min(99, Math.floor((finished * 100) / batches.length));
+        if (progress > job.progress) this.store.updateJob(job, { progress });
       }
     };
-    await Promise.all(Array.from({ length: Math.min(this.opts.concurrency, Math.max(batches.length, 1)) }, worker));
-    if (signal.aborted) {
-      job.errors.push({ id: String(job.errors.length + 1), stack: 'the emulator stopped before the job ended', args: null });
+    const workers = Math.min(this.opts.concurrency, batches.length);
+    await Promise.all(Array.from({ length: workers }, worker));
+    if (signal.aborted) this.fail(job, 'the emulator stopped before the job ended', null);
+    else if (failedBatches >= this.opts.maxFailedBatches && finished < batches.length) {
+      this.fail(job, `the job stopped after ${failedBatches} failed model requests; ${batches.length - finished} were not sent`, { failedBatches, notSent: batches.length - finished });
     }
-    const failed = job.errors.length > 0;
-    this.store.updateJob(job, failed ? { status: 'FAILED' } : { status: 'DELIVERED', progress: 100, resultId: `result-${job.id}` });
+    if (job.errors.length > 0) this.store.updateJob(job, { status: 'FAILED' });
+    else this.store.updateJob(job, { status: 'DELIVERED', progress: 100, resultId: `result-${job.id}` });
+    this.log(`job ${job.id} ${job.status} (${job.errors.length} errors)`);
   }
 
-  /** Calls the model for one batch (with retries) and stores its labels; returns problems. */
-  private async runBatch(batch: Batch, index: number, task: AutoLabelTask, known: Set<string>, signal: AbortSignal): Promise<string[]> {
-    const request: SpanRequest = {
+  /** Calls the model for one batch (with retries), checks the answer, stores it; false on failure. */
+  private async runBatch(job: StoredJob, batch: Batch, task: AutoLabelTask, spanLabels: ReadonlySet<string>, signal: AbortSignal): Promise<boolean> {
+    const request: ModelRequest = {
       id: task.project.id,
       name: task.project.name,
       documents: [{ id: batch.documentId, sentences: batch.lines.map((text, i) => ({ id: batch.first + i, text })) }],
     };
-    const where = `batch ${index} (document ${batch.documentId}, lines ${batch.first}-${batch.first + batch.lines.length - 1})`;
-    let answer: SpanResponse | undefined;
-    for (let attempt = 0; ; attempt++) {
+    const last = batch.first + batch.lines.length - 1;
+    const where = `document "${batch.documentId}" lines ${batch.first}-${last}`;
+    const args = { documentId: batch.documentId, firstLine: batch.first, lastLine: last };
+    let body: unknown;
+    for (let attempt = 1; ; attempt++) {
+      await this.limiter.acquire();
       try {
-        answer = await this.callModel(request, task, signal);
+        body = await callModel({ endpoint: task.endpoint, secretKey: task.secretKey, request, timeoutMs: this.opts.timeoutMs, signal });
         break;
       } catch (error) {
-        const e = error instanceof BatchError ? error : new BatchError(String(error), false);
-        if (!e.retryable || attempt >= this.opts.retries || signal.aborted) {
-          return [`${where}: ${e.message}${e.retryable ? ` (after ${attempt + 1} attempts)` : ''}`];
+        const e = error instanceof ModelCallError ? error : new ModelCallError(String(error), false);
+        if (!e.retryable || attempt > this.opts.retries || signal.aborted) {
+          const tries = attempt > 1 ? ` (after ${attempt} attempts)` : '';
+          this.fail(job, `${where}: ${e.message}${tries}`, { ...args, attempts: attempt, ...(e.status !== undefined && { httpStatus: e.status }) }, task.secretKey);
+          return false;
         }
-        await new Promise((r) => setTimeout(r, this.opts.retryDelayMs));
+      } finally {
+        this.limiter.release();
       }
+      await sleep(this.opts.retryDelayMs * 2 ** (attempt - 1), signal);
     }
-    const problems = validateSpanResponse(answer, request).map((p) => `${where}: the model's answer breaks the contract at ${p.path}: ${p.message}`);
-    for (const doc of answer.documents ?? []) {
-      for (const line of doc.labels ?? []) {
-        for (const [i, e] of (line.entities ?? []).entries()) {
-          if (typeof e.label === 'string' && !known.has(e.label.toLowerCase())) {
-            problems.push(`${where}: line ${line.id} entity ${i} has label "${e.label}", which is in none of the project's label sets`);
-          }
-        }
-      }
+    const { answer, problems } = checkModelAnswer(body, request, spanLabels);
+    if (!answer) {
+      for (const p of problems) this.fail(job, `${where}: the model's answer breaks the span contract at ${p.path}: ${p.message}`, { ...args, path: p.path }, task.secretKey);
+      return false;
     }
-    if (problems.length > 0) return problems;
-    for (const doc of answer.documents) {
-      for (const line of doc.labels) {
-        this.store.setLineLabels(task.project.id, task.labelerEmail, doc.id, line.id, line.entities.map((e) => ({ ...e, layer: e.layer ?? 0 })));
-      }
-    }
-    return [];
-  }
-
-  private async callModel(request: SpanRequest, task: AutoLabelTask, signal: AbortSignal): Promise<SpanResponse> {
-    let response: Response;
-    try {
-      response = await fetch(task.endpoint, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${task.secretKey}` },
-        body: JSON.stringify(request),
-        signal: AbortSignal.any([signal, AbortSignal.timeout(this.opts.timeoutMs)]),
-      });
-    } catch (error) {
-      const name = (error as { name?: string }).name;
-      if (name === 'TimeoutError') throw new BatchError(`the model did not answer within ${this.opts.timeoutMs} ms`, true);
-      const code = (error as { cause?: { code?: string } }).cause?.code;
-      throw new BatchError(`the model could not be reached${code ? ` (${code})` : ''}`, true);
-    }
-    const text = await response.text().catch(() => '');
-    if (response.status >= 500) throw new BatchError(`the model answered HTTP ${response.status}`, true);
-    if (!response.ok) throw new BatchError(`the model answered HTTP ${response.status}: ${text.slice(0, 200)}`, false);
-    try {
-      return JSON.parse(text) as SpanResponse;
-    } catch {
-      throw new BatchError('the model answered with malformed JSON', false);
-    }
+    // Every line of the batch is set, those the model left out to no labels: the copy shows this job's answer.
+    const copy = { labelerEmail: task.labelerEmail, role: task.role };
+    const byLine = new Map(answer[0]!.lines.map((l) => [l.id, l.entities]));
+    for (let line = batch.first; line <= last; line++) this.store.setLineLabels(task.project.id, copy, batch.documentId, line, byLine.get(line) ?? []);
+    return true;
   }
 }

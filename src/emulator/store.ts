@@ -1,123 +1,219 @@
-import { createHash } from 'node:crypto';
-import type { SpanEntity } from '../model/contract.js';
+import type { Role } from '../../generated/graphql.js';
+import { EmulatorDataError } from './dataError.js';
+import type { DataErrorProblem } from './dataError.js';
+import { checkLabelSet, labelSetSignature } from './labelSetCheck.js';
+import type { DataProblem } from './labelSetCheck.js';
+import type { LabeledCopy, ProjectInput, StoredJob, StoredLabelSet, StoredProject, StoredSpan } from './types.js';
 
-/** A label of a label set, as the service stores it. */
-export interface StoredTagItem {
-  id: string;
-  parentId: string | null;
-  tagName: string;
-  color: string | null;
-  desc: string | null;
-  type: 'SPAN' | 'ARROW' | 'ALL';
-}
-export interface StoredLabelSet {
-  id: string;
-  index: number;
-  name: string;
-  tagItems: StoredTagItem[];
-  arrowLabelRequired: boolean;
-}
-export interface StoredDocument {
-  id: string;
-  name: string;
-  /** One sentence per line. */
-  lines: string[];
-}
-export interface StoredProject {
-  id: string;
-  name: string;
-  labelSets: StoredLabelSet[];
-  documents: StoredDocument[];
-}
-export interface StoredJob {
-  id: string;
-  status: 'QUEUED' | 'IN_PROGRESS' | 'DELIVERED' | 'FAILED' | 'NONE';
-  progress: number;
-  errors: { id: string; stack: string; args: Record<string, unknown> | null }[];
-  resultId: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-/** The labels of one line of a labeler's copy. */
-export type LineLabels = SpanEntity[];
+/** The most label sets a project may have (as in production). */
+export const MAX_LABEL_SETS = 5;
 
-/** The hex digest of a label set's items (sha256 of their canonical JSON). */
-export function labelSetSignature(items: StoredTagItem[]): string {
-  const canonical = items.map((i) => [i.id, i.parentId, i.tagName, i.color, i.type]);
-  return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
+const PROJECT_ID = /^[A-Za-z0-9_-]+$/;
+const pathText = (path: (string | number)[]) => path.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? k : `.${k}`)).join('');
+
+interface Copy {
+  labelerEmail: string;
+  role: Role;
+  /** documentId → labels per line number (a dense array: no O(n²) look-ups, no duplicates). */
+  documents: Map<string, (StoredSpan[] | undefined)[]>;
 }
 
 /**
- * The emulator's in-memory data: projects (label sets, documents), cabinets, jobs, and the
- * labels stored on each labeler's copy of each document.
+ * The emulator's in-memory data: projects (label sets and documents), one cabinet per role per
+ * project, jobs, and the labels stored on each labeler's copy of each document.
+ *
+ * @remarks Reach it as `emulator.store` (or `running.emulator.store`) to add projects in process and
+ * to read results without HTTP. Nothing is persisted.
+ * @example
+ * ```ts
+ * const emu = await startEmulator({ demoProject: false });
+ * emu.emulator.store.addProject({
+ *   id: 'bench', name: 'Benchmark',
+ *   labelSets: [{ name: 'Entities', labels: [{ id: 'p', name: 'PERSON' }] }],
+ *   documents: [{ id: 'd1', lines: ['Ada Lovelace wrote it.', 'Grace Hopper too.'] }],
+ * });
+ * // … run a job …
+ * console.log(emu.emulator.store.labelsOf('bench'));
+ * ```
  */
 export class EmulatorStore {
-  readonly projects = new Map<string, StoredProject>();
-  readonly jobs = new Map<string, StoredJob>();
-  /** projectId → labelerEmail → documentId → line number → labels. */
-  readonly labels = new Map<string, Map<string, Map<string, Map<number, LineLabels>>>>();
+  private readonly projectMap = new Map<string, StoredProject>();
+  private readonly jobMap = new Map<string, StoredJob>();
+  private readonly copies = new Map<string, Map<string, Copy>>();
   private jobCounter = 0;
+  private labelSetCounter = 0;
 
-  /**
-   * Adds (or replaces) a project; checks it first.
-   *
-   * @param project - the project; at most 5 label sets, indexes 0..n-1
-   * @throws Error naming the rule broken
-   */
-  addProject(project: StoredProject): void {
-    if (!project.id) throw new Error('a project needs an id');
-    if (project.labelSets.length > 5) throw new Error(`project ${project.id} has ${project.labelSets.length} label sets; at most 5`);
-    this.projects.set(project.id, project);
+  /** Every project, by id. */
+  get projects(): ReadonlyMap<string, StoredProject> {
+    return this.projectMap;
   }
 
-  /** The cabinet id of a project for a role (one per role per project). */
-  cabinetId(projectId: string, role: string): string {
+  /** Every job, by id. */
+  get jobs(): ReadonlyMap<string, StoredJob> {
+    return this.jobMap;
+  }
+
+  /**
+   * Adds a project, or replaces the one with the same id (and forgets its stored labels).
+   *
+   * @param input - the project: id, name, up to 5 label sets, documents of lines
+   * @returns the project as stored (label sets with ids, indexes and signatures)
+   * @throws {@link EmulatorDataError} listing every problem (paths such as `labelSets[0].labels[2].parentId`)
+   * @remarks Label sets get `index` = their position and, unless given, a numeric-text id and a
+   * sha256 signature of their items. Label names must be unique case-insensitively within a set.
+   * @example
+   * ```ts
+   * store.addProject({ id: 'p1', labelSets: [{ name: 'L', labels: [{ id: 'a', name: 'A' }] }], documents: [{ id: 'd', lines: ['x'] }] });
+   * ```
+   */
+  addProject(input: ProjectInput): StoredProject {
+    const { project, problems } = this.checkProject(input);
+    if (!project) throw new EmulatorDataError(`project ${JSON.stringify((input as Partial<ProjectInput> | undefined)?.id ?? null)}`, problems);
+    this.projectMap.set(project.id, project);
+    this.copies.delete(project.id);
+    return project;
+  }
+
+  /**
+   * Checks a project without adding it.
+   *
+   * @param input - the project, unchecked
+   * @returns the project as it would be stored, or every problem found
+   * @remarks Used by {@link EmulatorStore.addProject} and by the data-folder loader, which maps the
+   * problems' paths back to files and lines.
+   */
+  checkProject(input: ProjectInput): { project?: StoredProject; problems: DataErrorProblem[] } {
+    const raw = input as unknown as Record<string, unknown> | null;
+    const problems: DataProblem[] = [];
+    if (typeof raw !== 'object' || raw === null) return { problems: [{ message: 'a project must be an object' }] };
+    if (typeof raw.id !== 'string' || !PROJECT_ID.test(raw.id)) problems.push({ path: ['id'], message: 'id must be letters, digits, _ or - (at least one)' });
+    if (raw.name !== undefined && typeof raw.name !== 'string') problems.push({ path: ['name'], message: 'name must be a string' });
+    const labelSets: StoredLabelSet[] = [];
+    if (!Array.isArray(raw.labelSets)) problems.push({ path: ['labelSets'], message: 'labelSets must be an array' });
+    else {
+      if (raw.labelSets.length > MAX_LABEL_SETS) {
+        problems.push({ path: ['labelSets'], message: `a project has at most ${MAX_LABEL_SETS} label sets, got ${raw.labelSets.length}` });
+      }
+      raw.labelSets.forEach((set: unknown, index) => {
+        const checked = checkLabelSet(set);
+        problems.push(...checked.problems.map((p) => ({ path: ['labelSets', index, ...p.path], message: p.message })));
+        if (checked.set) {
+          const { id, signature, ...rest } = checked.set;
+          labelSets.push({ ...rest, id: id ?? String(++this.labelSetCounter), index, signature: signature === undefined ? labelSetSignature(rest.tagItems) : signature });
+        }
+      });
+      const ids = labelSets.map((s) => s.id);
+      ids.forEach((id, i) => ids.indexOf(id) !== i && problems.push({ path: ['labelSets', i, 'id'], message: `label set id "${id}" is used twice` }));
+    }
+    const documents: { id: string; name: string; lines: string[] }[] = [];
+    if (!Array.isArray(raw.documents)) problems.push({ path: ['documents'], message: 'documents must be an array' });
+    else {
+      const seen = new Set<string>();
+      raw.documents.forEach((doc: unknown, i) => {
+        const d = doc as Record<string, unknown> | null;
+        if (typeof d !== 'object' || d === null) return void problems.push({ path: ['documents', i], message: 'a document must be an object' });
+        if (typeof d.id !== 'string' || d.id === '') problems.push({ path: ['documents', i, 'id'], message: 'id must be a non-empty string' });
+        else if (seen.has(d.id)) problems.push({ path: ['documents', i, 'id'], message: `document id "${d.id}" is used twice` });
+        else seen.add(d.id);
+        if (!Array.isArray(d.lines) || !d.lines.every((l) => typeof l === 'string')) {
+          problems.push({ path: ['documents', i, 'lines'], message: 'lines must be an array of strings (one sentence per line)' });
+        } else documents.push({ id: String(d.id), name: typeof d.name === 'string' ? d.name : String(d.id), lines: [...(d.lines as string[])] });
+        return undefined;
+      });
+    }
+    if (problems.length > 0) return { problems: problems.map((p) => ({ path: pathText(p.path), message: p.message })) };
+    const id = raw.id as string;
+    const lineCount = documents.reduce((n, d) => n + d.lines.length, 0);
+    return { project: { id, name: typeof raw.name === 'string' ? raw.name : id, labelSets, documents, lineCount }, problems: [] };
+  }
+
+  /**
+   * The id of a project's cabinet for a role (one cabinet per role per project).
+   *
+   * @param projectId - the project
+   * @param role - LABELER or REVIEWER
+   * @returns e.g. `demo-project:labeler`
+   */
+  cabinetId(projectId: string, role: Role): string {
     return `${projectId}:${role.toLowerCase()}`;
   }
 
-  /** The project behind a cabinet id, or undefined. */
+  /**
+   * The project behind a cabinet id.
+   *
+   * @param cabinetId - an id made by {@link EmulatorStore.cabinetId}
+   * @returns the project, or undefined for an unknown cabinet
+   */
   projectOfCabinet(cabinetId: string): StoredProject | undefined {
-    const i = cabinetId.lastIndexOf(':');
-    return i > 0 ? this.projects.get(cabinetId.slice(0, i)) : undefined;
+    const match = /^(.+):(labeler|reviewer)$/.exec(cabinetId);
+    return match ? this.projectMap.get(match[1]!) : undefined;
   }
 
-  /** Creates a job in QUEUED. */
+  /**
+   * Creates a job in `QUEUED`.
+   *
+   * @returns the stored job (the runner changes it in place)
+   */
   createJob(): StoredJob {
     const now = new Date().toISOString();
     const job: StoredJob = { id: `job-${++this.jobCounter}`, status: 'QUEUED', progress: 0, errors: [], resultId: null, createdAt: now, updatedAt: now };
-    this.jobs.set(job.id, job);
+    this.jobMap.set(job.id, job);
     return job;
   }
 
-  /** Changes a job, stamping updatedAt. */
-  updateJob(job: StoredJob, patch: Partial<StoredJob>): void {
-    Object.assign(job, patch, { updatedAt: new Date().toISOString() });
+  /**
+   * Changes a job and stamps `updatedAt`.
+   *
+   * @param job - a job of this store
+   * @param patch - the fields to change
+   */
+  updateJob(job: StoredJob, patch: Partial<Omit<StoredJob, 'id' | 'createdAt'>>): void {
+    Object.assign(job, patch);
+    job.updatedAt = new Date().toISOString();
   }
 
-  /** Sets (not appends) the labels of one line: storing a retried batch twice adds nothing. */
-  setLineLabels(projectId: string, labelerEmail: string, documentId: string, line: number, entities: LineLabels): void {
-    const byLabeler = this.labels.get(projectId) ?? new Map<string, Map<string, Map<number, LineLabels>>>();
-    this.labels.set(projectId, byLabeler);
-    const byDoc = byLabeler.get(labelerEmail) ?? new Map<string, Map<number, LineLabels>>();
-    byLabeler.set(labelerEmail, byDoc);
-    const byLine = byDoc.get(documentId) ?? new Map<number, LineLabels>();
-    byDoc.set(documentId, byLine);
-    byLine.set(line, entities);
+  /**
+   * Sets (never appends) the labels of one line of a labeler's copy: storing a retried batch again
+   * adds nothing.
+   *
+   * @param projectId - the project
+   * @param copy - whose copy: the labeler's e-mail and the role
+   * @param documentId - a document of the project
+   * @param line - the zero-based line number
+   * @param entities - the labels of the line
+   */
+  setLineLabels(projectId: string, copy: { labelerEmail: string; role: Role }, documentId: string, line: number, entities: StoredSpan[]): void {
+    let byCopy = this.copies.get(projectId);
+    if (!byCopy) this.copies.set(projectId, (byCopy = new Map()));
+    const key = `${copy.role}\u0000${copy.labelerEmail}`;
+    let stored = byCopy.get(key);
+    if (!stored) byCopy.set(key, (stored = { labelerEmail: copy.labelerEmail, role: copy.role, documents: new Map() }));
+    let lines = stored.documents.get(documentId);
+    if (!lines) stored.documents.set(documentId, (lines = []));
+    lines[line] = entities;
   }
 
-  /** The stored labels of a project, per labeler copy, as plain JSON. */
-  labelsOf(projectId: string): { labelerEmail: string; documents: { id: string; lines: { id: number; text: string; entities: LineLabels }[] }[] }[] {
-    const project = this.projects.get(projectId);
-    const byLabeler = this.labels.get(projectId);
-    if (!project || !byLabeler) return [];
-    return [...byLabeler].map(([labelerEmail, byDoc]) => ({
-      labelerEmail,
-      documents: project.documents.map((doc) => ({
-        id: doc.id,
-        lines: [...(byDoc.get(doc.id) ?? new Map<number, LineLabels>())]
-          .sort(([a], [b]) => a - b)
-          .map(([id, entities]) => ({ id, text: doc.lines[id] ?? '', entities })),
-      })),
+  /**
+   * The labels stored on each copy of a project, as plain JSON (what the emulator-only route
+   * `GET /emulator/projects/:id/labels` answers).
+   *
+   * @param projectId - the project
+   * @returns one entry per labeler and role; each document lists the lines that received labels,
+   * in line order, with their text
+   */
+  labelsOf(projectId: string): LabeledCopy[] {
+    const project = this.projectMap.get(projectId);
+    const byCopy = this.copies.get(projectId);
+    if (!project || !byCopy) return [];
+    return [...byCopy.values()].map((copy) => ({
+      labelerEmail: copy.labelerEmail,
+      role: copy.role,
+      documents: project.documents.map((doc) => {
+        const stored = copy.documents.get(doc.id) ?? [];
+        const lines: LabeledCopy['documents'][number]['lines'] = [];
+        stored.forEach((entities, id) => entities && lines.push({ id, text: doc.lines[id] ?? '', entities }));
+        return { id: doc.id, name: doc.name, lines };
+      }),
     }));
   }
 }

@@ -1,0 +1,74 @@
+import type { Plugin } from 'graphql-yoga';
+import { explorerPage } from './explorerPage.js';
+import type { EmulatorStore } from './store.js';
+import type { TokenAuthority } from './tokenAuthority.js';
+
+/** The error production answers for a missing, wrong or expired token. */
+export const UNAUTHORIZED_BODY = { data: null, errors: [{ message: 'Unauthorized', extensions: { type: 'AuthenticationError' } }] };
+
+const json = (body: unknown, status = 200, headers: Record<string, string> = {}) => Response.json(body, { status, headers });
+
+/** Reads client credentials from the form body, or from `Authorization: Basic` (RFC 6749 §2.3.1). */
+async function readGrant(request: Request): Promise<URLSearchParams> {
+  const form = new URLSearchParams(await request.text());
+  const basic = /^Basic\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '');
+  if (basic && !form.has('client_id')) {
+    const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon > 0) {
+      form.set('client_id', decodeURIComponent(decoded.slice(0, colon)));
+      form.set('client_secret', decodeURIComponent(decoded.slice(colon + 1)));
+    }
+  }
+  return form;
+}
+
+/**
+ * The emulator's HTTP routes around GraphQL, as a yoga plugin.
+ *
+ * @param store - the data, for the labels route
+ * @param auth - checks Bearer tokens and answers the token route
+ * @param log - one line per request: method, path, status, milliseconds (no query string, no header)
+ * @returns a yoga plugin
+ * @remarks
+ * - `POST /api/oauth/token`: client credentials (form body or Basic) → `{ access_token, token_type, expires_in }`.
+ * - `GET /graphql`: the explorer page for browsers (Accept: text/html); any other GET is 405, queries
+ *   are never run from a GET.
+ * - `POST /graphql`: needs a valid Bearer token, else `Unauthorized` / `AuthenticationError`.
+ * - `GET /emulator/projects/:id/labels`: emulator-only (not part of the service), Bearer required.
+ */
+export function httpRoutes(store: EmulatorStore, auth: TokenAuthority, log?: (line: string) => void): Plugin {
+  const started = new WeakMap<Request, number>();
+  return {
+    async onRequest({ request, url, endResponse }) {
+      if (log) started.set(request, performance.now());
+      const path = url.pathname;
+      if (path === '/api/oauth/token') {
+        if (request.method !== 'POST') return endResponse(json({ error: 'invalid_request', error_description: 'POST a form body' }, 405, { allow: 'POST' }));
+        const { status, body } = auth.grant(await readGrant(request));
+        return endResponse(json(body, status, { 'cache-control': 'no-store' }));
+      }
+      const labels = /^\/emulator\/projects\/([^/]+)\/labels$/.exec(path);
+      if (labels) {
+        if (request.method !== 'GET') return endResponse(json({ error: 'use GET' }, 405, { allow: 'GET' }));
+        if (!auth.check(request.headers.get('authorization'))) return endResponse(json(UNAUTHORIZED_BODY, 401));
+        const projectId = decodeURIComponent(labels[1]!);
+        if (!store.projects.has(projectId)) return endResponse(json({ error: `no project has the id "${projectId}"` }, 404));
+        return endResponse(json({ projectId, note: 'emulator-only route, not part of the labeling service', copies: store.labelsOf(projectId) }));
+      }
+      if (path === '/graphql') {
+        if (request.method === 'GET' || request.method === 'HEAD') {
+          const wantsPage = (request.headers.get('accept') ?? '').includes('text/html') && !url.searchParams.has('query');
+          if (wantsPage) return endResponse(new Response(explorerPage('labelkit emulator'), { headers: { 'content-type': 'text/html; charset=utf-8' } }));
+          return endResponse(json({ errors: [{ message: 'Queries are not accepted as GET: POST them as JSON to /graphql' }] }, 405, { allow: 'POST' }));
+        }
+        if (request.method === 'POST' && !auth.check(request.headers.get('authorization'))) return endResponse(json(UNAUTHORIZED_BODY));
+      }
+      return undefined;
+    },
+    onResponse({ request, response }) {
+      const t0 = started.get(request);
+      if (log && t0 !== undefined) log(`${request.method} ${new URL(request.url).pathname} ${response.status} ${Math.round(performance.now() - t0)}ms`);
+    },
+  };
+}

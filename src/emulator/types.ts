@@ -1,0 +1,134 @@
+/**
+ * The emulator's data types: what callers give (`…Input`) and what the store keeps (`Stored…`,
+ * shaped like the service's GraphQL types of schema.graphql, so resolvers return them as they are).
+ */
+import type { JobStatus, Role } from '../../generated/graphql.js';
+
+/** Which kinds of annotation a label may be used for (schema `LabelClassType`). */
+export type LabelClassType = 'SPAN' | 'ARROW' | 'ALL';
+
+/**
+ * One label of a label set, as given to {@link EmulatorStore.addProject} or in a data folder.
+ *
+ * @remarks `parentId` links labels into a hierarchy (null or absent at the top). Names compare
+ * case-insensitively and must be unique within a set.
+ */
+export interface LabelInput {
+  /** Unique within the set. */
+  id: string;
+  /** @defaultValue null (a top-level label) */
+  parentId?: string | null;
+  /** The label's name, e.g. `PERSON`. */
+  name: string;
+  /** Usually `#rrggbb`; any string. @defaultValue null */
+  color?: string | null;
+  /** @defaultValue null */
+  desc?: string | null;
+  /** @defaultValue 'SPAN' */
+  type?: LabelClassType;
+}
+
+/** A label set as given to {@link EmulatorStore.addProject}. */
+export interface LabelSetInput {
+  /** @defaultValue numeric text, unique in the emulator (the service's ids are numeric text) */
+  id?: string;
+  name: string;
+  /** @defaultValue false */
+  arrowLabelRequired?: boolean;
+  /**
+   * `null` publishes the set without a signature (production has such sets).
+   * @defaultValue the sha256 hex digest of the items, see {@link labelSetSignature}
+   */
+  signature?: string | null;
+  labels: LabelInput[];
+}
+
+/** A document as given to {@link EmulatorStore.addProject}: one sentence per line. */
+export interface DocumentInput {
+  id: string;
+  /** @defaultValue the id */
+  name?: string;
+  lines: string[];
+}
+
+/** A project as given to {@link EmulatorStore.addProject}. */
+export interface ProjectInput {
+  /** Letters, digits, `_` and `-`. */
+  id: string;
+  /** @defaultValue the id */
+  name?: string;
+  /** At most 5; their `index` is their position. */
+  labelSets: LabelSetInput[];
+  documents: DocumentInput[];
+}
+
+/** A label as the service publishes it (schema `TagItem`). */
+export interface StoredTagItem {
+  id: string;
+  parentId: string | null;
+  tagName: string;
+  color: string | null;
+  desc: string | null;
+  type: LabelClassType;
+}
+
+/** A label set as the service publishes it (schema `LabelSet`). */
+export interface StoredLabelSet {
+  id: string;
+  index: number;
+  name: string;
+  signature: string | null;
+  tagItems: StoredTagItem[];
+  arrowLabelRequired: boolean;
+}
+
+/** A document of a project. */
+export interface StoredDocument {
+  id: string;
+  name: string;
+  lines: readonly string[];
+}
+
+/** A project held by the store. */
+export interface StoredProject {
+  id: string;
+  name: string;
+  labelSets: readonly StoredLabelSet[];
+  documents: readonly StoredDocument[];
+  /** Total number of lines over all documents. */
+  lineCount: number;
+}
+
+/** One error of a job (schema `JobError`); `args` never holds a secret. */
+export interface StoredJobError {
+  id: string;
+  stack: string;
+  args: Record<string, unknown> | null;
+}
+
+/** A job (schema `Job`). */
+export interface StoredJob {
+  id: string;
+  status: JobStatus;
+  progress: number;
+  errors: StoredJobError[];
+  resultId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One predicted span stored on a labeler's copy (the model's entity, `layer` defaulted to 0). */
+export interface StoredSpan {
+  label: string;
+  start_char: number;
+  end_char: number;
+  confidence_score?: number;
+  layer: number;
+}
+
+/** The labels stored on one copy (one labeler, one role) of a project's documents. */
+export interface LabeledCopy {
+  labelerEmail: string;
+  role: Role;
+  documents: { id: string; name: string; lines: { id: number; text: string; entities: StoredSpan[] }[] }[];
+}
