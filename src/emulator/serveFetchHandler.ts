@@ -24,11 +24,11 @@ async function bridge(handler: (r: Request) => Promise<Response>, origin: string
     const body = method === 'HEAD' ? Buffer.alloc(0) : Buffer.from(await response.arrayBuffer());
     const out: Record<string, string | string[]> = {};
     response.headers.forEach((value, key) => {
+      // Node computes Content-Length itself from the buffered body (and leaves it off a 204).
       if (key !== 'set-cookie' && key !== 'content-length') out[key] = value;
     });
     const cookies = response.headers.getSetCookie();
     if (cookies.length > 0) out['set-cookie'] = cookies;
-    out['content-length'] = String(body.length);
     res.writeHead(response.status, out);
     res.end(body);
   } catch {
