@@ -1,0 +1,155 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EmulatorDataError, loadDataDir, startEmulator } from '../../src/emulator/index.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'labelkit-data-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const write = (path: string, content: string | Buffer) => {
+  mkdirSync(dirname(join(dir, path)), { recursive: true });
+  writeFileSync(join(dir, path), content);
+};
+
+/** A good project `news`: two documents, a JSON set and a CSV set. */
+function goodProject() {
+  write('news/project.json', '{ "name": "News" }\n');
+  write('news/documents/a.txt', 'Ada Lovelace lives in London.\nGrace Hopper too.\n');
+  write('news/documents/b.txt', 'One line, no final newline');
+  write(
+    'news/label-sets/1-entities.json',
+    JSON.stringify({ name: 'Entities', labels: [{ id: 'e', name: 'ENTITY', color: '#111111' }, { id: 'p', parentId: 'e', name: 'PERSON' }] }, null, 2),
+  );
+  write('news/label-sets/2-dates.csv', 'id,parentId,name,color,desc,type\nd,,DATE,"#f59e0b","A day, or a ""date""",SPAN\n\ny,d,YEAR,,,ALL\n');
+}
+
+/** Loads and returns the error's problems as `file:line: …` lines relative to the folder. */
+function problemsOf(): string[] {
+  try {
+    loadDataDir(dir);
+  } catch (error) {
+    expect(error).toBeInstanceOf(EmulatorDataError);
+    return (error as EmulatorDataError).problems.map((p) => `${(p.file ?? '').slice(dir.length + 1)}${p.line ? `:${p.line}` : ''}: ${p.path ? `${p.path}: ` : ''}${p.message}`);
+  }
+  throw new Error('loadDataDir accepted the folder');
+}
+
+describe('loadDataDir', () => {
+  it('reads projects, documents line by line, and JSON and CSV label sets when the folder is good', () => {
+    goodProject();
+    write('README.md', 'ignored: files directly in the folder are not projects');
+    const [project, ...rest] = loadDataDir(dir);
+    expect(rest).toEqual([]);
+    expect(project).toEqual({
+      id: 'news',
+      name: 'News',
+      documents: [
+        { id: 'a', name: 'a.txt', lines: ['Ada Lovelace lives in London.', 'Grace Hopper too.'] },
+        { id: 'b', name: 'b.txt', lines: ['One line, no final newline'] },
+      ],
+      labelSets: [
+        { name: 'Entities', labels: [{ id: 'e', name: 'ENTITY', color: '#111111' }, { id: 'p', parentId: 'e', name: 'PERSON' }] },
+        {
+          name: '2-dates',
+          labels: [
+            { id: 'd', parentId: null, name: 'DATE', color: '#f59e0b', desc: 'A day, or a "date"', type: 'SPAN' },
+            { id: 'y', parentId: 'd', name: 'YEAR', color: null, desc: null, type: 'ALL' },
+          ],
+        },
+      ],
+    });
+  });
+
+  it('serves the loaded projects over GraphQL when startEmulator gets dataDir', async () => {
+    goodProject();
+    const emu = await startEmulator({ dataDir: dir, demoProject: false });
+    try {
+      const res = await fetch(emu.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${emu.token}` },
+        body: JSON.stringify({ query: '{ getCabinetLabelSetsById(cabinetId: "news:labeler") { index name tagItems { tagName parentId type } } }' }),
+      });
+      expect(await res.json()).toEqual({
+        data: {
+          getCabinetLabelSetsById: [
+            { index: 0, name: 'Entities', tagItems: [{ tagName: 'ENTITY', parentId: null, type: 'SPAN' }, { tagName: 'PERSON', parentId: 'e', type: 'SPAN' }] },
+            { index: 1, name: '2-dates', tagItems: [{ tagName: 'DATE', parentId: null, type: 'SPAN' }, { tagName: 'YEAR', parentId: 'd', type: 'ALL' }] },
+          ],
+        },
+      });
+      expect(emu.emulator.store.projects.has('demo-project')).toBe(false);
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it('names the file and line of a JSON syntax error', () => {
+    goodProject();
+    write('news/label-sets/1-entities.json', '{\n  "name": "Entities",\n  "labels": [\n    { "id": "e", "name": "ENTITY" },\n  ]\n}\n');
+    expect(problemsOf()).toEqual([expect.stringMatching(/^news\/label-sets\/1-entities\.json:5: is not valid JSON: .*\(line 5 column \d+\)$/)]);
+  });
+
+  it('names the file and line of every bad label in a JSON label set', () => {
+    goodProject();
+    write(
+      'news/label-sets/1-entities.json',
+      ['{', '  "name": "Entities",', '  "labels": [', '    { "id": "e", "name": "ENTITY" },', '    { "id": "p", "parentId": "nope", "name": "entity" },', '    { "id": "e", "name": "X", "colour": "red" }', '  ]', '}'].join('\n'),
+    );
+    expect(problemsOf()).toEqual([
+      'news/label-sets/1-entities.json:5: labels[1].name: name "entity" is also used by label 0 (names compare case-insensitively)',
+      'news/label-sets/1-entities.json:6: labels[2].colour: unknown key "colour" (allowed: id, parentId, name, color, desc, type)',
+      'news/label-sets/1-entities.json:6: labels[2].id: id "e" is also used by label 0',
+      'news/label-sets/1-entities.json:5: labels[1].parentId: parentId "nope" is not the id of a label of this set',
+    ]);
+  });
+
+  it('names the file and line of bad CSV rows, and a cycle of parents', () => {
+    goodProject();
+    write('news/label-sets/2-dates.csv', 'id,parentId,name\na,b,A\nb,a,B\nc,,"unclosed\nd,,D,extra\n');
+    expect(problemsOf()).toEqual([
+      'news/label-sets/2-dates.csv:4: a quoted cell is not closed (line breaks inside quotes are not supported)',
+      'news/label-sets/2-dates.csv:5: has 4 cells, the header has 3',
+    ]);
+    write('news/label-sets/2-dates.csv', 'id,parentId,name,kind\na,b,A,x\nb,a,B,y\n');
+    expect(problemsOf()).toEqual(['news/label-sets/2-dates.csv:1: unknown column(s) "kind" (allowed: id, parentId, name, color, desc, type)']);
+    write('news/label-sets/2-dates.csv', 'id,parentId,name\na,b,A\nb,a,B\n');
+    expect(problemsOf()).toEqual([
+      'news/label-sets/2-dates.csv:2: labels[0].parentId: the parent chain of label "a" is a cycle (it comes back to "a")',
+      'news/label-sets/2-dates.csv:3: labels[1].parentId: the parent chain of label "b" is a cycle (it comes back to "b")',
+    ]);
+  });
+
+  it('lists every problem of every file at once: documents, project.json, folders, too many sets', () => {
+    goodProject();
+    write('news/documents/empty.txt', '');
+    write('news/documents/latin1.txt', Buffer.from([0x6f, 0x6b, 0x0a, 0x63, 0x61, 0x66, 0xe9, 0x0a]));
+    write('news/documents/notes.md', '# not a document');
+    write('news/project.json', '{\n  "name": "News",\n  "owner": "me"\n}');
+    write('news/labelsets/x.json', '{}');
+    for (const n of [3, 4, 5, 6]) write(`news/label-sets/${n}.json`, JSON.stringify({ labels: [{ id: 'a', name: `L${n}` }] }));
+    write('bad id!/documents/a.txt', 'x');
+    write('bad id!/label-sets/a.csv', 'id,name\na,A\n');
+    write('nodocs/label-sets/a.csv', 'id,name\na,A\n');
+    expect(problemsOf()).toEqual([
+      'bad id!: a project folder name is the project id: letters, digits, _ or - only',
+      'news/labelsets: unexpected entry (a project folder holds project.json, documents/ and label-sets/)',
+      'news/project.json:3: unknown key "owner" (allowed: name)',
+      'news/documents/empty.txt:1: is empty: a document needs at least one line (one sentence per line)',
+      'news/documents/latin1.txt:2: is not valid UTF-8 text',
+      'news/documents/notes.md: unexpected entry: documents are .txt files, one sentence per line',
+      'news/label-sets: holds 6 label sets; a project has at most 5',
+      'nodocs/documents: is missing: put one .txt file per document in it',
+    ]);
+  });
+
+  it('says so when the folder does not exist or holds no project', () => {
+    expect(problemsOf()).toEqual([': holds no project folder (DIR/<projectId>/documents/*.txt and DIR/<projectId>/label-sets/*.json|*.csv)']);
+    expect(() => loadDataDir(join(dir, 'missing'))).toThrow(/data folder .*missing has 1 problem:\n {2}.*missing: is not a readable folder/);
+  });
+});
