@@ -1,5 +1,6 @@
 import type { Role } from '../../generated/graphql.js';
-import { callModel, ModelCallError } from './callModel.js';
+import { callModel, createModelAgents, ModelCallError } from './callModel.js';
+import type { ModelAgents } from './callModel.js';
 import { checkModelAnswer } from './spanContract.js';
 import type { ModelRequest } from './spanContract.js';
 import type { EmulatorStore } from './store.js';
@@ -100,6 +101,7 @@ export class JobRunner {
   private readonly running = new Map<StoredJob, { controller: AbortController; done: Promise<void> }>();
   private readonly opts: Required<ModelOptions>;
   private readonly limiter: Limiter;
+  private readonly agents: ModelAgents;
 
   /**
    * @param store - where jobs and labels live
@@ -114,6 +116,7 @@ export class JobRunner {
     const defined = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as ModelOptions;
     this.opts = { timeoutMs: 30_000, concurrency: 4, retries: 2, retryDelayMs: 250, maxFailedBatches: 10, ...defined };
     this.limiter = new Limiter(Math.max(1, this.opts.concurrency));
+    this.agents = createModelAgents(Math.max(1, this.opts.concurrency));
   }
 
   /**
@@ -140,6 +143,8 @@ export class JobRunner {
     const all = [...this.running.values()];
     for (const r of all) r.controller.abort();
     await Promise.all(all.map((r) => r.done));
+    this.agents.http.destroy();
+    this.agents.https.destroy();
   }
 
   private fail(job: StoredJob, text: string, args: Record<string, unknown> | null, secretKey = ''): void {
@@ -192,7 +197,7 @@ export class JobRunner {
     for (let attempt = 1; ; attempt++) {
       await this.limiter.acquire();
       try {
-        body = await callModel({ endpoint: task.endpoint, secretKey: task.secretKey, request, timeoutMs: this.opts.timeoutMs, signal });
+        body = await callModel({ endpoint: task.endpoint, secretKey: task.secretKey, request, timeoutMs: this.opts.timeoutMs, signal, agents: this.agents });
         break;
       } catch (error) {
         const e = error instanceof ModelCallError ? error : new ModelCallError(String(error), false);
