@@ -57,7 +57,7 @@ function readDocument(file: string, problems: DataErrorProblem[]): DocumentInput
 function readLabelSet(file: string, problems: DataErrorProblem[]): LabelSetInput | undefined {
   const text = readText(file, problems);
   if (text === undefined) return undefined;
-  const fallbackName = basename(file, extname(file));
+  const fallbackName = basename(file, extname(file)).replace(/^\d+[-_]/, '') || basename(file, extname(file)); // `2-dates.csv` → dates
   let raw: unknown;
   let lineOf: (path: (string | number)[]) => number;
   if (extname(file) === '.csv') {
@@ -143,7 +143,7 @@ function readProject(dir: string, id: string, problems: DataErrorProblem[]): Pro
  * DIR/<projectId>/label-sets/<n>.csv    header row id,parentId,name,color,desc,type (id and name required)
  * ```
  * Label sets take their `index` from the sorted file names (at most 5); a CSV set, or a JSON set
- * without `name`, is named after its file.
+ * without `name`, is named after its file without a leading ordering prefix (`2-dates.csv` → `dates`).
  * @example
  * ```ts
  * for (const project of loadDataDir('./data')) emulator.store.addProject(project);

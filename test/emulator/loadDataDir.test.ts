@@ -56,7 +56,7 @@ describe('loadDataDir', () => {
       labelSets: [
         { name: 'Entities', labels: [{ id: 'e', name: 'ENTITY', color: '#111111' }, { id: 'p', parentId: 'e', name: 'PERSON' }] },
         {
-          name: '2-dates',
+          name: 'dates',
           labels: [
             { id: 'd', parentId: null, name: 'DATE', color: '#f59e0b', desc: 'A day, or a "date"', type: 'SPAN' },
             { id: 'y', parentId: 'd', name: 'YEAR', color: null, desc: null, type: 'ALL' },
@@ -79,7 +79,7 @@ describe('loadDataDir', () => {
         data: {
           getCabinetLabelSetsById: [
             { index: 0, name: 'Entities', tagItems: [{ tagName: 'ENTITY', parentId: null, type: 'SPAN' }, { tagName: 'PERSON', parentId: 'e', type: 'SPAN' }] },
-            { index: 1, name: '2-dates', tagItems: [{ tagName: 'DATE', parentId: null, type: 'SPAN' }, { tagName: 'YEAR', parentId: 'd', type: 'ALL' }] },
+            { index: 1, name: 'dates', tagItems: [{ tagName: 'DATE', parentId: null, type: 'SPAN' }, { tagName: 'YEAR', parentId: 'd', type: 'ALL' }] },
           ],
         },
       });
