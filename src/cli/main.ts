@@ -1,109 +1,88 @@
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../client/version.js';
+import { autoLabelCommand } from './commands/autoLabel/index.js';
+import { cabinetCommand } from './commands/cabinet/index.js';
+import { demoCommand } from './commands/demo/index.js';
+import { emulatorCommand } from './commands/emulator/index.js';
+import { jobsCommand } from './commands/jobs/index.js';
+import { labelSetsCommand } from './commands/labelSets/index.js';
+import { modelCommand } from './commands/model/index.js';
+import { EXIT, EXIT_CODE_HELP } from './exitCodes.js';
+import { processIo } from './io.js';
+import type { Io } from './io.js';
 
-/** Exit codes of the `labelkit` command (see docs/CONTRACTS.md). */
-export const EXIT = { ok: 0, unexpected: 1, usage: 2, auth: 3, network: 4, jobFailed: 5, jobTimedOut: 6, jobNotFound: 7, interrupted: 130 } as const;
+export { EXIT } from './exitCodes.js';
 
-/** Waits for Ctrl-C (or SIGTERM), then runs `stop`. */
-function untilInterrupted(stop: () => Promise<void>): Promise<number> {
-  return new Promise((resolve) => {
-    const onSignal = () => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      void stop().then(() => resolve(EXIT.ok));
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  });
-}
+const ENVIRONMENT_HELP = [
+  'Environment:',
+  '  LABELKIT_URL            GraphQL endpoint of the service (or --url)',
+  '  LABELKIT_TOKEN          access token (or --token-file, --token-stdin)',
+  '  LABELKIT_CLIENT_ID      client id for the client-credentials login (or --client-id)',
+  '  LABELKIT_CLIENT_SECRET  client secret (or --client-secret-file)',
+  '  LABELKIT_MODEL_SECRET   secret key of your model endpoint (auto-label, model, model check)',
+  '  NO_COLOR                no colour',
+].join('\n');
 
-function port(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new CommanderError(EXIT.usage, 'labelkit.port', `--port must be an integer from 0 to 65535, got ${value}`);
-  return n;
+/**
+ * Builds the `labelkit` program.
+ *
+ * @param io - the process (or a test's stand-in)
+ * @param done - receives the exit code of the command that ran
+ * @returns the commander program
+ * @remarks Only commander, the client's VERSION and the commands' flag declarations load here;
+ * each command imports its runner (the client, the emulator, the model kit, cli-progress) when
+ * it runs, so `labelkit --help` starts fast.
+ */
+export function buildProgram(io: Io, done: (code: number) => void): Command {
+  const program = new Command('labelkit')
+    .description('Client, emulator and model kit for the labeling service')
+    .version(VERSION, '-V, --version', 'print the version')
+    .exitOverride()
+    .showHelpAfterError('(add --help for usage)')
+    .configureOutput({ writeOut: (s) => void io.stdout.write(s), writeErr: (s) => void io.stderr.write(s) })
+    .addHelpText('after', `\n${ENVIRONMENT_HELP}\n\n${EXIT_CODE_HELP}\n\nExample:\n  $ labelkit demo`);
+  const commands = [
+    cabinetCommand(io, done),
+    labelSetsCommand(io, done),
+    autoLabelCommand(io, done),
+    jobsCommand(io, done),
+    emulatorCommand(io, done),
+    modelCommand(io, done),
+    demoCommand(io, done),
+  ];
+  const inherit = (command: Command) => {
+    command.copyInheritedSettings(program);
+    command.commands.forEach((sub) => inherit(sub as Command));
+  };
+  for (const command of commands) {
+    inherit(command);
+    command.addHelpText('after', `\n${EXIT_CODE_HELP}`);
+    program.addCommand(command);
+  }
+  return program;
 }
 
 /**
  * Runs the `labelkit` command line.
  *
- * @param argv - process.argv
- * @returns the exit code
- * @remarks Heavy modules (the emulator, the model kit) load lazily inside the commands that use them.
+ * @param argv - `process.argv` (node, script, then the arguments)
+ * @param io - the process; tests pass buffers and an environment
+ * @returns the exit code (see docs/CONTRACTS.md; `labelkit --help` lists them)
+ * @example
+ * ```ts
+ * process.exitCode = await main(process.argv);
+ * ```
  */
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   let code: number = EXIT.ok;
-  const program = new Command('labelkit')
-    .description('Client, emulator and model kit for the labeling service')
-    .version(VERSION)
-    .exitOverride()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
-
-  program
-    .command('demo')
-    .description('run the whole flow locally: emulator, sample model, label sets, an auto-labeling job')
-    .addHelpText('after', '\nExample:\n  $ labelkit demo')
-    .action(async () => {
-      const { runDemo } = await import('../demo/index.js');
-      code = await runDemo();
-    });
-
-  program
-    .command('emulator')
-    .description('run the local emulator of the labeling service until Ctrl-C')
-    .option('--port <n>', 'port to listen on (0: a free one)', port, 4000)
-    .option('--host <address>', 'address to listen on', '127.0.0.1')
-    .option('--client-id <id>', 'client id accepted at /api/oauth/token')
-    .option('--client-secret-env <VAR>', 'environment variable holding the client secret')
-    .addHelpText('after', '\nExample:\n  $ labelkit emulator --port 4000')
-    .action(async (opts: { port: number; host: string; clientId?: string; clientSecretEnv?: string }) => {
-      const { startEmulator } = await import('../emulator/index.js');
-      const clientSecret = opts.clientSecretEnv ? process.env[opts.clientSecretEnv] : undefined;
-      if (opts.clientSecretEnv && !clientSecret) {
-        process.stderr.write(`labelkit: ${opts.clientSecretEnv} is not set (hint: export ${opts.clientSecretEnv}=…)\n`);
-        code = EXIT.usage;
-        return;
-      }
-      const emu = await startEmulator({
-        port: opts.port,
-        host: opts.host,
-        ...(opts.clientId && { clientId: opts.clientId }),
-        ...(clientSecret && { clientSecret }),
-      });
-      // The emulator's token is a random local test token, valid only for this process.
-      process.stdout.write(
-        `labelkit emulator listening on ${emu.url}\n` +
-          `  export LABELKIT_URL=${emu.url}\n` +
-          `  export LABELKIT_TOKEN=${emu.token}   # a local test token of this emulator only\n` +
-          `  client credentials: client id ${emu.clientId}${clientSecret ? ' (secret from ' + opts.clientSecretEnv + ')' : ''}\n` +
-          `  demo project: demo-project. Ctrl-C stops.\n`,
-      );
-      code = await untilInterrupted(emu.close);
-    });
-
-  program
-    .command('model')
-    .description('run the sample gazetteer model endpoint until Ctrl-C')
-    .option('--port <n>', 'port to listen on (0: a free one)', port, 0)
-    .option('--secret-key-env <VAR>', 'environment variable holding the secret key', 'LABELKIT_MODEL_SECRET')
-    .addHelpText('after', '\nExample:\n  $ LABELKIT_MODEL_SECRET=local-secret labelkit model --port 5000')
-    .action(async (opts: { port: number; secretKeyEnv: string }) => {
-      const secretKey = process.env[opts.secretKeyEnv];
-      if (!secretKey) {
-        process.stderr.write(`labelkit: no secret key (hint: export ${opts.secretKeyEnv}=…)\n`);
-        code = EXIT.usage;
-        return;
-      }
-      const { startModelServer } = await import('../model/index.js');
-      const model = await startModelServer({ port: opts.port, secretKey });
-      process.stdout.write(`labelkit sample model listening on ${model.url} (secret from ${opts.secretKeyEnv}). Ctrl-C stops.\n`);
-      code = await untilInterrupted(model.close);
-    });
-
+  const program = buildProgram(io, (c) => {
+    code = c;
+  });
   try {
     await program.parseAsync(argv);
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    process.stderr.write(`labelkit: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr.write(`labelkit: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT.unexpected;
   }
   return code;

@@ -1,0 +1,13 @@
+import type { FieldNames } from '../../reportError.js';
+
+/** The flag behind each path of the client's validation problems. */
+export const AUTO_LABEL_FIELDS: FieldNames = {
+  'input.projectId': '--project',
+  'input.labelerEmail': '--labeler-email',
+  'input.role': '--role',
+  'input.options': '--files-per-request',
+  'input.options.numberOfFilesPerRequest': '--files-per-request',
+  'input.targetAPI': '--endpoint',
+  'input.targetAPI.endpoint': '--endpoint',
+  'input.targetAPI.secretKey': '--secret-key-env/--secret-key-file',
+};

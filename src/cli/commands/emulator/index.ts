@@ -1,0 +1,41 @@
+import { Command } from 'commander';
+import { EXIT } from '../../exitCodes.js';
+import type { Io } from '../../io.js';
+import { runAction } from '../../runAction.js';
+import type { CommonFlags } from '../../runAction.js';
+import { untilAborted } from '../../serverFlags.js';
+import type { EmulatorFlags } from './runner.js';
+
+/**
+ * Declares `labelkit emulator`: runs the local emulator until Ctrl-C.
+ *
+ * @param io - the process
+ * @param done - receives the exit code (0 after a clean stop)
+ * @returns the command
+ */
+export function emulatorCommand(io: Io, done: (code: number) => void): Command {
+  return new Command('emulator')
+    .description('run the local emulator of the labeling service until Ctrl-C')
+    .option('--port <n>', 'port to listen on (0: a free one)', '4000')
+    .option('--host <address>', 'address to listen on', '127.0.0.1')
+    .option('--data <dir>', 'load projects from a data folder (besides demo-project)')
+    .option('--client-id <id>', 'client id accepted at /api/oauth/token (default: generated)')
+    .option('--client-secret-env <VAR>', 'environment variable holding the client secret (default: generated)')
+    .option('--json', 'print {"url","baseUrl","token","clientId","tokenUrl"} as one JSON line')
+    .option('--verbose', 'log each request and job event to stderr')
+    .addHelpText('after', '\nExample:\n  $ labelkit emulator --port 4000\n  $ export LABELKIT_URL=http://127.0.0.1:4000/graphql LABELKIT_TOKEN=…   # as printed')
+    .action(async (flags: EmulatorFlags & CommonFlags) => {
+      done(
+        await runAction(io, flags, async (context) => {
+          const { runEmulator } = await import('./runner.js');
+          const { printEmulatorStarted } = await import('./logger.js');
+          const emu = await runEmulator(flags, context);
+          printEmulatorStarted(context.printer, emu, { json: flags.json === true, ...(flags.clientSecretEnv && { clientSecretEnv: flags.clientSecretEnv }) });
+          await untilAborted(context.signal);
+          await emu.close();
+          if (!flags.json) context.printer.err('labelkit: emulator stopped');
+          return EXIT.ok;
+        }),
+      );
+    });
+}

@@ -1,0 +1,31 @@
+import type { RunningEmulator } from '../../../emulator/index.js';
+import type { Printer } from '../../io.js';
+
+/**
+ * Prints how to connect to a running emulator.
+ *
+ * @param printer - where to print
+ * @param emu - the emulator
+ * @param options - `json`; `clientSecretEnv`: the variable the client secret came from (its
+ * value is never printed)
+ * @remarks Prints `export LABELKIT_URL=…` and `export LABELKIT_TOKEN=…`: the token is the
+ * emulator's own random test token, valid only for this process on this machine, so printing
+ * it is how a user connects. A client secret given by the user is never printed; the one the
+ * emulator generated is not printed either (the token is enough).
+ */
+export function printEmulatorStarted(printer: Printer, emu: RunningEmulator, options: { json: boolean; clientSecretEnv?: string }): void {
+  if (options.json) {
+    printer.json({ url: emu.url, baseUrl: emu.baseUrl, token: emu.token, clientId: emu.clientId, tokenUrl: `${emu.baseUrl}/api/oauth/token` });
+    return;
+  }
+  printer.out(`labelkit emulator listening on ${emu.url}`);
+  printer.out('Connect from another shell with:');
+  printer.out(`  export LABELKIT_URL=${emu.url}`);
+  printer.out(`  export LABELKIT_TOKEN=${emu.token}   # a throwaway test token of this emulator only`);
+  printer.out(
+    `or with client credentials: LABELKIT_CLIENT_ID=${emu.clientId} and LABELKIT_CLIENT_SECRET=${
+      options.clientSecretEnv ? `"$${options.clientSecretEnv}"` : '(generated; pass --client-secret-env to choose one)'
+    }`,
+  );
+  printer.out('Demo project: demo-project. Ctrl-C stops.');
+}

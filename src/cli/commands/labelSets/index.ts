@@ -1,0 +1,41 @@
+import { Command } from 'commander';
+import { addConnectionOptions } from '../../connection.js';
+import { EXIT } from '../../exitCodes.js';
+import { useColor } from '../../io.js';
+import type { Io } from '../../io.js';
+import { runAction } from '../../runAction.js';
+import type { CommonFlags } from '../../runAction.js';
+import type { LabelSetsFlags } from './runner.js';
+
+/**
+ * Declares `labelkit label-sets (--project P --role R | --cabinet C)`: each set as a tree.
+ *
+ * @param io - the process
+ * @param done - receives the exit code
+ * @returns the command
+ */
+export function labelSetsCommand(io: Io, done: (code: number) => void): Command {
+  const command = new Command('label-sets')
+    .description('print the label sets of a cabinet as trees (colour swatches on a terminal; NO_COLOR turns them off)')
+    .option('--project <id>', 'project id (with --role)')
+    .option('--role <role>', 'LABELER or REVIEWER')
+    .option('--cabinet <id>', 'cabinet id (instead of --project/--role)')
+    .option('--json', 'print {"cabinetId","labelSets":[…]} as one JSON object')
+    .option('--verbose', 'details, and the stack of an error')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ labelkit label-sets --project demo-project --role LABELER\n  $ labelkit label-sets --cabinet demo-project:labeler --json',
+    );
+  addConnectionOptions(command).action(async (flags: LabelSetsFlags & CommonFlags) => {
+    done(
+      await runAction(io, flags, async (context) => {
+        const { runLabelSets } = await import('./runner.js');
+        const { printLabelSets } = await import('./logger.js');
+        const result = await runLabelSets(flags, context);
+        printLabelSets(context.printer, result, { json: flags.json === true, color: useColor(io, io.stdout) });
+        return EXIT.ok;
+      }),
+    );
+  });
+  return command;
+}

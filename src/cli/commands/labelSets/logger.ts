@@ -1,0 +1,73 @@
+import pc from 'picocolors';
+import { buildLabelTree } from '../../../client/index.js';
+import type { LabelNode, LabelSet } from '../../../client/index.js';
+import type { Printer } from '../../io.js';
+import type { LabelSetsResult } from './runner.js';
+
+const HEX = /^#?([0-9a-f]{6}|[0-9a-f]{3})$/i;
+
+/**
+ * A coloured square for a `#rrggbb` (or `#rgb`) colour, in 24-bit terminal colour.
+ *
+ * @param color - the label's colour as the service gives it
+ * @returns the swatch and a space, or '' when the colour is not hex
+ */
+export function swatch(color: string | null): string {
+  const match = color ? HEX.exec(color) : null;
+  if (!match) return '';
+  let hex = match[1]!;
+  if (hex.length === 3) hex = [...hex].map((c) => c + c).join('');
+  const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  return `\u001b[38;2;${r};${g};${b}m■\u001b[39m `;
+}
+
+/**
+ * The lines of one label set drawn as a tree.
+ *
+ * @param set - a label set
+ * @param color - add colour swatches and dim the ids
+ * @returns the lines, a header first
+ * @throws {@link LabelSetError} when the set's hierarchy is broken (orphans, cycles)
+ * @example
+ * ```ts
+ * labelSetLines(set, false);
+ * // ['Entities (label set 0, id 1, 5 labels)', '├─ ENTITY #6b7280 (id 10)', '│  ├─ PERSON #ef4444 (id 11)', …]
+ * ```
+ */
+export function labelSetLines(set: LabelSet, color: boolean): string[] {
+  const c = pc.createColors(color);
+  const tree = buildLabelTree(set);
+  const lines = [`${c.bold(set.name)} (label set ${set.index}, id ${set.id}, ${set.labelItems.length} label${set.labelItems.length === 1 ? '' : 's'})`];
+  const walk = (nodes: LabelNode[], indent: string) =>
+    nodes.forEach((node, i) => {
+      const last = i === nodes.length - 1;
+      const { labelName, color: hue, id } = node.item;
+      const mark = color ? swatch(hue) : '';
+      lines.push(`${indent}${last ? '└─' : '├─'} ${mark}${labelName}${hue ? ` ${c.dim(hue)}` : ''} ${c.dim(`(id ${id})`)}`);
+      walk(node.children, `${indent}${last ? '   ' : '│  '}`);
+    });
+  walk(tree.roots, '');
+  return lines;
+}
+
+/**
+ * Prints the outcome of `labelkit label-sets`.
+ *
+ * @param printer - where to print
+ * @param result - the cabinet and its sets
+ * @param options - `json`: one JSON object `{ projectId?, role?, cabinetId, labelSets }`; `color`: swatches
+ */
+export function printLabelSets(printer: Printer, result: LabelSetsResult, options: { json: boolean; color: boolean }): void {
+  if (options.json) {
+    printer.json(result);
+    return;
+  }
+  if (result.labelSets.length === 0) {
+    printer.out(`cabinet ${result.cabinetId} has no label sets`);
+    return;
+  }
+  result.labelSets.forEach((set, i) => {
+    if (i > 0) printer.out('');
+    for (const line of labelSetLines(set, options.color)) printer.out(line);
+  });
+}

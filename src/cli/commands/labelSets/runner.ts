@@ -1,0 +1,55 @@
+import { createLabelingClient } from '../../../client/index.js';
+import type { LabelSet, Role } from '../../../client/index.js';
+import { parseRole, requireConnection } from '../../connection.js';
+import type { ConnectionFlags } from '../../connection.js';
+import type { ActionContext } from '../../runAction.js';
+import type { UsageProblem } from '../../usageError.js';
+
+/** Flags of `labelkit label-sets`. */
+export interface LabelSetsFlags extends ConnectionFlags {
+  project?: string;
+  role?: string;
+  cabinet?: string;
+}
+
+/** What `labelkit label-sets` read. */
+export interface LabelSetsResult {
+  projectId?: string;
+  role?: Role;
+  cabinetId: string;
+  /** Sorted by `index`. */
+  labelSets: LabelSet[];
+}
+
+/**
+ * Reads the label sets of a cabinet, given directly or as project + role.
+ *
+ * @param flags - `--cabinet`, or `--project` with `--role`, and the connection flags
+ * @param context - the run's io, printer and Ctrl-C signal
+ * @returns the cabinet id and its label sets
+ * @throws {@link CliUsageError} listing every problem with the flags (nothing is sent)
+ */
+export async function runLabelSets(flags: LabelSetsFlags, context: ActionContext): Promise<LabelSetsResult> {
+  const problems: UsageProblem[] = [];
+  let role: Role | undefined;
+  if (flags.cabinet !== undefined) {
+    if (flags.project !== undefined || flags.role !== undefined) {
+      problems.push({ field: '--cabinet', message: 'give either --cabinet or --project with --role, not both' });
+    }
+    if (flags.cabinet.trim() === '') problems.push({ field: '--cabinet', message: 'must not be empty' });
+  } else {
+    if (flags.project === undefined) problems.push({ field: '--project', message: 'required (or give --cabinet)' });
+    else if (flags.project.trim() === '') problems.push({ field: '--project', message: 'must not be empty' });
+    role = parseRole(flags.role, problems);
+  }
+  const connection = await requireConnection(flags, context.io, context.printer, problems);
+  const client = createLabelingClient({ url: connection.url, ...connection.auth });
+  const call = { signal: context.signal };
+  try {
+    const cabinetId = flags.cabinet?.trim() ?? (await client.getCabinet(flags.project!.trim(), role!, call)).id;
+    const labelSets = await client.getLabelSets(cabinetId, call);
+    return { ...(flags.cabinet === undefined && { projectId: flags.project!.trim(), role: role! }), cabinetId, labelSets };
+  } finally {
+    client.close();
+  }
+}

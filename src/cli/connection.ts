@@ -1,0 +1,232 @@
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import type { LabelingClientOptions } from '../client/index.js';
+import type { Io } from './io.js';
+import { CliUsageError } from './usageError.js';
+import type { UsageProblem } from './usageError.js';
+
+/** The connection flags every service command accepts (commander's camelCase names). */
+export interface ConnectionFlags {
+  url?: string;
+  token?: string;
+  tokenFile?: string;
+  tokenStdin?: boolean;
+  clientId?: string;
+  clientSecretFile?: string;
+}
+
+/** Where the service is and how to authenticate, resolved from flags, files, stdin and environment. */
+export interface Connection {
+  url: string;
+  /** Exactly one credential, as `createLabelingClient` takes it. */
+  auth: Pick<LabelingClientOptions, 'token' | 'clientCredentials'>;
+  /** Where the credential came from, for `--verbose` (a flag or variable name, never a value). */
+  source: string;
+  /** Every secret value involved, for redaction. */
+  secrets: string[];
+}
+
+/** The outcome of {@link resolveConnection}: a connection, or the problems that prevent one. */
+export interface ConnectionResult {
+  connection?: Connection;
+  problems: UsageProblem[];
+  warnings: string[];
+}
+
+/**
+ * Declares the connection flags on a command.
+ *
+ * @param command - a commander command
+ * @returns the same command
+ */
+export function addConnectionOptions(command: Command): Command {
+  return command
+    .option('--url <url>', 'GraphQL endpoint of the service (default: $LABELKIT_URL)')
+    .option('--token-file <file>', 'read the access token from a file')
+    .option('--token-stdin', 'read the access token from stdin')
+    .option('--client-id <id>', 'client id for the client-credentials login (default: $LABELKIT_CLIENT_ID)')
+    .option('--client-secret-file <file>', 'read the client secret from a file (default: $LABELKIT_CLIENT_SECRET)')
+    .option('--token <token>', 'access token (discouraged: it shows in the process list; prefer $LABELKIT_TOKEN)');
+}
+
+async function readSecretFile(path: string, field: string, problems: UsageProblem[]): Promise<string | undefined> {
+  try {
+    const value = (await readFile(path, 'utf8')).trim();
+    if (value === '') problems.push({ field, message: `the file ${path} is empty` });
+    return value || undefined;
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? 'unreadable';
+    problems.push({ field, message: `cannot read the file ${path} (${code})` });
+    return undefined;
+  }
+}
+
+function checkUrl(value: string | undefined, field: string, problems: UsageProblem[]): string | undefined {
+  if (value === undefined || value.trim() === '') {
+    problems.push({ field: '--url', message: 'required: pass --url or set LABELKIT_URL (e.g. http://127.0.0.1:4000/graphql)' });
+    return undefined;
+  }
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    /* reported below */
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    problems.push({ field, message: 'must be an absolute http(s) URL of the GraphQL endpoint, e.g. http://127.0.0.1:4000/graphql' });
+    return undefined;
+  }
+  if (url.username || url.password) {
+    problems.push({ field, message: 'must not carry credentials; use LABELKIT_TOKEN or the client credentials' });
+    return undefined;
+  }
+  return value;
+}
+
+/**
+ * Resolves the service URL and exactly one credential.
+ *
+ * @param flags - the parsed connection flags
+ * @param io - environment and stdin
+ * @returns the connection, or every problem found (plus warnings, e.g. for `--token`)
+ * @remarks Order: an explicit flag (`--token`, `--token-file`, `--token-stdin`, or
+ * `--client-secret-file`) wins; then `LABELKIT_TOKEN`; then `LABELKIT_CLIENT_ID` with
+ * `LABELKIT_CLIENT_SECRET`. Secrets read from files or stdin lose surrounding white space.
+ * Problems name the flag or variable, never a secret value.
+ * @example
+ * ```ts
+ * const { connection, problems } = await resolveConnection({}, { ...processIo(), env: { LABELKIT_URL: 'http://127.0.0.1:4000/graphql', LABELKIT_TOKEN: 't0k3n' } });
+ * ```
+ */
+export async function resolveConnection(flags: ConnectionFlags, io: Io): Promise<ConnectionResult> {
+  const problems: UsageProblem[] = [];
+  const warnings: string[] = [];
+  const url = checkUrl(flags.url ?? io.env.LABELKIT_URL, flags.url !== undefined ? '--url' : 'LABELKIT_URL', problems);
+
+  const tokenFlags = [flags.token !== undefined && '--token', flags.tokenFile !== undefined && '--token-file', flags.tokenStdin === true && '--token-stdin'].filter(
+    (f): f is string => typeof f === 'string',
+  );
+  if (tokenFlags.length > 1) problems.push({ field: tokenFlags.join(', '), message: 'give only one source of the access token' });
+  if (tokenFlags.length > 0 && flags.clientSecretFile !== undefined) {
+    problems.push({ field: `${tokenFlags[0]}, --client-secret-file`, message: 'give either an access token or client credentials, not both' });
+  }
+
+  let token: string | undefined;
+  let source = '';
+  if (flags.token !== undefined) {
+    warnings.push('warning: --token shows the token in the process list and shell history; prefer LABELKIT_TOKEN, --token-file or --token-stdin');
+    if (flags.token.trim() === '') problems.push({ field: '--token', message: 'must not be empty' });
+    token = flags.token.trim() || undefined;
+    source = '--token';
+  } else if (flags.tokenFile !== undefined) {
+    token = await readSecretFile(flags.tokenFile, '--token-file', problems);
+    source = '--token-file';
+  } else if (flags.tokenStdin === true) {
+    if (io.stdinIsTTY) {
+      problems.push({ field: '--token-stdin', message: 'nothing is piped to stdin (e.g. printf %s "$TOKEN" | labelkit … --token-stdin)' });
+    } else {
+      token = (await io.readStdin()).trim() || undefined;
+      if (!token) problems.push({ field: '--token-stdin', message: 'stdin was empty' });
+    }
+    source = '--token-stdin';
+  }
+  if (tokenFlags.length > 0) {
+    if (problems.length > 0 || !url || !token) return { problems, warnings };
+    return { connection: { url, auth: { token }, source, secrets: [token] }, problems, warnings };
+  }
+
+  const envToken = io.env.LABELKIT_TOKEN?.trim();
+  if (envToken && flags.clientSecretFile === undefined) {
+    if (!url || problems.length > 0) return { problems, warnings };
+    return { connection: { url, auth: { token: envToken }, source: 'LABELKIT_TOKEN', secrets: [envToken] }, problems, warnings };
+  }
+
+  const clientId = (flags.clientId ?? io.env.LABELKIT_CLIENT_ID)?.trim();
+  let clientSecret: string | undefined;
+  if (flags.clientSecretFile !== undefined) clientSecret = await readSecretFile(flags.clientSecretFile, '--client-secret-file', problems);
+  else clientSecret = io.env.LABELKIT_CLIENT_SECRET?.trim() || undefined;
+  const secretField = flags.clientSecretFile !== undefined ? '--client-secret-file' : 'LABELKIT_CLIENT_SECRET';
+
+  if (!clientId && !clientSecret && flags.clientSecretFile === undefined) {
+    problems.push({
+      field: 'credentials',
+      message: 'none found: set LABELKIT_TOKEN, or LABELKIT_CLIENT_ID and LABELKIT_CLIENT_SECRET (or use --token-file, --token-stdin, --client-secret-file)',
+    });
+  } else if (!clientId) {
+    problems.push({ field: flags.clientId !== undefined ? '--client-id' : 'LABELKIT_CLIENT_ID', message: `required with ${secretField}: set LABELKIT_CLIENT_ID or pass --client-id` });
+  } else if (!clientSecret && flags.clientSecretFile === undefined) {
+    problems.push({ field: 'LABELKIT_CLIENT_SECRET', message: 'required with the client id: set LABELKIT_CLIENT_SECRET or pass --client-secret-file' });
+  }
+  if (problems.length > 0 || !url || !clientId || !clientSecret) return { problems, warnings };
+  return {
+    connection: { url, auth: { clientCredentials: { clientId, clientSecret } }, source: `client credentials (${secretField})`, secrets: [clientSecret] },
+    problems,
+    warnings,
+  };
+}
+
+/**
+ * Resolves the connection or throws every problem at once, together with the command's own.
+ *
+ * @param flags - the parsed connection flags
+ * @param io - environment and stdin
+ * @param printer - receives warnings, and learns the secrets to redact
+ * @param otherProblems - problems the command found in its own flags
+ * @returns the connection
+ * @throws {@link CliUsageError} listing the command's problems and the connection's
+ */
+export async function requireConnection(
+  flags: ConnectionFlags,
+  io: Io,
+  printer: { err(line: string): void; addSecret(secret: string | undefined): void },
+  otherProblems: UsageProblem[] = [],
+): Promise<Connection> {
+  const result = await resolveConnection(flags, io);
+  for (const secret of result.connection?.secrets ?? []) printer.addSecret(secret);
+  for (const warning of result.warnings) printer.err(`labelkit: ${warning}`);
+  const problems = [...otherProblems, ...result.problems];
+  if (problems.length > 0 || !result.connection) {
+    throw new CliUsageError(problems, 'labelkit <command> --help lists every flag and variable');
+  }
+  return result.connection;
+}
+
+/** The roles a cabinet can be opened for. */
+export const ROLES = ['LABELER', 'REVIEWER'] as const;
+
+/**
+ * Checks a `--role` flag (case-insensitive).
+ *
+ * @param value - what the user typed, or undefined
+ * @param problems - receives a problem when it is missing (and required) or unknown
+ * @param required - whether the flag must be given
+ * @returns the role in upper case, or undefined
+ */
+export function parseRole(value: string | undefined, problems: UsageProblem[], required = true): (typeof ROLES)[number] | undefined {
+  if (value === undefined) {
+    if (required) problems.push({ field: '--role', message: 'required: LABELER or REVIEWER' });
+    return undefined;
+  }
+  const role = value.toUpperCase();
+  if (!(ROLES as readonly string[]).includes(role)) {
+    problems.push({ field: '--role', message: `must be LABELER or REVIEWER` });
+    return undefined;
+  }
+  return role as (typeof ROLES)[number];
+}
+
+/**
+ * Checks a required, non-empty id flag.
+ *
+ * @param value - the flag's value
+ * @param field - the flag's name, e.g. `--project`
+ * @param problems - receives a problem when it is missing or blank
+ * @returns the trimmed id, or undefined
+ */
+export function requireId(value: string | undefined, field: string, problems: UsageProblem[]): string | undefined {
+  if (value === undefined || value.trim() === '') {
+    problems.push({ field, message: value === undefined ? 'required' : 'must not be empty' });
+    return undefined;
+  }
+  return value.trim();
+}
