@@ -3,6 +3,7 @@ import { demoProject } from './demoProject.js';
 import { httpRoutes } from './httpRoutes.js';
 import { loadDataDir } from './loadDataDir.js';
 import { operationNamePlugin } from './operationNamePlugin.js';
+import { secretRedactionPlugin } from './secretRedactionPlugin.js';
 import { createResolvers } from './resolvers.js';
 import { JobRunner } from './runner.js';
 import type { ModelOptions } from './runner.js';
@@ -104,7 +105,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       // `false` sends no CORS headers at all (an empty origin list would mean "allow all").
       return allowed ? { origin, credentials: false, allowedHeaders: ALLOWED_HEADERS, methods: ['GET', 'POST'], maxAge: 600 } : false;
     },
-    plugins: [httpRoutes(store, auth, options.log), operationNamePlugin()],
+    plugins: [httpRoutes(store, auth, options.log), operationNamePlugin(), secretRedactionPlugin()],
   });
 
   return {

@@ -185,6 +185,17 @@ export const serviceContract: ContractRule[] = [
     },
   },
   {
+    id: 'mutation-secret-wrong-type',
+    level: 'MUST',
+    rule: 'MUST NOT echo a secretKey of the wrong type in the GraphQL error that refuses it',
+    check: async (t) => {
+      const input = { projectId: t.projectId, labelerEmail: 'a@example.com', options: { numberOfFilesPerRequest: 0 }, targetAPI: { endpoint: 'http://127.0.0.1:9/', secretKey: 918273645546 } };
+      const { json, text } = await gql(t, { query: MUTATION, variables: { input } });
+      expect(json.errors?.[0]?.message).toMatch(/input\.targetAPI\.secretKey/);
+      expect(text).not.toContain('918273645546');
+    },
+  },
+  {
     id: 'mutation-returns-at-once',
     level: 'MUST',
     rule: 'MUST answer a good auto-label input at once with the job (status QUEUED, progress 0), before calling the model',
