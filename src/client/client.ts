@@ -1,4 +1,4 @@
-import { Client, fetchExchange, makeOperation } from '@urql/core';
+import { Client, createRequest, fetchExchange, makeOperation } from '@urql/core';
 import type { AnyVariables, OperationContext, TypedDocumentNode } from '@urql/core';
 import { retryExchange } from '@urql/exchange-retry';
 import {
@@ -177,6 +177,7 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
     ],
   });
 
+  let callCounter = 0;
   function execute<Data, Variables extends AnyVariables>(
     document: TypedDocumentNode<Data, Variables>,
     variables: Variables,
@@ -219,7 +220,11 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
         timeoutMs,
       );
       signal?.addEventListener('abort', onAbort, { once: true });
-      const source = call.kind === 'query' ? urql.query(document, variables, context) : urql.mutation(document, variables, context);
+      // A key of its own per call: urql would otherwise share one in-flight operation between
+      // identical calls (two identical startAutoLabel calls must start two jobs, and each call
+      // has its own request id, timeout and abort). Keys above 2^32 never meet urql's hashes.
+      const request = { ...createRequest(document, variables), key: 2 ** 32 + ++callCounter };
+      const source = call.kind === 'query' ? urql.executeQuery(request, context) : urql.executeMutation(request, context);
       subscription = source.subscribe((result) => {
         if (result.error) {
           finish(toLabelkitError(result.error, { ...failure, secrets: [...knownSecrets, ...(call.secrets ?? [])] }));

@@ -102,3 +102,26 @@ describe('createLabelingClient: requests', () => {
     expect(GetCabinetDocument.kind).toBe('Document');
   });
 });
+
+describe('createLabelingClient: identical calls at the same time', () => {
+  it('sends each one and answers each one', async () => {
+    const server = await startMockServer();
+    const client = createLabelingClient({ url: server.url, token: 'test-token' });
+    try {
+      const input = {
+        projectId: 'p1',
+        labelerEmail: 'ann@example.com',
+        options: { numberOfFilesPerRequest: 1 },
+        targetAPI: { endpoint: 'https://model.example.com/', secretKey: 'k3y-k3y' },
+      };
+      const jobs = await Promise.all([client.startAutoLabel(input), client.startAutoLabel(input)]);
+      expect(new Set(jobs.map((j) => j.id)).size).toBe(2);
+      const cabinets = await Promise.all([client.getCabinet('p', 'LABELER'), client.getCabinet('p', 'LABELER')]);
+      expect(cabinets).toEqual([{ id: 'cabinet-p-LABELER' }, { id: 'cabinet-p-LABELER' }]);
+      expect(server.graphqlRequests()).toHaveLength(4);
+    } finally {
+      client.close();
+      await server.close();
+    }
+  });
+});
