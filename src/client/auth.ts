@@ -1,5 +1,5 @@
 import { authExchange } from '@urql/exchange-auth';
-import type { CombinedError, Exchange } from '@urql/core';
+import type { CombinedError, Exchange, Operation } from '@urql/core';
 import { AuthError } from './errors.js';
 
 /** Client-credentials login, as production issues tokens. */
@@ -27,8 +27,11 @@ interface Token {
 const EXPIRY_MARGIN_MS = 30_000;
 
 /**
- * True when an error means "not authenticated": HTTP 401, or production's GraphQL error
- * `Unauthorized` with `extensions.type` `AuthenticationError`.
+ * Tells whether an urql error means "not authenticated".
+ *
+ * @param error - the CombinedError of a result
+ * @returns true for HTTP 401, or production's GraphQL error `Unauthorized` (with
+ * `extensions.type` `AuthenticationError`)
  */
 export function isAuthFailure(error: CombinedError): boolean {
   const status = (error.response as { status?: number } | undefined)?.status;
@@ -103,13 +106,26 @@ export function makeTokenSource(options: AuthOptions, url: string, fetchFn: type
   };
 }
 
+/** The `Authorization` header an operation was sent with, if any. */
+function sentAuthorization(operation: Operation): string | undefined {
+  const fetchOptions = operation.context.fetchOptions;
+  const options = typeof fetchOptions === 'function' ? fetchOptions() : fetchOptions;
+  const headers = options?.headers as Record<string, string> | undefined;
+  return headers?.authorization;
+}
+
 /**
  * The auth exchange: adds `Authorization: Bearer`, refreshes before a known expiry and after an
  * auth failure. urql's authExchange keeps one refresh in flight however many operations fail
  * together, and re-sends each failed operation once; a second failure reaches the caller and
  * becomes an {@link AuthError}.
  *
- * @remarks A mutation refused with 401/Unauthorized was not executed, so re-sending it after a
+ * @param source - obtains a fresh token (see {@link makeTokenSource})
+ * @returns an exchange to place before `fetchExchange`
+ * @remarks urql only merges refreshes that overlap in time: a failure that arrives after a
+ * refresh has finished would start another. So a failure of a request sent with an older token
+ * than the current one does not refresh again; the request is simply re-sent with the current
+ * token. A mutation refused with 401/Unauthorized was not executed, so re-sending it after a
  * refresh cannot start a second job.
  */
 export function labelkitAuthExchange(source: () => Promise<Token>): Exchange {
@@ -123,17 +139,29 @@ export function labelkitAuthExchange(source: () => Promise<Token>): Exchange {
     } catch (error) {
       initError = error;
     }
+    // Set just before urql calls refreshAuth: false when the failed request carried a token that
+    // has since been replaced, so that the current token is tried before fetching another.
+    let mustRefresh = true;
     return {
       addAuthToOperation: (operation) =>
         token ? utils.appendHeaders(operation, { authorization: `Bearer ${token.value}` }) : operation,
-      willAuthError: () => initError !== undefined || (token?.refreshAt !== undefined && Date.now() >= token.refreshAt),
-      didAuthError: (error) => isAuthFailure(error),
+      willAuthError: () => {
+        const will = initError !== undefined || (token?.refreshAt !== undefined && Date.now() >= token.refreshAt);
+        if (will) mustRefresh = true;
+        return will;
+      },
+      didAuthError: (error, operation) => {
+        if (!isAuthFailure(error)) return false;
+        mustRefresh = token === undefined || sentAuthorization(operation) === `Bearer ${token.value}`;
+        return true;
+      },
       refreshAuth: async () => {
         if (initError !== undefined) {
           const error = initError;
           initError = undefined;
           throw error;
         }
+        if (!mustRefresh) return;
         token = await source();
       },
     };

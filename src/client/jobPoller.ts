@@ -1,4 +1,4 @@
-import { isLabelkitError, LabelkitError, NetworkError } from './errors.js';
+import { isLabelkitError, NetworkError } from './errors.js';
 import type { Job, JobOutcome } from './types.js';
 
 /** Options of one wait (see `LabelingClient.waitForJob`). */
@@ -62,10 +62,10 @@ export class JobPoller {
     const timeoutMs = options.timeoutMs ?? 600_000;
     return new Promise<JobOutcome>((resolve, reject) => {
       if (options.signal?.aborted) {
-        reject(new LabelkitError('ABORTED', `[Job] waiting for job ${jobId} was aborted`));
+        reject(aborted(`waiting for job ${jobId} was aborted`));
         return;
       }
-      const onAbort = () => waiter.settle(new LabelkitError('ABORTED', `[Job] waiting for job ${jobId} was aborted`));
+      const onAbort = () => waiter.settle(aborted(`waiting for job ${jobId} was aborted`));
       const timer = setTimeout(() => waiter.settle({ outcome: 'timed-out', jobId, job: waiter.last }), timeoutMs);
       const waiter: Waiter = {
         jobId,
@@ -92,7 +92,7 @@ export class JobPoller {
   /** Ends every wait with an ABORTED error (the client was closed). */
   close(): void {
     for (const waiter of [...this.waiters]) {
-      waiter.settle(new LabelkitError('ABORTED', `[Job] the client was closed while waiting for job ${waiter.jobId}`));
+      waiter.settle(aborted(`the client was closed while waiting for job ${waiter.jobId}`));
     }
     this.stop();
   }
@@ -162,6 +162,10 @@ export class JobPoller {
     this.delay = changed ? this.intervalMs : Math.min(Math.round(this.delay * 1.5), this.maxIntervalMs);
     if (this.waiters.size > 0) this.schedule(this.delay);
   }
+}
+
+function aborted(message: string): NetworkError {
+  return new NetworkError('ABORTED', message, { operationName: 'GetJobs' });
 }
 
 function isTransient(error: unknown): boolean {

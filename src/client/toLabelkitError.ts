@@ -42,6 +42,24 @@ function causeCode(error: unknown): string | undefined {
   return typeof cause?.code === 'string' ? cause.code : undefined;
 }
 
+/**
+ * A copy of an underlying error that is safe to keep as `cause`: name, redacted message and stack,
+ * and the system error code (ECONNRESET, …), nested causes likewise. urql's network error may
+ * carry a response body (its message is the body text when a non-2xx answer has no status
+ * text), and `util.inspect` prints `cause` even when it is not enumerable.
+ */
+function scrubCause(error: unknown, secrets: FailedCall['secrets'], depth = 0): Error | undefined {
+  if (!(error instanceof Error) || depth > 3) return undefined;
+  const copy = new Error(redact(error.message, secrets).slice(0, 500));
+  copy.name = error.name;
+  copy.stack = redact(error.stack ?? '', secrets);
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') Object.defineProperty(copy, 'code', { value: code, enumerable: true });
+  const inner = scrubCause((error as { cause?: unknown }).cause, secrets, depth + 1);
+  if (inner) Object.defineProperty(copy, 'cause', { value: inner, enumerable: false });
+  return copy;
+}
+
 function redactDeep(value: unknown, secrets: FailedCall['secrets']): unknown {
   if (value === undefined) return undefined;
   return JSON.parse(redact(JSON.stringify(value), secrets)) as unknown;
@@ -64,7 +82,7 @@ export function toLabelkitError(error: CombinedError, call: FailedCall): Labelki
   if (error.networkError instanceof AuthError) {
     return new AuthError(`${clean(error.networkError.message.replace(/^\[Auth\] /, ''))} ${where}`, {
       ...details,
-      cause: error.networkError,
+      cause: scrubCause(error.networkError.cause, call.secrets),
     });
   }
   if (isAuthFailure(error)) {
@@ -101,7 +119,7 @@ export function toLabelkitError(error: CombinedError, call: FailedCall): Labelki
   const err = new NetworkError('NETWORK', `${clean(reason)}${hint} ${where}`, {
     ...details,
     mutationOutcomeUnknown: unknownOutcome,
-    cause: error.networkError,
+    cause: scrubCause(error.networkError, call.secrets),
   });
   if (ra !== undefined) err.retryAfterMs = ra;
   return err;

@@ -146,3 +146,47 @@ function checkEndpoint(value: unknown, options: AutoLabelValidationOptions): Val
   }
   return [];
 }
+
+/** The parts of the client's options that {@link checkClientOptions} looks at. */
+export interface ClientOptionsToCheck {
+  url: unknown;
+  token?: unknown;
+  getToken?: unknown;
+  clientCredentials?: { clientId?: unknown; clientSecret?: unknown } | undefined;
+}
+
+/**
+ * Checks the options of `createLabelingClient`: an absolute http(s) URL and exactly one source
+ * of credentials.
+ *
+ * @param options - the options as given
+ * @returns every problem at once; messages never quote a token or secret
+ */
+export function checkClientOptions(options: ClientOptionsToCheck): ValidationProblem[] {
+  const problems: ValidationProblem[] = [];
+  let url: URL | undefined;
+  try {
+    url = typeof options.url === 'string' ? new URL(options.url) : undefined;
+  } catch {
+    /* reported below */
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    problems.push({ path: 'options.url', message: 'must be an absolute http(s) URL of the GraphQL endpoint' });
+  }
+  const sources = [options.token, options.getToken, options.clientCredentials].filter((s) => s !== undefined);
+  if (sources.length !== 1) {
+    problems.push({ path: 'options', message: 'give exactly one of token, getToken, clientCredentials' });
+  }
+  if (options.token !== undefined && (typeof options.token !== 'string' || options.token.trim() === '')) {
+    problems.push({ path: 'options.token', message: 'must be a non-empty string' });
+  }
+  if (options.getToken !== undefined && typeof options.getToken !== 'function') {
+    problems.push({ path: 'options.getToken', message: 'must be a function returning the access token' });
+  }
+  const cc = options.clientCredentials;
+  if (cc !== undefined) {
+    problems.push(...checkId(cc?.clientId, 'options.clientCredentials.clientId'));
+    problems.push(...checkId(cc?.clientSecret, 'options.clientCredentials.clientSecret'));
+  }
+  return problems;
+}

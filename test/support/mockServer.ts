@@ -22,7 +22,7 @@ export interface RecordedRequest {
 
 /** What the server does with the next GraphQL request instead of answering it. */
 export type Plan =
-  | { status: number; headers?: Record<string, string>; body?: string }
+  | { status: number; headers?: Record<string, string>; body?: string; statusText?: string }
   | { drop: true }
   | { delayMs: number };
 
@@ -116,9 +116,11 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, statusText?: string): void {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
-  res.writeHead(status, { 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json', ...headers });
+  const head = { 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json', ...headers };
+  if (statusText === undefined) res.writeHead(status, head);
+  else res.writeHead(status, statusText, head);
   res.end(text);
 }
 
@@ -185,7 +187,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       return;
     }
     if (plan && 'delayMs' in plan) await new Promise((r) => setTimeout(r, plan.delayMs));
-    if (plan && 'status' in plan) return send(res, plan.status, plan.body ?? `status ${plan.status}`, plan.headers);
+    if (plan && 'status' in plan) return send(res, plan.status, plan.body ?? `status ${plan.status}`, plan.headers, plan.statusText);
 
     const auth = req.headers.authorization ?? '';
     const token = auth.startsWith('Bearer ') ? auth.slice(7) : '';
