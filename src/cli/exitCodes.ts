@@ -1,4 +1,5 @@
-import { isLabelkitError } from '../client/index.js';
+// errors.js, not index.js: the client's entry loads urql, which `labelkit --help` does not need.
+import { isLabelkitError } from '../client/errors.js';
 import { WaitInterrupted } from './interrupted.js';
 import { CliUsageError } from './usageError.js';
 

@@ -38,6 +38,7 @@ export function buildProgram(io: Io, done: (code: number) => void): Command {
     .description('Client, emulator and model kit for the labeling service')
     .version(VERSION, '-V, --version', 'print the version')
     .exitOverride()
+    .enablePositionalOptions()
     .showHelpAfterError('(add --help for usage)')
     .configureOutput({ writeOut: (s) => void io.stdout.write(s), writeErr: (s) => void io.stderr.write(s) })
     .addHelpText('after', `\n${ENVIRONMENT_HELP}\n\n${EXIT_CODE_HELP}\n\nExample:\n  $ labelkit demo`);
@@ -50,13 +51,14 @@ export function buildProgram(io: Io, done: (code: number) => void): Command {
     modelCommand(io, done),
     demoCommand(io, done),
   ];
+  // addCommand() does not pass settings down as command() does: exit override, output, help.
   const inherit = (command: Command) => {
     command.copyInheritedSettings(program);
+    command.addHelpText('after', `\n${EXIT_CODE_HELP}`);
     command.commands.forEach((sub) => inherit(sub as Command));
   };
   for (const command of commands) {
     inherit(command);
-    command.addHelpText('after', `\n${EXIT_CODE_HELP}`);
     program.addCommand(command);
   }
   return program;

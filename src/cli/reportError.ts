@@ -1,5 +1,6 @@
-import { isLabelkitError } from '../client/index.js';
-import type { LabelkitError } from '../client/index.js';
+// errors.js, not index.js: the client's entry loads urql, which `labelkit --help` does not need.
+import { isLabelkitError } from '../client/errors.js';
+import type { LabelkitError } from '../client/errors.js';
 import type { Printer } from './io.js';
 import { WaitInterrupted } from './interrupted.js';
 import { CliUsageError } from './usageError.js';

@@ -16,7 +16,8 @@ const log: string[] = [];
 const graphqlPosts = () => log.filter((l) => l.startsWith('POST /graphql')).length;
 
 beforeAll(async () => {
-  emu = await startEmulator({ log: (l) => log.push(l), model: { retries: 0, timeoutMs: 20_000 } });
+  // Jobs on the hanging model hold model-call slots until the end; leave room for the others.
+  emu = await startEmulator({ log: (l) => log.push(l), model: { retries: 0, timeoutMs: 20_000, concurrency: 64 } });
   model = await startStubModel(() => ({ kind: 'predict' }), 20);
   hanging = await startStubModel(() => ({ kind: 'hang', ms: 15_000 }));
 });

@@ -52,6 +52,7 @@ export function modelCommand(io: Io, done: (code: number) => void): Command {
         }),
       );
     });
-  command.addCommand(modelCheckCommand(io, done));
+  // `model check … --json` is check's flag, not model's: options belong to the command they follow.
+  command.enablePositionalOptions().addCommand(modelCheckCommand(io, done));
   return command;
 }
