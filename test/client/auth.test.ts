@@ -50,6 +50,44 @@ describe('createLabelingClient: auth', () => {
     expect(server.tokenRequests).toBe(2);
   });
 
+  it('shares one refresh among 50 calls refused with HTTP 401 whose answers trickle in', async () => {
+    // No token delay: the refusals arrive over time, some after the refresh has finished.
+    server = await startMockServer({ validTokens: [], clientId: 'cid', clientSecret: SECRET, authFailure: 'http401' });
+    client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET } });
+    await client.getJob('warm-up');
+    server.validTokens.clear();
+    const jobs = await Promise.all(Array.from({ length: 50 }, (_, i) => client!.getJob(`j${i}`)));
+    expect(jobs).toEqual(Array(50).fill(null));
+    expect(server.tokenRequests).toBe(2);
+    const refused = server.graphqlRequests().filter((r) => r.headers.authorization === 'Bearer issued-1');
+    expect(refused).toHaveLength(51);
+  });
+
+  it('gives an AuthError when the refreshed client-credentials token is refused as well', async () => {
+    server = await startMockServer({ validTokens: [], clientId: 'cid', clientSecret: SECRET, acceptIssuedTokens: false });
+    client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET } });
+    const error = (await client.getCabinet('p', 'LABELER').catch((e: unknown) => e)) as AuthError;
+    expect(error).toBeInstanceOf(AuthError);
+    expect(error.message).toContain('even after a refresh');
+    expect(server.tokenRequests).toBe(2);
+    expect(server.graphqlRequests().map((r) => r.headers.authorization)).toEqual(['Bearer issued-1', 'Bearer issued-2']);
+  });
+
+  it('gives an AuthError with a scrubbed cause when getToken throws', async () => {
+    server = await startMockServer();
+    client = createLabelingClient({
+      url: server.url,
+      getToken: () => {
+        throw new Error('vault is sealed');
+      },
+    });
+    const error = (await client.getCabinet('p', 'LABELER').catch((e: unknown) => e)) as AuthError;
+    expect(error).toBeInstanceOf(AuthError);
+    expect(error.message).toMatch(/^\[Auth\] getToken\(\) failed; no access token \(operation GetCabinet, request [0-9a-f-]{36}\)$/);
+    expect((error.cause as Error).message).toBe('vault is sealed');
+    expect(server.graphqlRequests()).toHaveLength(0);
+  });
+
   it('refreshes on HTTP 401 as well', async () => {
     server = await startMockServer({ validTokens: [], clientId: 'cid', clientSecret: SECRET, authFailure: 'http401' });
     client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET } });

@@ -61,6 +61,16 @@ describe('errors never hold a secret', () => {
     ],
     ['a lost connection during the mutation', (s) => s.plan({ drop: true }), (c) => c.startAutoLabel(input('https://model.example.com/'))],
     ['a 500 whose body quotes the secret', (s) => s.plan({ status: 500, body: `boom ${SECRET_KEY} ${TOKEN}` }), (c) => c.startAutoLabel(input('https://model.example.com/'))],
+    [
+      'a 500 without status text, whose body urql turns into the network error message',
+      (s) => s.plan({ status: 500, statusText: '', body: `boom ${SECRET_KEY} ${TOKEN}` }),
+      (c) => c.startAutoLabel(input('https://model.example.com/')),
+    ],
+    [
+      'a query failing twice with a body that quotes the token',
+      (s) => s.plan({ status: 502, statusText: '', body: `bad ${TOKEN}` }, { status: 502, statusText: '', body: `bad ${TOKEN}` }),
+      (c) => c.getJob('j1'),
+    ],
     ['a time-out of the mutation', (s) => s.plan({ delayMs: 1_000 }), (c) => c.startAutoLabel(input('https://model.example.com/'), { timeoutMs: 50 })],
     ['a refused token', (s) => s.validTokens.clear(), (c) => c.getCabinet('p', 'LABELER')],
   ];

@@ -50,6 +50,8 @@ export interface MockServerOptions {
   clientSecret?: string;
   /** expires_in of issued tokens, in seconds. */
   expiresIn?: number;
+  /** Whether tokens issued by the token endpoint are accepted. @defaultValue true */
+  acceptIssuedTokens?: boolean;
   /** Delay of the token endpoint, to make concurrent refreshes overlap. */
   tokenDelayMs?: number;
 }
@@ -169,7 +171,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         return;
       }
       const token = `issued-${++issued}`;
-      state.validTokens.add(token);
+      if (options.acceptIssuedTokens !== false) state.validTokens.add(token);
       send(res, 200, { access_token: token, token_type: 'Bearer', ...(options.expiresIn !== undefined && { expires_in: options.expiresIn }) });
       return;
     }
