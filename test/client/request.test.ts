@@ -1,5 +1,6 @@
+import { Client, fetchExchange } from '@urql/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLabelingClient, GetCabinetDocument, VERSION } from '../../src/client/index.js';
+import { createLabelingClient, GetCabinetDocument, ValidationError, VERSION } from '../../src/client/index.js';
 import type { LabelingClient } from '../../src/client/index.js';
 import { startMockServer } from '../support/mockServer.js';
 import type { MockServer } from '../support/mockServer.js';
@@ -98,8 +99,39 @@ describe('createLabelingClient: requests', () => {
     expect(jobs.map((j) => j?.id ?? null)).toEqual([started.id, null]);
   });
 
-  it('exports documents that work with urql directly', () => {
-    expect(GetCabinetDocument.kind).toBe('Document');
+  it('sends a clear-text model endpoint only when allowInsecureEndpoint is set', async () => {
+    const input = {
+      projectId: 'p1',
+      labelerEmail: 'ann@example.com',
+      options: { numberOfFilesPerRequest: 1 },
+      targetAPI: { endpoint: 'http://model.internal:8080/predict', secretKey: 'k3y-value' },
+    };
+    const refused = await client.startAutoLabel(input).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ValidationError);
+    expect((refused as ValidationError).operationName).toBe('AutoLabelTokenBasedProjectMutation');
+    expect(server.graphqlRequests()).toHaveLength(0);
+    expect(await client.startAutoLabel(input, { allowInsecureEndpoint: true })).toMatchObject({ status: 'QUEUED' });
+    expect(server.graphqlRequests()).toHaveLength(1);
+  });
+
+  it('adds the extra headers of the options, but keeps its own identification', async () => {
+    const custom = createLabelingClient({
+      url: server.url,
+      token: 'test-token',
+      headers: { 'x-team': 'ner', 'x-labelkit-client': 'spoofed' },
+    });
+    await custom.getJob('j1');
+    const [request] = server.graphqlRequests();
+    expect(request!.headers['x-team']).toBe('ner');
+    expect(request!.headers['x-labelkit-client']).toBe(`labelkit/${VERSION}`);
+    custom.close();
+  });
+
+  it('exports documents that work with a plain urql Client', async () => {
+    const plain = new Client({ url: server.url, exchanges: [fetchExchange], preferGetMethod: false, fetchOptions: { headers: { authorization: 'Bearer test-token' } } });
+    const result = await plain.query(GetCabinetDocument, { projectId: 'p9', role: 'REVIEWER' }).toPromise();
+    expect(result.error).toBeUndefined();
+    expect(result.data?.getCabinet.id).toBe('cabinet-p9-REVIEWER');
   });
 });
 

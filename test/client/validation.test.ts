@@ -29,11 +29,31 @@ describe('validateAutoLabelInput', () => {
     ['credentials in URL', { targetAPI: { endpoint: 'https://u:p@model.example.com/', secretKey: 'k' } }, 'input.targetAPI.endpoint', 'must not carry credentials'],
     ['empty secret', { targetAPI: { endpoint: 'https://model.example.com/', secretKey: '' } }, 'input.targetAPI.secretKey', 'must be a non-empty string'],
     ['no options', { options: undefined }, 'input.options', 'must be an object'],
+    ['files as text', { options: { numberOfFilesPerRequest: '2' } }, 'input.options.numberOfFilesPerRequest', 'integer >= 0'],
+    ['blank secret', { targetAPI: { endpoint: 'https://model.example.com/', secretKey: '   ' } }, 'input.targetAPI.secretKey', 'must be a non-empty string'],
+    ['private-network http', { targetAPI: { endpoint: 'http://10.0.0.7:8080/', secretKey: 'k' } }, 'input.targetAPI.endpoint', 'allowInsecureEndpoint'],
+    ['no targetAPI', { targetAPI: undefined }, 'input.targetAPI', 'must be an object with endpoint and secretKey'],
+    ['e-mail with a space', { labelerEmail: 'ann smith@example.com' }, 'input.labelerEmail', 'must be an e-mail address'],
   ])('names the field and the rule for a bad %s', (_name, patch, path, rule) => {
     const problems = validateAutoLabelInput({ ...valid, ...patch });
     expect(problems).toHaveLength(1);
     expect(problems[0]!.path).toBe(path);
     expect(problems[0]!.message).toContain(rule);
+  });
+
+  it.each(['http://[::1]:8080/p', 'http://127.5.5.5/p', 'http://localhost:3000/'])('accepts the loopback endpoint %s over http', (endpoint) => {
+    expect(validateAutoLabelInput({ ...valid, targetAPI: { endpoint, secretKey: 'k' } })).toEqual([]);
+  });
+
+  it('refuses a non-object input as a whole', () => {
+    expect(validateAutoLabelInput(null)).toEqual([{ path: 'input', message: 'must be an object' }]);
+  });
+
+  it('never quotes the secret key in a problem', () => {
+    const secretKey = 'SENTINEL-key-9d1';
+    const problems = validateAutoLabelInput({ ...valid, labelerEmail: secretKey, targetAPI: { endpoint: `http://example.com/${secretKey}`, secretKey } });
+    expect(problems).toHaveLength(2);
+    expect(JSON.stringify(problems)).not.toContain(secretKey);
   });
 
   it('allows clear-text http elsewhere only when asked', () => {
@@ -71,6 +91,29 @@ describe('client validation before any network call', () => {
     const error = await call().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).problems.map((p) => p.path)).toEqual(paths);
+  });
+
+  it.each([
+    ['no credentials', { url: 'http://127.0.0.1/graphql' }, ['options']],
+    ['two credentials', { url: 'http://127.0.0.1/graphql', token: 't', getToken: () => 't' }, ['options']],
+    ['a blank token', { url: 'http://127.0.0.1/graphql', token: ' ' }, ['options.token']],
+    ['a relative url', { url: '/graphql', token: 't' }, ['options.url']],
+    ['a ws url', { url: 'ws://127.0.0.1/graphql', token: 't' }, ['options.url']],
+    [
+      'empty client credentials',
+      { url: 'http://127.0.0.1/graphql', clientCredentials: { clientId: '', clientSecret: '' } },
+      ['options.clientCredentials.clientId', 'options.clientCredentials.clientSecret'],
+    ],
+  ])('refuses client options with %s', (_name, options, paths) => {
+    const error = (() => {
+      try {
+        createLabelingClient(options as never);
+      } catch (e) {
+        return e;
+      }
+    })() as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.problems.map((p) => p.path)).toEqual(paths);
   });
 
   it('refuses unusable client options', () => {

@@ -108,6 +108,55 @@ describe('waitForJob / waitForJobs', () => {
     expect(server.graphqlRequests().length).toBe(4);
   });
 
+  it('asks about a waiter that joins later in the same request as the others', async () => {
+    server.jobs.set('a', mockJob('a', { status: 'IN_PROGRESS' }));
+    server.jobs.set('b', mockJob('b', { status: 'IN_PROGRESS' }));
+    const first = client.waitForJob('a');
+    await vi.waitFor(() => expect(server.graphqlRequests().length).toBeGreaterThanOrEqual(2));
+    const second = client.waitForJob('b');
+    await vi.waitFor(() => expect(server.graphqlRequests().at(-1)!.json!.variables!.jobIds).toEqual(['a', 'b']));
+    server.jobs.set('a', mockJob('a', { status: 'DELIVERED', progress: 100 }));
+    server.jobs.set('b', mockJob('b', { status: 'DELIVERED', progress: 100 }));
+    expect((await Promise.all([first, second])).map((o) => o.outcome)).toEqual(['delivered', 'delivered']);
+    const asked = server.graphqlRequests().map((r) => (r.json!.variables!.jobIds as string[]).join(','));
+    expect(asked.every((ids) => ids === 'a' || ids === 'a,b')).toBe(true);
+  });
+
+  it('backs the interval off to maxIntervalMs while nothing changes', async () => {
+    server.jobs.set('j', mockJob('j', { status: 'IN_PROGRESS', progress: 5 }));
+    const pending = client.waitForJob('j');
+    await vi.waitFor(() => expect(server.graphqlRequests().length).toBeGreaterThanOrEqual(6), { timeout: 5_000 });
+    server.jobs.set('j', mockJob('j', { status: 'DELIVERED', progress: 100 }));
+    await pending;
+    const at = server.graphqlRequests().map((r) => r.receivedAt);
+    // intervalMs 20 grows by half per quiet tick up to maxIntervalMs 40: the later gaps are at
+    // least 40 ms (a lower bound, which a slow machine cannot break).
+    expect(at[5]! - at[4]!).toBeGreaterThanOrEqual(39);
+  });
+
+  it('waits at least the Retry-After of a refused poll before asking again', async () => {
+    server.jobs.set('j', mockJob('j', { status: 'DELIVERED', progress: 100 }));
+    // Both attempts of the first poll (retry.maxAttempts is 2) are refused with Retry-After.
+    const busy = { status: 429, headers: { 'retry-after': '0.3' } };
+    server.plan(busy, busy);
+    expect(await client.waitForJob('j')).toMatchObject({ outcome: 'delivered' });
+    const at = server.graphqlRequests().map((r) => r.receivedAt);
+    expect(at).toHaveLength(3);
+    expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(290);
+    expect(at[2]! - at[1]!).toBeGreaterThanOrEqual(290);
+  });
+
+  it('ends every wait when the client is closed, and aborts waitForJobs on a signal', async () => {
+    server.jobs.set('j', mockJob('j', { status: 'IN_PROGRESS' }));
+    const controller = new AbortController();
+    const many = client.waitForJobs(['j', 'k'], { signal: controller.signal }).catch((e: unknown) => e);
+    controller.abort();
+    expect(await many).toMatchObject({ code: 'ABORTED', name: 'NetworkError' });
+    const one = client.waitForJob('j').catch((e: unknown) => e);
+    client.close();
+    expect(await one).toMatchObject({ code: 'ABORTED', message: '[Network] the client was closed while waiting for job j' });
+  });
+
   it('ends the wait with the error when the failure is not transient', async () => {
     server.validTokens.clear();
     const error = await client.waitForJob('j').catch((e: unknown) => e);

@@ -10,6 +10,25 @@ import {
   type Role,
 } from '../../src/client/index.js';
 import type { GetCabinetLabelSetsByIdQuery, GetCabinetLabelSetsByIdQueryVariables } from '../../src/client/index.js';
+import {
+  buildLabelTree,
+  isLabelkitError,
+  validateAutoLabelInput,
+  VERSION,
+  type AutoLabelInput,
+  type CallOptions,
+  type ErrorCode,
+  type GraphQLRequestError,
+  type JobTimeoutError,
+  type LabelingClientOptions,
+  type LabelkitError,
+  type LabelNode,
+  type LabelTree,
+  type NetworkError,
+  type ValidationError,
+  type ValidationProblem,
+  type WaitOptions,
+} from '../../src/client/index.js';
 
 const client = createLabelingClient({ url: 'http://127.0.0.1/graphql', token: 't' });
 
@@ -43,5 +62,44 @@ describe('public types', () => {
     expectTypeOf(GetCabinetLabelSetsByIdDocument).toMatchTypeOf<
       TypedDocumentNode<GetCabinetLabelSetsByIdQuery, GetCabinetLabelSetsByIdQueryVariables>
     >();
+  });
+});
+
+describe('options, errors and helpers', () => {
+  it('accepts each kind of credentials and the tuning options', () => {
+    expectTypeOf(createLabelingClient).parameter(0).toMatchTypeOf<LabelingClientOptions>();
+    expectTypeOf<{ url: string; token: string }>().toMatchTypeOf<LabelingClientOptions>();
+    expectTypeOf<{ url: string; getToken: () => Promise<string> }>().toMatchTypeOf<LabelingClientOptions>();
+    expectTypeOf<{ url: string; clientCredentials: { clientId: string; clientSecret: string } }>().toMatchTypeOf<LabelingClientOptions>();
+    expectTypeOf<{ url: number }>().not.toMatchTypeOf<LabelingClientOptions>();
+    expectTypeOf<CallOptions>().toEqualTypeOf<{ signal?: AbortSignal; timeoutMs?: number }>();
+    expectTypeOf<WaitOptions['onProgress']>().toEqualTypeOf<((job: Job) => void) | undefined>();
+  });
+
+  it('takes the service input type for startAutoLabel, with serviceProvider optional', () => {
+    expectTypeOf<AutoLabelInput['targetAPI']>().toEqualTypeOf<{ endpoint: string; secretKey: string }>();
+    expectTypeOf<{ numberOfFilesPerRequest: number }>().toMatchTypeOf<AutoLabelInput['options']>();
+    expectTypeOf(client.startAutoLabel).parameter(1).toMatchTypeOf<{ allowInsecureEndpoint?: boolean } | undefined>();
+  });
+
+  it('types the error family and its guard', () => {
+    expectTypeOf<ErrorCode>().toEqualTypeOf<
+      'VALIDATION' | 'AUTH' | 'NETWORK' | 'TIMEOUT' | 'ABORTED' | 'GRAPHQL' | 'JOB_FAILED' | 'JOB_TIMEOUT' | 'JOB_NOT_FOUND' | 'LABEL_SET'
+    >();
+    expectTypeOf<ValidationError['problems']>().toEqualTypeOf<ValidationProblem[]>();
+    expectTypeOf<NetworkError['mutationOutcomeUnknown']>().toEqualTypeOf<boolean>();
+    expectTypeOf<GraphQLRequestError['graphQLErrors'][number]['path']>().toEqualTypeOf<ReadonlyArray<string | number> | undefined>();
+    expectTypeOf<JobTimeoutError['job']>().toEqualTypeOf<Job | null>();
+    expectTypeOf(isLabelkitError).guards.toEqualTypeOf<LabelkitError>();
+  });
+
+  it('types the label tree and validation helpers', () => {
+    expectTypeOf(buildLabelTree).parameter(0).toEqualTypeOf<LabelSet>();
+    expectTypeOf(buildLabelTree).returns.toEqualTypeOf<LabelTree>();
+    expectTypeOf<LabelTree['idByName']>().toEqualTypeOf<Map<string, string>>();
+    expectTypeOf<LabelNode['children']>().toEqualTypeOf<LabelNode[]>();
+    expectTypeOf(validateAutoLabelInput).parameter(0).toEqualTypeOf<unknown>();
+    expectTypeOf(validateAutoLabelInput).returns.toEqualTypeOf<ValidationProblem[]>();
+    expectTypeOf(VERSION).toEqualTypeOf<string>();
   });
 });
