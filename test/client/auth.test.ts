@@ -88,6 +88,23 @@ describe('createLabelingClient: auth', () => {
     expect(server.graphqlRequests()).toHaveLength(0);
   });
 
+  it('re-sends a mutation refused as Unauthorized once after the refresh, starting one job', async () => {
+    server = await startMockServer({ validTokens: [], clientId: 'cid', clientSecret: SECRET });
+    client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET } });
+    await client.getJob('warm-up');
+    server.validTokens.clear();
+    const job = await client.startAutoLabel({
+      projectId: 'p1',
+      labelerEmail: 'ann@example.com',
+      options: { numberOfFilesPerRequest: 1 },
+      targetAPI: { endpoint: 'https://model.example.com/', secretKey: 'k3y-k3y' },
+    });
+    expect(job.status).toBe('QUEUED');
+    expect(server.jobs.size).toBe(1);
+    const mutations = server.graphqlRequests().filter((r) => r.json!.operationName === 'AutoLabelTokenBasedProjectMutation');
+    expect(mutations.map((r) => r.headers.authorization)).toEqual(['Bearer issued-1', 'Bearer issued-2']);
+  });
+
   it('refreshes on HTTP 401 as well', async () => {
     server = await startMockServer({ validTokens: [], clientId: 'cid', clientSecret: SECRET, authFailure: 'http401' });
     client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET } });
