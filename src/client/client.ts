@@ -7,6 +7,7 @@ import {
 } from '../../generated/graphql.js';
 import type { AuthOptions } from './auth.js';
 import { JobFailedError, JobNotFoundError, JobTimeoutError, ValidationError } from './errors.js';
+import type { AuthError, GraphQLRequestError, NetworkError } from './errors.js';
 import { createExecutor } from './executor.js';
 import type { CallOptions, RetryOptions } from './executor.js';
 import { JobPoller } from './jobPoller.js';
@@ -32,27 +33,86 @@ export interface LabelingClientOptions extends AuthOptions {
   headers?: Record<string, string>;
 }
 
-/** The labeling service's client; see {@link createLabelingClient}. */
+/**
+ * The labeling service's client; see {@link createLabelingClient}.
+ *
+ * @remarks Every method validates its input first and rejects with a {@link ValidationError}
+ * before anything is sent. Failures reject with the labelkit error family: {@link AuthError},
+ * {@link NetworkError} (codes `NETWORK`, `TIMEOUT`, `ABORTED`), {@link GraphQLRequestError}.
+ */
 export interface LabelingClient {
-  /** The cabinet of a project for one role. */
+  /**
+   * The cabinet of a project for one role (its `id` is the key to the label sets).
+   * @param projectId - the project's id
+   * @param role - `LABELER` or `REVIEWER`
+   * @param options - signal and time-out of this call
+   * @returns the cabinet, `{ id }`
+   */
   getCabinet(projectId: string, role: Role, options?: CallOptions): Promise<Cabinet>;
-  /** The label sets of a cabinet, sorted by `index`. */
+  /**
+   * The label sets of a cabinet, sorted by `index`; labels are called labels, not tags.
+   * @param cabinetId - from {@link LabelingClient.getCabinet}
+   * @param options - signal and time-out of this call
+   * @returns the sets with their label items
+   */
   getLabelSets(cabinetId: string, options?: CallOptions): Promise<LabelSet[]>;
-  /** The label sets of a project for one role (getCabinet, then getLabelSets). */
+  /**
+   * The label sets of a project for one role: getCabinet, then getLabelSets.
+   * @param projectId - the project's id
+   * @param role - `LABELER` or `REVIEWER`
+   * @param options - signal and time-out, for each of the two calls
+   * @returns the sets, sorted by `index`
+   */
   getProjectLabelSets(projectId: string, role: Role, options?: CallOptions): Promise<LabelSet[]>;
-  /** Starts auto-labeling; returns the new job at once. Never retried. */
+  /**
+   * Starts auto-labeling of a project by the customer's model; returns the new job at once.
+   * @param input - project, labeler e-mail, batching options and the model's endpoint and secret key
+   * @param options - signal and time-out; `allowInsecureEndpoint` to accept a plain-http
+   * endpoint on a non-loopback host (the secret key would travel in clear)
+   * @returns the job's id, status and progress
+   * @throws {@link NetworkError} with `mutationOutcomeUnknown: true` when the request may have
+   * reached the service (a job may have started: look with getJobs before starting another).
+   * Never retried.
+   */
   startAutoLabel(input: AutoLabelInput, options?: CallOptions & { allowInsecureEndpoint?: boolean }): Promise<JobSnapshot>;
-  /** One job, or null when the service knows no such job. */
+  /**
+   * One job, or null when the service knows no such job.
+   * @param jobId - the job's id
+   * @param options - signal and time-out of this call
+   * @returns the job with its errors, or null
+   */
   getJob(jobId: string, options?: CallOptions): Promise<Job | null>;
-  /** Many jobs in one request, in the order asked; null where unknown. */
+  /**
+   * Many jobs in one request.
+   * @param jobIds - a non-empty list of ids
+   * @param options - signal and time-out of this call
+   * @returns the jobs in the order asked, null where unknown
+   */
   getJobs(jobIds: string[], options?: CallOptions): Promise<(Job | null)[]>;
-  /** Waits until a job ends; resolves with a tagged outcome. */
+  /**
+   * Waits until a job ends. All waits of a client share one getJobs request per interval.
+   * @param jobId - the job's id
+   * @param options - time-out of the whole wait, signal, not-found grace, onProgress
+   * @returns a tagged outcome: delivered, failed (with the job's errors), timed-out (with the
+   * last snapshot) or not-found; it rejects only on abort or a non-transient error (e.g. auth)
+   */
   waitForJob(jobId: string, options?: WaitOptions): Promise<JobOutcome>;
-  /** Waits for many jobs with one request per interval; outcomes in the order asked. */
+  /**
+   * Waits for many jobs with one request per interval.
+   * @param jobIds - a non-empty list of ids
+   * @param options - as for waitForJob, applied to each job
+   * @returns the outcomes in the order asked
+   */
   waitForJobs(jobIds: string[], options?: WaitOptions): Promise<JobOutcome[]>;
-  /** Like waitForJob, but resolves with the delivered job and throws for every other outcome. */
+  /**
+   * Like waitForJob, but resolves only with a delivered job.
+   * @param jobId - the job's id
+   * @param options - as for waitForJob
+   * @returns the delivered job
+   * @throws {@link JobFailedError}, {@link JobTimeoutError} or {@link JobNotFoundError}
+   */
   waitForJobOrThrow(jobId: string, options?: WaitOptions): Promise<Job>;
-  /** Ends every wait in progress (they reject with code `ABORTED`). */
+  /** Ends every wait in progress (they reject with a {@link NetworkError} of code `ABORTED`). */
   close(): void;
 }
 

@@ -35,7 +35,20 @@ export interface ErrorDetails {
  *
  * @remarks Messages start with their origin (`[Network]`, `[GraphQL]`, …). No labelkit error holds
  * an access token, a client secret or a `secretKey`: messages are redacted, variables are never
- * kept, and `cause` is not enumerable (so `JSON.stringify` and `Object.keys` do not reach it).
+ * kept, and `cause` is not enumerable (so `JSON.stringify` and `Object.keys` do not reach it)
+ * and is itself a redacted copy (so `util.inspect`, which prints `cause`, shows no secret).
+ * @example
+ * ```ts
+ * try {
+ *   await client.startAutoLabel(input);
+ * } catch (error) {
+ *   if (error instanceof NetworkError && error.mutationOutcomeUnknown) {
+ *     console.error(`${error.message}: check the project's jobs before starting again`);
+ *   } else if (isLabelkitError(error)) {
+ *     console.error(error.code, error.operationName, error.requestId, error.message);
+ *   } else throw error;
+ * }
+ * ```
  */
 export class LabelkitError extends Error {
   override name = 'LabelkitError';
@@ -45,6 +58,11 @@ export class LabelkitError extends Error {
   readonly status?: number;
   declare readonly cause?: unknown;
 
+  /**
+   * @param code - the machine-readable kind
+   * @param message - the text, starting with its origin such as `[Network]`; never a secret
+   * @param details - operation name, request id, HTTP status and a secret-free cause
+   */
   constructor(code: ErrorCode, message: string, details: ErrorDetails = {}) {
     super(message);
     this.code = code;
@@ -54,7 +72,11 @@ export class LabelkitError extends Error {
     Object.defineProperty(this, 'cause', { value: details.cause, enumerable: false, writable: false });
   }
 
-  /** A plain, secret-free summary, used by `JSON.stringify`. */
+  /**
+   * A plain, secret-free summary, used by `JSON.stringify`.
+   *
+   * @returns name, code, message, operation name, request id and status
+   */
   toJSON(): Record<string, unknown> {
     const { name, code, message, operationName, requestId, status } = this;
     return { name, code, message, operationName, requestId, status };
@@ -65,6 +87,10 @@ export class LabelkitError extends Error {
 export class ValidationError extends LabelkitError {
   override name = 'ValidationError';
   readonly problems: ValidationProblem[];
+  /**
+   * @param problems - every problem found, each with its field path
+   * @param details - usually the operation that was not sent
+   */
   constructor(problems: ValidationProblem[], details: ErrorDetails = {}) {
     super(
       'VALIDATION',
@@ -82,6 +108,10 @@ export class ValidationError extends LabelkitError {
 /** The service refused the credentials, or a new token could not be obtained. */
 export class AuthError extends LabelkitError {
   override name = 'AuthError';
+  /**
+   * @param message - what failed, without the `[Auth]` prefix; never a token or secret
+   * @param details - see {@link ErrorDetails}
+   */
   constructor(message: string, details: ErrorDetails = {}) {
     super('AUTH', `[Auth] ${message}`, details);
   }
@@ -97,6 +127,11 @@ export class NetworkError extends LabelkitError {
   readonly mutationOutcomeUnknown: boolean;
   /** The server's `Retry-After`, in ms, when it sent one. */
   retryAfterMs?: number;
+  /**
+   * @param code - `NETWORK` (no usable answer), `TIMEOUT` or `ABORTED`
+   * @param message - what failed, without the `[Network]` prefix
+   * @param details - see {@link ErrorDetails}, plus `mutationOutcomeUnknown`
+   */
   constructor(
     code: 'NETWORK' | 'TIMEOUT' | 'ABORTED',
     message: string,
@@ -121,6 +156,10 @@ export interface GraphQLErrorEntry {
 export class GraphQLRequestError extends LabelkitError {
   override name = 'GraphQLRequestError';
   readonly graphQLErrors: GraphQLErrorEntry[];
+  /**
+   * @param graphQLErrors - the response's errors, already redacted
+   * @param details - see {@link ErrorDetails}
+   */
   constructor(graphQLErrors: GraphQLErrorEntry[], details: ErrorDetails = {}) {
     super('GRAPHQL', `[GraphQL] ${graphQLErrors.map((e) => e.message).join('; ') || 'unknown error'}`, details);
     this.graphQLErrors = graphQLErrors;
@@ -134,6 +173,7 @@ export class GraphQLRequestError extends LabelkitError {
 export class JobFailedError extends LabelkitError {
   override name = 'JobFailedError';
   readonly job: Job;
+  /** @param job - the job as last read, status `FAILED` */
   constructor(job: Job) {
     const first = job.errors[0]?.stack.split('\n')[0];
     super(
@@ -153,6 +193,11 @@ export class JobTimeoutError extends LabelkitError {
   override name = 'JobTimeoutError';
   readonly jobId: string;
   readonly job: Job | null;
+  /**
+   * @param jobId - the job waited for
+   * @param job - the last snapshot seen, or null
+   * @param timeoutMs - how long the wait lasted
+   */
   constructor(jobId: string, job: Job | null, timeoutMs: number) {
     super(
       'JOB_TIMEOUT',
@@ -172,6 +217,7 @@ export class JobTimeoutError extends LabelkitError {
 export class JobNotFoundError extends LabelkitError {
   override name = 'JobNotFoundError';
   readonly jobId: string;
+  /** @param jobId - the job the service does not know */
   constructor(jobId: string) {
     super('JOB_NOT_FOUND', `[Job] the service knows no job ${jobId}`, { operationName: 'GetJobs' });
     this.jobId = jobId;
@@ -186,6 +232,10 @@ export class LabelSetError extends LabelkitError {
   override name = 'LabelSetError';
   readonly labelSetId: string;
   readonly problems: string[];
+  /**
+   * @param labelSetId - the label set at fault
+   * @param problems - every problem found (orphans, cycles, duplicate names)
+   */
   constructor(labelSetId: string, problems: string[]) {
     super('LABEL_SET', `[LabelSet] label set ${labelSetId}: ${problems.join('; ')}`);
     this.labelSetId = labelSetId;
