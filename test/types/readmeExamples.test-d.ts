@@ -1,0 +1,67 @@
+// The TypeScript examples of the client's README section, compiled as they are printed
+// (the `labelkit` import points at the source). If one stops compiling, fix the README too.
+import { describe, expectTypeOf, it } from 'vitest';
+import { buildLabelTree, createLabelingClient, isLabelkitError, LabelSetError, NetworkError, ValidationError } from '../../src/client/index.js';
+import type { AutoLabelInput, Job, JobOutcome, LabelSet, LabelingClient } from '../../src/client/index.js';
+
+declare const set: LabelSet;
+declare const jobIds: string[];
+declare const input: AutoLabelInput;
+declare const client: LabelingClient;
+
+describe('README examples', () => {
+  it('options', () => {
+    const c = createLabelingClient({
+      url: 'https://labeling.example.com/graphql',
+      token: process.env.LABELKIT_TOKEN,
+      timeoutMs: 30_000,
+      retry: { maxAttempts: 4, initialDelayMs: 300, maxDelayMs: 15_000 },
+      poll: { intervalMs: 1_000, maxIntervalMs: 10_000 },
+      headers: { 'x-team': 'ner' },
+    });
+    expectTypeOf(c).toEqualTypeOf<LabelingClient>();
+    createLabelingClient({ url: 'https://x/graphql', clientCredentials: { clientId: 'my-id', clientSecret: process.env.LABELKIT_CLIENT_SECRET! } });
+    createLabelingClient({ url: 'https://x/graphql', getToken: async () => 'token' });
+  });
+
+  it('waiting for jobs', async () => {
+    const outcomes = await client.waitForJobs(jobIds, { timeoutMs: 30 * 60_000, notFoundGraceMs: 10_000 });
+    for (const o of outcomes) {
+      switch (o.outcome) {
+        case 'delivered': console.log(o.jobId, 'result', o.job.resultId); break;
+        case 'failed':    console.error(o.jobId, o.errors.map((e) => e.stack.split('\n')[0])); break;
+        case 'timed-out': console.error(o.jobId, 'still', o.job?.status, `${o.job?.progress ?? 0}%`); break;
+        case 'not-found': console.error(o.jobId, 'unknown to the service'); break;
+      }
+    }
+    expectTypeOf(outcomes).toEqualTypeOf<JobOutcome[]>();
+    const job = await client.waitForJobOrThrow(jobIds[0]);
+    expectTypeOf(job).toEqualTypeOf<Job>();
+  });
+
+  it('label sets', () => {
+    try {
+      const tree = buildLabelTree(set);
+      tree.idByName.get('person');
+      tree.idByPath.get('entity/person');
+      tree.nameById.get(tree.roots[0].item.id);
+    } catch (error) {
+      if (error instanceof LabelSetError) console.error(error.problems);
+      else throw error;
+    }
+  });
+
+  it('errors', async () => {
+    try {
+      await client.startAutoLabel(input);
+    } catch (error) {
+      if (error instanceof NetworkError && error.mutationOutcomeUnknown) {
+        console.error(error.message);
+      } else if (error instanceof ValidationError) {
+        console.error(error.problems);
+      } else if (isLabelkitError(error)) {
+        console.error(error.code, error.operationName, error.requestId, error.message);
+      } else throw error;
+    }
+  });
+});
