@@ -9,6 +9,9 @@ import { VERSION } from './version.js';
 
 type DocumentNode = GraphQLRequest['query'];
 
+/** The longest delay setTimeout accepts; longer ones fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** Retries of queries (mutations are never retried). */
 export interface RetryOptions {
   /** Attempts in all, the first included. @defaultValue 4 */
@@ -23,7 +26,7 @@ export interface RetryOptions {
 export interface CallOptions {
   /** Cancels the call; it rejects with a NetworkError of code `ABORTED`. */
   signal?: AbortSignal;
-  /** Overrides the client's `timeoutMs` for this call (retries included). */
+  /** Overrides the client's `timeoutMs` for this call (retries included); `Infinity` for none. */
   timeoutMs?: number;
 }
 
@@ -160,7 +163,8 @@ export function createExecutor(options: ExecutorOptions): Execute {
       const lost = (code: 'TIMEOUT' | 'ABORTED', text: string) =>
         finish(new NetworkError(code, `${text}${hint} ${where}`, { ...details, mutationOutcomeUnknown: unknownOutcome }));
       const onAbort = () => lost('ABORTED', 'the call was aborted');
-      const timer = setTimeout(() => lost('TIMEOUT', `no answer within ${timeoutMs} ms`), timeoutMs);
+      // Infinity (or anything beyond setTimeout's 2^31-1 ms, which Node would run at once) means no limit.
+      const timer = timeoutMs < MAX_TIMER_MS ? setTimeout(() => lost('TIMEOUT', `no answer within ${timeoutMs} ms`), timeoutMs) : undefined;
       signal?.addEventListener('abort', onAbort, { once: true });
       subscription = urql.executeRequestOperation(operation).subscribe((result) => {
         if (result.error) {

@@ -3,7 +3,7 @@ import type { Job, JobOutcome } from './types.js';
 
 /** Options of one wait (see `LabelingClient.waitForJob`). */
 export interface WaitOptions {
-  /** How long to wait in all. @defaultValue 600_000 (10 minutes) */
+  /** How long to wait in all; `Infinity` waits without limit. @defaultValue 600_000 (10 minutes) */
   timeoutMs?: number;
   /** Stops the wait; the promise rejects with code `ABORTED`. */
   signal?: AbortSignal;
@@ -66,7 +66,9 @@ export class JobPoller {
         return;
       }
       const onAbort = () => waiter.settle(aborted(`waiting for job ${jobId} was aborted`));
-      const timer = setTimeout(() => waiter.settle({ outcome: 'timed-out', jobId, job: waiter.last }), timeoutMs);
+      // Infinity (or beyond setTimeout's 2^31-1 ms, which Node would run at once) waits without limit.
+      const timer =
+        timeoutMs < 2 ** 31 - 1 ? setTimeout(() => waiter.settle({ outcome: 'timed-out', jobId, job: waiter.last }), timeoutMs) : undefined;
       const waiter: Waiter = {
         jobId,
         last: null,

@@ -77,6 +77,16 @@ describe('waitForJob / waitForJobs', () => {
     expect((error as Error).message).toBe('[Job] job slow did not end within 100 ms (last seen IN_PROGRESS, 42%)');
   });
 
+  it('waits without limit when timeoutMs is Infinity or beyond what setTimeout holds', async () => {
+    server.jobs.set('long', mockJob('long', { status: 'IN_PROGRESS', progress: 1 }));
+    const forever = client.waitForJob('long', { timeoutMs: Infinity });
+    const month = client.waitForJob('long', { timeoutMs: 30 * 24 * 3600_000 });
+    await vi.waitFor(() => expect(server.graphqlRequests().length).toBeGreaterThanOrEqual(3));
+    server.jobs.set('long', mockJob('long', { status: 'DELIVERED', progress: 100 }));
+    expect((await Promise.all([forever, month])).map((o) => o.outcome)).toEqual(['delivered', 'delivered']);
+    expect(await client.getJob('long', { timeoutMs: Infinity })).toMatchObject({ status: 'DELIVERED' });
+  });
+
   it('stops waiting on abort', async () => {
     server.jobs.set('j', mockJob('j', { status: 'IN_PROGRESS' }));
     const controller = new AbortController();
