@@ -8,8 +8,8 @@ export interface LabelNode {
   children: LabelNode[];
   /** 0 for a top-level label. */
   depth: number;
-  /** The names from the top down to this label, e.g. `['ENTITY', 'PERSON']`. */
-  path: string[];
+  /** The names from the top down to this label, e.g. `['ENTITY', 'PERSON']` (built on first read). */
+  readonly path: string[];
 }
 
 /** A label set's hierarchy with look-ups both ways. */
@@ -50,7 +50,7 @@ export function buildLabelTree(set: LabelSet): LabelTree {
   const byId = new Map<string, LabelNode>();
   for (const item of set.labelItems) {
     if (byId.has(item.id)) problems.push(`duplicate label id ${item.id}`);
-    else byId.set(item.id, { item, children: [], depth: 0, path: [] });
+    else byId.set(item.id, makeNode(item));
   }
 
   const roots: LabelNode[] = [];
@@ -62,21 +62,31 @@ export function buildLabelTree(set: LabelSet): LabelTree {
     else byId.get(parentId)!.children.push(node);
   }
 
-  // Walk down from the roots; whatever is not reached (and is no orphan) sits on a cycle.
+  // Walk down from the roots (iteratively: a deep chain must not overflow the stack). The key of
+  // idByPath grows by concatenation, so a deep chain costs no repeated joins.
   const reached = new Set<string>();
-  const stack = roots.map((node) => ({ node, depth: 0, path: [] as string[] }));
+  const idByPath = new Map<string, string>();
+  const stack = roots.map((node) => ({ node, depth: 0, key: '' }));
   while (stack.length > 0) {
-    const { node, depth, path } = stack.pop()!;
+    const { node, depth, key } = stack.pop()!;
     reached.add(node.item.id);
     node.depth = depth;
-    node.path = [...path, node.item.labelName];
-    for (const child of node.children) stack.push({ node: child, depth: depth + 1, path: node.path });
+    const own = key === '' ? node.item.labelName.toLowerCase() : `${key}/${node.item.labelName.toLowerCase()}`;
+    idByPath.set(own, node.item.id);
+    for (const child of node.children) {
+      parentOf.set(child, node);
+      stack.push({ node: child, depth: depth + 1, key: own });
+    }
   }
-  const orphanOrSelf = (n: LabelNode) => !byId.has(n.item.parentId ?? '') || n.item.parentId === n.item.id;
-  const onCycle = [...byId.values()].filter((n) => !reached.has(n.item.id) && !orphanOrSelf(n) && !hasBrokenAncestor(n, byId));
-  if (onCycle.length > 0) problems.push(`labels ${onCycle.map(describe).join(', ')} form a cycle (no path to a top-level label)`);
+  // Whatever was not reached hangs below an orphan (already reported) or has no way up at all: it
+  // sits on, or below, a cycle. One pass, each node classified once.
+  const onCycle = unreachable(byId, reached).filter((n) => !isOrphanOrSelf(n, byId));
+  if (onCycle.length > 0) {
+    const shown = onCycle.slice(0, 20).map(describe).join(', ');
+    const more = onCycle.length > 20 ? ` and ${onCycle.length - 20} more` : '';
+    problems.push(`labels ${shown}${more} form a cycle (no path to a top-level label)`);
+  }
 
-  const nameCount = new Map<string, number>();
   for (const siblings of [roots, ...[...byId.values()].map((n) => n.children)]) {
     const seen = new Map<string, LabelNode>();
     for (const node of siblings) {
@@ -90,15 +100,14 @@ export function buildLabelTree(set: LabelSet): LabelTree {
   }
   if (problems.length > 0) throw new LabelSetError(set.id, problems);
 
-  const idByName = new Map<string, string>();
-  const idByPath = new Map<string, string>();
+  const nameCount = new Map<string, number>();
   const nameById = new Map<string, string>();
   for (const node of byId.values()) {
     const key = node.item.labelName.toLowerCase();
     nameCount.set(key, (nameCount.get(key) ?? 0) + 1);
-    idByPath.set(node.path.join('/').toLowerCase(), node.item.id);
     nameById.set(node.item.id, node.item.labelName);
   }
+  const idByName = new Map<string, string>();
   for (const node of byId.values()) {
     const key = node.item.labelName.toLowerCase();
     if (nameCount.get(key) === 1) idByName.set(key, node.item.id);
@@ -106,21 +115,70 @@ export function buildLabelTree(set: LabelSet): LabelTree {
   return { labelSetId: set.id, roots, byId, idByName, idByPath, nameById };
 }
 
+const parentOf = new WeakMap<LabelNode, LabelNode>();
+
+/** A node whose `path` is built when first read: eager paths cost O(depth) each, so O(n²) on a deep chain. */
+function makeNode(item: LabelItem): LabelNode {
+  let path: string[] | undefined;
+  return {
+    item,
+    children: [],
+    depth: 0,
+    get path(): string[] {
+      if (path) return path;
+      // Iteratively up to the top (no recursion, so a deep chain cannot overflow the stack).
+      const names: string[] = [];
+      let current: LabelNode | undefined = this;
+      while (current) {
+        names.push(current.item.labelName);
+        current = parentOf.get(current);
+      }
+      return (path = names.reverse());
+    },
+  };
+}
+
 function describe(node: LabelNode): string {
   return `${node.item.id} ("${node.item.labelName}")`;
 }
 
-/** True when some ancestor of `node` is an orphan (so it is unreachable, but not on a cycle). */
-function hasBrokenAncestor(node: LabelNode, byId: Map<string, LabelNode>): boolean {
-  const seen = new Set<string>();
-  let current: LabelNode | undefined = node;
-  while (current && !seen.has(current.item.id)) {
-    seen.add(current.item.id);
-    const parentId = current.item.parentId;
-    if (parentId === null || parentId === undefined) return false;
-    const parent = byId.get(parentId);
-    if (!parent) return true;
-    current = parent;
+function isOrphanOrSelf(node: LabelNode, byId: Map<string, LabelNode>): boolean {
+  const parentId = node.item.parentId ?? '';
+  return !byId.has(parentId) || parentId === node.item.id;
+}
+
+/**
+ * The unreached labels that are not below an orphan or a self-parent (those are reported
+ * already), in the set's order. Each walk up stops at a label classified before, so the whole
+ * pass is linear even for one long cycle.
+ */
+function unreachable(byId: Map<string, LabelNode>, reached: Set<string>): LabelNode[] {
+  // true: below an orphan or a self-parent; false: on or below a cycle.
+  const broken = new Map<string, boolean>();
+  for (const start of byId.values()) {
+    if (reached.has(start.item.id) || broken.has(start.item.id)) continue;
+    const walk: string[] = [];
+    const inWalk = new Set<string>();
+    let current: LabelNode | undefined = start;
+    let verdict = false;
+    while (current) {
+      const id = current.item.id;
+      const known = broken.get(id);
+      if (known !== undefined) {
+        verdict = known;
+        break;
+      }
+      if (inWalk.has(id)) break; // closed a cycle
+      walk.push(id);
+      inWalk.add(id);
+      const parentId = current.item.parentId;
+      if (parentId === null || parentId === undefined || parentId === id || !byId.has(parentId)) {
+        verdict = parentId !== null && parentId !== undefined; // orphan or self-parent
+        break;
+      }
+      current = byId.get(parentId);
+    }
+    for (const id of walk) broken.set(id, verdict);
   }
-  return false;
+  return [...byId.values()].filter((n) => !reached.has(n.item.id) && broken.get(n.item.id) === false);
 }

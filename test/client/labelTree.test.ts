@@ -51,6 +51,20 @@ describe('buildLabelTree', () => {
     const ring = Array.from({ length: n }, (_, i) => item(String(i), `L${i}`, String((i + 1) % n)));
     expect(() => buildLabelTree(set(...ring))).toThrow(LabelSetError);
     const chain = Array.from({ length: n }, (_, i) => item(String(i), `L${i}`, i === 0 ? null : String(i - 1)));
-    expect(buildLabelTree(set(...chain)).byId.get(String(n - 1))!.depth).toBe(n - 1);
+    const deepest = buildLabelTree(set(...chain)).byId.get(String(n - 1))!;
+    expect(deepest.depth).toBe(n - 1);
+    expect(deepest.path).toHaveLength(n);
+    expect(deepest.path.slice(0, 2)).toEqual(['L0', 'L1']);
+  });
+
+  it('lists at most 20 labels of a long cycle in the message, and counts the rest', () => {
+    const ring = Array.from({ length: 100 }, (_, i) => item(String(i), `L${i}`, String((i + 1) % 100)));
+    expect(() => buildLabelTree(set(...ring))).toThrow(/19 \("L19"\) and 80 more form a cycle/);
+  });
+
+  it('reports a label hanging below an orphan only through the orphan', () => {
+    expect(() => buildLabelTree(set(item('1', 'Lost', 'gone'), item('2', 'Child', '1')))).toThrow(
+      '[LabelSet] label set s1: label 1 ("Lost") has parent gone, which is not in the set (orphan)',
+    );
   });
 });
