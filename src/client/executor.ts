@@ -4,6 +4,7 @@ import { retryExchange } from '@urql/exchange-retry';
 import { labelkitAuthExchange, makeTokenSource } from './auth.js';
 import type { AuthOptions } from './auth.js';
 import { LabelkitError, NetworkError } from './errors.js';
+import { newRequestId } from './requestId.js';
 import { isTransient, retryAfterMs, toLabelkitError } from './toLabelkitError.js';
 import { VERSION } from './version.js';
 
@@ -133,7 +134,7 @@ export function createExecutor(options: ExecutorOptions): Execute {
     variables: Variables,
     call: Call,
   ): Promise<Data> {
-    const requestId = globalThis.crypto.randomUUID();
+    const requestId = newRequestId();
     const timeoutMs = call.options?.timeoutMs ?? defaultTimeout;
     const signal = call.options?.signal;
     const details = { operationName: call.operationName, requestId };
