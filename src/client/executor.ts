@@ -13,6 +13,12 @@ type DocumentNode = GraphQLRequest['query'];
 /** The longest delay setTimeout accepts; longer ones fire at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** True in a web page or a web worker (where fetch follows CORS). */
+function inBrowser(): boolean {
+  const scope = globalThis as { document?: unknown; WorkerGlobalScope?: unknown };
+  return scope.document !== undefined || scope.WorkerGlobalScope !== undefined;
+}
+
 /** Retries of queries (mutations are never retried). */
 export interface RetryOptions {
   /** Attempts in all, the first included. @defaultValue 4 */
@@ -89,8 +95,9 @@ export function createExecutor(options: ExecutorOptions): Execute {
   const baseHeaders: Record<string, string> = {
     ...options.headers,
     'x-labelkit-client': `labelkit/${VERSION}`,
-    // Browsers may drop it (a forbidden header in older ones); x-labelkit-client always arrives.
-    'user-agent': `labelkit/${VERSION}`,
+    // Not in a browser: there User-Agent is the browser's, and sending it would add a header to
+    // the CORS preflight that servers need not allow (x-labelkit-client always arrives).
+    ...(!inBrowser() && { 'user-agent': `labelkit/${VERSION}` }),
   };
 
   const urql = new Client({

@@ -1,5 +1,5 @@
 import { Client, fetchExchange } from '@urql/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLabelingClient, GetCabinetDocument, ValidationError, VERSION } from '../../src/client/index.js';
 import type { LabelingClient } from '../../src/client/index.js';
 import { startMockServer } from '../support/mockServer.js';
@@ -125,6 +125,20 @@ describe('createLabelingClient: requests', () => {
     expect(request!.headers['x-team']).toBe('ner');
     expect(request!.headers['x-labelkit-client']).toBe(`labelkit/${VERSION}`);
     custom.close();
+  });
+
+  it('leaves User-Agent to the browser in a web page', async () => {
+    vi.stubGlobal('document', {});
+    try {
+      const inPage = createLabelingClient({ url: server.url, token: 'test-token' });
+      await inPage.getJob('j1');
+      inPage.close();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    const [request] = server.graphqlRequests();
+    expect(request!.headers['user-agent']).not.toContain('labelkit');
+    expect(request!.headers['x-labelkit-client']).toBe(`labelkit/${VERSION}`);
   });
 
   it('exports documents that work with a plain urql Client', async () => {
