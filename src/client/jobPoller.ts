@@ -11,6 +11,13 @@ export interface WaitOptions {
   notFoundGraceMs?: number;
   /** Called with the job each time its status or progress changes. */
   onProgress?: (job: Job) => void;
+  /**
+   * The first interval for this wait. The shared request goes at the shortest interval any
+   * current waiter asks for. @defaultValue the client's `poll.intervalMs`
+   */
+  intervalMs?: number;
+  /** The longest interval for this wait. @defaultValue the client's `poll.maxIntervalMs` */
+  maxIntervalMs?: number;
 }
 
 /** How often the shared poller asks. */
@@ -26,6 +33,8 @@ interface Waiter {
   last: Job | null;
   missingSince?: number;
   graceMs: number;
+  intervalMs: number;
+  maxIntervalMs: number;
   onProgress?: (job: Job) => void;
   settle: (outcome: JobOutcome | Error) => void;
 }
@@ -36,7 +45,8 @@ const TERMINAL = { DELIVERED: 'delivered', FAILED: 'failed' } as const;
  * Waits for many jobs with one `getJobs` request per tick, shared by every waiter of a client.
  *
  * @remarks The interval starts at `intervalMs`, grows by half after each tick in which no job
- * changed (up to `maxIntervalMs`), and returns to `intervalMs` after a change. A transient
+ * changed (up to `maxIntervalMs`), and returns to `intervalMs` after a change; both are the
+ * smallest that any current waiter asks for (its own, or the client's `poll`). A transient
  * failure (network, 5xx, 429) skips a tick and backs off, honouring `Retry-After`; any other
  * failure (auth, GraphQL) ends every wait with that error.
  */
@@ -73,6 +83,8 @@ export class JobPoller {
         jobId,
         last: null,
         graceMs: options.notFoundGraceMs ?? 10_000,
+        intervalMs: options.intervalMs ?? this.intervalMs,
+        maxIntervalMs: Math.max(options.maxIntervalMs ?? this.maxIntervalMs, options.intervalMs ?? this.intervalMs),
         ...(options.onProgress && { onProgress: options.onProgress }),
         settle: (result) => {
           if (!this.waiters.delete(waiter)) return;
@@ -86,7 +98,7 @@ export class JobPoller {
       options.signal?.addEventListener('abort', onAbort, { once: true });
       this.waiters.add(waiter);
       // New waiters are asked about at once; those added in the same turn share that request.
-      this.delay = this.intervalMs;
+      this.delay = this.bounds().min;
       if (!this.inFlight) this.schedule(0);
     });
   }
@@ -97,6 +109,18 @@ export class JobPoller {
       waiter.settle(aborted(`the client was closed while waiting for job ${waiter.jobId}`));
     }
     this.stop();
+  }
+
+  /** The interval bounds of the shared request: the shortest any current waiter asks for. */
+  private bounds(): { min: number; max: number } {
+    let min = Infinity;
+    let max = Infinity;
+    for (const waiter of this.waiters) {
+      min = Math.min(min, waiter.intervalMs);
+      max = Math.min(max, waiter.maxIntervalMs);
+    }
+    if (min === Infinity) return { min: this.intervalMs, max: this.maxIntervalMs };
+    return { min, max: Math.max(min, max) };
   }
 
   private stop(): void {
@@ -121,7 +145,7 @@ export class JobPoller {
       this.inFlight = false;
       if (isTransient(error)) {
         const retryAfter = error instanceof NetworkError ? (error.retryAfterMs ?? 0) : 0;
-        this.delay = Math.max(Math.min(this.delay * 2, this.maxIntervalMs), retryAfter);
+        this.delay = Math.max(Math.min(this.delay * 2, this.bounds().max), retryAfter);
         if (this.waiters.size > 0) this.schedule(this.delay);
       } else {
         for (const waiter of [...this.waiters]) waiter.settle(error instanceof Error ? error : new Error(String(error)));
@@ -161,7 +185,8 @@ export class JobPoller {
         delete waiter.missingSince;
       }
     }
-    this.delay = changed ? this.intervalMs : Math.min(Math.round(this.delay * 1.5), this.maxIntervalMs);
+    const { min, max } = this.bounds();
+    this.delay = changed ? min : Math.max(min, Math.min(Math.round(this.delay * 1.5), max));
     if (this.waiters.size > 0) this.schedule(this.delay);
   }
 }

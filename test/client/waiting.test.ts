@@ -87,6 +87,20 @@ describe('waitForJob / waitForJobs', () => {
     expect(await client.getJob('long', { timeoutMs: Infinity })).toMatchObject({ status: 'DELIVERED' });
   });
 
+  it('polls at the interval of the wait when it is shorter than the client default', async () => {
+    const slow = createLabelingClient({ url: server.url, token: 'test-token', poll: { intervalMs: 60_000 } });
+    try {
+      server.jobs.set('q', mockJob('q', { status: 'IN_PROGRESS' }));
+      const pending = slow.waitForJob('q', { intervalMs: 20, maxIntervalMs: 20 });
+      // With the client's 60 s interval the second request would come only after a minute.
+      await vi.waitFor(() => expect(server.graphqlRequests().length).toBeGreaterThanOrEqual(3), { timeout: 5_000 });
+      server.jobs.set('q', mockJob('q', { status: 'DELIVERED', progress: 100 }));
+      expect(await pending).toMatchObject({ outcome: 'delivered' });
+    } finally {
+      slow.close();
+    }
+  });
+
   it('stops waiting on abort', async () => {
     server.jobs.set('j', mockJob('j', { status: 'IN_PROGRESS' }));
     const controller = new AbortController();
