@@ -9,7 +9,7 @@ import { startModelServer } from '../../src/model/index.js';
 import type { RunningModelServer } from '../../src/model/index.js';
 import { startStubModel } from '../e2e/stubModel.js';
 import type { StubModel } from '../e2e/stubModel.js';
-import { runCli, startCli } from './spawnCli.js';
+import { killStarted, runCli, startCli } from './spawnCli.js';
 
 // End to end: the built binary (node bin/labelkit.js) against an emulator and models started
 // in this test process on 127.0.0.1. Pipes are not terminals, so progress comes as plain lines.
@@ -33,6 +33,7 @@ beforeAll(async () => {
   }));
 });
 afterAll(async () => {
+  killStarted();
   await emu?.close();
   await sample?.close();
   await hanging?.close();

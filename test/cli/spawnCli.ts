@@ -23,6 +23,17 @@ export interface CliProcess {
   exited: Promise<CliRun>;
 }
 
+const running = new Set<ChildProcess>();
+
+/**
+ * Kills every binary started by {@link startCli} that is still running (for afterAll, so that
+ * a failed assertion never leaves a server behind).
+ */
+export function killStarted(): void {
+  for (const child of running) child.kill('SIGKILL');
+  running.clear();
+}
+
 /**
  * Starts `node bin/labelkit.js …` with only the given environment (plus PATH): nothing of the
  * test runner's own environment reaches it.
@@ -34,6 +45,8 @@ export interface CliProcess {
  */
 export function startCli(args: string[], env: Record<string, string> = {}, stdin = ''): CliProcess {
   const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let stdout = '';
   let stderr = '';
   const listeners = new Set<() => void>();

@@ -31,7 +31,9 @@ export function outcomeLine(outcome: JobOutcome): string {
     case 'failed':
       return `${outcome.jobId} FAILED ${outcome.job.progress}%${firstLine(outcome.job) ? `: ${firstLine(outcome.job)}` : ''} (${outcome.errors.length} error${outcome.errors.length === 1 ? '' : 's'})`;
     case 'timed-out':
-      return `${outcome.jobId} still running when --timeout ran out${outcome.job ? ` (last seen ${outcome.job.status} ${outcome.job.progress}%)` : ' (never seen)'}`;
+      return outcome.job
+        ? `${outcome.jobId} still running when --timeout ran out (last seen ${outcome.job.status} ${outcome.job.progress}%)`
+        : `${outcome.jobId} not seen before --timeout ran out (is the id right?)`;
     case 'not-found':
       return `${outcome.jobId} not found`;
   }

@@ -1,0 +1,26 @@
+/**
+ * The CLI's runners for programmatic use: the same work as the commands, without printing or
+ * exit codes. Each takes the command's flags and an {@link ActionContext} (see `runAction`).
+ *
+ * @packageDocumentation
+ */
+export { runCabinet } from './commands/cabinet/runner.js';
+export type { CabinetFlags, CabinetResult } from './commands/cabinet/runner.js';
+export { runLabelSets } from './commands/labelSets/runner.js';
+export type { LabelSetsFlags, LabelSetsResult } from './commands/labelSets/runner.js';
+export { buildAutoLabelInput, runAutoLabel } from './commands/autoLabel/runner.js';
+export type { AutoLabelFlags, AutoLabelHooks, AutoLabelResult, DryRunRequest } from './commands/autoLabel/runner.js';
+export { runJobs, waitForAll, outcomesExitCode, statusesExitCode } from './commands/jobs/runner.js';
+export type { JobWatcher, JobsFlags, JobsResult } from './commands/jobs/runner.js';
+export { runModelCheck, checkRequest } from './commands/modelCheck/runner.js';
+export type { ModelCheckFlags, ModelCheckResult, ModelCheckRow } from './commands/modelCheck/runner.js';
+export { runEmulator } from './commands/emulator/runner.js';
+export type { EmulatorFlags } from './commands/emulator/runner.js';
+export { resolveConnection } from './connection.js';
+export type { Connection, ConnectionFlags, ConnectionResult } from './connection.js';
+export { runAction } from './runAction.js';
+export type { ActionContext, CommonFlags } from './runAction.js';
+export { createPrinter, processIo } from './io.js';
+export type { Io, Printer } from './io.js';
+export { EXIT, exitCodeOf } from './exitCodes.js';
+export { main } from './main.js';
