@@ -153,11 +153,22 @@ export interface ClientOptionsToCheck {
   token?: unknown;
   getToken?: unknown;
   clientCredentials?: { clientId?: unknown; clientSecret?: unknown } | undefined;
+  timeoutMs?: unknown;
+  retry?: { maxAttempts?: unknown; initialDelayMs?: unknown; maxDelayMs?: unknown } | undefined;
+  poll?: { intervalMs?: unknown; maxIntervalMs?: unknown } | undefined;
+}
+
+/** A number option: absent, or a number >= min (Infinity allowed where said), integer if asked. */
+function checkNumber(value: unknown, path: string, rule: { min: number; integer?: boolean }): ValidationProblem[] {
+  if (value === undefined) return [];
+  const ok = typeof value === 'number' && !Number.isNaN(value) && value >= rule.min && (!rule.integer || Number.isInteger(value));
+  if (ok) return [];
+  return [{ path, message: `must be ${rule.integer ? 'an integer' : 'a number'} >= ${rule.min}` }];
 }
 
 /**
- * Checks the options of `createLabelingClient`: an absolute http(s) URL and exactly one source
- * of credentials.
+ * Checks the options of `createLabelingClient`: an absolute http(s) URL, exactly one source
+ * of credentials, and sensible numbers for time-out, retries and polling.
  *
  * @param options - the options as given
  * @returns every problem at once; messages never quote a token or secret
@@ -188,5 +199,11 @@ export function checkClientOptions(options: ClientOptionsToCheck): ValidationPro
     problems.push(...checkId(cc?.clientId, 'options.clientCredentials.clientId'));
     problems.push(...checkId(cc?.clientSecret, 'options.clientCredentials.clientSecret'));
   }
+  problems.push(...checkNumber(options.timeoutMs, 'options.timeoutMs', { min: 1 }));
+  problems.push(...checkNumber(options.retry?.maxAttempts, 'options.retry.maxAttempts', { min: 1, integer: true }));
+  problems.push(...checkNumber(options.retry?.initialDelayMs, 'options.retry.initialDelayMs', { min: 0 }));
+  problems.push(...checkNumber(options.retry?.maxDelayMs, 'options.retry.maxDelayMs', { min: 0 }));
+  problems.push(...checkNumber(options.poll?.intervalMs, 'options.poll.intervalMs', { min: 1 }));
+  problems.push(...checkNumber(options.poll?.maxIntervalMs, 'options.poll.maxIntervalMs', { min: 1 }));
   return problems;
 }

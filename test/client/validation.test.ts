@@ -104,6 +104,11 @@ describe('client validation before any network call', () => {
       { url: 'http://127.0.0.1/graphql', clientCredentials: { clientId: '', clientSecret: '' } },
       ['options.clientCredentials.clientId', 'options.clientCredentials.clientSecret'],
     ],
+    [
+      'bad numbers',
+      { url: 'http://127.0.0.1/graphql', token: 't', timeoutMs: 0, retry: { maxAttempts: 1.5, initialDelayMs: -1 }, poll: { intervalMs: Number.NaN } },
+      ['options.timeoutMs', 'options.retry.maxAttempts', 'options.retry.initialDelayMs', 'options.poll.intervalMs'],
+    ],
   ])('refuses client options with %s', (_name, options, paths) => {
     const error = (() => {
       try {
