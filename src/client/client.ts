@@ -199,7 +199,19 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
     waitForJobs(jobIds, waitOptions) {
       const problems = checkJobIds(jobIds);
       if (problems.length > 0) return Promise.reject(new ValidationError(problems, { operationName: 'GetJobs' }));
-      return Promise.all(jobIds.map((id) => poller.wait(id, waitOptions)));
+      // When one wait fails (an auth error, a throwing onProgress), end the others too rather
+      // than leave them polling for nobody until their time-out.
+      const outer = waitOptions?.signal;
+      const inner = new AbortController();
+      const forward = () => inner.abort();
+      if (outer?.aborted) inner.abort();
+      else outer?.addEventListener('abort', forward, { once: true });
+      return Promise.all(jobIds.map((id) => poller.wait(id, { ...waitOptions, signal: inner.signal })))
+        .catch((error: unknown) => {
+          inner.abort();
+          throw error;
+        })
+        .finally(() => outer?.removeEventListener('abort', forward));
     },
     async waitForJobOrThrow(jobId, waitOptions) {
       const result = await client.waitForJob(jobId, waitOptions);

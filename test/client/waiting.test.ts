@@ -181,6 +181,22 @@ describe('waitForJob / waitForJobs', () => {
     expect(await one).toMatchObject({ code: 'ABORTED', message: '[Network] the client was closed while waiting for job j' });
   });
 
+  it('ends the other waits of waitForJobs when one of them fails', async () => {
+    server.jobs.set('a', mockJob('a', { status: 'IN_PROGRESS', progress: 10 }));
+    server.jobs.set('b', mockJob('b', { status: 'IN_PROGRESS', progress: 10 }));
+    const error = await client
+      .waitForJobs(['a', 'b'], {
+        onProgress: (job) => {
+          if (job.id === 'a') throw new Error('display failed');
+        },
+      })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ message: 'display failed' });
+    const asked = server.graphqlRequests().length;
+    await new Promise((r) => setTimeout(r, 150)); // several intervals of 20-40 ms
+    expect(server.graphqlRequests()).toHaveLength(asked);
+  });
+
   it('ends the wait with the error when the failure is not transient', async () => {
     server.validTokens.clear();
     const error = await client.waitForJob('j').catch((e: unknown) => e);
