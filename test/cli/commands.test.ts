@@ -150,6 +150,16 @@ describe('labelkit auto-label', () => {
     expect(io.out() + io.err()).not.toContain(SENTINEL);
   });
 
+  it('draws a progress bar on stderr when --wait runs on a terminal', async () => {
+    const io = fakeIo(env({ TERM: 'xterm' }), { tty: true });
+    expect(await main(autoLabel(model.url, '--wait'), io)).toBe(0);
+    const jobId = lines(io.out())[0]!;
+    expect(io.err()).toContain(`${jobId} ${'█'.repeat(30)} 100% DELIVERED`);
+    expect(io.err()).toContain('\u001b[?25l'); // cursor hidden while drawing…
+    expect(io.err()).toContain('\u001b[?25h'); // …and shown again at the end
+    expect(lines(io.err()).at(-1)).toBe(`${jobId} DELIVERED 100%`);
+  });
+
   it('emits NDJSON events from started to the outcome when --wait --json is given', async () => {
     const io = fakeIo(env());
     expect(await main(autoLabel(model.url, '--wait', '--json'), io)).toBe(0);
