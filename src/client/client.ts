@@ -71,7 +71,8 @@ export interface LabelingClient {
    * endpoint on a non-loopback host (the secret key would travel in clear)
    * @returns the job's id, status and progress
    * @throws {@link NetworkError} with `mutationOutcomeUnknown: true` when the request may have
-   * reached the service (a job may have started: look with getJobs before starting another).
+   * reached the service (a job may have started and its id is unknown: look at the project in the
+   * service before starting another).
    * Never retried.
    */
   startAutoLabel(input: AutoLabelInput, options?: CallOptions & { allowInsecureEndpoint?: boolean }): Promise<JobSnapshot>;

@@ -117,12 +117,20 @@ export class AuthError extends LabelkitError {
   }
 }
 
+/**
+ * Appended to the message of a mutation whose fate is unknown. The job's id never arrived, and
+ * the API lists no jobs by project, so getJobs cannot find it: say what can be done instead.
+ */
+export const MUTATION_OUTCOME_UNKNOWN_HINT =
+  '; the mutation may have reached the service, so a job may have started although its id never arrived: ' +
+  "do not start another blindly, look at the project's auto-labeling in the service first";
+
 /** No usable answer arrived: connection failed, HTTP error status, time-out or abort. */
 export class NetworkError extends LabelkitError {
   override name = 'NetworkError';
   /**
    * True for a mutation that may have reached the service before the connection failed: a job
-   * may have started. Check with `getJobs` before starting another.
+   * may have started, and its id is unknown. Look at the project before starting another.
    */
   readonly mutationOutcomeUnknown: boolean;
   /** The server's `Retry-After`, in ms, when it sent one. */

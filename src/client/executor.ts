@@ -3,7 +3,7 @@ import type { AnyVariables, GraphQLRequest, OperationContext, TypedDocumentNode 
 import { retryExchange } from '@urql/exchange-retry';
 import { labelkitAuthExchange, makeTokenSource } from './auth.js';
 import type { AuthOptions } from './auth.js';
-import { LabelkitError, NetworkError } from './errors.js';
+import { LabelkitError, MUTATION_OUTCOME_UNKNOWN_HINT, NetworkError } from './errors.js';
 import { newRequestId } from './requestId.js';
 import { isTransient, retryAfterMs, toLabelkitError } from './toLabelkitError.js';
 import { VERSION } from './version.js';
@@ -147,7 +147,7 @@ export function createExecutor(options: ExecutorOptions): Execute {
     const details = { operationName: call.operationName, requestId };
     const where = `(operation ${call.operationName}, request ${requestId})`;
     const unknownOutcome = call.kind === 'mutation';
-    const hint = unknownOutcome ? '; the mutation may have reached the service: check with getJobs before starting another job' : '';
+    const hint = unknownOutcome ? MUTATION_OUTCOME_UNKNOWN_HINT : '';
     if (signal?.aborted) {
       return Promise.reject(new NetworkError('ABORTED', `the call was aborted before it was sent ${where}`, details));
     }

@@ -1,5 +1,5 @@
 import type { CombinedError } from '@urql/core';
-import { AuthError, GraphQLRequestError, isLabelkitError, LabelkitError, NetworkError, redact } from './errors.js';
+import { AuthError, GraphQLRequestError, isLabelkitError, LabelkitError, MUTATION_OUTCOME_UNKNOWN_HINT, NetworkError, redact } from './errors.js';
 import type { GraphQLErrorEntry } from './errors.js';
 import { isAuthFailure } from './auth.js';
 
@@ -112,9 +112,7 @@ export function toLabelkitError(error: CombinedError, call: FailedCall): Labelki
     status !== undefined
       ? `HTTP ${status} from ${call.url}`
       : `could not reach ${call.url}${code ? ` (${code})` : ''}`;
-  const hint = unknownOutcome
-    ? '; the mutation may have reached the service, so a job may have started: check with getJobs (or `labelkit jobs`) before starting another'
-    : '';
+  const hint = unknownOutcome ? MUTATION_OUTCOME_UNKNOWN_HINT : '';
   const ra = retryAfterMs(error.response);
   const err = new NetworkError('NETWORK', `${clean(reason)}${hint} ${where}`, {
     ...details,

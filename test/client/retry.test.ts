@@ -67,7 +67,7 @@ describe('createLabelingClient: retries', () => {
     const error = (await client.startAutoLabel(input).catch((e: unknown) => e)) as NetworkError;
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.mutationOutcomeUnknown).toBe(true);
-    expect(error.message).toContain('a job may have started: check with getJobs');
+    expect(error.message).toContain('a job may have started although its id never arrived: do not start another blindly');
     expect(server.graphqlRequests()).toHaveLength(1);
   });
 

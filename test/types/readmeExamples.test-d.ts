@@ -56,7 +56,7 @@ describe('README examples', () => {
       await client.startAutoLabel(input);
     } catch (error) {
       if (error instanceof NetworkError && error.mutationOutcomeUnknown) {
-        console.error(error.message);
+        console.error(error.message); // says a job may have started: look before starting another
       } else if (error instanceof ValidationError) {
         console.error(error.problems);
       } else if (isLabelkitError(error)) {
