@@ -1,0 +1,50 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { median, smoke } from './support/stats.js';
+import type { Figure } from './support/stats.js';
+
+const root = join(import.meta.dirname, '..');
+
+async function bundle(options: Parameters<typeof build>[0]): Promise<{ bytes: number; inputs: string[] }> {
+  const result = await build({ bundle: true, minify: true, format: 'esm', platform: 'browser', write: false, metafile: true, logLevel: 'silent', ...options });
+  return { bytes: gzipSync(result.outputFiles![0]!.contents).length, inputs: Object.keys(result.metafile!.inputs) };
+}
+
+function timeNode(args: string[]): number {
+  const t = performance.now();
+  execFileSync(process.execPath, args, { cwd: root, stdio: 'ignore' });
+  return performance.now() - t;
+}
+
+/** 5. Size and start-up: the client's browser bundle, import time and `labelkit --help`. */
+export async function sizeAndStartup(): Promise<Figure[]> {
+  const client = await bundle({ entryPoints: [join(root, 'src', 'client', 'index.ts')] });
+  const urql = await bundle({ stdin: { contents: "export * from '@urql/core';", resolveDir: root, loader: 'js' } });
+  const graphqlModules = client.inputs.filter((p) => /node_modules\/graphql\//.test(p)).length;
+
+  const runs = smoke ? 3 : 15;
+  const importClient = `await import(${JSON.stringify(join(root, 'dist', 'src', 'client', 'index.js'))})`;
+  const times = { client: [] as number[], urql: [] as number[], help: [] as number[], bare: [] as number[] };
+  for (let i = 0; i < runs; i++) {
+    times.client.push(timeNode(['--input-type=module', '-e', importClient]));
+    times.urql.push(timeNode(['--input-type=module', '-e', "await import('@urql/core')"]));
+    times.help.push(timeNode([join(root, 'bin', 'labelkit.js'), '--help']));
+    times.bare.push(timeNode(['-e', '0']));
+  }
+  const kb = (b: number) => Math.round((b / 1024) * 10) / 10;
+  const importRatio = median(times.client) / median(times.urql);
+  const helpRatio = median(times.help) / median(times.bare);
+  return [
+    { bench: 'size and start-up', name: 'client entry, min+gz', value: kb(client.bytes), unit: 'KB', goal: '≤ 13 KB', met: client.bytes <= 13 * 1024 },
+    { bench: 'size and start-up', name: '@urql/core alone, min+gz', value: kb(urql.bytes), unit: 'KB' },
+    { bench: 'size and start-up', name: 'modules of graphql in the client bundle', value: graphqlModules, unit: '', goal: '0', met: graphqlModules === 0 },
+    { bench: 'size and start-up', name: 'import client (process, median)', value: median(times.client), unit: 'ms' },
+    { bench: 'size and start-up', name: 'import @urql/core (process, median)', value: median(times.urql), unit: 'ms' },
+    { bench: 'size and start-up', name: 'import client / import urql', value: importRatio, unit: '×', goal: '≤ 1.2×', met: importRatio <= 1.2 },
+    { bench: 'size and start-up', name: 'labelkit --help (median)', value: median(times.help), unit: 'ms' },
+    { bench: 'size and start-up', name: 'node -e 0 (median)', value: median(times.bare), unit: 'ms' },
+    { bench: 'size and start-up', name: 'labelkit --help / bare node', value: helpRatio, unit: '×', goal: '≤ 2×', met: helpRatio <= 2 },
+  ];
+}
