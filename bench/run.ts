@@ -1,6 +1,7 @@
 /**
  * `npm run bench` (`-- --smoke` for a short run, `-- name…` for some benchmarks): runs the
- * benchmarks one after another in this process, prints a table and writes bench/results.json.
+ * benchmarks one after another in this process, prints a table and writes bench/results.json
+ * (bench/results-smoke.json in smoke mode, which is not committed).
  */
 import { cpus } from 'node:os';
 import { writeFileSync } from 'node:fs';
@@ -31,5 +32,6 @@ for (const name of chosen) {
 }
 printTable(figures);
 const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, smoke, seconds: Math.round((Date.now() - started) / 1000) };
-writeFileSync(join(import.meta.dirname, 'results.json'), JSON.stringify({ date: new Date().toISOString(), machine, figures }, null, 2) + '\n');
-console.error(`wrote bench/results.json (${machine.seconds} s)`);
+const out = smoke ? 'results-smoke.json' : 'results.json';
+writeFileSync(join(import.meta.dirname, out), JSON.stringify({ date: new Date().toISOString(), machine, figures }, null, 2) + '\n');
+console.error(`wrote bench/${out} (${machine.seconds} s)`);
