@@ -1,0 +1,191 @@
+/**
+ * The one redactor: every text or value that labelkit shows (errors, CLI output, emulator answers,
+ * job errors, logs) passes through these functions. No other module in `src/` replaces secrets.
+ *
+ * @remarks A secret reaches a text in more than one form: as is, JSON-escaped by a server that
+ * quotes a request (`"` → `\"`, `\` → `\\`, non-ASCII → `\uXXXX` for ASCII-only encoders),
+ * percent-encoded in a form body or query string (`encodeURIComponent` and the form flavour with
+ * `+` for space), and base64-encoded inside `Authorization: Basic …`. {@link secretForms} lists
+ * them all, and {@link redact} replaces every one. Any `Bearer …`/`Basic …` credential is
+ * replaced whether or not it is known. Values under a secret-like key (`secretKey`,
+ * `client_secret`, `token`, `Authorization`, any spelling or case) are replaced whatever their
+ * type: see {@link isSecretKeyName} and {@link redactValue}.
+ *
+ * This module is pure (no Node or DOM API beyond `TextEncoder`/`btoa`), so the browser build of
+ * the client carries it too.
+ */
+
+/** What a secret is replaced with. */
+export const REDACTED = '***';
+
+/** Secrets shorter than this are not searched for (they would match ordinary text). */
+export const MIN_SECRET_LENGTH = 4;
+
+/** A fragment of a secret at least this long, left at the end of a cut text, is redacted too. */
+export const MIN_FRAGMENT_LENGTH = 8;
+
+/** The secrets a redaction knows: values, possibly undefined or empty (then ignored). */
+export type Secrets = Iterable<string | null | undefined>;
+
+const CREDENTIAL = /\b(Bearer|Basic)(\s+|%20|\+)[A-Za-z0-9._~+/=%-]{4,}/gi;
+
+/**
+ * Tells whether an object key holds a secret: `secretKey`, `clientSecret`, `client_secret`,
+ * `token`, `access_token`, `password`, `apiKey`, `authorization`, in any case or spelling.
+ *
+ * @param key - an object key or header name
+ * @returns true when a value under this key must never be shown
+ */
+export function isSecretKeyName(key: string): boolean {
+  const k = key.toLowerCase().replace(/[^a-z]/g, '');
+  return /secret|token|password|passwd|apikey|authorization|credential/.test(k);
+}
+
+function utf8Bytes(text: string): Uint8Array {
+  return new TextEncoder().encode(text);
+}
+
+function base64(bytes: Uint8Array): string {
+  let binary = '';
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary);
+}
+
+/**
+ * The base64 texts that occur in any base64 encoding containing the secret, whatever its byte
+ * offset there (three alignments; the characters shared with neighbouring bytes are left out).
+ */
+function base64Forms(secret: string): string[] {
+  const bytes = utf8Bytes(secret);
+  const forms: string[] = [];
+  for (let pad = 0; pad < 3; pad++) {
+    const padded = new Uint8Array(pad + bytes.length);
+    padded.set(bytes, pad);
+    const encoded = base64(padded);
+    const from = Math.ceil((pad * 8) / 6);
+    const to = Math.floor(((pad + bytes.length) * 8) / 6);
+    const form = encoded.slice(from, to);
+    if (form.length >= MIN_SECRET_LENGTH) forms.push(form);
+  }
+  return forms;
+}
+
+const formsCache = new Map<string, readonly string[]>();
+
+/**
+ * Every form in which a secret can appear in a text: raw, JSON-escaped (with and without
+ * `\uXXXX` for non-ASCII), percent-encoded (URI component and form style), and base64 at any
+ * alignment.
+ *
+ * @param secret - a secret value
+ * @returns the distinct forms, longest first; empty for a secret shorter than {@link MIN_SECRET_LENGTH}
+ */
+export function secretForms(secret: string): readonly string[] {
+  if (secret.length < MIN_SECRET_LENGTH) return [];
+  const cached = formsCache.get(secret);
+  if (cached) return cached;
+  const json = JSON.stringify(secret).slice(1, -1);
+  const jsonAscii = json.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const uri = encodeURIComponent(secret);
+  const form = new URLSearchParams({ s: secret }).toString().slice(2);
+  const forms = [
+    ...new Set([secret, json, jsonAscii, JSON.stringify(json).slice(1, -1), uri, uri.toLowerCase(), form, ...base64Forms(secret)]),
+  ]
+    .filter((f) => f.length >= MIN_SECRET_LENGTH)
+    .sort((a, b) => b.length - a.length);
+  if (formsCache.size > 256) formsCache.clear();
+  formsCache.set(secret, forms);
+  return forms;
+}
+
+function allForms(secrets: Secrets): string[] {
+  const out = new Set<string>();
+  for (const s of secrets) if (s) for (const f of secretForms(s)) out.add(f);
+  return [...out].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * Replaces every known secret, in every form it takes on the wire, and every `Bearer …` or
+ * `Basic …` credential, with {@link REDACTED}.
+ *
+ * @param text - a message, a response body excerpt, a line about to be printed
+ * @param secrets - the secret values known to the caller; short and empty ones are ignored
+ * @returns the text with no secret left in it
+ * @example
+ * ```ts
+ * redact('bad key "a\\"b&c"', ['a"b&c']); // 'bad key "***"'
+ * ```
+ */
+export function redact(text: string, secrets: Secrets = []): string {
+  let out = text.replace(CREDENTIAL, (_m, scheme: string, space: string) => `${scheme}${space}${REDACTED}`);
+  for (const form of allForms(secrets)) if (out.includes(form)) out = out.split(form).join(REDACTED);
+  return out;
+}
+
+/**
+ * Redacts, then cuts a text to at most `max` characters, then redacts any fragment of a known
+ * secret (8 characters or more) left at either edge of the cut.
+ *
+ * @param text - a long text, such as a model's error body
+ * @param max - the most characters to keep (an ellipsis marks the cut)
+ * @param secrets - the secret values known to the caller
+ * @returns a redacted excerpt of at most `max` characters plus the ellipsis
+ * @remarks Cutting first would leak the first part of a secret that straddles the cut.
+ */
+export function redactAndCut(text: string, max: number, secrets: Secrets = []): string {
+  const clean = redact(text, secrets);
+  if (clean.length <= max) return clean;
+  let cut = clean.slice(0, max);
+  for (const form of allForms(secrets)) {
+    for (let n = Math.min(form.length - 1, cut.length); n >= MIN_FRAGMENT_LENGTH; n--) {
+      if (cut.endsWith(form.slice(0, n))) {
+        cut = cut.slice(0, cut.length - n) + REDACTED;
+        break;
+      }
+    }
+  }
+  return `${cut}…`;
+}
+
+/**
+ * The secrets a value holds under secret-like keys (see {@link isSecretKeyName}), at any depth:
+ * strings as they are, other values as their JSON text.
+ *
+ * @param value - request variables, a parsed body, headers as an object
+ * @returns the secret texts found
+ */
+export function secretsIn(value: unknown): string[] {
+  const found = new Set<string>();
+  const walk = (v: unknown, depth: number, underSecret: boolean): void => {
+    if (depth > 20 || v === null || v === undefined) return;
+    if (typeof v !== 'object') {
+      if (underSecret) found.add(String(v));
+      return;
+    }
+    if (underSecret) found.add(JSON.stringify(v));
+    for (const [k, inner] of Object.entries(v)) walk(inner, depth + 1, underSecret || isSecretKeyName(k));
+  };
+  walk(value, 0, false);
+  return [...found].filter((s) => s.length >= MIN_SECRET_LENGTH);
+}
+
+/**
+ * A deep copy of a value with every value under a secret-like key replaced by
+ * {@link REDACTED}, whatever its type, and every string redacted with {@link redact}.
+ *
+ * @param value - a JSON-like value (errors' extensions, a body to log)
+ * @param secrets - further known secret values
+ * @returns the redacted copy
+ */
+export function redactValue<T>(value: T, secrets: Secrets = []): T {
+  const known = [...secrets];
+  const walk = (v: unknown, depth: number): unknown => {
+    if (typeof v === 'string') return redact(v, known);
+    if (depth > 20 || v === null || typeof v !== 'object') return v;
+    if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
+    const out: Record<string, unknown> = {};
+    for (const [k, inner] of Object.entries(v)) out[k] = isSecretKeyName(k) ? REDACTED : walk(inner, depth + 1);
+    return out;
+  };
+  return walk(value, 0) as T;
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { isSecretKeyName, redact, redactAndCut, redactValue, REDACTED, secretForms, secretsIn } from '../../src/shared/redact.js';
+
+// A sentinel with every character that encoders change: quote, backslash, &, +, %, space, non-ASCII.
+const SECRET = 'sk-"q\\u&p+c%20 é☃-SENTINEL';
+
+function basic(user: string, password: string): string {
+  return Buffer.from(`${user}:${password}`, 'utf8').toString('base64');
+}
+
+describe('redact', () => {
+  it.each([
+    ['raw', SECRET],
+    ['JSON-escaped', JSON.stringify(SECRET).slice(1, -1)],
+    ['JSON-escaped twice', JSON.stringify(JSON.stringify(SECRET)).slice(1, -1)],
+    ['JSON-escaped, ASCII only', JSON.stringify(SECRET).slice(1, -1).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)],
+    ['URI component', encodeURIComponent(SECRET)],
+    ['form-encoded', new URLSearchParams({ client_secret: SECRET }).toString()],
+  ])('removes the %s form of a secret', (_name, form) => {
+    const out = redact(`before ${form} after`, [SECRET]);
+    expect(out).not.toContain('SENTINEL');
+    expect(out).toContain(REDACTED);
+  });
+
+  it.each([0, 1, 2, 3, 4])('removes a secret inside base64 at byte offset %i (Basic auth)', (offset) => {
+    const encoded = basic('x'.repeat(offset), SECRET);
+    const out = redact(`header ${encoded} end`, [SECRET]);
+    expect(out).not.toContain(encoded);
+    // What is left of the base64 no longer decodes to the secret.
+    expect(Buffer.from(out, 'base64').toString('utf8')).not.toContain('SENTINEL');
+  });
+
+  it('replaces any Bearer or Basic credential, known or not', () => {
+    expect(redact('Authorization: Bearer abc.def-ghi_123')).toBe(`Authorization: Bearer ${REDACTED}`);
+    expect(redact('authorization: basic dXNlcjpwYXNz')).toBe(`authorization: basic ${REDACTED}`);
+  });
+
+  it('ignores secrets shorter than four characters and leaves other text alone', () => {
+    expect(redact('abc def', ['abc', '', undefined, null])).toBe('abc def');
+    expect(secretForms('abc')).toEqual([]);
+  });
+});
+
+describe('redactAndCut', () => {
+  it('redacts before cutting, so a secret straddling the cut leaks no part', () => {
+    const text = `${'x'.repeat(190)}${SECRET}${'y'.repeat(100)}`;
+    const out = redactAndCut(text, 200, [SECRET]);
+    expect(out).not.toContain(SECRET.slice(0, 8));
+    expect(out.length).toBeLessThanOrEqual(201);
+  });
+
+  it('redacts a fragment of 8 or more characters of a secret left at the end of the cut', () => {
+    // The full secret is not in the text (so redact() alone finds nothing), only its start is cut.
+    const secret = 'ABCDEFGHIJKLMNOP';
+    const text = `${'x'.repeat(190)}ABCDEFGHIJ and more text after it`;
+    const out = redactAndCut(text, 200, [secret]);
+    expect(out).not.toContain('ABCDEFGH');
+    expect(out.endsWith(`${REDACTED}…`)).toBe(true);
+  });
+
+  it('keeps a short text whole', () => {
+    expect(redactAndCut('short', 200, [SECRET])).toBe('short');
+  });
+});
+
+describe('secretsIn and redactValue', () => {
+  it('finds values under secret-like keys of any spelling and type', () => {
+    const found = secretsIn({ input: { targetAPI: { secretkey: { nested: 'abcdefgh' }, SECRET_KEY: 12345678 }, client_secret: 'cs-value' } });
+    expect(found).toEqual(expect.arrayContaining(['{"nested":"abcdefgh"}', '12345678', 'cs-value', 'abcdefgh']));
+  });
+
+  it('replaces every value under a secret-like key and redacts strings', () => {
+    const out = redactValue({ token: 5, a: [`see ${SECRET}`], b: { clientSecret: { x: 1 } } }, [SECRET]);
+    expect(out).toEqual({ token: REDACTED, a: [`see ${REDACTED}`], b: { clientSecret: REDACTED } });
+  });
+
+  it.each(['secretKey', 'secretkey', 'client_secret', 'clientSecret', 'access_token', 'Authorization', 'x-api-key'])(
+    'treats %s as a secret key name',
+    (key) => expect(isSecretKeyName(key)).toBe(true),
+  );
+
+  it.each(['endpoint', 'projectId', 'tagName', 'labelerEmail'])('does not treat %s as a secret key name', (key) =>
+    expect(isSecretKeyName(key)).toBe(false),
+  );
+});
