@@ -7,7 +7,8 @@ import { secretRedactionPlugin } from './secretRedactionPlugin.js';
 import { createResolvers } from './resolvers.js';
 import { JobRunner } from './runner.js';
 import type { ModelOptions } from './runner.js';
-import { loadSchemaSource } from './schemaSource.js';
+import { emulatorSchemaSource, loadSchemaSource } from './schemaSource.js';
+import type { SchemaGeneration } from '../shared/schemaGeneration.js';
 import { EmulatorStore } from './store.js';
 import { TokenAuthority } from './tokenAuthority.js';
 
@@ -31,6 +32,13 @@ export interface EmulatorOptions {
   tokenTtlSeconds?: number;
   /** Origins that browsers may call from (exact strings). @defaultValue loopback origins: http(s)://localhost, 127.x.x.x, [::1], any port */
   corsOrigins?: string[];
+  /**
+   * Which generation of the service's schema to speak: `tags` (today's production: `tagItems`,
+   * `tagName`) or `labels` (after the rename: `labelItems`, `labelName`). Switch a running emulator
+   * with {@link Emulator.setSchemaGeneration}.
+   * @defaultValue 'tags'
+   */
+  schemaGeneration?: SchemaGeneration;
   /** How the job runner calls models: time-out, concurrency, retries. */
   model?: ModelOptions;
   /** Receives one line per HTTP request and per job event; never a token or secret. @defaultValue no logging */
@@ -49,8 +57,20 @@ export interface Emulator {
   clientId: string;
   /** The client secret accepted at `/api/oauth/token` (a local test secret: do not print it). */
   clientSecret: string;
+  /** The schema generation the emulator speaks now. */
+  readonly schemaGeneration: SchemaGeneration;
+  /**
+   * Switches the schema generation at once, as the service will on the day of its rename: the
+   * next request is validated and answered with the other field names. Data and jobs stay.
+   */
+  setSchemaGeneration(generation: SchemaGeneration): void;
   /** Stops the job runner: running jobs end FAILED; resolves when none runs. */
   close(): Promise<void>;
+}
+
+function checkGeneration(value: unknown): SchemaGeneration {
+  if (value === 'tags' || value === 'labels') return value;
+  throw new TypeError(`[Emulator] schemaGeneration must be 'tags' or 'labels', got ${JSON.stringify(value)}`);
 }
 
 const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127(?:\.\d{1,3}){3}|\[::1\])(:\d{1,5})?$/;
@@ -62,7 +82,8 @@ const ALLOWED_HEADERS = ['authorization', 'content-type', 'accept', 'x-request-i
  * @param options - data, auth, CORS and job-runner settings (`port` and `host` are for `startEmulator`)
  * @returns the emulator; `handle(request)` answers like the service, `store` holds the data
  * @throws {@link EmulatorDataError} when `dataDir` holds bad files (every problem, with file and line)
- * @remarks Serves schema.graphql with graphql-yoga and real resolvers. Routes:
+ * @remarks Serves schema.graphql with graphql-yoga and real resolvers, in the schema generation of
+ * `schemaGeneration` (the store and job runner are the same in both). Routes:
  * - `POST /graphql` — GraphQL; needs `Authorization: Bearer <token>`, else a GraphQL error
  *   `Unauthorized` with `extensions.type` `AuthenticationError`. Any alphanumeric `operationName`
  *   is accepted when the document holds one operation.
@@ -90,9 +111,15 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const auth = new TokenAuthority(options);
   const runner = new JobRunner(store, options.model, options.log);
   const corsOrigins = options.corsOrigins;
+  const sdl = loadSchemaSource();
+  const schemas = {
+    tags: createSchema({ typeDefs: emulatorSchemaSource(sdl, 'tags'), resolvers: createResolvers(store, runner, 'tags') }),
+    labels: createSchema({ typeDefs: emulatorSchemaSource(sdl, 'labels'), resolvers: createResolvers(store, runner, 'labels') }),
+  };
+  let generation = checkGeneration(options.schemaGeneration ?? 'tags');
 
   const yoga = createYoga({
-    schema: createSchema({ typeDefs: loadSchemaSource(), resolvers: createResolvers(store, runner) }),
+    schema: () => schemas[generation],
     graphqlEndpoint: '/graphql',
     graphiql: false, // its page loads code from a CDN; httpRoutes serves a self-contained one
     landingPage: false,
@@ -114,6 +141,13 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     token: auth.staticToken,
     clientId: auth.clientId,
     clientSecret: auth.clientSecret,
+    get schemaGeneration() {
+      return generation;
+    },
+    setSchemaGeneration(next) {
+      generation = checkGeneration(next);
+      options.log?.(`schema generation: ${generation}`);
+    },
     close: () => runner.close(),
   };
 }

@@ -17,6 +17,7 @@ export type { DataErrorProblem } from './dataError.js';
 export type { ModelOptions, ModelOptions as RunnerOptions } from './runner.js';
 export type {
   DocumentInput,
+  StoredCabinet,
   LabelClassType,
   LabelInput,
   LabelSetInput,
@@ -25,8 +26,8 @@ export type {
   StoredDocument,
   StoredJob,
   StoredJobError,
+  StoredLabel,
   StoredLabelSet,
   StoredProject,
   StoredSpan,
-  StoredTagItem,
 } from './types.js';
