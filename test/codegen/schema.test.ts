@@ -1,12 +1,11 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { buildClientSchema, buildSchema, parse, validate } from 'graphql';
-import type { GraphQLSchema, IntrospectionQuery } from 'graphql';
+import { buildSchema, parse, validate } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from './codegenConfig.js';
+import { productionSchema } from '../support/productionSchema.js';
 import { subsetProblems, undescribed } from './schemaSubset.js';
-
-const reference = join(repoRoot, '..', 'shared', 'reference');
 
 describe('schema.graphql', () => {
   let ours: GraphQLSchema;
@@ -16,10 +15,7 @@ describe('schema.graphql', () => {
   beforeAll(async () => {
     oursSdl = await readFile(join(repoRoot, 'schema.graphql'), 'utf8');
     ours = buildSchema(oursSdl);
-    const introspection = JSON.parse(await readFile(join(reference, 'production-schema.json'), 'utf8')) as
-      | IntrospectionQuery
-      | { data: IntrospectionQuery };
-    production = buildClientSchema('data' in introspection ? introspection.data : introspection);
+    production = productionSchema();
   });
 
   it('is a faithful subset of the production schema', () => {
@@ -81,8 +77,7 @@ describe('operations/', () => {
     const dir = join(repoRoot, 'operations');
     const sources = await Promise.all((await readdir(dir)).map((f) => readFile(join(dir, f), 'utf8')));
     const doc = parse(sources.join('\n'));
-    const introspection = JSON.parse(await readFile(join(reference, 'production-schema.json'), 'utf8')) as IntrospectionQuery;
-    const production = buildClientSchema(introspection);
+    const production = productionSchema();
     const ours = buildSchema(await readFile(join(repoRoot, 'schema.graphql'), 'utf8'));
     expect(validate(production, doc).map((e) => e.message)).toEqual([]);
     expect(validate(ours, doc).map((e) => e.message)).toEqual([]);
