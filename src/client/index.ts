@@ -24,6 +24,7 @@ export type { ErrorCode, ErrorDetails, GraphQLErrorEntry } from './errors.js';
 export { validateAutoLabelInput } from './validation.js';
 export type { AutoLabelValidationOptions, ValidationProblem } from './validation.js';
 export { buildLabelTree } from './labelTree.js';
+export type { SchemaChangeEvent, SchemaGeneration } from './labelSetDocuments.js';
 export type { LabelNode, LabelTree } from './labelTree.js';
 export type {
   AutoLabelInput,
