@@ -7,7 +7,7 @@
 export { runCabinet } from './commands/cabinet/runner.js';
 export type { CabinetFlags, CabinetResult } from './commands/cabinet/runner.js';
 export { runLabelSets } from './commands/labelSets/runner.js';
-export type { LabelSetsFlags, LabelSetsResult } from './commands/labelSets/runner.js';
+export type { LabelSetsFlags, LabelSetsHooks, LabelSetsResult } from './commands/labelSets/runner.js';
 export { buildAutoLabelInput, runAutoLabel } from './commands/autoLabel/runner.js';
 export type { AutoLabelFlags, AutoLabelHooks, AutoLabelResult, DryRunRequest } from './commands/autoLabel/runner.js';
 export { runJobs, waitForAll, outcomesExitCode, statusesExitCode } from './commands/jobs/runner.js';

@@ -12,13 +12,16 @@ export interface EmulatorFlags {
   data?: string;
   clientId?: string;
   clientSecretEnv?: string;
+  /** `tags` or `labels`. @defaultValue 'tags' */
+  schemaGeneration?: string;
   verbose?: boolean;
 }
 
 /**
  * Starts the emulator from the flags.
  *
- * @param flags - port, host, data folder, client id, the variable with the client secret
+ * @param flags - port, host, data folder, client id, the variable with the client secret, the
+ * schema generation
  * @param context - the run (environment; the client secret is registered for redaction)
  * @returns the running emulator
  * @throws {@link CliUsageError} for bad flags, an unset variable, or a bad data folder (every
@@ -32,12 +35,17 @@ export async function runEmulator(flags: EmulatorFlags, context: ActionContext):
     clientSecret = context.io.env[flags.clientSecretEnv]?.trim() || undefined;
     if (!clientSecret) problems.push({ field: '--client-secret-env', message: `${flags.clientSecretEnv} is not set: export ${flags.clientSecretEnv}=…` });
   }
+  const schemaGeneration = flags.schemaGeneration ?? 'tags';
+  if (schemaGeneration !== 'tags' && schemaGeneration !== 'labels') {
+    problems.push({ field: '--schema-generation', message: "must be tags (today's production) or labels (after the rename)" });
+  }
   context.printer.addSecret(clientSecret);
   if (problems.length > 0) throw new CliUsageError(problems, 'labelkit emulator --help');
   try {
     return await startEmulator({
       port,
       host: flags.host,
+      schemaGeneration: schemaGeneration as 'tags' | 'labels',
       ...(flags.data !== undefined && { dataDir: flags.data }),
       ...(flags.clientId !== undefined && { clientId: flags.clientId }),
       ...(clientSecret !== undefined && { clientSecret }),
