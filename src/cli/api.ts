@@ -14,6 +14,8 @@ export { runJobs, waitForAll, outcomesExitCode, statusesExitCode } from './comma
 export type { JobWatcher, JobsFlags, JobsResult } from './commands/jobs/runner.js';
 export { runModelCheck, checkRequest } from './commands/modelCheck/runner.js';
 export type { ModelCheckFlags, ModelCheckResult, ModelCheckRow } from './commands/modelCheck/runner.js';
+export { runSchemaCheck } from './commands/schemaCheck/runner.js';
+export type { SchemaChangeRow, SchemaCheckFlags, SchemaCheckResult } from './commands/schemaCheck/runner.js';
 export { runEmulator } from './commands/emulator/runner.js';
 export type { EmulatorFlags } from './commands/emulator/runner.js';
 export { resolveConnection } from './connection.js';

@@ -1,5 +1,5 @@
-import { Kind, parse, print, visit } from 'graphql';
-import type { DocumentNode, FieldNode, NameNode, ObjectTypeDefinitionNode } from 'graphql';
+import { isObjectType, isSchema, Kind, parse, print, visit } from 'graphql';
+import type { DocumentNode, FieldNode, GraphQLSchema, NameNode, ObjectTypeDefinitionNode } from 'graphql';
 
 /**
  * The two generations of the service's schema: `tags` (today's production: `tagItems`, `tagName`)
@@ -22,7 +22,7 @@ export const RENAMED_FIELDS = [
 /**
  * Which generation a schema speaks, by the fields of its `LabelSet` and `TagItem` types.
  *
- * @param sdl - schema text (SDL) or its parsed document
+ * @param sdl - schema text (SDL), its parsed document, or a built schema (e.g. from introspection)
  * @returns `tags` or `labels`; `undefined` when the schema has neither set of names, or a mix
  * @remarks This is what `codegen.ts` and the emulator use to read schema.graphql, so a fork that
  * renames the fields in schema.graphql needs no other change.
@@ -31,9 +31,15 @@ export const RENAMED_FIELDS = [
  * generationOfSchema('type LabelSet { tagItems: [TagItem!]! } type TagItem { tagName: String! }'); // 'tags'
  * ```
  */
-export function generationOfSchema(sdl: string | DocumentNode): SchemaGeneration | undefined {
-  const doc = typeof sdl === 'string' ? parse(sdl) : sdl;
+export function generationOfSchema(sdl: string | DocumentNode | GraphQLSchema): SchemaGeneration | undefined {
   const fields = new Map<string, Set<string>>();
+  if (isSchema(sdl)) {
+    for (const r of RENAMED_FIELDS) {
+      const type = sdl.getType(r.type);
+      if (isObjectType(type)) fields.set(r.type, new Set(Object.keys(type.getFields())));
+    }
+  }
+  const doc = typeof sdl === 'string' ? parse(sdl) : isSchema(sdl) ? { definitions: [] } : sdl;
   for (const def of doc.definitions) {
     if (def.kind === Kind.OBJECT_TYPE_DEFINITION || def.kind === Kind.OBJECT_TYPE_EXTENSION) {
       const names = fields.get(def.name.value) ?? new Set<string>();
