@@ -3,14 +3,16 @@ import { join } from 'node:path';
 import type { CodegenConfig } from '@graphql-codegen/cli';
 import type { Types } from '@graphql-codegen/plugin-helpers';
 import { emulatorSchemaSource } from './src/emulator/schemaSource.js';
-import { operationsInGeneration, SCHEMA_GENERATIONS, schemaInGeneration } from './src/shared/schemaGeneration.js';
+import { generationOfSchema, operationsInGeneration, SCHEMA_GENERATIONS, schemaInGeneration } from './src/shared/schemaGeneration.js';
 
 /**
  * Inputs: the hand-written SDL (schema.graphql) and one document per file under operations/,
- * both written in either schema generation (`tags` today, `labels` after the service's rename).
+ * both written in either schema generation (`tags` today, `labels` after the service's rename);
+ * operations/ may keep the `labelItems: tagItems` aliases after schema.graphql is renamed.
  *
  * Outputs (committed; `npm run codegen:check`, part of `npm test`, fails when one is stale):
- * - generated/graphql.ts: the typed documents as written, the public `labelkit/documents`.
+ * - generated/graphql.ts: the typed documents in the generation of schema.graphql, the public
+ *   `labelkit/documents` (today byte-identical to generated/tags/graphql.ts).
  * - generated/<generation>/graphql.ts: the same documents rewritten for each generation, with the
  *   same result types; the client sends one or the other (src/client/labelSetDocuments.ts).
  * - generated/<generation>/resolvers.ts: the emulator's resolver types for the schema it serves in
@@ -23,12 +25,6 @@ import { operationsInGeneration, SCHEMA_GENERATIONS, schemaInGeneration } from '
  * The documents are plain DocumentNode objects (no `graphql` import at run time),
  * so the browser build of the client stays free of the `graphql` package.
  */
-const schemaSdl = readFileSync('schema.graphql', 'utf8');
-const operations = readdirSync('operations')
-  .filter((f) => f.endsWith('.graphql'))
-  .sort()
-  .map((f) => readFileSync(join('operations', f), 'utf8'))
-  .join('\n');
 
 /** How documents become typed documents; shared by every document target. */
 const documentPlugins: Types.ConfiguredOutput = {
@@ -70,22 +66,39 @@ const resolverPlugins: Types.ConfiguredOutput = {
   },
 };
 
-const generationTargets = Object.fromEntries(
-  SCHEMA_GENERATIONS.flatMap((generation): [string, Types.ConfiguredOutput][] => [
-    [
-      `generated/${generation}/graphql.ts`,
-      { ...documentPlugins, schema: schemaInGeneration(schemaSdl, generation), documents: operationsInGeneration(operations, generation) },
-    ],
-    [`generated/${generation}/resolvers.ts`, { ...resolverPlugins, schema: emulatorSchemaSource(schemaSdl, generation) }],
-  ]),
-);
+/**
+ * The codegen configuration of a checkout.
+ *
+ * @param root - the folder holding schema.graphql and operations/ (tests pass a renamed copy)
+ * @returns the configuration; output paths are relative to `root`
+ */
+export function codegenConfig(root = '.'): CodegenConfig {
+  const schemaSdl = readFileSync(join(root, 'schema.graphql'), 'utf8');
+  const operations = readdirSync(join(root, 'operations'))
+    .filter((f) => f.endsWith('.graphql'))
+    .sort()
+    .map((f) => readFileSync(join(root, 'operations', f), 'utf8'))
+    .join('\n');
+  const generationTargets = Object.fromEntries(
+    SCHEMA_GENERATIONS.flatMap((generation): [string, Types.ConfiguredOutput][] => [
+      [
+        `generated/${generation}/graphql.ts`,
+        { ...documentPlugins, schema: schemaInGeneration(schemaSdl, generation), documents: operationsInGeneration(operations, generation) },
+      ],
+      [`generated/${generation}/resolvers.ts`, { ...resolverPlugins, schema: emulatorSchemaSource(schemaSdl, generation) }],
+    ]),
+  );
+  return {
+    emitLegacyCommonJSImports: false,
+    generates: {
+      'generated/graphql.ts': {
+        ...documentPlugins,
+        schema: join(root, 'schema.graphql'),
+        documents: operationsInGeneration(operations, generationOfSchema(schemaSdl) ?? 'tags'),
+      },
+      ...generationTargets,
+    },
+  };
+}
 
-const config: CodegenConfig = {
-  emitLegacyCommonJSImports: false,
-  generates: {
-    'generated/graphql.ts': { ...documentPlugins, schema: 'schema.graphql', documents: ['operations/**/*.graphql'] },
-    ...generationTargets,
-  },
-};
-
-export default config;
+export default codegenConfig();

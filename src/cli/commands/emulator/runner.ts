@@ -12,7 +12,7 @@ export interface EmulatorFlags {
   data?: string;
   clientId?: string;
   clientSecretEnv?: string;
-  /** `tags` or `labels`. @defaultValue 'tags' */
+  /** `tags` or `labels`. @defaultValue the generation schema.graphql is written in */
   schemaGeneration?: string;
   verbose?: boolean;
 }
@@ -35,8 +35,8 @@ export async function runEmulator(flags: EmulatorFlags, context: ActionContext):
     clientSecret = context.io.env[flags.clientSecretEnv]?.trim() || undefined;
     if (!clientSecret) problems.push({ field: '--client-secret-env', message: `${flags.clientSecretEnv} is not set: export ${flags.clientSecretEnv}=…` });
   }
-  const schemaGeneration = flags.schemaGeneration ?? 'tags';
-  if (schemaGeneration !== 'tags' && schemaGeneration !== 'labels') {
+  const schemaGeneration = flags.schemaGeneration;
+  if (schemaGeneration !== undefined && schemaGeneration !== 'tags' && schemaGeneration !== 'labels') {
     problems.push({ field: '--schema-generation', message: "must be tags (today's production) or labels (after the rename)" });
   }
   context.printer.addSecret(clientSecret);
@@ -45,7 +45,7 @@ export async function runEmulator(flags: EmulatorFlags, context: ActionContext):
     return await startEmulator({
       port,
       host: flags.host,
-      schemaGeneration: schemaGeneration as 'tags' | 'labels',
+      ...(schemaGeneration !== undefined && { schemaGeneration: schemaGeneration as 'tags' | 'labels' }),
       ...(flags.data !== undefined && { dataDir: flags.data }),
       ...(flags.clientId !== undefined && { clientId: flags.clientId }),
       ...(clientSecret !== undefined && { clientSecret }),
