@@ -5,7 +5,7 @@ import type { AuthError, GraphQLRequestError, NetworkError } from './errors.js';
 import { createExecutor } from './executor.js';
 import type { CallOptions, RetryOptions } from './executor.js';
 import { JobPoller } from './jobPoller.js';
-import { LabelSetDocuments, WRITTEN_GENERATION } from './labelSetDocuments.js';
+import { LabelSetDocuments } from './labelSetDocuments.js';
 import type { SchemaChangeEvent, SchemaGeneration } from './labelSetDocuments.js';
 import type { PollOptions, WaitOptions } from './jobPoller.js';
 import type { AutoLabelInput, Cabinet, Job, JobOutcome, JobSnapshot, LabelSet, Role } from './types.js';
@@ -31,7 +31,7 @@ export interface LabelingClientOptions extends AuthOptions {
    * Which generation of the service's schema the label-set query is written for: `tags` (today's
    * production, `tagItems`/`tagName`) or `labels` (after the service's rename). A `tags` client
    * switches to `labels` on its own, once, when the service refuses `tagItems`/`tagName`.
-   * @defaultValue the generation schema.graphql was written in when labelkit was generated: 'tags'
+   * @defaultValue 'tags' (today's production; a service already renamed costs one extra request, once)
    */
   schemaGeneration?: SchemaGeneration;
   /** Called once when the client switches to the renamed label-set documents (see `schemaGeneration`). */
@@ -147,7 +147,7 @@ function assertValid(problems: ValidationProblem[], operationName: string): void
 export function createLabelingClient(options: LabelingClientOptions): LabelingClient {
   assertValid(checkClientOptions(options), 'createLabelingClient');
   const execute = createExecutor(options);
-  const labelSetDocuments = new LabelSetDocuments(options.schemaGeneration ?? WRITTEN_GENERATION, options.onSchemaChange);
+  const labelSetDocuments = new LabelSetDocuments(options.schemaGeneration ?? 'tags', options.onSchemaChange);
 
   const getJobs = async (jobIds: string[], callOptions?: CallOptions) => {
     assertValid(checkJobIds(jobIds), 'GetJobs');

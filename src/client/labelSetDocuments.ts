@@ -1,5 +1,4 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import { GetCabinetLabelSetsByIdDocument as WrittenDocument } from '../../generated/graphql.js';
 import type { GetCabinetLabelSetsByIdQuery, GetCabinetLabelSetsByIdQueryVariables } from '../../generated/graphql.js';
 import { GetCabinetLabelSetsByIdDocument as LabelsDocument } from '../../generated/labels/graphql.js';
 import { GetCabinetLabelSetsByIdDocument as TagsDocument } from '../../generated/tags/graphql.js';
@@ -13,22 +12,6 @@ type LabelSetsDocument = TypedDocumentNode<GetCabinetLabelSetsByIdQuery, GetCabi
 
 /** The label-set document of each schema generation; both have the same result type. */
 const DOCUMENTS: Record<SchemaGeneration, LabelSetsDocument> = { tags: TagsDocument, labels: LabelsDocument };
-
-/** Whether a document (plain AST objects) selects a field of that name anywhere. */
-function selectsField(node: unknown, name: string): boolean {
-  if (Array.isArray(node)) return node.some((n) => selectsField(n, name));
-  if (typeof node !== 'object' || node === null) return false;
-  const n = node as { kind?: string; name?: { value?: string } };
-  if (n.kind === 'Field' && n.name?.value === name) return true;
-  return Object.values(node).some((v) => typeof v === 'object' && selectsField(v, name));
-}
-
-/**
- * The generation that schema.graphql and operations/ are written in, read from the public
- * generated document: `tags` today, `labels` in a fork regenerated after the rename. It is the
- * client's default `schemaGeneration`, so regenerating is the only step after the rename.
- */
-export const WRITTEN_GENERATION: SchemaGeneration = selectsField(WrittenDocument, 'tagItems') ? 'tags' : 'labels';
 
 /** What `onSchemaChange` receives when the client switches to the renamed documents. */
 export interface SchemaChangeEvent {

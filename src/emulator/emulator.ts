@@ -8,7 +8,6 @@ import { createResolvers } from './resolvers.js';
 import { JobRunner } from './runner.js';
 import type { ModelOptions } from './runner.js';
 import { emulatorSchemaSource, loadSchemaSource } from './schemaSource.js';
-import { generationOfSchema } from '../shared/schemaGeneration.js';
 import type { SchemaGeneration } from '../shared/schemaGeneration.js';
 import { EmulatorStore } from './store.js';
 import { TokenAuthority } from './tokenAuthority.js';
@@ -37,7 +36,7 @@ export interface EmulatorOptions {
    * Which generation of the service's schema to speak: `tags` (today's production: `tagItems`,
    * `tagName`) or `labels` (after the rename: `labelItems`, `labelName`). Switch a running emulator
    * with {@link Emulator.setSchemaGeneration}.
-   * @defaultValue the generation schema.graphql is written in: 'tags' (after a fork renames it: 'labels')
+   * @defaultValue 'tags' (today's production)
    */
   schemaGeneration?: SchemaGeneration;
   /** How the job runner calls models: time-out, concurrency, retries. */
@@ -117,7 +116,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     tags: createSchema({ typeDefs: emulatorSchemaSource(sdl, 'tags'), resolvers: createResolvers(store, runner, 'tags') }),
     labels: createSchema({ typeDefs: emulatorSchemaSource(sdl, 'labels'), resolvers: createResolvers(store, runner, 'labels') }),
   };
-  let generation = checkGeneration(options.schemaGeneration ?? generationOfSchema(sdl) ?? 'tags');
+  let generation = checkGeneration(options.schemaGeneration ?? 'tags');
 
   const yoga = createYoga({
     schema: () => schemas[generation],

@@ -12,7 +12,7 @@ export interface EmulatorFlags {
   data?: string;
   clientId?: string;
   clientSecretEnv?: string;
-  /** `tags` or `labels`. @defaultValue the generation schema.graphql is written in */
+  /** `tags` or `labels`. @defaultValue 'tags' */
   schemaGeneration?: string;
   verbose?: boolean;
 }
