@@ -6,6 +6,7 @@
  */
 export { createEmulator } from './emulator.js';
 export type { Emulator, EmulatorOptions } from './emulator.js';
+export type { SchemaGeneration } from '../shared/schemaGeneration.js';
 export { startEmulator } from './startEmulator.js';
 export type { RunningEmulator } from './startEmulator.js';
 export { DEMO_PROJECT_ID, demoProject } from './demoProject.js';
