@@ -61,7 +61,7 @@ const DOCUMENTS = {
 export async function runSchemaCheck(flags: SchemaCheckFlags, context: ActionContext): Promise<SchemaCheckResult> {
   const connection = await requireConnection(flags, context.io, context.printer);
   const execute = createExecutor({ url: connection.url, ...connection.auth });
-  const data = (await execute(parse(getIntrospectionQuery({ descriptions: false })), {}, {
+  const data = (await execute(parse(getIntrospectionQuery()), {}, {
     kind: 'query',
     operationName: 'IntrospectionQuery',
     options: { signal: context.signal },
