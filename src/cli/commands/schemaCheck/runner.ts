@@ -57,6 +57,11 @@ const DOCUMENTS = {
  * time-out and redaction as every other command. The comparison is graphql-inspector's `diff`
  * of labelkit's schema, in the generation the service speaks, against the service's; only
  * breaking and dangerous changes that touch what labelkit's operations use are kept.
+ * @example
+ * ```ts
+ * const result = await runSchemaCheck({ url: 'http://127.0.0.1:4000/graphql' }, context);
+ * if (!result.compatible) console.error(result.breaking.map((b) => b.message));
+ * ```
  */
 export async function runSchemaCheck(flags: SchemaCheckFlags, context: ActionContext): Promise<SchemaCheckResult> {
   const connection = await requireConnection(flags, context.io, context.printer);
