@@ -3,6 +3,7 @@ import { demoProject } from './demoProject.js';
 import { httpRoutes } from './httpRoutes.js';
 import { loadDataDir } from './loadDataDir.js';
 import { operationNamePlugin } from './operationNamePlugin.js';
+import { MAX_BODY_BYTES, queryLimitPlugins } from './requestLimits.js';
 import { secretRedactionPlugin } from './secretRedactionPlugin.js';
 import { createResolvers } from './resolvers.js';
 import { JobRunner } from './runner.js';
@@ -31,6 +32,12 @@ export interface EmulatorOptions {
   tokenTtlSeconds?: number;
   /** Origins that browsers may call from (exact strings). @defaultValue loopback origins: http(s)://localhost, 127.x.x.x, [::1], any port */
   corsOrigins?: string[];
+  /**
+   * The largest request body read, in bytes. A larger one is refused with HTTP 413 and a
+   * GraphQL-shaped error (`REQUEST_ENTITY_TOO_LARGE`) before it is read; the token is checked
+   * first, from the headers. @defaultValue 1_048_576 (1 MiB)
+   */
+  maxBodyBytes?: number;
   /** How the job runner calls models: time-out, concurrency, retries. */
   model?: ModelOptions;
   /** Receives one line per HTTP request and per job event; never a token or secret. @defaultValue no logging */
@@ -90,6 +97,8 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const auth = new TokenAuthority(options);
   const runner = new JobRunner(store, options.model, options.log);
   const corsOrigins = options.corsOrigins;
+  const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  if (!(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0)) throw new Error('[Emulator] maxBodyBytes must be a whole number of bytes above 0');
 
   const yoga = createYoga({
     schema: createSchema({ typeDefs: loadSchemaSource(), resolvers: createResolvers(store, runner) }),
@@ -99,13 +108,14 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     logging: false,
     maskedErrors: true,
     multipart: false,
+    maxRequestBodySize: maxBodyBytes, // checked after the token (httpRoutes answers a bad one from the headers)
     cors: (request) => {
       const origin = request.headers.get('origin') ?? '';
       const allowed = corsOrigins ? corsOrigins.includes(origin) : LOOPBACK_ORIGIN.test(origin);
       // `false` sends no CORS headers at all (an empty origin list would mean "allow all").
       return allowed ? { origin, credentials: false, allowedHeaders: ALLOWED_HEADERS, methods: ['GET', 'POST'], maxAge: 600 } : false;
     },
-    plugins: [httpRoutes(store, auth, options.log), operationNamePlugin(), secretRedactionPlugin()],
+    plugins: [httpRoutes(store, auth, options.log, maxBodyBytes), operationNamePlugin(), ...queryLimitPlugins(), secretRedactionPlugin()],
   });
 
   return {

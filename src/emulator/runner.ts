@@ -1,4 +1,5 @@
 import type { Role } from '../../generated/graphql.js';
+import { redact } from '../shared/redact.js';
 import { callModel, createModelAgents, ModelCallError } from './callModel.js';
 import type { ModelAgents } from './callModel.js';
 import { checkModelAnswer } from './spanContract.js';
@@ -129,7 +130,7 @@ export class JobRunner {
     const controller = new AbortController();
     const done = new Promise<void>((resolve) => setImmediate(resolve))
       .then(() => this.run(job, task, controller.signal))
-      .catch((error: unknown) => this.fail(job, `internal error of the emulator: ${error instanceof Error ? error.message : String(error)}`, null))
+      .catch((error: unknown) => this.fail(job, `internal error of the emulator: ${error instanceof Error ? error.message : String(error)}`, null, task.secretKey))
       .finally(() => this.running.delete(job));
     this.running.set(job, { controller, done });
   }
@@ -149,7 +150,7 @@ export class JobRunner {
 
   private fail(job: StoredJob, text: string, args: Record<string, unknown> | null, secretKey = ''): void {
     // A model may echo what it was sent; its words reach errors, so the secret is cut out here too.
-    const stack = secretKey ? text.split(secretKey).join('[redacted]') : text;
+    const stack = redact(text, [secretKey]);
     if (job.errors.length < MAX_JOB_ERRORS) job.errors.push({ id: `${job.id}-e${job.errors.length + 1}`, stack, args });
     else if (job.errors.length === MAX_JOB_ERRORS) job.errors.push({ id: `${job.id}-e${MAX_JOB_ERRORS + 1}`, stack: 'more errors were left out', args: null });
   }

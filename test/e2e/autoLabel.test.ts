@@ -188,7 +188,7 @@ describe('startEmulator model failures', () => {
     expect(outcome.outcome).toBe('failed');
     expect(model!.authorizations[0]).toBe(`Bearer ${SECRET}`); // the model did get it, as Bearer
     const text = JSON.stringify(outcome);
-    expect(text).toContain('[redacted]');
+    expect(text).toContain('Bearer ***'); // the shared redactor's mark
     expect(text).not.toContain(SECRET);
     expect(JSON.stringify(emu!.emulator.store.jobs.get(outcome.jobId))).not.toContain(SECRET);
     expect(JSON.stringify(model!.requests)).not.toContain(SECRET); // only in the header, never in the body
