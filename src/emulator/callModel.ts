@@ -2,7 +2,7 @@ import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { classifyFailure } from '../shared/classify.js';
 import { redactAndCut } from '../shared/redact.js';
-import type { ModelRequest } from './spanContract.js';
+import type { SpanRequest } from '../model/contract.js';
 
 /** Why one model call failed, and whether trying again may help. */
 export class ModelCallError extends Error {
@@ -43,7 +43,7 @@ export function createModelAgents(maxSockets: number): ModelAgents {
 export interface ModelCall {
   endpoint: string;
   secretKey: string;
-  request: ModelRequest;
+  request: SpanRequest;
   timeoutMs: number;
   /** Aborts the call when the job stops (the emulator closes). */
   signal: AbortSignal;

@@ -2,10 +2,10 @@ import type { Role } from '../../generated/graphql.js';
 import { redact } from '../shared/redact.js';
 import { callModel, createModelAgents, ModelCallError } from './callModel.js';
 import type { ModelAgents } from './callModel.js';
-import { checkModelAnswer } from './spanContract.js';
-import type { ModelRequest } from './spanContract.js';
+import { validateSpanResponse } from '../model/contract.js';
+import type { SpanRequest, SpanResponse } from '../model/contract.js';
 import type { EmulatorStore } from './store.js';
-import type { StoredJob, StoredProject } from './types.js';
+import type { StoredJob, StoredProject, StoredSpan } from './types.js';
 
 /** How the job runner calls models (`EmulatorOptions.model`). */
 export interface ModelOptions {
@@ -186,7 +186,7 @@ export class JobRunner {
 
   /** Calls the model for one batch (with retries), checks the answer, stores it; false on failure. */
   private async runBatch(job: StoredJob, batch: Batch, task: AutoLabelTask, spanLabels: ReadonlySet<string>, signal: AbortSignal): Promise<boolean> {
-    const request: ModelRequest = {
+    const request: SpanRequest = {
       id: task.project.id,
       name: task.project.name,
       documents: [{ id: batch.documentId, sentences: batch.lines.map((text, i) => ({ id: batch.first + i, text })) }],
@@ -212,14 +212,22 @@ export class JobRunner {
       }
       await sleep(this.opts.retryDelayMs * 2 ** (attempt - 1), signal);
     }
-    const { answer, problems } = checkModelAnswer(body, request, spanLabels);
-    if (!answer) {
+    const problems = validateSpanResponse(body, request, { spanLabels });
+    if (problems.length > 0) {
       for (const p of problems) this.fail(job, `${where}: the model's answer breaks the span contract at ${p.path}: ${p.message}`, { ...args, path: p.path }, task.secretKey);
       return false;
     }
     // Every line of the batch is set, those the model left out to no labels: the copy shows this job's answer.
     const copy = { labelerEmail: task.labelerEmail, role: task.role };
-    const byLine = new Map(answer[0]!.lines.map((l) => [l.id, l.entities]));
+    const toSpan = ({ label, start_char, end_char, confidence_score, layer }: SpanResponse['documents'][number]['labels'][number]['entities'][number]): StoredSpan => ({
+      label,
+      start_char,
+      end_char,
+      layer: layer ?? 0,
+      ...(confidence_score !== undefined && { confidence_score }),
+    });
+    // A valid answer holds the batch's one document exactly once.
+    const byLine = new Map((body as SpanResponse).documents[0]!.labels.map((l) => [l.id, l.entities.map(toSpan)]));
     for (let line = batch.first; line <= last; line++) this.store.setLineLabels(task.project.id, copy, batch.documentId, line, byLine.get(line) ?? []);
     return true;
   }

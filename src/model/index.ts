@@ -12,4 +12,4 @@ export type { ModelServerOptions, RunningModelServer } from './server.js';
 export { createSampleModel, DEMO_TERMS } from './sampleModel.js';
 export type { SampleModelOptions } from './sampleModel.js';
 export { validateSpanRequest, validateSpanResponse } from './contract.js';
-export type { ContractProblem, Predict, SpanEntity, SpanRequest, SpanResponse, SpanSentence } from './contract.js';
+export type { ContractProblem, Predict, SpanEntity, SpanRequest, SpanResponse, SpanResponseCheckOptions, SpanSentence } from './contract.js';
