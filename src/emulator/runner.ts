@@ -1,3 +1,5 @@
+import pLimit from 'p-limit';
+import type { LimitFunction } from 'p-limit';
 import type { Role } from '../../generated/graphql.js';
 import { redact } from '../shared/redact.js';
 import { callModel, createModelAgents, ModelCallError } from './callModel.js';
@@ -11,7 +13,11 @@ import type { StoredJob, StoredProject, StoredSpan } from './types.js';
 export interface ModelOptions {
   /** Time-out of one model request, reading the answer included. @defaultValue 30_000 */
   timeoutMs?: number;
-  /** Model requests in flight at once, over all jobs of the emulator. @defaultValue 4 */
+  /**
+   * Model requests in flight at once to one model endpoint (one origin: scheme, host and port),
+   * over all jobs calling it. Each endpoint has its own limit, so a model that never answers
+   * does not hold back jobs calling another one. @defaultValue 4
+   */
   concurrency?: number;
   /** Retries of one batch after a 5xx answer, a time-out or a network error. @defaultValue 2 */
   retries?: number;
@@ -58,25 +64,6 @@ export function batchesOf(project: StoredProject, linesPerRequest: number): Batc
   return out;
 }
 
-/** A counting semaphore: at most `limit` holders at once. */
-class Limiter {
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
-  constructor(private readonly limit: number) {}
-  async acquire(): Promise<void> {
-    if (this.active < this.limit) {
-      this.active++;
-      return;
-    }
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
-  }
-  release(): void {
-    const next = this.waiting.shift();
-    if (next) next(); // the slot passes straight to the next holder
-    else this.active--;
-  }
-}
-
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (signal.aborted) return resolve();
@@ -101,7 +88,8 @@ const sleep = (ms: number, signal: AbortSignal) =>
 export class JobRunner {
   private readonly running = new Map<StoredJob, { controller: AbortController; done: Promise<void> }>();
   private readonly opts: Required<ModelOptions>;
-  private readonly limiter: Limiter;
+  /** One limit per model origin, dropped when idle. */
+  private readonly limits = new Map<string, LimitFunction>();
   private readonly agents: ModelAgents;
 
   /**
@@ -116,7 +104,6 @@ export class JobRunner {
   ) {
     const defined = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as ModelOptions;
     this.opts = { timeoutMs: 30_000, concurrency: 4, retries: 2, retryDelayMs: 250, maxFailedBatches: 10, ...defined };
-    this.limiter = new Limiter(Math.max(1, this.opts.concurrency));
     this.agents = createModelAgents(Math.max(1, this.opts.concurrency));
   }
 
@@ -184,6 +171,21 @@ export class JobRunner {
     this.log(`job ${job.id} ${job.status} (${job.errors.length} errors)`);
   }
 
+  /** Runs one model call under the limit of its endpoint's origin (waiting for a free slot there only). */
+  private async limited<T>(endpoint: string, call: () => Promise<T>): Promise<T> {
+    const origin = new URL(endpoint).origin;
+    let limit = this.limits.get(origin);
+    if (!limit) {
+      limit = pLimit(Math.max(1, this.opts.concurrency));
+      this.limits.set(origin, limit);
+    }
+    try {
+      return await limit(call);
+    } finally {
+      if (limit.activeCount === 0 && limit.pendingCount === 0) this.limits.delete(origin);
+    }
+  }
+
   /** Calls the model for one batch (with retries), checks the answer, stores it; false on failure. */
   private async runBatch(job: StoredJob, batch: Batch, task: AutoLabelTask, spanLabels: ReadonlySet<string>, signal: AbortSignal): Promise<boolean> {
     const request: SpanRequest = {
@@ -196,9 +198,8 @@ export class JobRunner {
     const args = { documentId: batch.documentId, firstLine: batch.first, lastLine: last };
     let body: unknown;
     for (let attempt = 1; ; attempt++) {
-      await this.limiter.acquire();
       try {
-        body = await callModel({ endpoint: task.endpoint, secretKey: task.secretKey, request, timeoutMs: this.opts.timeoutMs, signal, agents: this.agents });
+        body = await this.limited(task.endpoint, () => callModel({ endpoint: task.endpoint, secretKey: task.secretKey, request, timeoutMs: this.opts.timeoutMs, signal, agents: this.agents }));
         break;
       } catch (error) {
         const e = error instanceof ModelCallError ? error : new ModelCallError(String(error), false);
@@ -207,8 +208,6 @@ export class JobRunner {
           this.fail(job, `${where}: ${e.message}${tries}`, { ...args, attempts: attempt, ...(e.status !== undefined && { httpStatus: e.status }) }, task.secretKey);
           return false;
         }
-      } finally {
-        this.limiter.release();
       }
       await sleep(this.opts.retryDelayMs * 2 ** (attempt - 1), signal);
     }
