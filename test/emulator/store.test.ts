@@ -131,7 +131,7 @@ describe('parseJsonWithLines', () => {
   });
 
   it.each([
-    ['{\n "a": 1,\n}', 'unexpected "}", expected a property name in double quotes (line 3 column 1)'],
+    ['{\n "a": 1,\n}', 'expected a property name in double quotes (line 3 column 1)'],
     ['[1,\n 2\n 3]', 'expected "," (line 3 column 2)'],
     ['{"a": tru}', 'unexpected "t" (line 1 column 7)'],
     ['{} x', 'unexpected "x" (line 1 column 4)'],
