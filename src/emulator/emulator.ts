@@ -78,6 +78,11 @@ const ALLOWED_HEADERS = ['authorization', 'content-type', 'accept', 'x-request-i
  * - `POST /api/oauth/token` — OAuth 2.0 client credentials → `{ access_token, token_type, expires_in }`.
  * - `GET /emulator/projects/:id/labels` — emulator-only, not part of the service: the labels
  *   stored on each labeler's copy (Bearer required).
+ *
+ * Limits: the token is checked from the headers before the body is read; a body over
+ * `maxBodyBytes` gets 413 (`REQUEST_ENTITY_TOO_LARGE`) without being read; an operation deeper
+ * than 8 or with more than 15 aliases is refused (graphql-armor). No answer quotes a request body
+ * or a value under a secret-like key.
  * @example
  * ```ts
  * const emulator = createEmulator({ staticToken: 'test-token' });
