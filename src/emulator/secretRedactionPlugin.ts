@@ -3,17 +3,24 @@ import type { ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { isSecretKeyName, redact, REDACTED, redactValue, secretsIn } from '../shared/redact.js';
 
+/** A value written inline in a query under a secret-like name: its text and where it starts. */
+interface InlineSecret {
+  text: string;
+  start: number;
+}
+
 /** The secrets written inline in a query: values of secret-like object fields and arguments. */
-function secretsInQuery(query: unknown): string[] {
+function secretsInQuery(query: unknown): InlineSecret[] {
   // A cheap first look: the shared rule applied to the whole text says whether a secret-like word is there at all.
   if (typeof query !== 'string' || !isSecretKeyName(query)) return [];
-  const found: string[] = [];
+  const found: InlineSecret[] = [];
   try {
     visit(parse(query), {
       enter(node) {
-        if ((node.kind === Kind.OBJECT_FIELD || node.kind === Kind.ARGUMENT) && isSecretKeyName(node.name.value)) {
-          found.push(print(node.value));
-          if (node.value.kind === Kind.STRING) found.push(node.value.value);
+        if ((node.kind === Kind.OBJECT_FIELD || node.kind === Kind.ARGUMENT) && isSecretKeyName(node.name.value) && node.value.kind !== Kind.VARIABLE) {
+          const start = node.value.loc?.start ?? -1;
+          found.push({ text: print(node.value), start });
+          if (node.value.kind === Kind.STRING) found.push({ text: node.value.value, start });
         }
       },
     });
@@ -61,22 +68,27 @@ function withoutCoercedSecret(message: string): string {
  * ```
  */
 export function secretRedactionPlugin(): Plugin {
-  const secretsOf = new WeakMap<Request, string[]>();
+  const secretsOf = new WeakMap<Request, { values: string[]; inline: InlineSecret[] }>();
   return {
     onParams({ params, request }) {
-      const found = [...secretsIn(params.variables), ...secretsIn(params.extensions), ...secretsInQuery(params.query)];
-      if (found.length > 0) secretsOf.set(request, found);
+      const inline = secretsInQuery(params.query);
+      const values = [...secretsIn(params.variables), ...secretsIn(params.extensions), ...inline.map((i) => i.text)];
+      if (values.length > 0) secretsOf.set(request, { values, inline });
     },
     onResultProcess({ request, result, setResult }) {
       if (Symbol.asyncIterator in Object(result)) return;
-      const secrets = secretsOf.get(request) ?? [];
+      const { values: secrets, inline } = secretsOf.get(request) ?? { values: [], inline: [] };
+      // An error located at an inline secret quotes that value, however short: take it out by its position.
+      const withoutInline = (positions: readonly number[] | undefined, message: string) =>
+        inline.reduce((text, lit) => (positions?.includes(lit.start) ? text.split(lit.text).join(REDACTED) : text), message);
       const clean = (one: ExecutionResult): ExecutionResult => {
         if (!one.errors || one.errors.length === 0) return one;
-        const errors = one.errors.map((error) => {
+        // Typed GraphQLError, but a plugin may have put a plain object there: both are handled.
+        const errors = one.errors.map((error: GraphQLError) => {
           const { originalError, ...extensions } = (error.extensions ?? {}) as Record<string, unknown>;
           // Without its originalError yoga would answer a malformed body with 200: keep the 400 it gave.
           if (originalError !== undefined && typeof extensions.http === 'object' && extensions.http !== null) extensions.http = { ...extensions.http, spec: false };
-          const message = redact(withoutCoercedSecret(error.message), secrets);
+          const message = redact(withoutCoercedSecret(withoutInline(error.positions, String(error.message))), secrets);
           if (!(error instanceof GraphQLError)) return redactValue({ ...(error as object), message, extensions }, secrets);
           // A GraphQLError again (not a plain object), so that yoga still reads and strips its `http` extension.
           const { nodes, source, positions, path } = error;

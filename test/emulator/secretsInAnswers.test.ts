@@ -67,6 +67,19 @@ describe('the emulator keeps secrets out of its answers, job errors and logs', (
     expect(answer.text).not.toContain(CORE);
   });
 
+  it.each(['12', 'true', '[7]', 'SHORT'])('does not echo a short inline secretKey literal of the wrong type: %s', async (value) => {
+    const literal = `{ projectId: "${DEMO_PROJECT_ID}", labelerEmail: "a@example.com", options: { numberOfFilesPerRequest: 0 }, targetAPI: { endpoint: "http://127.0.0.1:9/", secretKey: ${value} } }`;
+    const answer = await post(JSON.stringify({ query: `mutation { autoLabelTokenBasedProject(input: ${literal}) { id } }` }));
+    expect((JSON.parse(answer.text) as { errors: { message: string }[] }).errors.map((e) => e.message)).toEqual(['String cannot represent a non string value: ***']);
+  });
+
+  it('does not echo a short secretKey variable of the wrong type', async () => {
+    const answer = await post(JSON.stringify({ query: MUTATION, variables: { input: input({ endpoint: 'http://127.0.0.1:9/', secretKey: 12 }) } }));
+    expect((JSON.parse(answer.text) as { errors: { message: string }[] }).errors.map((e) => e.message)).toEqual([
+      'Variable "$input" got invalid value *** at "input.targetAPI.secretKey"; String cannot represent a non string value (value not shown: it holds a secret)',
+    ]);
+  });
+
   it('does not echo client credentials at the token route, whatever their encoding', async () => {
     const tokenUrl = `${emu.baseUrl}/api/oauth/token`;
     const form = await fetch(tokenUrl, { method: 'POST', body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'cid', client_secret: SECRET }) });
