@@ -12,7 +12,7 @@ const TWENTY_MB = 20 * 1024 * 1024;
  * with the answer. An answer can only arrive if the server answered from the headers: it never got
  * the body it was promised (a server that reads the whole body first would wait for ever).
  */
-function answerBeforeBody(url: string, headers: Record<string, string>): Promise<{ status: number; body: string; sent: number }> {
+function answerBeforeBody(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     let req: ClientRequest | undefined = undefined;
     const first = Buffer.alloc(16 * 1024, 'x');
@@ -20,7 +20,7 @@ function answerBeforeBody(url: string, headers: Record<string, string>): Promise
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
-        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), sent: first.length });
+        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') });
         req?.destroy();
       });
     });
@@ -44,8 +44,8 @@ describe('the emulator refuses oversized and over-complex requests', () => {
     const answers = await Promise.all(
       Array.from({ length: 10 }, () => answerBeforeBody(emu.url, { 'content-type': 'application/json', 'content-length': String(TWENTY_MB) })),
     );
+    // Each answer arrived although only 16 KB of each 20 MB body was ever sent: nothing waited for (or buffered) the bodies.
     for (const answer of answers) {
-      expect(answer.sent).toBeLessThan(TWENTY_MB);
       expect(JSON.parse(answer.body)).toEqual({ data: null, errors: [{ message: 'Unauthorized', extensions: { type: 'AuthenticationError' } }] });
     }
   });
