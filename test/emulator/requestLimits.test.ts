@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import type { ClientRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PROJECT_ID, startEmulator } from '../../src/emulator/index.js';
+import { createEmulator, DEMO_PROJECT_ID, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { MAX_BODY_BYTES, MAX_QUERY_ALIASES, MAX_QUERY_DEPTH } from '../../src/emulator/requestLimits.js';
 
@@ -79,6 +79,10 @@ describe('the emulator refuses oversized and over-complex requests', () => {
     } finally {
       await small.close();
     }
+  });
+
+  it.each([0, -1, 1.5, Number.NaN])('refuses maxBodyBytes %s up front', (maxBodyBytes) => {
+    expect(() => createEmulator({ maxBodyBytes })).toThrow('[Emulator] maxBodyBytes must be a whole number of bytes above 0');
   });
 
   it('refuses an operation deeper than the depth cap, naming the cap', async () => {
