@@ -96,14 +96,14 @@ const ALLOWED_HEADERS = ['authorization', 'content-type', 'accept', 'x-request-i
  * ```
  */
 export function createEmulator(options: EmulatorOptions = {}): Emulator {
+  const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  if (!(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0)) throw new Error('[Emulator] maxBodyBytes must be a whole number of bytes above 0');
   const store = new EmulatorStore();
   if (options.demoProject ?? true) store.addProject(demoProject());
   if (options.dataDir !== undefined) for (const project of loadDataDir(options.dataDir)) store.addProject(project);
   const auth = new TokenAuthority(options);
   const runner = new JobRunner(store, options.model, options.log);
   const corsOrigins = options.corsOrigins;
-  const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
-  if (!(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0)) throw new Error('[Emulator] maxBodyBytes must be a whole number of bytes above 0');
 
   const yoga = createYoga({
     schema: createSchema({ typeDefs: loadSchemaSource(), resolvers: createResolvers(store, runner) }),
