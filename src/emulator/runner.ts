@@ -19,7 +19,7 @@ export interface ModelOptions {
    * does not hold back jobs calling another one. @defaultValue 4
    */
   concurrency?: number;
-  /** Retries of one batch after a 5xx answer, a time-out or a network error. @defaultValue 2 */
+  /** Retries of one batch after a 408, 429 or 5xx answer, a time-out or a network error (`classifyFailure` says transient). @defaultValue 2 */
   retries?: number;
   /** Delay before the first retry; doubles with each further retry. @defaultValue 250 */
   retryDelayMs?: number;
