@@ -38,4 +38,40 @@ describe('JobRunner', () => {
       await good.close();
     }
   });
+
+  it('retries a batch the model answered 429 or 408, as the shared classification calls them transient', async () => {
+    const emulator = createEmulator({ staticToken: 'tok', model: { concurrency: 1, retries: 2, retryDelayMs: 1 } });
+    let seen = 0;
+    const model = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        seen++;
+        if (seen <= 2) return void res.writeHead(seen === 1 ? 429 : 408).end('busy');
+        const asked = JSON.parse(body) as { id: string; documents: { id: string }[] };
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: asked.id, documents: asked.documents.map((d) => ({ id: d.id, labels: [] })) }));
+      });
+    });
+    await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
+    try {
+      const res = await emulator.handle(
+        new Request('http://emulator.test/graphql', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: 'Bearer tok' },
+          body: JSON.stringify({
+            query: MUTATION,
+            variables: { input: { projectId: DEMO_PROJECT_ID, labelerEmail: 'a@example.com', options: { numberOfFilesPerRequest: 0 }, targetAPI: { endpoint: `http://127.0.0.1:${(model.address() as AddressInfo).port}/`, secretKey: 'k-secret' } } },
+          }),
+        }),
+      );
+      const job = emulator.store.jobs.get(((await res.json()) as { data: { autoLabelTokenBasedProject: { id: string } } }).data.autoLabelTokenBasedProject.id)!;
+      await expect.poll(() => job.status).toBe('DELIVERED');
+      expect(job.errors).toEqual([]);
+      expect(seen).toBe(emulator.store.projects.get(DEMO_PROJECT_ID)!.documents.length + 2);
+    } finally {
+      await emulator.close();
+      model.closeAllConnections();
+      await new Promise((resolve) => model.close(resolve));
+    }
+  });
 });
