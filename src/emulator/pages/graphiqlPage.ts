@@ -1,8 +1,9 @@
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import type { GraphiQLOptions } from 'graphql-yoga';
 
 /** The query GraphiQL opens with when the browser has no saved tab. */
-export const GRAPHIQL_DEFAULT_QUERY = `# The labeling service's API, served by the local emulator.
-# Schema docs: the book icon on the left. Run: Ctrl-Enter.
+export const GRAPHIQL_DEFAULT_QUERY = `# The labeling service's API (local emulator).
+# Docs: the book icon. Run: Ctrl-Enter.
 query GetCabinet($projectId: ID!, $role: Role!) {
   getCabinet(projectId: $projectId, role: $role) {
     id
@@ -35,14 +36,15 @@ const PLAIN_TOKEN = /^[A-Za-z0-9._~+/=-]{1,512}$/;
 export function graphiqlPage(token: string | undefined): string {
   const preset = token !== undefined && PLAIN_TOKEN.test(token);
   const headers = JSON.stringify(preset ? { Authorization: `Bearer ${token}` } : {}, null, 2);
-  return renderGraphiQL({
+  const options: GraphiQLOptions & { variables: string } = {
     title: 'labelkit emulator · GraphiQL',
     endpoint: '/graphql',
     defaultQuery: GRAPHIQL_DEFAULT_QUERY,
-    defaultTabs: [{ query: GRAPHIQL_DEFAULT_QUERY, variables: GRAPHIQL_DEFAULT_VARIABLES, headers }],
+    // Yoga's page reads `variables` (the first tab's variables) though its type does not list it.
+    variables: GRAPHIQL_DEFAULT_VARIABLES,
     headers,
-    defaultHeaders: headers,
     shouldPersistHeaders: false,
     defaultEditorToolsVisibility: 'headers',
-  });
+  };
+  return renderGraphiQL(options);
 }

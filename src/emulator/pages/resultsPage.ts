@@ -38,6 +38,8 @@ export function resultsPath(projectId: string, jobId?: string): string {
   return jobId === undefined ? base : `${base}?job=${encodeURIComponent(jobId)}`;
 }
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 function spansOf(store: EmulatorStore, project: StoredProject, source: JobSource | undefined): Map<string, (StoredSpan[] | undefined)[]> {
   const byDoc = new Map<string, (StoredSpan[] | undefined)[]>();
   if (!source) return byDoc;
@@ -79,7 +81,7 @@ export function resultsPage(input: ResultsPageInput): { html: string; status: nu
   for (const lines of spans.values()) for (const line of lines) for (const s of line ?? []) counts.set(s.label.toLowerCase(), (counts.get(s.label.toLowerCase()) ?? 0) + 1);
 
   const parts: string[] = [];
-  parts.push(`<p class="muted">Project <code>${escapeHtml(project.id)}</code> · ${project.documents.length} documents · ${project.lineCount} lines · ${project.labelSets.length} label sets</p>`);
+  parts.push(`<p class="muted">Project <code>${escapeHtml(project.id)}</code> · ${plural(project.documents.length, 'document')} · ${plural(project.lineCount, 'line')} · ${plural(project.labelSets.length, 'label set')}</p>`);
   if (chosen) {
     const { job, source } = chosen;
     parts.push(`<div class="box" id="job"><strong>Job <code>${escapeHtml(job.id)}</code></strong> ${jobStatusHtml(job)}
@@ -106,7 +108,7 @@ ${jobErrorsHtml(job.errors)}</div>`);
       items.push(`<li><span class="n">${i}</span><span class="t">${highlightLine(doc.lines[i]!, lines[i] ?? [], lookOf)}</span></li>`);
     }
     const cut = items.length < doc.lines.length ? `<p class="muted small">… ${doc.lines.length - items.length} more lines not shown (a page shows at most ${MAX_PAGE_LINES} lines).</p>` : '';
-    parts.push(`<section class="doc" data-document="${escapeHtml(doc.id)}" data-spans="${total}"><h3>${escapeHtml(doc.name)} <span class="muted small">(${escapeHtml(doc.id)}) · ${doc.lines.length} lines · <span data-count>${total}</span> spans${summary ? `: ${summary}` : ''}</span></h3>
+    parts.push(`<section class="doc" data-document="${escapeHtml(doc.id)}" data-spans="${total}"><h3>${escapeHtml(doc.name)} <span class="muted small">(${escapeHtml(doc.id)}) · ${plural(doc.lines.length, 'line')} · <span data-count>${total}</span> span${total === 1 ? '' : 's'}${summary ? `: ${summary}` : ''}</span></h3>
 <ol class="lines">${items.join('\n')}</ol>${cut}</section>`);
   }
   const running = chosen !== undefined && !FINAL_STATUSES.has(chosen.job.status);
