@@ -47,7 +47,7 @@ export function httpRoutes(store: EmulatorStore, auth: TokenAuthority, log?: (li
     async onRequest({ request, url, endResponse }) {
       if (log) started.set(request, performance.now());
       const path = url.pathname;
-      const page = pageRouter.route(request, url);
+      const page = await pageRouter.route(request, url);
       if (page) return endResponse(page);
       if (path === '/api/oauth/token') {
         if (request.method !== 'POST') return endResponse(json({ error: 'invalid_request', error_description: 'POST a form body' }, 405, { allow: 'POST' }));

@@ -31,15 +31,19 @@ const RESULTS = /^\/emulator\/projects\/([^/]+)\/results$/;
  * @example
  * ```ts
  * const pages = pageRoutes({ store, token });
- * const response = pages.route(request, new URL(request.url)) ?? (await graphql(request));
+ * const response = (await pages.route(request, new URL(request.url))) ?? (await graphql(request));
  * ```
  */
-export function pageRoutes(options: PageRoutesOptions): { route(request: Request, url: URL): Response | undefined; access: PageAccess } {
+export function pageRoutes(options: PageRoutesOptions): { route(request: Request, url: URL): Promise<Response | undefined>; access: PageAccess } {
   const access = new PageAccess(options.listenHost);
-  const graphiql = new Map<boolean, string>(); // ~9 MB each: rendered once per variant
+  const graphiql = new Map<boolean, Promise<string>>(); // ~9 MB each: rendered once per variant
   const graphiqlHtml = (withToken: boolean) => {
     let html = graphiql.get(withToken);
-    if (html === undefined) graphiql.set(withToken, (html = graphiqlPage(withToken ? options.token : undefined)));
+    if (html === undefined) {
+      html = graphiqlPage(withToken ? options.token : undefined);
+      html.catch(() => graphiql.delete(withToken)); // a failed render is tried again next time
+      graphiql.set(withToken, html);
+    }
     return html;
   };
   const isGet = (request: Request) => request.method === 'GET' || request.method === 'HEAD';
@@ -47,7 +51,7 @@ export function pageRoutes(options: PageRoutesOptions): { route(request: Request
 
   return {
     access,
-    route(request, url) {
+    async route(request, url) {
       const path = url.pathname;
       if (path === '/' || path === '/index.html') {
         if (!isGet(request)) return notAllowed();
@@ -84,7 +88,7 @@ export function pageRoutes(options: PageRoutesOptions): { route(request: Request
         const wantsPage = (request.headers.get('accept') ?? '').includes('text/html') && !url.searchParams.has('query');
         if (!wantsPage) return undefined;
         // GraphiQL runs inline script and blob workers: no CSP of the other pages here.
-        return new Response(graphiqlHtml(access.isLocalHost(request)), {
+        return new Response(await graphiqlHtml(access.isLocalHost(request)), {
           headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' },
         });
       }
