@@ -61,9 +61,17 @@ const ALLOWED_HEADERS = ['authorization', 'content-type', 'accept', 'x-request-i
 /** Response headers a browser client may read: the retry hint and the request id it sent. */
 const EXPOSED_HEADERS = ['Retry-After', 'x-request-id'];
 
-/** Adds `Vary: Origin` to every answer: whether CORS headers are sent depends on the Origin. */
-const varyOrigin = (): Plugin => ({
-  onResponse({ response }) {
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * Headers for browser clients on every answer: `Vary: Origin` (whether CORS headers are sent
+ * depends on the Origin), and the request's `x-request-id` echoed back (a plain id only), which a
+ * page may read because CORS exposes it.
+ */
+const browserHeaders = (): Plugin => ({
+  onResponse({ request, response }) {
+    const id = request.headers.get('x-request-id');
+    if (id && REQUEST_ID.test(id) && !response.headers.has('x-request-id')) response.headers.set('x-request-id', id);
     const vary = response.headers.get('vary');
     if (!vary) response.headers.set('vary', 'Origin');
     else if (!/(^|,)\s*origin\s*(,|$)/i.test(vary) && vary.trim() !== '*') response.headers.set('vary', `${vary}, Origin`);
@@ -90,7 +98,7 @@ const varyOrigin = (): Plugin => ({
  *   stored on each labeler's copy (Bearer required).
  *
  * CORS: allowed origins get `Access-Control-Allow-Origin`, and every answer carries `Vary: Origin`
- * and lets the browser read `Retry-After` and `x-request-id`.
+ * and lets the browser read `Retry-After` and `x-request-id` (the request's own id, echoed back).
  * @example
  * ```ts
  * const emulator = createEmulator({ staticToken: 'test-token' });
@@ -130,7 +138,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       httpRoutes(store, auth, options.log, { ...(options.host !== undefined && { listenHost: options.host }) }),
       operationNamePlugin(),
       secretRedactionPlugin(),
-      varyOrigin(),
+      browserHeaders(),
     ],
   });
 

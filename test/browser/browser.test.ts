@@ -4,6 +4,7 @@ import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { createLabelingClient as CreateClient } from '../../src/client/index.js';
 import { DEMO_PROJECT_ID, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { createSampleModel, startModelServer } from '../../src/model/index.js';
@@ -76,8 +77,7 @@ describe.skipIf(!chromiumPath)('in real Chromium (playwright-core, the system br
     await page.waitForFunction(() => (window as unknown as { labelkitReady?: boolean }).labelkitReady === true);
     const result = await page.evaluate(
       async ({ url, token, modelUrl, secretKey }) => {
-        type Lib = typeof import('../../src/client/index.js');
-        const { createLabelingClient } = (window as unknown as { labelkit: Lib }).labelkit;
+        const { createLabelingClient } = (window as unknown as { labelkit: { createLabelingClient: typeof CreateClient } }).labelkit;
         const client = createLabelingClient({ url, token, poll: { intervalMs: 50, maxIntervalMs: 200 } });
         try {
           const sets = await client.getProjectLabelSets('demo-project', 'LABELER');
@@ -111,6 +111,12 @@ describe.skipIf(!chromiumPath)('in real Chromium (playwright-core, the system br
     expect(values).toEqual([...values].sort((a, b) => a - b));
     expect(result.progress.at(-1)).toEqual(['DELIVERED', 100]);
     expect(emu.emulator.store.labelsOf(DEMO_PROJECT_ID)[0]?.labelerEmail).toBe('browser@example.com');
+    // CORS exposes the request id: the page can read it from a cross-origin answer.
+    const seenId = await page.evaluate(async (url) => {
+      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': 'page-req-7' }, body: '{"query":"{ __typename }"}' });
+      return res.headers.get('x-request-id');
+    }, emu.url);
+    expect(seenId).toBe('page-req-7');
     jobId = result.jobId;
     await page.context().close();
   });
@@ -121,8 +127,7 @@ describe.skipIf(!chromiumPath)('in real Chromium (playwright-core, the system br
     await page.waitForFunction(() => (window as unknown as { labelkitReady?: boolean }).labelkitReady === true);
     const failure = await page.evaluate(
       async ({ url, token }) => {
-        type Lib = typeof import('../../src/client/index.js');
-        const { createLabelingClient } = (window as unknown as { labelkit: Lib }).labelkit;
+        const { createLabelingClient } = (window as unknown as { labelkit: { createLabelingClient: typeof CreateClient } }).labelkit;
         const client = createLabelingClient({ url, token, retry: { maxAttempts: 1 } });
         try {
           await client.getCabinet('demo-project', 'LABELER');

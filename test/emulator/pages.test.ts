@@ -106,8 +106,9 @@ describe('the emulator web pages over HTTP', () => {
     expect((await fetch(`${emu.url}?query=${encodeURIComponent('{__typename}')}`, { headers: { accept: 'text/html' } })).status).toBe(405);
   });
 
-  it('exposes Retry-After and x-request-id and varies by Origin when a browser origin calls', async () => {
-    const res = await fetch(emu.url, { method: 'POST', headers: { origin: 'http://localhost:5173', 'content-type': 'application/json' }, body: '{}' });
+  it('exposes Retry-After and the echoed x-request-id and varies by Origin when a browser origin calls', async () => {
+    const res = await fetch(emu.url, { method: 'POST', headers: { origin: 'http://localhost:5173', 'content-type': 'application/json', 'x-request-id': 'req-42' }, body: '{}' });
+    expect(res.headers.get('x-request-id')).toBe('req-42');
     expect(res.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
     expect(res.headers.get('access-control-expose-headers')).toBe('Retry-After, x-request-id');
     expect(res.headers.get('vary')).toMatch(/\bOrigin\b/);
