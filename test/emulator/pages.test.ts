@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLabelingClient } from '../../src/client/index.js';
-import { DEMO_PROJECT_ID, startEmulator } from '../../src/emulator/index.js';
+import { createEmulator, DEMO_PROJECT_ID, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { PAGE_COOKIE } from '../../src/emulator/pages/pageAccess.js';
 import { createSampleModel, startModelServer } from '../../src/model/index.js';
@@ -225,5 +225,21 @@ describe('the results page', () => {
     expect(failed).toContain('the model answered HTTP 500');
     expect(failed).toContain('&#34;httpStatus&#34;:500');
     expect(failed).not.toContain('SENTINEL');
+  });
+});
+
+describe('the home page with many projects', () => {
+  it('lists the first 200 projects and says how many more there are when there are more', async () => {
+    const emulator = createEmulator({ demoProject: false });
+    try {
+      for (let i = 0; i < 203; i++) {
+        emulator.store.addProject({ id: `p${i}`, labelSets: [{ name: 'S', labels: [{ id: 'a', name: 'A' }] }], documents: [{ id: 'd', lines: ['x'] }] });
+      }
+      const html = await (await emulator.handle(new Request('http://127.0.0.1:4000/'))).text();
+      expect(html.match(/<tr><td><a href="\/emulator\/projects\/p\d+\/results">/g)).toHaveLength(200);
+      expect(html).toContain('… and 3 more projects');
+    } finally {
+      await emulator.close();
+    }
   });
 });

@@ -6,6 +6,9 @@ import { resultsPath } from './resultsPage.js';
 /** How many jobs the home page lists. */
 export const HOME_JOBS = 20;
 
+/** How many projects the home page lists (a data folder or `--demo-projects` may hold thousands). */
+export const HOME_PROJECTS = 200;
+
 /** What the home page shows. */
 export interface HomePageInput {
   store: EmulatorStore;
@@ -40,7 +43,9 @@ export LABELKIT_TOKEN=${escapeHtml(input.token)}</pre>`
     : `<p class="muted">Open this page as <code>localhost</code> or <code>127.0.0.1</code> to see the dev token.</p>`;
   parts.push(`<div class="box"><p>GraphQL endpoint: <code id="graphql-url">${escapeHtml(graphqlUrl)}</code> (POST, <code>Authorization: Bearer &lt;token&gt;</code>) · <a href="/graphql">open GraphiQL</a></p>${token}</div>`);
 
-  const projectRows = [...store.projects.values()]
+  const projects = [...store.projects.values()];
+  const projectRows = projects
+    .slice(0, HOME_PROJECTS)
     .map(
       (p) =>
         `<tr><td><a href="${escapeHtml(resultsPath(p.id))}">${escapeHtml(p.name)}</a></td><td class="mono">${escapeHtml(p.id)}</td><td>${p.documents.length}</td><td>${p.lineCount}</td><td>${p.labelSets.length}</td></tr>`,
@@ -48,7 +53,11 @@ export LABELKIT_TOKEN=${escapeHtml(input.token)}</pre>`
     .join('\n');
   parts.push(`<h2>Projects</h2>${
     projectRows
-      ? `<table id="projects"><thead><tr><th>results</th><th>id</th><th>documents</th><th>lines</th><th>label sets</th></tr></thead><tbody>${projectRows}</tbody></table>`
+      ? `<table id="projects"><thead><tr><th>results</th><th>id</th><th>documents</th><th>lines</th><th>label sets</th></tr></thead><tbody>${projectRows}</tbody></table>${
+          projects.length > HOME_PROJECTS
+            ? `<p class="muted small">… and ${projects.length - HOME_PROJECTS} more projects; open <code>/emulator/projects/&lt;id&gt;/results</code> for any of them.</p>`
+            : ''
+        }`
       : '<p class="muted">No project: start the emulator with the demo project or a data folder.</p>'
   }`);
 
