@@ -119,6 +119,11 @@ ${options.body}
  * @param status - the HTTP status @defaultValue 200
  * @param headers - more headers (e.g. `set-cookie`)
  * @returns the response: `no-store`, the CSP, `nosniff`, no referrer
+ * @remarks The CSP is {@link PAGE_CSP}: the pages run no script at all.
+ * @example
+ * ```ts
+ * return htmlResponse(htmlPage({ title: 'Home', body }), 200, { 'set-cookie': cookie });
+ * ```
  */
 export function htmlResponse(html: string, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(html, {

@@ -10,6 +10,11 @@ export const FINAL_STATUSES: ReadonlySet<string> = new Set(['DELIVERED', 'FAILED
  *
  * @param job - the job
  * @returns HTML (`<span class="status status-…">` and a `<progress>`)
+ * @remarks The status is escaped like any text; progress is clamped to 0–100.
+ * @example
+ * ```ts
+ * const html = jobStatusHtml(store.jobs.get('job-1')!);
+ * ```
  */
 export function jobStatusHtml(job: StoredJob): string {
   const status = escapeHtml(job.status);
@@ -37,6 +42,10 @@ function restOf(args: Record<string, unknown> | null): string {
  * @returns HTML (a `<table class="errors">`), or a short note when there are none
  * @remarks Every text passes through the shared redactor (`redact` for the message, `redactValue`
  * for `args`) before escaping: a credential that a model echoed never reaches the page.
+ * @example
+ * ```ts
+ * const html = jobErrorsHtml(job.errors);
+ * ```
  */
 export function jobErrorsHtml(errors: readonly StoredJobError[]): string {
   if (errors.length === 0) return '<p class="muted small">No errors.</p>';

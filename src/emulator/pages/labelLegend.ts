@@ -9,6 +9,11 @@ import { escapeHtml, safeColor } from './html.js';
  * @returns a look-up that also answers labels no set has (grey, their own name)
  * @remarks When two sets share a name, the first set's colour wins. A label without a usable
  * colour gets one from a fixed palette, by its position.
+ * @example
+ * ```ts
+ * const lookOf = labelLooks(project.labelSets);
+ * lookOf('person'); // { name: 'PERSON', color: '#ef4444' }
+ * ```
  */
 export function labelLooks(labelSets: readonly StoredLabelSet[]): (label: string) => LabelLook {
   const looks = new Map<string, LabelLook>();
@@ -30,6 +35,10 @@ export function labelLooks(labelSets: readonly StoredLabelSet[]): (label: string
  * @param counts - spans per lower-case label name
  * @returns HTML (`<div class="legend">` per set)
  * @remarks Labels whose parent is missing from the set are shown at the top, so none is lost.
+ * @example
+ * ```ts
+ * const html = labelLegendHtml(project.labelSets, new Map([['person', 7]]));
+ * ```
  */
 export function labelLegendHtml(labelSets: readonly StoredLabelSet[], counts: ReadonlyMap<string, number>): string {
   const lookOf = labelLooks(labelSets);

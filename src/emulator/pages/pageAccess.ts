@@ -17,6 +17,11 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
  * - The home page sets a cookie (`HttpOnly`, `SameSite=Strict`, path `/`) holding a random page
  *   key of this emulator: not the dev token, so the cookie can never stand in for the Bearer
  *   header. Results pages need that cookie; the JSON routes and GraphQL never read it.
+ * @example
+ * ```ts
+ * const access = new PageAccess('127.0.0.1');
+ * if (access.isLocalHost(request)) headers.set('set-cookie', access.cookieHeader());
+ * ```
  */
 export class PageAccess {
   private readonly key = randomBytes(18).toString('base64url');

@@ -22,6 +22,11 @@ export interface ResultsPageInput {
  * @param store - the data
  * @param projectId - the project
  * @returns each job with the copy it labels
+ * @remarks Only jobs created with a source (every job of `autoLabelTokenBasedProject`) are listed.
+ * @example
+ * ```ts
+ * const latest = jobsOfProject(store, 'demo-project')[0]?.job;
+ * ```
  */
 export function jobsOfProject(store: EmulatorStore, projectId: string): { job: StoredJob; source: JobSource }[] {
   const out: { job: StoredJob; source: JobSource }[] = [];
@@ -32,7 +37,17 @@ export function jobsOfProject(store: EmulatorStore, projectId: string): { job: S
   return out.reverse();
 }
 
-/** The URL path of a project's results page, optionally for one job. */
+/**
+ * The URL path of a project's results page, optionally for one job.
+ *
+ * @param projectId - the project
+ * @param jobId - the job, or undefined for the project's latest job
+ * @returns the path, its parts percent-encoded
+ * @example
+ * ```ts
+ * resultsPath('demo-project', 'job-1'); // '/emulator/projects/demo-project/results?job=job-1'
+ * ```
+ */
 export function resultsPath(projectId: string, jobId?: string): string {
   const base = `/emulator/projects/${encodeURIComponent(projectId)}/results`;
   return jobId === undefined ? base : `${base}?job=${encodeURIComponent(jobId)}`;
