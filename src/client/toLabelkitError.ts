@@ -65,8 +65,9 @@ function redactDeep(value: unknown, secrets: FailedCall['secrets']): unknown {
   return JSON.parse(redact(JSON.stringify(value), secrets)) as unknown;
 }
 
-/** A page's fetch reports a CORS refusal exactly like an unreachable server ("Failed to fetch"). */
-const IN_BROWSER = typeof (globalThis as { document?: unknown }).document !== 'undefined';
+/** A page's (or web worker's) fetch reports a CORS refusal exactly like an unreachable server ("Failed to fetch"). */
+const IN_BROWSER =
+  typeof (globalThis as { document?: unknown }).document !== 'undefined' || typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== 'undefined';
 
 /**
  * Turns urql's `result.error` into one error of labelkit's family: the single conversion point.
