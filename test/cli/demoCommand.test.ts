@@ -31,4 +31,11 @@ describe('labelkit demo --keep', () => {
     expect(io.out()).not.toContain('keeping');
     await expect(fetch(results!)).rejects.toThrow();
   });
+
+  it('exits 2 before starting anything when --keep is combined with --json', async () => {
+    const io = fakeIo();
+    expect(await main(argv('demo', '--keep', '--json'), io)).toBe(2);
+    expect(io.err()).toContain('--keep: cannot be combined with --json');
+    expect(io.out()).toBe('');
+  });
 });

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { Io } from '../../io.js';
 import { runAction } from '../../runAction.js';
+import { CliUsageError } from '../../usageError.js';
 
 /**
  * Declares `labelkit demo`: runs `runDemo` (emulator + sample model + a job) and exits with its code.
@@ -22,6 +23,10 @@ export function demoCommand(io: Io, done: (code: number) => void): Command {
       done(
         await runAction(io, flags, async (context) => {
           const { runDemo } = await import('../../../demo/index.js');
+          if (flags.keep && flags.json) {
+            // --json prints once, at the end; with --keep the end is Ctrl-C, so the URL would come too late.
+            throw new CliUsageError([{ field: '--keep', message: 'cannot be combined with --json (the JSON is printed only when the demo ends)' }], 'labelkit demo --keep');
+          }
           const keep = flags.keep ? { keepUntil: context.signal } : {};
           if (!flags.json) return runDemo({ out: (line) => context.printer.out(line), ...keep });
           const lines: string[] = [];
