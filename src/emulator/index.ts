@@ -18,6 +18,7 @@ export type { DataErrorProblem } from './dataError.js';
 export type { ModelOptions, ModelOptions as RunnerOptions } from './runner.js';
 export type {
   DocumentInput,
+  JobSource,
   StoredCabinet,
   LabelClassType,
   LabelInput,
