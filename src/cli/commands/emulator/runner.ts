@@ -1,4 +1,4 @@
-import { EmulatorDataError, startEmulator } from '../../../emulator/index.js';
+import { EmulatorDataError, MAX_DEMO_PROJECTS, startEmulator } from '../../../emulator/index.js';
 import type { RunningEmulator } from '../../../emulator/index.js';
 import type { ActionContext } from '../../runAction.js';
 import { parsePort } from '../../serverFlags.js';
@@ -10,9 +10,22 @@ export interface EmulatorFlags {
   port: string | number;
   host: string;
   data?: string;
+  demoProjects?: string;
   clientId?: string;
   clientSecretEnv?: string;
   verbose?: boolean;
+}
+
+/**
+ * Parses `--demo-projects`.
+ *
+ * @param value - what the user typed, or undefined
+ * @returns the count (0 when absent), NaN when it is not an integer from 0 to MAX_DEMO_PROJECTS
+ */
+export function demoProjectCount(value: string | undefined): number {
+  if (value === undefined) return 0;
+  const n = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+  return Number.isInteger(n) && n <= MAX_DEMO_PROJECTS ? n : Number.NaN;
 }
 
 /**
@@ -27,6 +40,8 @@ export interface EmulatorFlags {
 export async function runEmulator(flags: EmulatorFlags, context: ActionContext): Promise<RunningEmulator> {
   const problems: UsageProblem[] = [];
   const port = parsePort(flags.port, problems);
+  const demoProjects = demoProjectCount(flags.demoProjects);
+  if (Number.isNaN(demoProjects)) problems.push({ field: '--demo-projects', message: `must be an integer from 0 to ${MAX_DEMO_PROJECTS}` });
   let clientSecret: string | undefined;
   if (flags.clientSecretEnv !== undefined) {
     clientSecret = context.io.env[flags.clientSecretEnv]?.trim() || undefined;
@@ -39,6 +54,7 @@ export async function runEmulator(flags: EmulatorFlags, context: ActionContext):
       port,
       host: flags.host,
       ...(flags.data !== undefined && { dataDir: flags.data }),
+      demoProjects,
       ...(flags.clientId !== undefined && { clientId: flags.clientId }),
       ...(clientSecret !== undefined && { clientSecret }),
       ...(flags.verbose && { log: (line: string) => context.printer.err(line) }),
