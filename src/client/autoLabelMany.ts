@@ -111,7 +111,7 @@ function fromJournal(p: PlannedProject, errors: string[] | undefined): ProjectOu
 }
 
 /**
- * Starts one job per input with bounded concurrency, journals each step, and waits for all the
+ * Starts one job per input with bounded concurrency, journals each step, then waits for all the
  * jobs through the client's shared poller (one `getJobs` per interval for the whole run).
  *
  * @param client - the labeling client (its `startAutoLabel` and `waitForJob`)
@@ -168,13 +168,13 @@ export async function runAutoLabelMany(
 
     for (const p of plan) if (p.action === 'skip') settle(p.index, fromJournal(p, replay.projects.get(p.projectId)?.errors));
 
-    const waits: Promise<void>[] = [];
+    // Waits begin together once every start is done: the shared poller then asks about all the
+    // jobs in one getJobs per interval (a wait added alone is asked about at once, which during
+    // a long start phase would mean one extra request per start).
+    const toWait: { index: number; projectId: string; jobId: string }[] = [];
     const wait = (index: number, projectId: string, jobId: string) => {
-      if (options.wait === false) {
-        settle(index, { projectId, outcome: 'started', jobId, fromJournal: false });
-        return;
-      }
-      waits.push(waitFor(index, projectId, jobId));
+      if (options.wait === false) settle(index, { projectId, outcome: 'started', jobId, fromJournal: false });
+      else toWait.push({ index, projectId, jobId });
     };
     const waitFor = async (index: number, projectId: string, jobId: string) => {
       let result: JobOutcome;
@@ -231,7 +231,7 @@ export async function runAutoLabelMany(
       }
     };
     await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, Math.max(queue.length, 1)) }, worker));
-    await Promise.all(waits);
+    await Promise.all(toWait.map((w) => waitFor(w.index, w.projectId, w.jobId)));
     return { plan, outcomes: outcomes as ProjectOutcome[], warnings: contents.warnings };
   } finally {
     await journal.close();
