@@ -176,19 +176,29 @@ export async function runAutoLabelMany(
       if (options.wait === false) settle(index, { projectId, outcome: 'started', jobId, fromJournal: false });
       else toWait.push({ index, projectId, jobId });
     };
+    // One listener on the caller's signal, one controller per wait: a thousand waits do not
+    // pile a thousand listeners onto one signal.
+    const waitControllers = new Set<AbortController>();
+    const abortWaits = () => waitControllers.forEach((c) => c.abort());
+    options.signal?.addEventListener('abort', abortWaits, { once: true });
     const waitFor = async (index: number, projectId: string, jobId: string) => {
       let result: JobOutcome;
+      const controller = new AbortController();
+      if (options.signal?.aborted) controller.abort();
+      waitControllers.add(controller);
       try {
         result = await client.waitForJob(jobId, {
           ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
           ...(options.notFoundGraceMs !== undefined && { notFoundGraceMs: options.notFoundGraceMs }),
-          ...(options.signal && { signal: options.signal }),
+          signal: controller.signal,
           onProgress: (job) => emit({ event: 'progress', projectId, jobId, status: job.status, progress: job.progress }),
         });
       } catch (error) {
         // Stopped (Ctrl-C) or a non-transient failure (auth): the journal still says `started`.
         settle(index, { projectId, outcome: 'interrupted', jobId, error: errorOf(error, secrets), fromJournal: false });
         return;
+      } finally {
+        waitControllers.delete(controller);
       }
       const errors = result.outcome === 'failed' ? firstLines(result.job).map((e) => redact(e, secrets)) : undefined;
       await append({ type: 'outcome', at: now(), projectId, outcome: result.outcome, jobId, ...(errors && { errors }) });
@@ -231,7 +241,11 @@ export async function runAutoLabelMany(
       }
     };
     await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, Math.max(queue.length, 1)) }, worker));
-    await Promise.all(toWait.map((w) => waitFor(w.index, w.projectId, w.jobId)));
+    try {
+      await Promise.all(toWait.map((w) => waitFor(w.index, w.projectId, w.jobId)));
+    } finally {
+      options.signal?.removeEventListener('abort', abortWaits);
+    }
     return { plan, outcomes: outcomes as ProjectOutcome[], warnings: contents.warnings };
   } finally {
     await journal.close();
