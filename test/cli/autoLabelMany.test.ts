@@ -7,6 +7,7 @@ import type { JournalRecord } from '../../src/client/index.js';
 import { demoProjectId } from '../../src/emulator/index.js';
 import { startModelServer } from '../../src/model/index.js';
 import type { RunningModelServer } from '../../src/model/index.js';
+import { startStubModel } from '../e2e/stubModel.js';
 import { startCountingService } from '../support/countingService.js';
 import type { CountingService } from '../support/countingService.js';
 import { argv, fakeIo } from './fakeIo.js';
@@ -20,7 +21,7 @@ let model: RunningModelServer;
 const dir = mkdtempSync(join(tmpdir(), 'labelkit-cli-many-'));
 
 beforeAll(async () => {
-  service = await startCountingService({ demoProjects: 100, model: { concurrency: 16 } });
+  service = await startCountingService({ demoProjects: 100, model: { concurrency: 16, retries: 0 } });
   model = await startModelServer({ secretKey: SECRET });
 });
 afterAll(async () => {
@@ -77,6 +78,7 @@ describe('labelkit auto-label over many projects', () => {
     const unknown = [...states.values()].filter((s) => s === 'intent').length;
     expect(rerun.code).toBe(unknown > 0 ? 5 : 0);
     expect(events(rerun.stdout).at(-1)).toMatchObject({ event: 'summary', projects: 40, exitCode: rerun.code });
+    expect(rerun.stdout + rerun.stderr + readFileSync(journal, 'utf8')).not.toContain(SECRET);
   });
 
   it('prints the plan and sends nothing when --dry-run is given, also after a torn last journal line', async () => {
@@ -145,5 +147,40 @@ describe('labelkit auto-label over many projects', () => {
     expect(io.err()).toContain(`${file}:4: project demo-project-1 is listed twice (also ${file}:1)`);
     expect(io.err()).toContain('--concurrency: must be an integer from 1 to 1000');
     expect(service.requests.length).toBe(requests);
+  });
+
+  it('draws one bar for the run on a terminal and ends with the summary table', async () => {
+    const io = fakeIo({ ...env(), TERM: 'xterm' }, { tty: true });
+    const code = await main(argv(...args('--project', demoProjectId(61), '--project', demoProjectId(62), '--wait')), io);
+    expect(code).toBe(0);
+    expect(io.err()).toContain(`projects ${'█'.repeat(30)} 2/2 done | 2 started, 2 delivered, 0 failed, 0 other`);
+    expect(io.out()).toMatch(new RegExp(`^${demoProjectId(61)}\\s+job-\\d+\\s+delivered\\s+DELIVERED 100%`, 'm'));
+    expect(io.err()).toContain('labelkit: 2 projects: 2 delivered');
+    expect(io.out() + io.err()).not.toContain(SECRET);
+  });
+
+  it('exits 6 when one project fails and another times out (the worst wins), and the rerun waits for the timed-out job', async () => {
+    const [failing, hanging] = [demoProjectId(63), demoProjectId(64)];
+    const stub = await startStubModel((req) => (req.id === hanging ? { kind: 'hang', ms: 4_000 } : { kind: 'status', status: 500 }));
+    try {
+      const path = join(dir, 'worst.ndjson');
+      const flags = ['auto-label', '--labeler-email', 'many@example.com', '--endpoint', stub.url, '--files-per-request', '0', '--interval', '30ms', '--project', failing, '--project', hanging, '--journal', path];
+      const io = fakeIo(env());
+      expect(await main(argv(...flags, '--wait', '--timeout', '1s'), io)).toBe(6);
+      expect(io.out()).toMatch(new RegExp(`^${failing}\\s+job-\\d+\\s+failed\\s+1 error\\(s\\): document "doc-\\d" .*HTTP 500`, 'm'));
+      expect(io.out()).toMatch(new RegExp(`^${hanging}\\s+job-\\d+\\s+timed-out\\s+IN_PROGRESS 0%`, 'm'));
+      expect(io.err()).toContain('hint: --retry-failed starts failed, not-found and not-started projects again');
+
+      const dry = fakeIo(env());
+      expect(await main(argv(...flags, '--dry-run', '--json'), dry)).toBe(0);
+      const plan = events(dry.out()).filter((e) => e.event === 'plan');
+      expect(plan.map((e) => [e.projectId, e.action, e.journalState])).toEqual([[failing, 'skip', 'failed'], [hanging, 'wait', 'timed-out']]);
+      const retry = fakeIo(env());
+      expect(await main(argv(...flags, '--dry-run', '--json', '--retry-failed'), retry)).toBe(0);
+      expect(events(retry.out()).filter((e) => e.event === 'plan').map((e) => e.action)).toEqual(['start', 'wait']);
+      expect(jobsOf([failing, hanging])).toEqual([1, 1]);
+    } finally {
+      await stub.close();
+    }
   });
 });
