@@ -126,6 +126,11 @@ function fromJournal(p: PlannedProject, errors: string[] | undefined): ProjectOu
  * `not-started`; then the final outcome. A mutation is never retried. Aborting `signal` stops
  * starting new jobs and stops waiting; mutations already sent finish and are journaled, so a
  * rerun with the same journal continues.
+ * @example
+ * ```ts
+ * // Usually called as client.autoLabelMany(inputs, options), which passes the client and its URL.
+ * const { outcomes } = await runAutoLabelMany(client, url, inputs, { journal: createMemoryJournal() });
+ * ```
  */
 export async function runAutoLabelMany(
   client: ManyRunClient,

@@ -107,6 +107,8 @@ export interface JournalProjectState {
  *
  * @param records - the records, oldest first
  * @returns the state of each project, and the service URL of the latest run record
+ * @remarks `timed-out` keeps its job id (a rerun waits for that job); the config is that of the
+ * project's latest `intent`.
  * @example
  * ```ts
  * const { projects } = replayJournal(contents.records);
@@ -140,6 +142,12 @@ const OUTCOMES = new Set(['delivered', 'failed', 'timed-out', 'not-found', 'not-
  *
  * @param value - a parsed JSON value
  * @returns a problem text, or undefined when the value is a record
+ * @remarks Checks the fields the run reads (type, time, project, job id, outcome); extra fields
+ * are allowed, so that later versions may add some.
+ * @example
+ * ```ts
+ * checkJournalRecord({ type: 'started', at: '2026-01-01T00:00:00Z', projectId: 'p1' }); // 'a started record needs "projectId" and "jobId"'
+ * ```
  */
 export function checkJournalRecord(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'is not a JSON object';

@@ -34,6 +34,12 @@ export interface RerunRules {
  *
  * @param input - the project's input
  * @returns endpoint, lines per request, labeler e-mail and role
+ * @remarks Two runs with the same config per project may share a journal; the secret key is
+ * left out on purpose (it may change without changing what the service does).
+ * @example
+ * ```ts
+ * projectConfig(input); // { endpoint: 'https://model.example.com/', numberOfFilesPerRequest: 2, labelerEmail: 'a@example.com', role: null }
+ * ```
  */
 export function projectConfig(input: AutoLabelInput): JournalProjectConfig {
   return {
@@ -50,6 +56,13 @@ export function projectConfig(input: AutoLabelInput): JournalProjectConfig {
  * @param inputs - the inputs
  * @param options - `allowInsecureEndpoint`, and the run's `concurrency`
  * @returns every problem, paths such as `inputs[3].targetAPI.endpoint` and messages naming the project
+ * @remarks Each input is checked by `validateAutoLabelInput`; a project listed twice is a problem
+ * too (two jobs for one project in one run is what the journal exists to prevent).
+ * @example
+ * ```ts
+ * validateManyInputs([goodInput, { ...goodInput, labelerEmail: 'x' }], {});
+ * // [{ path: 'inputs[1].labelerEmail', message: 'must be an e-mail address such as name@example.com (project p1)' }, …]
+ * ```
  */
 export function validateManyInputs(inputs: unknown, options: { allowInsecureEndpoint?: boolean; concurrency?: unknown }): ValidationProblem[] {
   const problems: ValidationProblem[] = [];
@@ -85,6 +98,13 @@ function describeConfig(c: JournalProjectConfig): string {
  * @param journal - the journal's service URL and project states
  * @param inputs - this run's inputs
  * @returns one problem per difference (path `journal`); empty when the journal fits
+ * @remarks Compares the service URL of the latest `run` record, and for each project of this run
+ * the config of its latest `intent` (endpoint, files per request, labeler, role).
+ * @example
+ * ```ts
+ * configMismatches('https://a/graphql', { url: 'https://b/graphql', projects: new Map() }, []);
+ * // [{ path: 'journal', message: 'was written for the service at https://b/graphql; this run uses https://a/graphql' }]
+ * ```
  */
 export function configMismatches(
   url: string,
@@ -116,6 +136,10 @@ export function configMismatches(
  * job) → wait for that job, never start another; `delivered` → skip; `failed`, `not-found`,
  * `not-started` → skip unless `retryFailed`; `intent`, `unknown` → skip and report unless
  * `retryUnknown` (which may start a second job).
+ * @example
+ * ```ts
+ * planProjects([input], new Map([[input.projectId, { state: 'intent' }]]), {})[0]!.action; // 'skip'
+ * ```
  */
 export function planProjects(inputs: readonly AutoLabelInput[], states: ReadonlyMap<string, JournalProjectState>, rules: RerunRules): PlannedProject[] {
   return inputs.map((input, index) => {

@@ -89,6 +89,11 @@ export const MAX_DEMO_PROJECTS = 100_000;
  *
  * @param i - 1 … N
  * @returns `demo-project-<i>`
+ * @remarks The ids of {@link demoProjects}, for building a projects list.
+ * @example
+ * ```ts
+ * demoProjectId(7); // 'demo-project-7'
+ * ```
  */
 export function demoProjectId(i: number): string {
   return `${DEMO_PROJECT_ID}-${i}`;

@@ -27,6 +27,12 @@ interface Parsed extends JournalContents {
  * @param path - the file, for messages
  * @returns the records; an incomplete or corrupt LAST line is left out with a warning
  * @throws {@link ValidationError} naming the line when any other line is not a record
+ * @remarks Blank lines are skipped. `goodBytes` is where the file would be cut to drop a bad
+ * last line.
+ * @example
+ * ```ts
+ * parseJournalText('{"type":"run","at":"…","url":"https://x/graphql"}\n{"type":"int', 'run.ndjson').warnings.length; // 1
+ * ```
  */
 export function parseJournalText(text: string, path: string): Parsed {
   const lines = text.split('\n');

@@ -26,6 +26,14 @@ function detail(o: ProjectOutcome): string {
  * @param printer - where lines go (redacts every secret)
  * @param options - `json`, `dryRun` (no bar); the bar starts with the plan, which gives the number of projects
  * @returns the display
+ * @remarks The bar counts projects done (an outcome, also one read from the journal) and shows
+ * started, delivered, failed and other counts; every line passes the printer's redaction.
+ * @example
+ * ```ts
+ * const progress = await createManyProgress(io, printer, { json: false, dryRun: false });
+ * await client.autoLabelMany(inputs, { onEvent: (e) => progress.onEvent(e) });
+ * progress.stop();
+ * ```
  */
 export async function createManyProgress(io: Io, printer: Printer, options: { json: boolean; dryRun: boolean }): Promise<ManyProgress> {
   if (options.json) {
@@ -104,6 +112,10 @@ function table(rows: string[][]): string[] {
  * @param exitCode - the run's exit code, included in the JSON summary
  * @remarks The table (stdout) has one row per project: project, job, outcome, labels or errors.
  * The counts line goes to stderr, with the rerun hints that apply.
+ * @example
+ * ```ts
+ * printManySummary(printer, run, false, manyExitCode(run));
+ * ```
  */
 export function printManySummary(printer: Printer, run: AutoLabelManyRun, json: boolean, exitCode: number): void {
   const tally = new Map<string, number>();

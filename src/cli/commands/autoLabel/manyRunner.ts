@@ -30,6 +30,12 @@ export const DEFAULT_CONCURRENCY = 4;
  *
  * @param flags - the parsed flags
  * @returns true with `--projects`, several `--project`, `--journal`, `--concurrency` or a rerun flag
+ * @remarks One `--project` without these flags keeps the single-project behaviour (the job id alone on stdout).
+ * @example
+ * ```ts
+ * isManyRun({ project: ['p1'] }); // false
+ * isManyRun({ project: ['p1'], journal: 'run.ndjson' }); // true
+ * ```
  */
 export function isManyRun(flags: AutoLabelManyFlags): boolean {
   return (
@@ -50,6 +56,11 @@ export function isManyRun(flags: AutoLabelManyFlags): boolean {
  * @param file - its name, for problems
  * @param problems - receives one problem per bad line (with its number)
  * @returns the ids in order
+ * @remarks Duplicates are found by the caller, across the file and `--project` flags.
+ * @example
+ * ```ts
+ * parseProjectsFile('# batch 1\np1\np2  # late\n', 'projects.txt', []); // [{ id: 'p1', where: 'projects.txt:2' }, { id: 'p2', where: 'projects.txt:3' }]
+ * ```
  */
 export function parseProjectsFile(text: string, file: string, problems: UsageProblem[]): { id: string; where: string }[] {
   const out: { id: string; where: string }[] = [];
@@ -105,6 +116,10 @@ export type AutoLabelManyRun = AutoLabelManyResult & { dryRun: boolean; journal?
  * the client's ValidationError for a journal from another configuration (without `--force`) or a corrupt one
  * @remarks Without `--journal` the run remembers nothing for a rerun. Ctrl-C stops starting new
  * jobs and stops waiting; mutations already on their way are finished and journaled.
+ * @example
+ * ```ts
+ * const run = await runAutoLabelMany({ projects: 'projects.txt', journal: 'run.ndjson', wait: true, labelerEmail: 'a@example.com', endpoint: 'https://model.example.com/', filesPerRequest: '10' }, context, () => {});
+ * ```
  */
 export async function runAutoLabelMany(flags: AutoLabelManyFlags, context: ActionContext, onEvent: (event: ManyEvent) => void): Promise<AutoLabelManyRun> {
   const problems: UsageProblem[] = [];
@@ -161,6 +176,11 @@ const OUTCOME_EXIT: Record<ProjectOutcome['outcome'], number> = {
  * @param run - the run
  * @returns 0 all delivered (or started, without `--wait`); 5 any failed, not started or of
  * unknown outcome; 6 any timed out; 7 any not found; 130 after Ctrl-C; the largest wins
+ * @remarks A wait ended by an auth failure counts 3 for its project.
+ * @example
+ * ```ts
+ * manyExitCode(run); // 6 when one project failed and another timed out
+ * ```
  */
 export function manyExitCode(run: AutoLabelManyRun): number {
   if (run.interrupted) return EXIT.interrupted;

@@ -21,6 +21,11 @@ export interface EmulatorFlags {
  *
  * @param value - what the user typed, or undefined
  * @returns the count (0 when absent), NaN when it is not an integer from 0 to MAX_DEMO_PROJECTS
+ * @remarks The caller turns NaN into a usage problem naming the flag.
+ * @example
+ * ```ts
+ * demoProjectCount('1000'); // 1000
+ * ```
  */
 export function demoProjectCount(value: string | undefined): number {
   if (value === undefined) return 0;
