@@ -1,4 +1,4 @@
-import { open, readFile } from 'node:fs/promises';
+import { open, readFile, rm } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { checkJournalRecord } from '../client/journal.js';
 import type { Journal, JournalContents, JournalRecord } from '../client/journal.js';
@@ -69,6 +69,47 @@ export function parseJournalText(text: string, path: string): Parsed {
   return { records, warnings, goodBytes, size: Buffer.byteLength(text) };
 }
 
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code === 'EPERM'; // exists, owned by someone else
+  }
+}
+
+/**
+ * Takes `<path>.lock` for this process (holding its pid), so that two runs never share a journal.
+ *
+ * @param lockPath - the lock file
+ * @param path - the journal, for messages
+ * @returns a warning when a lock left by a process that no longer runs was taken over
+ * @throws {@link ValidationError} when a running process holds the lock
+ */
+async function takeLock(lockPath: string, path: string): Promise<string | undefined> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const handle = await open(lockPath, 'wx');
+      await handle.writeFile(`${process.pid}\n`);
+      await handle.close();
+      return attempt === 0 ? undefined : `${lockPath} was left by a run that no longer runs (a crash or kill): taken over`;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'EEXIST') throw error;
+      const pid = Number((await readFile(lockPath, 'utf8').catch(() => '')).trim());
+      if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
+        throw new ValidationError([
+          {
+            path: lockPath,
+            message: `another run (process ${pid}) is using the journal ${path}: two runs on one journal could start a project twice; wait for it to end (delete ${lockPath} only if no run uses the journal)`,
+          },
+        ]);
+      }
+      await rm(lockPath, { force: true });
+    }
+  }
+  throw new ValidationError([{ path: lockPath, message: `cannot take the lock of the journal ${path}` }]);
+}
+
 /**
  * The journal as an append-only NDJSON file, flushed to disk (`fdatasync`) before each append resolves.
  *
@@ -79,7 +120,10 @@ export function parseJournalText(text: string, path: string): Parsed {
  * off the file, so that the next record starts on a line of its own; any other bad line is a
  * {@link ValidationError} naming it. Appends made at the same time are written together and
  * flushed once (group commit), each in the order it was made. The file never holds a secret:
- * records carry project ids, job ids, the model endpoint and redacted error texts.
+ * records carry project ids, job ids, the model endpoint and redacted error texts. While open
+ * (not read-only) the journal holds `<path>.lock` with its process id: a second run on the same
+ * journal is refused while the first one runs; a lock left by a process that no longer runs
+ * (a crash, a kill) is taken over with a warning.
  * @example
  * ```ts
  * import { openFileJournal } from 'labelkit/journal';
@@ -90,6 +134,8 @@ export function openFileJournal(path: string, options: FileJournalOptions = {}):
   let handle: FileHandle | undefined;
   let pending: { line: string; resolve(): void; reject(error: unknown): void }[] = [];
   let flushing: Promise<void> | undefined;
+  const lockPath = `${path}.lock`;
+  let locked = false;
 
   const flush = async () => {
     while (pending.length > 0) {
@@ -108,20 +154,32 @@ export function openFileJournal(path: string, options: FileJournalOptions = {}):
 
   return {
     async open() {
-      let text = '';
+      // The lock first: nothing may append between reading the journal and appending to it.
+      const lockWarning = options.readOnly ? undefined : await takeLock(lockPath, path);
+      locked = !options.readOnly;
       try {
-        text = await readFile(path, 'utf8');
+        let text = '';
+        try {
+          text = await readFile(path, 'utf8');
+        } catch (error) {
+          if ((error as { code?: string }).code !== 'ENOENT') throw error;
+        }
+        const parsed = parseJournalText(text, path);
+        const warnings = lockWarning ? [lockWarning, ...parsed.warnings] : parsed.warnings;
+        if (options.readOnly) return { records: parsed.records, warnings };
+        handle = await open(path, 'a');
+        if (parsed.goodBytes < parsed.size) {
+          await handle.truncate(parsed.goodBytes);
+          await handle.datasync();
+        }
+        return { records: parsed.records, warnings };
       } catch (error) {
-        if ((error as { code?: string }).code !== 'ENOENT') throw error;
+        await handle?.close();
+        handle = undefined;
+        if (locked) await rm(lockPath, { force: true });
+        locked = false;
+        throw error;
       }
-      const parsed = parseJournalText(text, path);
-      if (options.readOnly) return { records: parsed.records, warnings: parsed.warnings };
-      handle = await open(path, 'a');
-      if (parsed.goodBytes < parsed.size) {
-        await handle.truncate(parsed.goodBytes);
-        await handle.datasync();
-      }
-      return { records: parsed.records, warnings: parsed.warnings };
     },
     append(record) {
       if (options.readOnly) return Promise.reject(new Error(`the journal ${path} was opened read-only`));
@@ -135,6 +193,8 @@ export function openFileJournal(path: string, options: FileJournalOptions = {}):
       await flushing;
       await handle?.close();
       handle = undefined;
+      if (locked) await rm(lockPath, { force: true });
+      locked = false;
     },
   };
 }

@@ -62,6 +62,7 @@ describe('labelkit auto-label over many projects', () => {
     expect([...states.values()].filter((s) => s === 'none').length).toBeGreaterThan(0); // killed mid-way
 
     const rerun = await runCli(args('--projects', projectsFile, '--journal', journal, '--concurrency', '4', '--wait', '--json'), env());
+    expect(events(rerun.stdout)).toContainEqual({ event: 'warning', message: `${journal}.lock was left by a run that no longer runs (a crash or kill): taken over` });
     const outcomes = new Map(events(rerun.stdout).filter((e) => e.event === 'outcome').map((e) => [e.projectId as string, e]));
     for (const p of projects) {
       const jobs = service.jobsStarted.get(p) ?? 0;

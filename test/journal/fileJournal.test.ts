@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,5 +71,37 @@ describe('openFileJournal', () => {
     expect((await j.open()).warnings).toHaveLength(1);
     await j.close();
     expect(readFileSync(torn, 'utf8')).toBe(text);
+  });
+
+  it('refuses a second run on the same journal while the first holds it, and frees it on close', async () => {
+    const path = fileIn();
+    const first = openFileJournal(path);
+    await first.open();
+    expect(readFileSync(`${path}.lock`, 'utf8')).toBe(`${process.pid}\n`);
+    const error = await openFileJournal(path).open().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).problems[0]!.message).toMatch(new RegExp(`^another run \\(process ${process.pid}\\) is using the journal `));
+    await first.close();
+    expect(existsSync(`${path}.lock`)).toBe(false);
+    const second = openFileJournal(path);
+    await expect(second.open()).resolves.toEqual({ records: [], warnings: [] });
+    await second.close();
+  });
+
+  it('takes over, with a warning, a lock left by a process that no longer runs', async () => {
+    const path = fileIn();
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
+    writeFileSync(`${path}.lock`, `${gone}\n`);
+    const journal = openFileJournal(path);
+    expect((await journal.open()).warnings).toEqual([`${path}.lock was left by a run that no longer runs (a crash or kill): taken over`]);
+    expect(readFileSync(`${path}.lock`, 'utf8')).toBe(`${process.pid}\n`);
+    await journal.close();
+  });
+
+  it('releases the lock when the journal is corrupt', async () => {
+    const path = fileIn();
+    writeFileSync(path, 'garbage\n' + line(intent('p1')));
+    await expect(openFileJournal(path).open()).rejects.toBeInstanceOf(ValidationError);
+    expect(existsSync(`${path}.lock`)).toBe(false);
   });
 });
