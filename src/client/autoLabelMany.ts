@@ -177,8 +177,8 @@ export async function runAutoLabelMany(
     // jobs in one getJobs per interval (a wait added alone is asked about at once, which during
     // a long start phase would mean one extra request per start).
     const toWait: { index: number; projectId: string; jobId: string }[] = [];
-    const wait = (index: number, projectId: string, jobId: string) => {
-      if (options.wait === false) settle(index, { projectId, outcome: 'started', jobId, fromJournal: false });
+    const wait = (index: number, projectId: string, jobId: string, earlier: boolean) => {
+      if (options.wait === false) settle(index, { projectId, outcome: 'started', jobId, fromJournal: earlier });
       else toWait.push({ index, projectId, jobId });
     };
     // One listener on the caller's signal, one controller per wait: a thousand waits do not
@@ -210,7 +210,7 @@ export async function runAutoLabelMany(
       settle(index, { projectId, outcome: result.outcome, jobId, job: result.job, ...(errors && { errors }), fromJournal: false });
     };
 
-    for (const p of plan) if (p.action === 'wait') wait(p.index, p.projectId, p.jobId!);
+    for (const p of plan) if (p.action === 'wait') wait(p.index, p.projectId, p.jobId!, true);
 
     const queue = plan.filter((p) => p.action === 'start');
     const startOne = async (p: PlannedProject) => {
@@ -233,7 +233,7 @@ export async function runAutoLabelMany(
       }
       await append({ type: 'started', at: now(), projectId: p.projectId, jobId: job.id });
       emit({ event: 'started', projectId: p.projectId, jobId: job.id });
-      wait(p.index, p.projectId, job.id);
+      wait(p.index, p.projectId, job.id, false);
     };
     const worker = async () => {
       for (let p = queue.shift(); p; p = queue.shift()) {

@@ -193,4 +193,16 @@ describe('client.autoLabelMany', () => {
     expect(rerun.outcomes.map((o) => o.outcome)).toEqual(fresh.map(() => 'delivered'));
     for (const p of fresh) expect(started(p), p).toBe(1);
   });
+
+  it('only starts the jobs when wait is false, and a rerun waits for them without starting any other', async () => {
+    const journal = createMemoryJournal();
+    const projects = ids(73, 75);
+    const first = await newClient().autoLabelMany(projects.map((p) => input(p)), { journal, wait: false });
+    expect(first.outcomes.map((o) => [o.outcome, o.fromJournal])).toEqual(projects.map(() => ['started', false]));
+    for (const p of projects) expect(typesOf(journal.records, p)).toEqual(['intent', 'started']);
+    const later = await client.autoLabelMany(projects.map((p) => input(p)), { journal });
+    expect(later.plan.map((p) => p.action)).toEqual(['wait', 'wait', 'wait']);
+    expect(later.outcomes.map((o) => [o.outcome, o.jobId])).toEqual(first.outcomes.map((o) => ['delivered', o.jobId]));
+    expect(projects.map(started)).toEqual([1, 1, 1]);
+  });
 });
