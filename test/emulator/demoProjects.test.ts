@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { createEmulator, demoProjects, MAX_DEMO_PROJECTS } from '../../src/emulator/index.js';
 import { argv, fakeIo } from '../cli/fakeIo.js';
@@ -33,5 +33,22 @@ describe('labelkit emulator --demo-projects', () => {
     const io = fakeIo();
     expect(await main(argv('emulator', '--port', '0', '--demo-projects', 'many'), io)).toBe(2);
     expect(io.err()).toContain(`--demo-projects: must be an integer from 0 to ${MAX_DEMO_PROJECTS}`);
+  });
+
+  it('serves the numbered projects and prints how to list them when --demo-projects is given', async () => {
+    const io = fakeIo();
+    const done = main(argv('emulator', '--port', '0', '--demo-projects', '3'), io);
+    await vi.waitFor(() => expect(io.out()).toContain('Ctrl-C stops.'), { timeout: 10_000 });
+    const url = /export LABELKIT_URL=(\S+)/.exec(io.out())![1]!;
+    const token = /export LABELKIT_TOKEN=(\S+)/.exec(io.out())![1]!;
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ getCabinet(projectId: "demo-project-3", role: LABELER) { id } }' }),
+    });
+    expect(await res.json()).toEqual({ data: { getCabinet: { id: 'demo-project-3:labeler' } } });
+    io.interrupt();
+    expect(await done).toBe(0);
+    expect(io.out()).toContain("  seq -f 'demo-project-%g' 3 > projects.txt");
   });
 });
