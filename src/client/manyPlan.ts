@@ -1,3 +1,4 @@
+import { redact } from '../shared/redact.js';
 import type { JournalProjectConfig, JournalProjectState } from './journal.js';
 import type { AutoLabelInput } from './types.js';
 import { validateAutoLabelInput } from './validation.js';
@@ -43,7 +44,8 @@ export interface RerunRules {
  */
 export function projectConfig(input: AutoLabelInput): JournalProjectConfig {
   return {
-    endpoint: input.targetAPI.endpoint,
+    // An endpoint that quotes the secret key (in its query, say) is recorded with it redacted.
+    endpoint: redact(input.targetAPI.endpoint, [input.targetAPI.secretKey]),
     numberOfFilesPerRequest: input.options.numberOfFilesPerRequest,
     labelerEmail: input.labelerEmail,
     role: input.role ?? null,

@@ -205,4 +205,14 @@ describe('client.autoLabelMany', () => {
     expect(later.outcomes.map((o) => [o.outcome, o.jobId])).toEqual(first.outcomes.map((o) => ['delivered', o.jobId]));
     expect(projects.map(started)).toEqual([1, 1, 1]);
   });
+
+  it('writes no secret key into the journal or the result when the endpoint quotes it', async () => {
+    const journal = createMemoryJournal();
+    const leaky = { ...input(demoProjectId(76)), targetAPI: { endpoint: `${model.url}?key=${SECRET}`, secretKey: SECRET } };
+    const result = await newClient().autoLabelMany([leaky], { journal });
+    expect(result.outcomes[0]!.outcome).toBe('delivered');
+    expect(JSON.stringify(journal.records)).not.toContain(SECRET);
+    expect(JSON.stringify(result)).not.toContain(SECRET);
+    expect(journal.records.find((r) => r.type === 'intent')).toMatchObject({ config: { endpoint: `${model.url}?key=***` } });
+  });
 });
