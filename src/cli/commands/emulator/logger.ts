@@ -27,6 +27,7 @@ export function printEmulatorStarted(printer: Printer, emu: RunningEmulator, opt
       options.clientSecretEnv ? `"$${options.clientSecretEnv}"` : '(generated; pass --client-secret-env to choose one)'
     }`,
   );
+  printer.out(`Web pages: ${emu.baseUrl}/ (home: token, projects, jobs, results) and ${emu.url} (GraphiQL)`);
   const n = options.demoProjects ?? 0;
   if (n > 0) {
     printer.out(`Demo projects: demo-project and demo-project-1 … demo-project-${n}; list them for auto-label with:`);
