@@ -15,6 +15,7 @@ function hintFor(error: LabelkitError): string {
       return 'check LABELKIT_TOKEN, or LABELKIT_CLIENT_ID and LABELKIT_CLIENT_SECRET';
     case 'NETWORK':
     case 'TIMEOUT':
+    case 'BAD_RESPONSE':
       return 'check the URL (--url / LABELKIT_URL for the service) and that the server is up; --verbose shows details';
     case 'ABORTED':
       return 'interrupted';
@@ -74,10 +75,14 @@ export function reportError(error: unknown, printer: Printer, options: { verbose
   }
   if (!options.verbose) return;
   if (isLabelkitError(error)) {
-    const { code, operationName, requestId, status } = error;
-    printer.err(`details: ${JSON.stringify({ code, operationName, requestId, status })}`);
-    const cause = error.cause;
-    if (cause !== undefined) printer.err(`cause: ${cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause)}`);
+    const { code, operationName, requestId, status, phase } = error;
+    printer.err(`details: ${JSON.stringify({ code, operationName, requestId, status, phase })}`);
+    // The whole chain: each link is a redacted, size-capped copy (see the client's safeCause).
+    let cause: unknown = error.cause;
+    for (let depth = 0; cause !== undefined && cause !== null && depth < 5; depth++) {
+      printer.err(`cause: ${cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause)}`);
+      cause = cause instanceof Error ? (cause as { cause?: unknown }).cause : undefined;
+    }
   }
   if (error instanceof Error && error.stack) printer.err(error.stack);
 }

@@ -1,11 +1,12 @@
 import { Client, createRequest, fetchExchange, makeOperation } from '@urql/core';
 import type { AnyVariables, GraphQLRequest, OperationContext, TypedDocumentNode } from '@urql/core';
 import { retryExchange } from '@urql/exchange-retry';
-import { labelkitAuthExchange, makeTokenSource } from './auth.js';
+import { DEFAULT_TOKEN_TIMEOUT_MS, labelkitAuthExchange, makeTokenSource } from './auth.js';
 import type { AuthOptions } from './auth.js';
-import { LabelkitError, MUTATION_OUTCOME_UNKNOWN_HINT, NetworkError } from './errors.js';
+import { AuthError, MUTATION_OUTCOME_UNKNOWN_HINT, NetworkError, ProtocolError } from './errors.js';
 import { newRequestId } from './requestId.js';
-import { isTransient, retryAfterMs, toLabelkitError } from './toLabelkitError.js';
+import { isTransientError, retryAfterMs, toLabelkitError } from './toLabelkitError.js';
+import type { FailedCall } from './toLabelkitError.js';
 import { VERSION } from './version.js';
 
 type DocumentNode = GraphQLRequest['query'];
@@ -53,6 +54,12 @@ export interface Call {
   /** Secret values in the variables (e.g. `secretKey`), scrubbed from any error. */
   secrets?: ReadonlyArray<string | undefined>;
   options?: CallOptions | undefined;
+  /**
+   * Checks the shape of the answer's data: returns what is wrong (e.g. `getJobs is missing`), or
+   * undefined when the data is what the operation asks for. A problem rejects the call with a
+   * {@link ProtocolError} (code `BAD_RESPONSE`).
+   */
+  check?: (data: unknown) => string | undefined;
 }
 
 /** Runs one typed document and resolves with its data, or rejects with a labelkit error. */
@@ -61,6 +68,15 @@ export type Execute = <Data, Variables extends AnyVariables>(
   variables: Variables,
   call: Call,
 ) => Promise<Data>;
+
+/** The executor of a client: `execute` runs a call, `close` ends every call in flight and refuses new ones. */
+export interface Executor {
+  execute: Execute;
+  close(): void;
+}
+
+/** The key under which an operation's context carries its {@link FailedCall} facts, for `retryIf`. */
+const CALL = 'labelkitCall';
 
 /**
  * Builds the one urql Client of a labelkit client and the function that runs operations on it.
@@ -79,13 +95,21 @@ export type Execute = <Data, Variables extends AnyVariables>(
  * const data = await execute(GetCabinetDocument, { projectId, role }, { kind: 'query', operationName: 'GetCabinet' });
  * ```
  */
-export function createExecutor(options: ExecutorOptions): Execute {
+export function createExecutor(options: ExecutorOptions): Executor {
   const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
   const defaultTimeout = options.timeoutMs ?? 30_000;
   const maxDelayMs = options.retry?.maxDelayMs ?? 15_000;
   // Every secret the client has held, so that no error can echo one (tokens join on refresh).
   const knownSecrets: (string | undefined)[] = [options.token, options.clientCredentials?.clientSecret];
-  const tokenSource = makeTokenSource(options, options.url, fetchFn);
+  const tokenTimeoutMs = options.tokenTimeoutMs ?? Math.min(DEFAULT_TOKEN_TIMEOUT_MS, defaultTimeout);
+  const tokenSource = makeTokenSource(options, options.url, fetchFn, tokenTimeoutMs);
+  // The last line of defence of "no call without Authorization": a request without it is not sent.
+  const guardedFetch: typeof fetch = (input, init) =>
+    new Headers(init?.headers).has('authorization')
+      ? fetchFn(input, init)
+      : Promise.reject(new AuthError('no access token; the request was not sent', { phase: 'token' }));
+  const active = new Set<(error: Error) => void>();
+  let closed = false;
   const recordingSource = async () => {
     const token = await tokenSource();
     knownSecrets.push(token.value);
@@ -102,7 +126,7 @@ export function createExecutor(options: ExecutorOptions): Execute {
 
   const urql = new Client({
     url: options.url,
-    fetch: fetchFn,
+    fetch: guardedFetch,
     preferGetMethod: false,
     requestPolicy: 'network-only',
     exchanges: [
@@ -111,15 +135,20 @@ export function createExecutor(options: ExecutorOptions): Execute {
         initialDelayMs: options.retry?.initialDelayMs ?? 300,
         maxDelayMs,
         randomDelay: true,
-        retryIf: (error, operation) => operation.kind === 'query' && isTransient(error),
-        // Retry-After: seed the exchange's back-off state so that its next delay (the seed times
-        // a jitter factor of 1.5–2.5) is at least the server's wish; beyond maxDelayMs, give up.
+        // The one rule (shared/classify, via isTransientError), as for waits.
+        retryIf: (error, operation) =>
+          operation.kind === 'query' && isTransientError(toLabelkitError(error, operation.context[CALL] as FailedCall)),
         retryWith: (error, operation) => {
+          // authAttempt: false sends the retry through the auth exchange's token check again (the
+          // failed attempt may have been one whose token request failed; it must not go out bare).
+          const context = { ...operation.context, authAttempt: false };
+          // Retry-After: seed the exchange's back-off state so that its next delay (the seed times
+          // a jitter factor of 1.5–2.5) is at least the server's wish; beyond maxDelayMs, give up.
           const wish = retryAfterMs(error.response);
-          if (wish === undefined) return operation;
+          if (wish === undefined) return makeOperation(operation.kind, operation, context);
           if (wish > maxDelayMs) return null;
           const count = (operation.context.retry as { count?: number } | undefined)?.count ?? 0;
-          return makeOperation(operation.kind, operation, { ...operation.context, retry: { count, delay: wish / 1.5 } });
+          return makeOperation(operation.kind, operation, { ...context, retry: { count, delay: wish / 1.5 } });
         },
       }),
       labelkitAuthExchange(recordingSource),
@@ -136,7 +165,7 @@ export function createExecutor(options: ExecutorOptions): Execute {
     return query;
   };
 
-  return function execute<Data, Variables extends AnyVariables>(
+  const execute = function execute<Data, Variables extends AnyVariables>(
     document: TypedDocumentNode<Data, Variables>,
     variables: Variables,
     call: Call,
@@ -148,12 +177,23 @@ export function createExecutor(options: ExecutorOptions): Execute {
     const where = `(operation ${call.operationName}, request ${requestId})`;
     const unknownOutcome = call.kind === 'mutation';
     const hint = unknownOutcome ? MUTATION_OUTCOME_UNKNOWN_HINT : '';
+    if (closed) return Promise.reject(new NetworkError('ABORTED', `the client is closed; nothing was sent ${where}`, details));
     if (signal?.aborted) {
       return Promise.reject(new NetworkError('ABORTED', `the call was aborted before it was sent ${where}`, details));
     }
     nextKey = nextKey <= -0x7fffffff ? -1 : nextKey - 1;
     const request = { key: nextKey, query: keyedDocument(document), variables } as GraphQLRequest<Data, Variables>;
-    const context: Partial<OperationContext> = { fetchOptions: { headers: { ...baseHeaders, 'x-request-id': requestId } } };
+    const secrets = () => (call.secrets ? [...knownSecrets, ...call.secrets] : knownSecrets);
+    const failed: FailedCall = {
+      kind: call.kind,
+      operationName: call.operationName,
+      requestId,
+      url: options.url,
+      get secrets() {
+        return secrets();
+      },
+    };
+    const context: Partial<OperationContext> = { fetchOptions: { headers: { ...baseHeaders, 'x-request-id': requestId } }, [CALL]: failed };
     const operation = urql.createRequestOperation(call.kind, request, context);
 
     return new Promise<Data>((resolve, reject) => {
@@ -164,6 +204,7 @@ export function createExecutor(options: ExecutorOptions): Execute {
         done = true;
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
+        active.delete(onClose);
         subscription?.unsubscribe();
         if (error) reject(error);
         else resolve(data as Data);
@@ -171,18 +212,31 @@ export function createExecutor(options: ExecutorOptions): Execute {
       const lost = (code: 'TIMEOUT' | 'ABORTED', text: string) =>
         finish(new NetworkError(code, `${text}${hint} ${where}`, { ...details, mutationOutcomeUnknown: unknownOutcome }));
       const onAbort = () => lost('ABORTED', 'the call was aborted');
+      const onClose = () => lost('ABORTED', 'the client was closed during the call');
+      active.add(onClose);
       // Infinity (or anything beyond setTimeout's 2^31-1 ms, which Node would run at once) means no limit.
       const timer = timeoutMs < MAX_TIMER_MS ? setTimeout(() => lost('TIMEOUT', `no answer within ${timeoutMs} ms`), timeoutMs) : undefined;
       signal?.addEventListener('abort', onAbort, { once: true });
       subscription = urql.executeRequestOperation(operation).subscribe((result) => {
         if (result.error) {
-          const secrets = call.secrets ? [...knownSecrets, ...call.secrets] : knownSecrets;
-          finish(toLabelkitError(result.error, { kind: call.kind, operationName: call.operationName, requestId, url: options.url, secrets }));
-        } else if (result.data == null) {
-          finish(new LabelkitError('GRAPHQL', `[GraphQL] the response had no data ${where}`, details));
-        } else finish(null, result.data);
+          finish(toLabelkitError(result.error, failed));
+          return;
+        }
+        const problem = result.data == null ? 'the answer has no data' : call.check?.(result.data);
+        if (problem === undefined) finish(null, result.data as Data);
+        else {
+          const text = `${problem}${hint} ${where}`;
+          finish(new ProtocolError(text, { ...details, secrets: secrets(), mutationOutcomeUnknown: unknownOutcome }));
+        }
       });
       if (done) subscription.unsubscribe();
     });
+  };
+  return {
+    execute,
+    close() {
+      closed = true;
+      for (const end of [...active]) end(new Error('closed'));
+    },
   };
 }

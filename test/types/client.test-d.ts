@@ -84,7 +84,7 @@ describe('options, errors and helpers', () => {
 
   it('types the error family and its guard', () => {
     expectTypeOf<ErrorCode>().toEqualTypeOf<
-      'VALIDATION' | 'AUTH' | 'NETWORK' | 'TIMEOUT' | 'ABORTED' | 'GRAPHQL' | 'JOB_FAILED' | 'JOB_TIMEOUT' | 'JOB_NOT_FOUND' | 'LABEL_SET'
+      'VALIDATION' | 'AUTH' | 'NETWORK' | 'TIMEOUT' | 'ABORTED' | 'GRAPHQL' | 'BAD_RESPONSE' | 'JOB_FAILED' | 'JOB_TIMEOUT' | 'JOB_NOT_FOUND' | 'LABEL_SET'
     >();
     expectTypeOf<ValidationError['problems']>().toEqualTypeOf<ValidationProblem[]>();
     expectTypeOf<NetworkError['mutationOutcomeUnknown']>().toEqualTypeOf<boolean>();
