@@ -18,7 +18,7 @@ export interface AuthOptions {
   clientCredentials?: ClientCredentials;
   /**
    * How long one token request (or `getToken()` call) may take; a failed or timed-out one is
-   * forgotten, and the next call asks again. @defaultValue 10_000, or the client's `timeoutMs` when shorter
+   * forgotten, and the next call asks again. @defaultValue 10_000, or half the client's `timeoutMs` when shorter
    */
   tokenTimeoutMs?: number;
 }

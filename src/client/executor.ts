@@ -101,7 +101,9 @@ export function createExecutor(options: ExecutorOptions): Executor {
   const maxDelayMs = options.retry?.maxDelayMs ?? 15_000;
   // Every secret the client has held, so that no error can echo one (tokens join on refresh).
   const knownSecrets: (string | undefined)[] = [options.token, options.clientCredentials?.clientSecret];
-  const tokenTimeoutMs = options.tokenTimeoutMs ?? Math.min(DEFAULT_TOKEN_TIMEOUT_MS, defaultTimeout);
+  // Half the call's time-out at most, so that a hung token request fails as itself (naming the
+  // token endpoint) and leaves a retry room within the call.
+  const tokenTimeoutMs = options.tokenTimeoutMs ?? Math.min(DEFAULT_TOKEN_TIMEOUT_MS, defaultTimeout / 2);
   const tokenSource = makeTokenSource(options, options.url, fetchFn, tokenTimeoutMs);
   // The last line of defence of "no call without Authorization": a request without it is not sent.
   const guardedFetch: typeof fetch = (input, init) =>
