@@ -41,3 +41,42 @@ export async function advance(ms: number, step = 100): Promise<void> {
     await ioTurn();
   }
 }
+
+/**
+ * Moves fake time forward in steps (real I/O between them) until `check` holds.
+ *
+ * @param check - true when done
+ * @param what - said in the error when it never holds
+ * @param maxMs - the most fake time to let pass
+ * @param step - the fake time of each step
+ */
+export async function advanceUntil(check: () => boolean, what: string, maxMs = 120_000, step = 100): Promise<void> {
+  for (let passed = 0; passed <= maxMs; passed += step) {
+    if (check()) return;
+    await vi.advanceTimersByTimeAsync(step);
+    await ioTurn();
+  }
+  if (!check()) throw new Error(`never happened within ${maxMs} ms of fake time: ${what}`);
+}
+
+/**
+ * Records how a promise settled, without awaiting it (fake time must move meanwhile).
+ *
+ * @param promise - a call or a wait
+ * @returns `settled()` and `value()` (the result or the rejection reason)
+ */
+export function track<T>(promise: Promise<T>): { settled: () => boolean; value: () => unknown } {
+  let done = false;
+  let value: unknown;
+  promise.then(
+    (v) => {
+      done = true;
+      value = v;
+    },
+    (e: unknown) => {
+      done = true;
+      value = e;
+    },
+  );
+  return { settled: () => done, value: () => value };
+}
