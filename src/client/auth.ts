@@ -23,7 +23,8 @@ export interface AuthOptions {
   tokenTimeoutMs?: number;
 }
 
-interface Token {
+/** An access token, and when to refresh it. */
+export interface Token {
   value: string;
   /** Epoch ms after which the token is refreshed before use; undefined when unknown. */
   refreshAt?: number;

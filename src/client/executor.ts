@@ -1,33 +1,23 @@
-import { Client, createRequest, fetchExchange, makeOperation } from '@urql/core';
-import type { AnyVariables, GraphQLRequest, OperationContext, TypedDocumentNode } from '@urql/core';
-import { retryExchange } from '@urql/exchange-retry';
-import { DEFAULT_TOKEN_TIMEOUT_MS, labelkitAuthExchange, makeTokenSource } from './auth.js';
-import type { AuthOptions } from './auth.js';
+import { Client } from '@urql/core';
+import type { AnyVariables, OperationResult, TypedDocumentNode } from '@urql/core';
+import { DEFAULT_TOKEN_TIMEOUT_MS, makeTokenSource } from './auth.js';
+import type { AuthOptions, Token } from './auth.js';
+import { callPromise } from './callPromise.js';
 import { AuthError, MUTATION_OUTCOME_UNKNOWN_HINT, NetworkError, ProtocolError } from './errors.js';
+import { buildExchanges, callContext } from './exchanges.js';
+import type { RetryOptions } from './exchanges.js';
 import { newRequestId } from './requestId.js';
-import { isTransientError, retryAfterMs, toLabelkitError } from './toLabelkitError.js';
+import { toLabelkitError } from './toLabelkitError.js';
 import type { FailedCall } from './toLabelkitError.js';
+import { uniqueRequests } from './urqlInternals.js';
 import { VERSION } from './version.js';
 
-type DocumentNode = GraphQLRequest['query'];
-
-/** The longest delay setTimeout accepts; longer ones fire at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+export type { RetryOptions } from './exchanges.js';
 
 /** True in a web page or a web worker (where fetch follows CORS). */
 function inBrowser(): boolean {
   const scope = globalThis as { document?: unknown; WorkerGlobalScope?: unknown };
   return scope.document !== undefined || scope.WorkerGlobalScope !== undefined;
-}
-
-/** Retries of queries (mutations are never retried). */
-export interface RetryOptions {
-  /** Attempts in all, the first included. @defaultValue 4 */
-  maxAttempts?: number;
-  /** The first back-off delay; later ones grow with jitter. @defaultValue 300 */
-  initialDelayMs?: number;
-  /** The longest delay; a `Retry-After` beyond it is not waited for. @defaultValue 15_000 */
-  maxDelayMs?: number;
 }
 
 /** Per-call options. */
@@ -75,20 +65,16 @@ export interface Executor {
   close(): void;
 }
 
-/** The key under which an operation's context carries its {@link FailedCall} facts, for `retryIf`. */
-const CALL = 'labelkitCall';
-
 /**
  * Builds the one urql Client of a labelkit client and the function that runs operations on it.
  *
  * @param options - endpoint, credentials, retry and time-out settings
- * @returns `execute`, which sends one operation per call
- * @remarks The exchanges are urql's own: `retryExchange` (queries only, transient failures,
- * exponential back-off with jitter, `Retry-After` honoured), the auth exchange, `fetchExchange`.
- * Each call gets its own operation key: urql shares one request among identical queries in
- * flight, which would send one `x-request-id` for two calls and let one call's teardown stop the
- * other's retries. Documents are keyed (printed) once, here, not per call. Time-out and abort
- * unsubscribe, which makes urql abort the fetch; no wrapper around `fetch` is needed.
+ * @returns `execute`, which sends one operation per call, and `close`
+ * @remarks Composition only: the exchange pipeline comes from `buildExchanges` (exchanges.ts),
+ * each call's request from `uniqueRequests` (urqlInternals.ts: never deduplicated by urql), and
+ * the call→promise adaptation (time-out, abort, close) from `callPromise`. Here: headers,
+ * the secrets errors must not echo, the token source with its time-out, the guard that sends no
+ * request without `Authorization`, and the one conversion of a result (`settle`).
  * @example
  * ```ts
  * const execute = createExecutor({ url, token });
@@ -98,26 +84,23 @@ const CALL = 'labelkitCall';
 export function createExecutor(options: ExecutorOptions): Executor {
   const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
   const defaultTimeout = options.timeoutMs ?? 30_000;
-  const maxDelayMs = options.retry?.maxDelayMs ?? 15_000;
   // Every secret the client has held, so that no error can echo one (tokens join on refresh).
   const knownSecrets: (string | undefined)[] = [options.token, options.clientCredentials?.clientSecret];
   // Half the call's time-out at most, so that a hung token request fails as itself (naming the
   // token endpoint) and leaves a retry room within the call.
   const tokenTimeoutMs = options.tokenTimeoutMs ?? Math.min(DEFAULT_TOKEN_TIMEOUT_MS, defaultTimeout / 2);
   const tokenSource = makeTokenSource(options, options.url, fetchFn, tokenTimeoutMs);
-  // The last line of defence of "no call without Authorization": a request without it is not sent.
-  const guardedFetch: typeof fetch = (input, init) =>
-    new Headers(init?.headers).has('authorization')
-      ? fetchFn(input, init)
-      : Promise.reject(new AuthError('no access token; the request was not sent', { phase: 'token' }));
-  const active = new Set<(error: Error) => void>();
-  let closed = false;
-  const recordingSource = async () => {
+  const recordingSource = async (): Promise<Token> => {
     const token = await tokenSource();
     knownSecrets.push(token.value);
     if (knownSecrets.length > 16) knownSecrets.splice(2, knownSecrets.length - 16);
     return token;
   };
+  // The last line of defence of "no call without Authorization": a request without it is not sent.
+  const guardedFetch: typeof fetch = (input, init) =>
+    new Headers(init?.headers).has('authorization')
+      ? fetchFn(input, init)
+      : Promise.reject(new AuthError('no access token; the request was not sent', { phase: 'token' }));
   const baseHeaders: Record<string, string> = {
     ...options.headers,
     'x-labelkit-client': `labelkit/${VERSION}`,
@@ -125,47 +108,16 @@ export function createExecutor(options: ExecutorOptions): Executor {
     // the CORS preflight that servers need not allow (x-labelkit-client always arrives).
     ...(!inBrowser() && { 'user-agent': `labelkit/${VERSION}` }),
   };
-
   const urql = new Client({
     url: options.url,
     fetch: guardedFetch,
     preferGetMethod: false,
     requestPolicy: 'network-only',
-    exchanges: [
-      retryExchange({
-        maxNumberAttempts: options.retry?.maxAttempts ?? 4,
-        initialDelayMs: options.retry?.initialDelayMs ?? 300,
-        maxDelayMs,
-        randomDelay: true,
-        // The one rule (shared/classify, via isTransientError), as for waits.
-        retryIf: (error, operation) =>
-          operation.kind === 'query' && isTransientError(toLabelkitError(error, operation.context[CALL] as FailedCall)),
-        retryWith: (error, operation) => {
-          // authAttempt: false sends the retry through the auth exchange's token check again (the
-          // failed attempt may have been one whose token request failed; it must not go out bare).
-          const context = { ...operation.context, authAttempt: false };
-          // Retry-After: seed the exchange's back-off state so that its next delay (the seed times
-          // a jitter factor of 1.5–2.5) is at least the server's wish; beyond maxDelayMs, give up.
-          const wish = retryAfterMs(error.response);
-          if (wish === undefined) return makeOperation(operation.kind, operation, context);
-          if (wish > maxDelayMs) return null;
-          const count = (operation.context.retry as { count?: number } | undefined)?.count ?? 0;
-          return makeOperation(operation.kind, operation, { ...context, retry: { count, delay: wish / 1.5 } });
-        },
-      }),
-      labelkitAuthExchange(recordingSource),
-      fetchExchange,
-    ],
+    exchanges: buildExchanges({ retry: options.retry, tokenSource: recordingSource }),
   });
-
-  // Negative keys never collide with urql's own (unsigned hashes).
-  let nextKey = 0;
-  const keyed = new WeakMap<DocumentNode, GraphQLRequest['query']>();
-  const keyedDocument = (document: DocumentNode) => {
-    let query = keyed.get(document);
-    if (!query) keyed.set(document, (query = createRequest(document, {}).query));
-    return query;
-  };
+  const unique = uniqueRequests();
+  const closers = new Set<() => void>();
+  let closed = false;
 
   const execute = function execute<Data, Variables extends AnyVariables>(
     document: TypedDocumentNode<Data, Variables>,
@@ -173,18 +125,14 @@ export function createExecutor(options: ExecutorOptions): Executor {
     call: Call,
   ): Promise<Data> {
     const requestId = newRequestId();
-    const timeoutMs = call.options?.timeoutMs ?? defaultTimeout;
-    const signal = call.options?.signal;
     const details = { operationName: call.operationName, requestId };
     const where = `(operation ${call.operationName}, request ${requestId})`;
     const unknownOutcome = call.kind === 'mutation';
     const hint = unknownOutcome ? MUTATION_OUTCOME_UNKNOWN_HINT : '';
     if (closed) return Promise.reject(new NetworkError('ABORTED', `the client is closed; nothing was sent ${where}`, details));
-    if (signal?.aborted) {
+    if (call.options?.signal?.aborted) {
       return Promise.reject(new NetworkError('ABORTED', `the call was aborted before it was sent ${where}`, details));
     }
-    nextKey = nextKey <= -0x7fffffff ? -1 : nextKey - 1;
-    const request = { key: nextKey, query: keyedDocument(document), variables } as GraphQLRequest<Data, Variables>;
     const secrets = () => (call.secrets ? [...knownSecrets, ...call.secrets] : knownSecrets);
     const failed: FailedCall = {
       kind: call.kind,
@@ -195,50 +143,32 @@ export function createExecutor(options: ExecutorOptions): Executor {
         return secrets();
       },
     };
-    const context: Partial<OperationContext> = { fetchOptions: { headers: { ...baseHeaders, 'x-request-id': requestId } }, [CALL]: failed };
-    const operation = urql.createRequestOperation(call.kind, request, context);
-
-    return new Promise<Data>((resolve, reject) => {
-      let done = false;
-      let subscription: { unsubscribe(): void } | undefined;
-      const finish = (error: Error | null, data?: Data) => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        active.delete(onClose);
-        subscription?.unsubscribe();
-        if (error) reject(error);
-        else resolve(data as Data);
-      };
-      const lost = (code: 'TIMEOUT' | 'ABORTED', text: string) =>
-        finish(new NetworkError(code, `${text}${hint} ${where}`, { ...details, mutationOutcomeUnknown: unknownOutcome }));
-      const onAbort = () => lost('ABORTED', 'the call was aborted');
-      const onClose = () => lost('ABORTED', 'the client was closed during the call');
-      active.add(onClose);
-      // Infinity (or anything beyond setTimeout's 2^31-1 ms, which Node would run at once) means no limit.
-      const timer = timeoutMs < MAX_TIMER_MS ? setTimeout(() => lost('TIMEOUT', `no answer within ${timeoutMs} ms`), timeoutMs) : undefined;
-      signal?.addEventListener('abort', onAbort, { once: true });
-      subscription = urql.executeRequestOperation(operation).subscribe((result) => {
-        if (result.error) {
-          finish(toLabelkitError(result.error, failed));
-          return;
-        }
-        const problem = result.data == null ? 'the answer has no data' : call.check?.(result.data);
-        if (problem === undefined) finish(null, result.data as Data);
-        else {
-          const text = `${problem}${hint} ${where}`;
-          finish(new ProtocolError(text, { ...details, secrets: secrets(), mutationOutcomeUnknown: unknownOutcome }));
-        }
-      });
-      if (done) subscription.unsubscribe();
+    const operation = urql.createRequestOperation(call.kind, unique(document, variables), {
+      fetchOptions: { headers: { ...baseHeaders, 'x-request-id': requestId } },
+      ...callContext(failed),
+    });
+    // The one conversion point: a result becomes the data, or one error of the family.
+    const settle = (result: OperationResult): Data | Error => {
+      if (result.error) return toLabelkitError(result.error, failed);
+      const problem = result.data == null ? 'the answer has no data' : call.check?.(result.data);
+      if (problem === undefined) return result.data as Data;
+      return new ProtocolError(`${problem}${hint} ${where}`, { ...details, secrets: secrets(), mutationOutcomeUnknown: unknownOutcome });
+    };
+    return callPromise(urql.executeRequestOperation(operation), settle, {
+      timeoutMs: call.options?.timeoutMs ?? defaultTimeout,
+      signal: call.options?.signal,
+      onClose: (end) => {
+        closers.add(end);
+        return () => closers.delete(end);
+      },
+      lost: (code, text) => new NetworkError(code, `${text}${hint} ${where}`, { ...details, mutationOutcomeUnknown: unknownOutcome }),
     });
   };
   return {
     execute,
     close() {
       closed = true;
-      for (const end of [...active]) end(new Error('closed'));
+      for (const end of [...closers]) end();
     },
   };
 }
