@@ -3,8 +3,9 @@ import type { AnyVariables, OperationResult, TypedDocumentNode } from '@urql/cor
 import { DEFAULT_TOKEN_TIMEOUT_MS, makeTokenSource } from './auth.js';
 import type { AuthOptions, Token } from './auth.js';
 import { callPromise } from './callPromise.js';
-import { AuthError, MUTATION_OUTCOME_UNKNOWN_HINT, NetworkError, ProtocolError } from './errors.js';
+import { MUTATION_OUTCOME_UNKNOWN_HINT, NetworkError, ProtocolError } from './errors.js';
 import { buildExchanges, callContext } from './exchanges.js';
+import { guardFetch } from './guardFetch.js';
 import type { RetryOptions } from './exchanges.js';
 import { newRequestId } from './requestId.js';
 import { toLabelkitError } from './toLabelkitError.js';
@@ -72,9 +73,10 @@ export interface Executor {
  * @returns `execute`, which sends one operation per call, and `close`
  * @remarks Composition only: the exchange pipeline comes from `buildExchanges` (exchanges.ts),
  * each call's request from `uniqueRequests` (urqlInternals.ts: never deduplicated by urql), and
- * the call→promise adaptation (time-out, abort, close) from `callPromise`. Here: headers,
- * the secrets errors must not echo, the token source with its time-out, the guard that sends no
- * request without `Authorization`, and the one conversion of a result (`settle`).
+ * the call→promise adaptation (time-out, abort, close) from `callPromise`, the fetch from
+ * `guardFetch` (no request without `Authorization`; an error status no body can hide). Here:
+ * headers, the secrets errors must not echo, the token source with its time-out, and the one
+ * conversion of a result (`settle`).
  * @example
  * ```ts
  * const execute = createExecutor({ url, token });
@@ -96,11 +98,6 @@ export function createExecutor(options: ExecutorOptions): Executor {
     if (knownSecrets.length > 16) knownSecrets.splice(2, knownSecrets.length - 16);
     return token;
   };
-  // The last line of defence of "no call without Authorization": a request without it is not sent.
-  const guardedFetch: typeof fetch = (input, init) =>
-    new Headers(init?.headers).has('authorization')
-      ? fetchFn(input, init)
-      : Promise.reject(new AuthError('no access token; the request was not sent', { phase: 'token' }));
   const baseHeaders: Record<string, string> = {
     ...options.headers,
     'x-labelkit-client': `labelkit/${VERSION}`,
@@ -110,7 +107,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
   };
   const urql = new Client({
     url: options.url,
-    fetch: guardedFetch,
+    fetch: guardFetch(fetchFn),
     preferGetMethod: false,
     requestPolicy: 'network-only',
     exchanges: buildExchanges({ retry: options.retry, tokenSource: recordingSource }),

@@ -55,6 +55,32 @@ describe('faults during calls and waits', () => {
     expect(server.graphqlRequests()).toHaveLength(2);
   });
 
+  it.each([
+    ['{"data":null}', 503],
+    ['{"data":{}}', 502],
+    ['{"message":"busy"}', 429],
+  ])('retries a query answered %s with HTTP %i (the status decides, not the body)', async (body, status) => {
+    make({ retry: { maxAttempts: 2, initialDelayMs: 100 } });
+    server.plan({ status, headers: { 'content-type': 'application/json' }, body });
+    const call = track(client.getCabinet('p', 'LABELER'));
+    await until(() => server.graphqlRequests().length === 1, 'the first request');
+    await advance(500);
+    await until(call.settled, 'the call to settle');
+    expect(call.value()).toEqual({ id: 'cabinet-p-LABELER' });
+    expect(server.graphqlRequests()).toHaveLength(2);
+  });
+
+  it('gives a NetworkError with the status for a 404 whose body is JSON without errors', async () => {
+    make({ retry: { maxAttempts: 3 } });
+    server.plan({ status: 404, headers: { 'content-type': 'application/json' }, body: '{"message":"no route"}' });
+    const call = track(client.getJob('j'));
+    await until(call.settled, 'the call to settle');
+    expect(call.value()).toBeInstanceOf(NetworkError);
+    expect(call.value()).toMatchObject({ code: 'NETWORK', status: 404 });
+    expect(((call.value() as Error).cause as Error).message).toContain('no route');
+    expect(server.graphqlRequests()).toHaveLength(1);
+  });
+
   it('gives a NetworkError with retryAfterMs for a mutation answered 429 with GraphQL errors', async () => {
     make();
     server.plan(jsonErrors(429, { 'retry-after': '3' }));
