@@ -140,6 +140,18 @@ describe('faults during calls and waits', () => {
     expect(server.graphqlRequests()).toHaveLength(1);
   });
 
+  it('sends nothing more after close() while a query backs off between retries', async () => {
+    make({ retry: { maxAttempts: 4, initialDelayMs: 1_000 } });
+    server.plan({ status: 503 }, { status: 503 }, { status: 503 });
+    const call = track(client.getCabinet('p', 'LABELER'));
+    await until(() => server.graphqlRequests().length === 1, 'the first attempt');
+    client.close();
+    await until(call.settled, 'the call to end');
+    expect(call.value()).toMatchObject({ code: 'ABORTED', message: expect.stringMatching(/^\[Network\] the client was closed during the call /) });
+    await advance(30_000, 1_000);
+    expect(server.graphqlRequests()).toHaveLength(1);
+  });
+
   it('adds one abort listener for waitForJobs on 12 ids, and Node prints no MaxListenersExceededWarning', async () => {
     make();
     const warnings: Error[] = [];

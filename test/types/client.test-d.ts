@@ -25,6 +25,7 @@ import {
   type LabelNode,
   type LabelTree,
   type NetworkError,
+  type ProtocolError,
   type ValidationError,
   type ValidationProblem,
   type WaitOptions,
@@ -88,6 +89,9 @@ describe('options, errors and helpers', () => {
     >();
     expectTypeOf<ValidationError['problems']>().toEqualTypeOf<ValidationProblem[]>();
     expectTypeOf<NetworkError['mutationOutcomeUnknown']>().toEqualTypeOf<boolean>();
+    expectTypeOf<ProtocolError['mutationOutcomeUnknown']>().toEqualTypeOf<boolean>();
+    expectTypeOf<LabelkitError['phase']>().toEqualTypeOf<'token' | undefined>();
+    expectTypeOf<LabelingClientOptions['tokenTimeoutMs']>().toEqualTypeOf<number | undefined>();
     expectTypeOf<GraphQLRequestError['graphQLErrors'][number]['path']>().toEqualTypeOf<ReadonlyArray<string | number> | undefined>();
     expectTypeOf<JobTimeoutError['job']>().toEqualTypeOf<Job | null>();
     expectTypeOf(isLabelkitError).guards.toEqualTypeOf<LabelkitError>();
