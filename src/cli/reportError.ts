@@ -68,7 +68,11 @@ export function reportError(error: unknown, printer: Printer, options: { verbose
     }));
     printProblems(printer, problems.length > 0 ? problems : [{ field: '', message: error.message }], hintFor(error));
   } else if (isLabelkitError(error)) {
-    printer.err(`labelkit: ${error.message} (hint: ${hintFor(error)})`);
+    const hint =
+      error.phase === 'token' && error.code !== 'AUTH'
+        ? 'the token endpoint did not answer usably; check that it is up (LABELKIT_URL decides where it is); --verbose shows details'
+        : hintFor(error);
+    printer.err(`labelkit: ${error.message} (hint: ${hint})`);
   } else {
     const message = error instanceof Error ? error.message : String(error);
     printer.err(`labelkit: unexpected error: ${message}${options.verbose ? '' : ' (hint: --verbose shows details)'}`);

@@ -77,3 +77,21 @@ describe('labelkit jobs --wait under faults', () => {
     expect(io.out()).toContain('j429 DELIVERED 100%');
   });
 });
+
+describe('labelkit with client credentials under a failing token endpoint', () => {
+  it('exits 4 naming the token endpoint, and never prints the client secret, when it answers 503', async () => {
+    useFakeClock();
+    const busy = { status: 503, statusText: '', body: `down; got client_secret=${encodeURIComponent(MODEL_SECRET)}` };
+    server.tokenPlan(busy, busy, busy, busy);
+    const io = fakeIo({ LABELKIT_URL: server.url, LABELKIT_CLIENT_ID: 'cid', LABELKIT_CLIENT_SECRET: MODEL_SECRET });
+    let code: number | undefined;
+    void main(argv('cabinet', '--project', 'p', '--role', 'labeler', '--verbose'), io).then((c) => (code = c));
+    await advance(30_000, 500);
+    await until(() => code !== undefined, 'the command to end');
+    expect(code).toBe(4);
+    expect(io.err()).toMatch(/^labelkit: \[Network\] the token endpoint http:\/\/127\.0\.0\.1:\d+\/api\/oauth\/token answered HTTP 503 .*\(hint: the token endpoint did not answer usably/);
+    expect(io.err()).toContain('"phase":"token"');
+    for (const form of wireForms(MODEL_SECRET)) expect(io.out() + io.err()).not.toContain(form);
+    expect(server.graphqlRequests().some((r) => r.headers.authorization === undefined)).toBe(false);
+  });
+});
