@@ -141,9 +141,9 @@ export function toLabelkitError(error: CombinedError, call: FailedCall): Labelki
   const hint = unknownOutcome ? MUTATION_OUTCOME_UNKNOWN_HINT : '';
   const ra = retryAfterMs(error.response);
   // A cut answer is no answer: its 200 status is not kept, so that it classifies as transient.
-  const { status: _status, ...withoutStatus } = details;
   const err = new NetworkError('NETWORK', `${reason}${hint} ${where}`, {
-    ...(ok ? withoutStatus : details),
+    ...details,
+    ...(ok && { status: undefined }),
     mutationOutcomeUnknown: unknownOutcome,
     cause,
   });
