@@ -65,12 +65,21 @@ const DOCUMENTS = {
  */
 export async function runSchemaCheck(flags: SchemaCheckFlags, context: ActionContext): Promise<SchemaCheckResult> {
   const connection = await requireConnection(flags, context.io, context.printer);
-  const execute = createExecutor({ url: connection.url, ...connection.auth });
-  const data = (await execute(parse(getIntrospectionQuery()), {}, {
-    kind: 'query',
-    operationName: 'IntrospectionQuery',
-    options: { signal: context.signal },
-  })) as IntrospectionQuery;
+  const executor = createExecutor({ url: connection.url, ...connection.auth });
+  let data: IntrospectionQuery;
+  try {
+    data = (await executor.execute(parse(getIntrospectionQuery()), {}, {
+      kind: 'query',
+      operationName: 'IntrospectionQuery',
+      options: { signal: context.signal },
+      check: (answer) => {
+        const schema = (answer as { __schema?: { types?: unknown } } | null)?.__schema;
+        return Array.isArray(schema?.types) ? undefined : "the answer's data lacks __schema.types";
+      },
+    })) as IntrospectionQuery;
+  } finally {
+    executor.close();
+  }
   const service = buildClientSchema(data);
   const serviceGeneration = generationOfSchema(service);
   const sdl = loadSchemaSource();
