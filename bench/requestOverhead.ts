@@ -2,6 +2,7 @@ import { Client, cacheExchange, fetchExchange } from '@urql/core';
 import { request as gqlRequest } from 'graphql-request';
 import { print } from 'graphql';
 import { createLabelingClient, GetCabinetLabelSetsByIdDocument } from '../src/client/index.js';
+import { fetchTransport } from '../src/client/fetchTransport.js';
 import { labelSetsPayload, startFixedServer } from './support/fixedServer.js';
 import { median, smoke } from './support/stats.js';
 import type { Figure } from './support/stats.js';
@@ -17,6 +18,8 @@ export async function requestOverhead(): Promise<Figure[]> {
   const body = JSON.stringify({ operationName: 'getCabinetLabelSetsById', query, variables: { cabinetId: 'c' } });
   const labelkit = createLabelingClient({ url: server.url, token: 't' });
   const urql = new Client({ url: server.url, exchanges: [cacheExchange, fetchExchange], requestPolicy: 'network-only' });
+  // The same urql Client with labelkit's transport in place of fetchExchange: the transport's own gain.
+  const urqlLean = new Client({ url: server.url, exchanges: [cacheExchange, fetchTransport], requestPolicy: 'network-only' });
   const contenders: Record<string, () => Promise<unknown>> = {
     'raw fetch + JSON.parse': async () => {
       const res = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer t' }, body });
@@ -25,6 +28,7 @@ export async function requestOverhead(): Promise<Figure[]> {
     labelkit: () => labelkit.getLabelSets('c'),
     'graphql-request': () => gqlRequest(server.url, query, { cabinetId: 'c' }, { authorization: 'Bearer t' }),
     '@urql/core defaults': () => urql.query(GetCabinetLabelSetsByIdDocument, { cabinetId: 'c' }).toPromise(),
+    '@urql/core + fetchTransport': () => urqlLean.query(GetCabinetLabelSetsByIdDocument, { cabinetId: 'c' }).toPromise(),
   };
   const rounds = smoke ? 3 : 30;
   const perRound = smoke ? 20 : 100;
@@ -49,5 +53,7 @@ export async function requestOverhead(): Promise<Figure[]> {
   const vsGql = median(samples.labelkit!) / median(samples['graphql-request']!);
   figures.push({ bench: 'request overhead', name: 'labelkit / graphql-request', value: vsGql, unit: '×', goal: '≤ 1.00×', met: vsGql <= 1 });
   figures.push({ bench: 'request overhead', name: '@urql/core / raw fetch', value: median(samples['@urql/core defaults']!) / floor, unit: '×' });
+  const transportGain = median(samples['@urql/core + fetchTransport']!) / median(samples['@urql/core defaults']!);
+  figures.push({ bench: 'request overhead', name: '@urql/core: fetchTransport / fetchExchange', value: transportGain, unit: '×', goal: '< 1 (the transport must win)', met: transportGain < 1 });
   return figures;
 }

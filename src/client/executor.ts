@@ -1,4 +1,5 @@
-import { Client, createRequest, fetchExchange, makeOperation } from '@urql/core';
+import { Client, createRequest, makeOperation } from '@urql/core';
+import { fetchTransport } from './fetchTransport.js';
 import type { AnyVariables, GraphQLRequest, OperationContext, TypedDocumentNode } from '@urql/core';
 import { retryExchange } from '@urql/exchange-retry';
 import { labelkitAuthExchange, makeTokenSource } from './auth.js';
@@ -123,7 +124,7 @@ export function createExecutor(options: ExecutorOptions): Execute {
         },
       }),
       labelkitAuthExchange(recordingSource),
-      fetchExchange,
+      fetchTransport,
     ],
   });
 
