@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
@@ -18,6 +18,15 @@ function timeNode(args: string[]): number {
   return performance.now() - t;
 }
 
+/** The CPU time (ms) of a fresh node process, from bench/support/cpuAtExit.mjs. */
+function cpuOfNode(args: string[]): number {
+  const hook = join(root, 'bench', 'support', 'cpuAtExit.mjs');
+  const result = spawnSync(process.execPath, ['--import', hook, ...args], { cwd: root, encoding: 'utf8' });
+  const match = /cpu-ms ([\d.]+)/.exec(result.stderr);
+  if (!match) throw new Error(`no CPU time from node ${args.join(' ')}: ${result.stderr}`);
+  return Number(match[1]);
+}
+
 /** 5. Size and start-up: the client's browser bundle, import time and `labelkit --help`. */
 export async function sizeAndStartup(): Promise<Figure[]> {
   const client = await bundle({ entryPoints: [join(root, 'src', 'client', 'index.ts')] });
@@ -31,12 +40,14 @@ export async function sizeAndStartup(): Promise<Figure[]> {
 
   const runs = smoke ? 3 : 15;
   const importClient = `await import(${JSON.stringify(join(root, 'dist', 'src', 'client', 'index.js'))})`;
-  const times = { client: [] as number[], urql: [] as number[], help: [] as number[], bare: [] as number[] };
+  const times = { client: [] as number[], urql: [] as number[], help: [] as number[], bare: [] as number[], helpCpu: [] as number[], bareCpu: [] as number[] };
   for (let i = 0; i < runs; i++) {
     times.client.push(timeNode(['--input-type=module', '-e', importClient]));
     times.urql.push(timeNode(['--input-type=module', '-e', "await import('@urql/core')"]));
     times.help.push(timeNode([join(root, 'bin', 'labelkit.js'), '--help']));
     times.bare.push(timeNode(['-e', '0']));
+    times.helpCpu.push(cpuOfNode([join(root, 'bin', 'labelkit.js'), '--help']));
+    times.bareCpu.push(cpuOfNode(['-e', '0']));
   }
   const kb = (b: number) => Math.round((b / 1024) * 10) / 10;
   const importRatio = median(times.client) / median(times.urql);
@@ -55,5 +66,8 @@ export async function sizeAndStartup(): Promise<Figure[]> {
     { bench: 'size and start-up', name: 'labelkit --help (median)', value: median(times.help), unit: 'ms' },
     { bench: 'size and start-up', name: 'node -e 0 (median)', value: median(times.bare), unit: 'ms' },
     { bench: 'size and start-up', name: 'labelkit --help / bare node', value: helpRatio, unit: '×', goal: '≤ 1.3×', met: helpRatio <= 1.3 },
+    { bench: 'size and start-up', name: 'labelkit --help, CPU time (median)', value: median(times.helpCpu), unit: 'ms' },
+    { bench: 'size and start-up', name: 'node -e 0, CPU time (median)', value: median(times.bareCpu), unit: 'ms' },
+    { bench: 'size and start-up', name: 'labelkit --help / bare node (CPU time)', value: median(times.helpCpu) / median(times.bareCpu), unit: '×' },
   ];
 }

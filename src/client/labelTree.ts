@@ -134,27 +134,27 @@ export function buildLabelTree(set: LabelSet): LabelTree {
 
 /**
  * The duplicate names (case-insensitive) among siblings, in the set's order. One map serves every
- * group of siblings in turn (an entry of an earlier group has another parent, so it never
- * matches); an only child is neither looked up nor lower-cased.
+ * group of siblings in turn, emptied after each (so it never grows beyond the largest group);
+ * an only child is neither looked up nor lower-cased.
  */
 function duplicateNames(set: LabelSet, byId: Map<string, TreeNode>, roots: TreeNode[], orphans: TreeNode[] | undefined): string[] {
   const found: TreeNode[][] = [];
   const names = new Map<string, TreeNode>();
-  const check = (group: readonly TreeNode[], sameGroup: (a: TreeNode, b: TreeNode) => boolean) => {
+  const check = (group: readonly TreeNode[]) => {
     if (group.length < 2) return;
     for (const node of group) {
       const earlier = names.get(node.lowerName);
-      if (earlier && earlier !== node && sameGroup(earlier, node)) found.push([earlier, node]);
+      if (earlier) found.push([earlier, node]);
       else names.set(node.lowerName, node);
     }
+    names.clear();
   };
-  const sameParent = (a: TreeNode, b: TreeNode) => a.parent === b.parent;
-  check(roots, () => true); // the first group: the map holds nothing else yet
-  for (const node of byId.values()) check(node.children, sameParent);
+  check(roots);
+  for (const node of byId.values()) check(node.children);
   if (orphans) {
     const byParent = new Map<string, TreeNode[]>();
     for (const node of orphans) byParent.set(node.item.parentId!, [...(byParent.get(node.item.parentId!) ?? []), node]);
-    for (const group of byParent.values()) check(group, (a, b) => a.item.parentId === b.item.parentId);
+    for (const group of byParent.values()) check(group);
   }
   if (found.length === 0) return [];
   const order = new Map(set.labelItems.map((item, i) => [item, i]));
