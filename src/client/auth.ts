@@ -121,7 +121,7 @@ function sentAuthorization(operation: Operation): string | undefined {
  * becomes an {@link AuthError}.
  *
  * @param source - obtains a fresh token (see {@link makeTokenSource})
- * @returns an exchange to place before `fetchExchange`
+ * @returns an exchange to place before the transport (`fetchTransport` or urql's `fetchExchange`)
  * @remarks urql only merges refreshes that overlap in time: a failure that arrives after a
  * refresh has finished would start another. So a failure of a request sent with an older token
  * than the current one does not refresh again; the request is simply re-sent with the current

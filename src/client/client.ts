@@ -6,6 +6,8 @@ import {
   GetJobsDocument,
 } from '../../generated/graphql.js';
 import type { AuthOptions } from './auth.js';
+import { runAutoLabelMany } from './autoLabelMany.js';
+import type { AutoLabelManyOptions, AutoLabelManyResult } from './autoLabelMany.js';
 import { JobFailedError, JobNotFoundError, JobTimeoutError, ValidationError } from './errors.js';
 import type { AuthError, GraphQLRequestError, NetworkError } from './errors.js';
 import { createExecutor } from './executor.js';
@@ -113,6 +115,15 @@ export interface LabelingClient {
    * @throws {@link JobFailedError}, {@link JobTimeoutError} or {@link JobNotFoundError}
    */
   waitForJobOrThrow(jobId: string, options?: WaitOptions): Promise<Job>;
+  /**
+   * Starts auto-labeling of many projects, each job exactly once, and waits for all of them.
+   * @param inputs - one input per project
+   * @param options - concurrency, journal, rerun rules, signal, onEvent; see {@link AutoLabelManyOptions}
+   * @returns the plan and one outcome per project (see `autoLabelMany.ts` for the journal's rules)
+   * @throws {@link ValidationError} listing every problem of every input, or a journal from another
+   * configuration; nothing is sent then
+   */
+  autoLabelMany(inputs: AutoLabelInput[], options?: AutoLabelManyOptions): Promise<AutoLabelManyResult>;
   /** Ends every wait in progress (they reject with a {@link NetworkError} of code `ABORTED`). */
   close(): void;
 }
@@ -226,6 +237,9 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
         case 'not-found':
           throw new JobNotFoundError(jobId);
       }
+    },
+    autoLabelMany(inputs, manyOptions) {
+      return runAutoLabelMany(client, options.url, inputs, manyOptions);
     },
     close() {
       poller.close();
