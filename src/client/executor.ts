@@ -68,13 +68,13 @@ export type Execute = <Data, Variables extends AnyVariables>(
  *
  * @param options - endpoint, credentials, retry and time-out settings
  * @returns `execute`, which sends one operation per call
- * @remarks The exchanges are urql's own: `retryExchange` (queries only, transient failures,
+ * @remarks The exchanges: urql's `retryExchange` (queries only, transient failures,
  * exponential back-off with jitter, `Retry-After` honoured), the auth exchange, and labelkit's
  * transport {@link fetchTransport} in place of urql's `fetchExchange` (measured faster).
  * Each call gets its own operation key: urql shares one request among identical queries in
  * flight, which would send one `x-request-id` for two calls and let one call's teardown stop the
  * other's retries. Documents are keyed (printed) once, here, not per call. Time-out and abort
- * unsubscribe, which makes urql abort the fetch; no wrapper around `fetch` is needed.
+ * unsubscribe, which makes the transport abort the fetch; no wrapper around `fetch` is needed.
  * @example
  * ```ts
  * const execute = createExecutor({ url, token });
