@@ -10,6 +10,7 @@ import { runAutoLabelMany } from './autoLabelMany.js';
 import type { AutoLabelManyOptions, AutoLabelManyResult } from './autoLabelMany.js';
 import { JobFailedError, JobNotFoundError, JobTimeoutError, ValidationError } from './errors.js';
 import type { AuthError, GraphQLRequestError, NetworkError } from './errors.js';
+import { jobList, labelSetList, nullableJob, objectField } from './answerShape.js';
 import { createExecutor } from './executor.js';
 import type { CallOptions, RetryOptions } from './executor.js';
 import { JobPoller } from './jobPoller.js';
@@ -124,7 +125,10 @@ export interface LabelingClient {
    * configuration; nothing is sent then
    */
   autoLabelMany(inputs: AutoLabelInput[], options?: AutoLabelManyOptions): Promise<AutoLabelManyResult>;
-  /** Ends every wait in progress (they reject with a {@link NetworkError} of code `ABORTED`). */
+  /**
+   * Ends every wait and call in progress (they reject with a {@link NetworkError} of code
+   * `ABORTED`); no request leaves the client afterwards, and later calls reject at once.
+   */
   close(): void;
 }
 
@@ -151,19 +155,29 @@ function assertValid(problems: ValidationProblem[], operationName: string): void
  */
 export function createLabelingClient(options: LabelingClientOptions): LabelingClient {
   assertValid(checkClientOptions(options), 'createLabelingClient');
-  const execute = createExecutor(options);
+  const { execute, close: closeExecutor } = createExecutor(options);
 
   const getJobs = async (jobIds: string[], callOptions?: CallOptions) => {
     assertValid(checkJobIds(jobIds), 'GetJobs');
-    const data = await execute(GetJobsDocument, { jobIds }, { kind: 'query', operationName: 'GetJobs', options: callOptions });
+    const data = await execute(GetJobsDocument, { jobIds }, {
+      kind: 'query',
+      operationName: 'GetJobs',
+      options: callOptions,
+      check: jobList(jobIds.length),
+    });
     return data.getJobs;
   };
-  const poller = new JobPoller((ids) => getJobs(ids), options.poll);
+  const poller = new JobPoller((ids, signal) => getJobs(ids, { signal }), options.poll);
 
   const client: LabelingClient = {
     async getCabinet(projectId, role, callOptions) {
       assertValid([...checkId(projectId, 'projectId'), ...checkRole(role, 'role')], 'GetCabinet');
-      const data = await execute(GetCabinetDocument, { projectId, role }, { kind: 'query', operationName: 'GetCabinet', options: callOptions });
+      const data = await execute(GetCabinetDocument, { projectId, role }, {
+        kind: 'query',
+        operationName: 'GetCabinet',
+        options: callOptions,
+        check: objectField('getCabinet'),
+      });
       return data.getCabinet;
     },
     async getLabelSets(cabinetId, callOptions) {
@@ -172,6 +186,7 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
         kind: 'query',
         operationName: 'getCabinetLabelSetsById',
         options: callOptions,
+        check: labelSetList(),
       });
       return [...data.getCabinetLabelSetsById].sort((a, b) => a.index - b.index);
     },
@@ -191,12 +206,18 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
         operationName: 'AutoLabelTokenBasedProjectMutation',
         secrets: [input.targetAPI.secretKey],
         options: callOptions,
+        check: objectField('result', true),
       });
       return data.result;
     },
     async getJob(jobId, callOptions) {
       assertValid(checkId(jobId, 'jobId'), 'GetJob');
-      const data = await execute(GetJobDocument, { jobId }, { kind: 'query', operationName: 'GetJob', options: callOptions });
+      const data = await execute(GetJobDocument, { jobId }, {
+        kind: 'query',
+        operationName: 'GetJob',
+        options: callOptions,
+        check: nullableJob(),
+      });
       return data.getJob;
     },
     getJobs,
@@ -211,19 +232,8 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
     waitForJobs(jobIds, waitOptions) {
       const problems = checkJobIds(jobIds);
       if (problems.length > 0) return Promise.reject(new ValidationError(problems, { operationName: 'GetJobs' }));
-      // When one wait fails (an auth error, a throwing onProgress), end the others too rather
-      // than leave them polling for nobody until their time-out.
-      const outer = waitOptions?.signal;
-      const inner = new AbortController();
-      const forward = () => inner.abort();
-      if (outer?.aborted) inner.abort();
-      else outer?.addEventListener('abort', forward, { once: true });
-      return Promise.all(jobIds.map((id) => poller.wait(id, { ...waitOptions, signal: inner.signal })))
-        .catch((error: unknown) => {
-          inner.abort();
-          throw error;
-        })
-        .finally(() => outer?.removeEventListener('abort', forward));
+      // One group: one abort listener for all ids; one failure ends every wait of the group.
+      return poller.waitAll(jobIds, waitOptions);
     },
     async waitForJobOrThrow(jobId, waitOptions) {
       const result = await client.waitForJob(jobId, waitOptions);
@@ -243,6 +253,7 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
     },
     close() {
       poller.close();
+      closeExecutor();
     },
   };
   return client;

@@ -18,6 +18,7 @@ export {
   LabelkitError,
   LabelSetError,
   NetworkError,
+  ProtocolError,
   ValidationError,
 } from './errors.js';
 export type { ErrorCode, ErrorDetails, GraphQLErrorEntry } from './errors.js';

@@ -1,6 +1,6 @@
 import type { ManyEvent, ProjectOutcome } from '../../../client/index.js';
 import type { Io, Printer } from '../../io.js';
-import { redactSecrets } from '../../io.js';
+import { redact } from '../../../shared/redact.js';
 import type { AutoLabelManyRun } from './manyRunner.js';
 
 /** The live display of a many-project run. */
@@ -66,7 +66,7 @@ export async function createManyProgress(io: Io, printer: Printer, options: { js
     {
       stream: io.stderr as NodeJS.WritableStream,
       format: (_o, params) =>
-        redactSecrets(
+        redact(
           `projects ${'█'.repeat(Math.round(params.progress * 30)).padEnd(30, '░')} ${params.value}/${params.total} done | ` +
             `${counts.started} started, ${counts.delivered} delivered, ${counts.failed} failed, ${counts.other} other`,
           printer.secrets,

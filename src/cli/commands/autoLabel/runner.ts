@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createLabelingClient, validateAutoLabelInput } from '../../../client/index.js';
 import type { AutoLabelInput, JobOutcome, JobSnapshot } from '../../../client/index.js';
+import { REDACTED } from '../../../shared/redact.js';
 import { parseRole, requireConnection } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
 import type { ActionContext } from '../../runAction.js';
@@ -144,7 +145,7 @@ export async function runAutoLabel(flags: AutoLabelFlags, context: ActionContext
       dry.close();
     }
     const { operationName, query, variables } = recorded!;
-    const shown = { ...variables, input: { ...variables.input, targetAPI: { ...variables.input.targetAPI, secretKey: '***' } } };
+    const shown = { ...variables, input: { ...variables.input, targetAPI: { ...variables.input.targetAPI, secretKey: REDACTED } } };
     return { kind: 'dry-run', request: { url: connection.url, operationName, query, variables: shown } };
   }
 
