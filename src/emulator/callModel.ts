@@ -3,6 +3,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { classifyFailure } from '../shared/classify.js';
 import { redactAndCut } from '../shared/redact.js';
 import type { SpanRequest } from '../model/contract.js';
+import type { JobAbort } from './jobAbort.js';
 
 /** Why one model call failed, and whether trying again may help. */
 export class ModelCallError extends Error {
@@ -45,8 +46,8 @@ export interface ModelCall {
   secretKey: string;
   request: SpanRequest;
   timeoutMs: number;
-  /** Aborts the call when the job stops (the emulator closes). */
-  signal: AbortSignal;
+  /** Aborts the call when the job stops (the emulator closes); the call subscribes while it runs. */
+  stop: JobAbort;
   agents: ModelAgents;
 }
 
@@ -70,11 +71,10 @@ function post(call: ModelCall, body: string, onTimeout: () => void): Promise<{ s
       onTimeout();
       req.destroy(new Error('timeout'));
     }, call.timeoutMs);
-    const abort = () => req.destroy(new Error('aborted'));
-    call.signal.addEventListener('abort', abort, { once: true });
+    const unsubscribe = call.stop.subscribe(() => req.destroy(new Error('aborted')));
     const done = () => {
       clearTimeout(timer);
-      call.signal.removeEventListener('abort', abort);
+      unsubscribe();
     };
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
@@ -92,7 +92,6 @@ function post(call: ModelCall, body: string, onTimeout: () => void): Promise<{ s
       done();
       reject(error);
     });
-    if (call.signal.aborted) abort();
     req.end(body);
   });
 }
@@ -100,7 +99,7 @@ function post(call: ModelCall, body: string, onTimeout: () => void): Promise<{ s
 /**
  * POSTs one span-labeling request to the customer's model and returns the parsed JSON answer.
  *
- * @param call - endpoint, secret, request body, time-out, the job's abort signal and the connection pools
+ * @param call - endpoint, secret, request body, time-out, the job's stop and the connection pools
  * @returns the answer, parsed but not yet checked against the contract
  * @throws {@link ModelCallError} retryable when `classifyFailure` (the project's one failure
  * classification) calls it transient: 408, 429, 5xx, a time-out or a network error; not retryable
@@ -117,7 +116,7 @@ export async function callModel(call: ModelCall): Promise<unknown> {
   try {
     answer = await post(call, JSON.stringify(call.request), () => (timedOut = true));
   } catch (error) {
-    if (call.signal.aborted) throw new ModelCallError('the emulator stopped while the model was answering', false);
+    if (call.stop.aborted) throw new ModelCallError('the emulator stopped while the model was answering', false);
     if (timedOut) throw new ModelCallError(`the model did not answer within ${call.timeoutMs} ms`, true);
     const code = (error as { code?: string }).code;
     if (code === 'ERR_INVALID_CHAR') throw new ModelCallError('the secretKey cannot travel in the Authorization header: it holds characters outside Latin-1', false);

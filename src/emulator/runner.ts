@@ -4,6 +4,7 @@ import type { Role } from '../../generated/graphql.js';
 import { redact } from '../shared/redact.js';
 import { callModel, createModelAgents, ModelCallError } from './callModel.js';
 import type { ModelAgents } from './callModel.js';
+import { JobAbort } from './jobAbort.js';
 import { validateSpanResponse } from '../model/contract.js';
 import type { SpanRequest, SpanResponse } from '../model/contract.js';
 import type { EmulatorStore } from './store.js';
@@ -64,16 +65,16 @@ export function batchesOf(project: StoredProject, linesPerRequest: number): Batc
   return out;
 }
 
-const sleep = (ms: number, signal: AbortSignal) =>
+const sleep = (ms: number, stop: JobAbort) =>
   new Promise<void>((resolve) => {
-    if (signal.aborted) return resolve();
+    if (stop.aborted) return resolve();
     const timer = setTimeout(done, ms);
+    const unsubscribe = stop.subscribe(done);
     function done() {
       clearTimeout(timer);
-      signal.removeEventListener('abort', done);
+      unsubscribe();
       resolve();
     }
-    signal.addEventListener('abort', done, { once: true });
   });
 
 /**
@@ -143,6 +144,17 @@ export class JobRunner {
   }
 
   private async run(job: StoredJob, task: AutoLabelTask, signal: AbortSignal): Promise<void> {
+    // One listener on the job's signal, whatever the number of calls in flight.
+    const stop = new JobAbort(signal);
+    try {
+      await this.runJob(job, task, stop);
+    } finally {
+      stop.dispose();
+    }
+  }
+
+  private async runJob(job: StoredJob, task: AutoLabelTask, stop: JobAbort): Promise<void> {
+    const signal = stop.signal;
     const spanLabels = new Set(task.project.labelSets.flatMap((s) => s.labels.filter((i) => i.type !== 'ARROW').map((i) => i.name.toLowerCase())));
     const batches = batchesOf(task.project, task.numberOfFilesPerRequest);
     this.store.updateJob(job, { status: 'IN_PROGRESS' });
@@ -153,7 +165,7 @@ export class JobRunner {
     const worker = async () => {
       while (next < batches.length && !signal.aborted && failedBatches < this.opts.maxFailedBatches) {
         const batch = batches[next++]!;
-        const ok = await this.runBatch(job, batch, task, spanLabels, signal);
+        const ok = await this.runBatch(job, batch, task, spanLabels, stop);
         if (!ok) failedBatches++;
         finished++;
         const progress = Math.min(99, Math.floor((finished * 100) / batches.length));
@@ -187,7 +199,7 @@ export class JobRunner {
   }
 
   /** Calls the model for one batch (with retries), checks the answer, stores it; false on failure. */
-  private async runBatch(job: StoredJob, batch: Batch, task: AutoLabelTask, spanLabels: ReadonlySet<string>, signal: AbortSignal): Promise<boolean> {
+  private async runBatch(job: StoredJob, batch: Batch, task: AutoLabelTask, spanLabels: ReadonlySet<string>, stop: JobAbort): Promise<boolean> {
     const request: SpanRequest = {
       id: task.project.id,
       name: task.project.name,
@@ -199,17 +211,17 @@ export class JobRunner {
     let body: unknown;
     for (let attempt = 1; ; attempt++) {
       try {
-        body = await this.limited(task.endpoint, () => callModel({ endpoint: task.endpoint, secretKey: task.secretKey, request, timeoutMs: this.opts.timeoutMs, signal, agents: this.agents }));
+        body = await this.limited(task.endpoint, () => callModel({ endpoint: task.endpoint, secretKey: task.secretKey, request, timeoutMs: this.opts.timeoutMs, stop, agents: this.agents }));
         break;
       } catch (error) {
         const e = error instanceof ModelCallError ? error : new ModelCallError(String(error), false);
-        if (!e.retryable || attempt > this.opts.retries || signal.aborted) {
+        if (!e.retryable || attempt > this.opts.retries || stop.aborted) {
           const tries = attempt > 1 ? ` (after ${attempt} attempts)` : '';
           this.fail(job, `${where}: ${e.message}${tries}`, { ...args, attempts: attempt, ...(e.status !== undefined && { httpStatus: e.status }) }, task.secretKey);
           return false;
         }
       }
-      await sleep(this.opts.retryDelayMs * 2 ** (attempt - 1), signal);
+      await sleep(this.opts.retryDelayMs * 2 ** (attempt - 1), stop);
     }
     const problems = validateSpanResponse(body, request, { spanLabels });
     if (problems.length > 0) {
