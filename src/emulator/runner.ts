@@ -8,7 +8,7 @@ import { JobAbort } from './jobAbort.js';
 import { validateSpanResponse } from '../model/contract.js';
 import type { SpanRequest, SpanResponse } from '../model/contract.js';
 import type { EmulatorStore } from './store.js';
-import type { StoredJob, StoredProject, StoredSpan } from './types.js';
+import type { StoredJob, StoredProject } from './types.js';
 
 /** How the job runner calls models (`EmulatorOptions.model`). */
 export interface ModelOptions {
@@ -230,15 +230,8 @@ export class JobRunner {
     }
     // Every line of the batch is set, those the model left out to no labels: the copy shows this job's answer.
     const copy = { labelerEmail: task.labelerEmail, role: task.role };
-    const toSpan = ({ label, start_char, end_char, confidence_score, layer }: SpanResponse['documents'][number]['labels'][number]['entities'][number]): StoredSpan => ({
-      label,
-      start_char,
-      end_char,
-      layer: layer ?? 0,
-      ...(confidence_score !== undefined && { confidence_score }),
-    });
     // A valid answer holds the batch's one document exactly once.
-    const byLine = new Map((body as SpanResponse).documents[0]!.labels.map((l) => [l.id, l.entities.map(toSpan)]));
+    const byLine = new Map((body as SpanResponse).documents[0]!.labels.map((l) => [l.id, l.entities]));
     for (let line = batch.first; line <= last; line++) this.store.setLineLabels(task.project.id, copy, batch.documentId, line, byLine.get(line) ?? []);
     return true;
   }

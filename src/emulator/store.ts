@@ -3,7 +3,9 @@ import { EmulatorDataError } from './dataError.js';
 import type { DataErrorProblem } from './dataError.js';
 import { checkLabelSet, labelSetSignature } from './labelSetCheck.js';
 import type { DataProblem } from './labelSetCheck.js';
-import type { JobSource, LabeledCopy, ProjectInput, StoredJob, StoredLabelSet, StoredProject, StoredSpan } from './types.js';
+import { CompactLines, LabelNames } from './compactLines.js';
+import type { SpanInput } from './compactLines.js';
+import type { JobSource, LabeledCopy, ProjectInput, StoredJob, StoredLabelSet, StoredProject } from './types.js';
 
 /** The most label sets a project may have (as in production). */
 export const MAX_LABEL_SETS = 5;
@@ -14,8 +16,10 @@ const pathText = (path: (string | number)[]) => path.map((k, i) => (typeof k ===
 interface Copy {
   labelerEmail: string;
   role: Role;
-  /** documentId → labels per line number (a dense array: no O(n²) look-ups, no duplicates). */
-  documents: Map<string, (StoredSpan[] | undefined)[]>;
+  /** Label names of this copy, each kept once; the documents' spans refer to them by index. */
+  labels: LabelNames;
+  /** documentId → labels per line number, in typed arrays (see {@link CompactLines}). */
+  documents: Map<string, CompactLines>;
 }
 
 /**
@@ -194,17 +198,22 @@ export class EmulatorStore {
    * @param copy - whose copy: the labeler's e-mail and the role
    * @param documentId - a document of the project
    * @param line - the zero-based line number
-   * @param entities - the labels of the line
+   * @param entities - the labels of the line (a missing `layer` is stored as 0)
+   * @remarks Labels are kept compactly (numbers in typed arrays, each label name once per copy);
+   * {@link EmulatorStore.labelsOf} gives them back as plain objects.
    */
-  setLineLabels(projectId: string, copy: { labelerEmail: string; role: Role }, documentId: string, line: number, entities: StoredSpan[]): void {
+  setLineLabels(projectId: string, copy: { labelerEmail: string; role: Role }, documentId: string, line: number, entities: readonly SpanInput[]): void {
     let byCopy = this.copies.get(projectId);
     if (!byCopy) this.copies.set(projectId, (byCopy = new Map()));
     const key = `${copy.role}\u0000${copy.labelerEmail}`;
     let stored = byCopy.get(key);
-    if (!stored) byCopy.set(key, (stored = { labelerEmail: copy.labelerEmail, role: copy.role, documents: new Map() }));
+    if (!stored) byCopy.set(key, (stored = { labelerEmail: copy.labelerEmail, role: copy.role, labels: new LabelNames(), documents: new Map() }));
     let lines = stored.documents.get(documentId);
-    if (!lines) stored.documents.set(documentId, (lines = []));
-    lines[line] = entities;
+    if (!lines) {
+      const lineCount = this.projectMap.get(projectId)?.documents.find((d) => d.id === documentId)?.lines.length ?? 0;
+      stored.documents.set(documentId, (lines = new CompactLines(stored.labels, lineCount)));
+    }
+    lines.set(line, entities);
   }
 
   /**
@@ -223,9 +232,8 @@ export class EmulatorStore {
       labelerEmail: copy.labelerEmail,
       role: copy.role,
       documents: project.documents.map((doc) => {
-        const stored = copy.documents.get(doc.id) ?? [];
         const lines: LabeledCopy['documents'][number]['lines'] = [];
-        stored.forEach((entities, id) => entities && lines.push({ id, text: doc.lines[id] ?? '', entities }));
+        copy.documents.get(doc.id)?.forEachLine((id, entities) => lines.push({ id, text: doc.lines[id] ?? '', entities }));
         return { id: doc.id, name: doc.name, lines };
       }),
     }));
