@@ -9,10 +9,10 @@ export interface SpanInput {
   layer?: number;
 }
 
-/** Numbers kept per span: label index, start, end, layer, confidence (NaN when absent). */
-const STRIDE = 5;
-/** Spans a document's arena first holds. */
-const FIRST_CAPACITY = 64;
+/** Growth factor of the span columns when full. */
+const GROWTH = 1.5;
+
+const isInt32 = (n: number) => (n | 0) === n;
 
 /**
  * Label names shared by the documents of one copy: each name is kept once and spans refer to it
@@ -46,15 +46,16 @@ export class LabelNames {
 }
 
 /**
- * The labels of one document of one copy, by line, held in flat typed arrays instead of an object
- * per span.
+ * The labels of one document of one copy, by line, held in typed-array columns instead of an
+ * object per span.
  *
- * @remarks A span costs 40 bytes (five float64 numbers: label index, start, end, layer,
- * confidence) and a line 8 (where its spans start and how many there are), against about 240
- * bytes per line as objects. Setting a line again appends its new spans and leaves the old ones
- * unreferenced; the arena is compacted when unreferenced spans outnumber the live ones. Reads
- * build {@link StoredSpan} objects, equal to what was stored (`layer` defaulted to 0,
- * `confidence_score` only when given).
+ * @remarks A span costs 12 bytes (label index, start, end as int32), plus 8 for its confidence
+ * and 8 for its layer only once some span of the document has a confidence or a layer other than
+ * 0; a line costs 8 (where its spans start, how many there are). As objects it was about 240
+ * bytes per line. Setting a line again appends its new spans and leaves the old ones
+ * unreferenced; when the columns are full and unreferenced spans outnumber the live ones, they
+ * are compacted instead of grown. Reads build {@link StoredSpan} objects equal to what was stored
+ * (`layer` defaulted to 0, `confidence_score` only when given).
  * @example
  * ```ts
  * const doc = new CompactLines(new LabelNames(), 2);
@@ -63,23 +64,34 @@ export class LabelNames {
  * ```
  */
 export class CompactLines {
-  /** Per line: first span index, then span count; -1 as first = the line was never set. */
+  /** Per line: first span, then span count; -1 as first = the line was never set. */
   private index: Int32Array;
-  private spans = new Float64Array(FIRST_CAPACITY * STRIDE);
-  /** Spans written into the arena (live or not). */
+  private label: Int32Array;
+  private start: Int32Array;
+  private end: Int32Array;
+  /** NaN = no confidence; null until a span has one. */
+  private confidence: Float64Array | null = null;
+  /** null until a span has a layer other than 0. */
+  private layer: Float64Array | null = null;
+  /** Spans written into the columns (live or not). */
   private used = 0;
   /** Spans referenced by a line. */
   private live = 0;
 
   /**
    * @param labels - the label names of the copy this document belongs to
-   * @param lineCount - the document's number of lines (more are accepted; the index grows)
+   * @param lineCount - the document's number of lines (more are accepted; the index grows); the
+   * columns first hold one span per line
    */
   constructor(
     private readonly labels: LabelNames,
     lineCount: number,
   ) {
-    this.index = new Int32Array(Math.max(1, lineCount) * 2).fill(-1);
+    const lines = Math.max(1, lineCount);
+    this.index = new Int32Array(lines * 2).fill(-1);
+    this.label = new Int32Array(lines);
+    this.start = new Int32Array(lines);
+    this.end = new Int32Array(lines);
   }
 
   /**
@@ -87,22 +99,29 @@ export class CompactLines {
    *
    * @param line - the zero-based line number
    * @param entities - its spans, possibly none
+   * @throws RangeError when a `start_char` or `end_char` is not a 32-bit integer (the span
+   * contract's offsets always are)
    */
   set(line: number, entities: readonly SpanInput[]): void {
+    for (const e of entities) {
+      if (!isInt32(e.start_char) || !isInt32(e.end_char)) throw new RangeError(`start_char and end_char must be integer character offsets, got ${e.start_char} and ${e.end_char}`);
+    }
     if (line * 2 + 1 >= this.index.length) this.growIndex(line);
     if (this.index[line * 2]! >= 0) {
       this.live -= this.index[line * 2 + 1]!;
       this.index[line * 2] = -1; // its old spans are dead now, and a compaction below drops them
     }
-    if (this.used + entities.length > this.spans.length / STRIDE) this.makeRoom(entities.length);
-    let at = this.used * STRIDE;
+    if (this.used + entities.length > this.label.length) this.makeRoom(entities.length);
+    let at = this.used;
     for (const e of entities) {
-      this.spans[at] = this.labels.indexOf(e.label);
-      this.spans[at + 1] = e.start_char;
-      this.spans[at + 2] = e.end_char;
-      this.spans[at + 3] = e.layer ?? 0;
-      this.spans[at + 4] = e.confidence_score ?? Number.NaN;
-      at += STRIDE;
+      this.label[at] = this.labels.indexOf(e.label);
+      this.start[at] = e.start_char;
+      this.end[at] = e.end_char;
+      if (e.confidence_score !== undefined) (this.confidence ??= new Float64Array(this.label.length).fill(Number.NaN))[at] = e.confidence_score;
+      else if (this.confidence) this.confidence[at] = Number.NaN;
+      if (e.layer !== undefined && e.layer !== 0) (this.layer ??= new Float64Array(this.label.length))[at] = e.layer;
+      else if (this.layer) this.layer[at] = 0;
+      at++;
     }
     this.index[line * 2] = this.used;
     this.index[line * 2 + 1] = entities.length;
@@ -120,13 +139,13 @@ export class CompactLines {
     if (first < 0) return undefined;
     const count = this.index[line * 2 + 1]!;
     const out: StoredSpan[] = new Array<StoredSpan>(count);
-    for (let i = 0, at = first * STRIDE; i < count; i++, at += STRIDE) {
-      const confidence = this.spans[at + 4]!;
+    for (let i = 0, at = first; i < count; i++, at++) {
+      const confidence = this.confidence ? this.confidence[at]! : Number.NaN;
       out[i] = {
-        label: this.labels.nameAt(this.spans[at]!),
-        start_char: this.spans[at + 1]!,
-        end_char: this.spans[at + 2]!,
-        layer: this.spans[at + 3]!,
+        label: this.labels.nameAt(this.label[at]!),
+        start_char: this.start[at]!,
+        end_char: this.end[at]!,
+        layer: this.layer ? this.layer[at]! : 0,
         ...(!Number.isNaN(confidence) && { confidence_score: confidence }),
       };
     }
@@ -151,26 +170,41 @@ export class CompactLines {
     this.index = next;
   }
 
-  /** Drops unreferenced spans when they outnumber the live ones, else doubles the arena. */
+  /** Drops unreferenced spans when they outnumber the live ones, else grows the columns. */
   private makeRoom(adding: number): void {
     const compact = this.used - this.live > this.live;
     const needed = (compact ? this.live : this.used) + adding;
-    let capacity = this.spans.length / STRIDE;
-    while (capacity < needed) capacity *= 2;
-    const next = new Float64Array(capacity * STRIDE);
-    if (!compact) next.set(this.spans.subarray(0, this.used * STRIDE));
+    let capacity = this.label.length;
+    while (capacity < needed) capacity = Math.ceil(capacity * GROWTH);
+    const label = new Int32Array(capacity);
+    const start = new Int32Array(capacity);
+    const end = new Int32Array(capacity);
+    const confidence = this.confidence && new Float64Array(capacity).fill(Number.NaN);
+    const layer = this.layer && new Float64Array(capacity);
+    const move = (from: number, count: number, to: number) => {
+      label.set(this.label.subarray(from, from + count), to);
+      start.set(this.start.subarray(from, from + count), to);
+      end.set(this.end.subarray(from, from + count), to);
+      confidence?.set(this.confidence!.subarray(from, from + count), to);
+      layer?.set(this.layer!.subarray(from, from + count), to);
+    };
+    if (!compact) move(0, this.used, 0);
     else {
       let to = 0;
       for (let line = 0; line < this.index.length / 2; line++) {
         const first = this.index[line * 2]!;
         if (first < 0) continue;
         const count = this.index[line * 2 + 1]!;
-        next.set(this.spans.subarray(first * STRIDE, (first + count) * STRIDE), to * STRIDE);
+        move(first, count, to);
         this.index[line * 2] = to;
         to += count;
       }
       this.used = to;
     }
-    this.spans = next;
+    this.label = label;
+    this.start = start;
+    this.end = end;
+    this.confidence = confidence;
+    this.layer = layer;
   }
 }

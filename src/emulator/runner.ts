@@ -39,9 +39,10 @@ export interface AutoLabelTask {
 }
 
 interface Batch {
-  documentId: string;
+  /** The document's lines (shared, not copied: a job's batches are all made up front). */
+  document: StoredProject['documents'][number];
   first: number;
-  lines: readonly string[];
+  count: number;
 }
 
 /** Most errors kept on one job; the last one says how many more there were. */
@@ -59,7 +60,7 @@ export function batchesOf(project: StoredProject, linesPerRequest: number): Batc
   for (const doc of project.documents) {
     const size = linesPerRequest === 0 ? doc.lines.length : linesPerRequest;
     for (let first = 0; first < doc.lines.length; first += size) {
-      out.push({ documentId: doc.id, first, lines: doc.lines.slice(first, first + size) });
+      out.push({ document: doc, first, count: Math.min(size, doc.lines.length - first) });
     }
   }
   return out;
@@ -203,11 +204,12 @@ export class JobRunner {
     const request: SpanRequest = {
       id: task.project.id,
       name: task.project.name,
-      documents: [{ id: batch.documentId, sentences: batch.lines.map((text, i) => ({ id: batch.first + i, text })) }],
+      documents: [{ id: batch.document.id, sentences: batch.document.lines.slice(batch.first, batch.first + batch.count).map((text, i) => ({ id: batch.first + i, text })) }],
     };
-    const last = batch.first + batch.lines.length - 1;
-    const where = `document "${batch.documentId}" lines ${batch.first}-${last}`;
-    const args = { documentId: batch.documentId, firstLine: batch.first, lastLine: last };
+    const documentId = batch.document.id;
+    const last = batch.first + batch.count - 1;
+    const where = `document "${documentId}" lines ${batch.first}-${last}`;
+    const args = { documentId, firstLine: batch.first, lastLine: last };
     let body: unknown;
     for (let attempt = 1; ; attempt++) {
       try {
@@ -232,7 +234,7 @@ export class JobRunner {
     const copy = { labelerEmail: task.labelerEmail, role: task.role };
     // A valid answer holds the batch's one document exactly once.
     const byLine = new Map((body as SpanResponse).documents[0]!.labels.map((l) => [l.id, l.entities]));
-    for (let line = batch.first; line <= last; line++) this.store.setLineLabels(task.project.id, copy, batch.documentId, line, byLine.get(line) ?? []);
+    for (let line = batch.first; line <= last; line++) this.store.setLineLabels(task.project.id, copy, documentId, line, byLine.get(line) ?? []);
     return true;
   }
 }

@@ -42,4 +42,23 @@ describe('CompactLines', () => {
       expect(doc.get(line)).toEqual(line % 2 ? [{ ...span(last, line), layer: 0 }] : [{ ...span(last, line), layer: 0 }, { ...span(last + 1, line), layer: 0 }]);
     }
   });
+
+  it('keeps earlier spans without confidence or layer when a later span brings the first of either', () => {
+    const doc = new CompactLines(new LabelNames(), 4);
+    doc.set(0, [{ label: 'A', start_char: 0, end_char: 1 }]);
+    doc.set(1, [{ label: 'B', start_char: 0, end_char: 2, confidence_score: 0, layer: 3 }]);
+    doc.set(2, [{ label: 'C', start_char: 1, end_char: 2 }]);
+    expect([doc.get(0), doc.get(1), doc.get(2)]).toEqual([
+      [{ label: 'A', start_char: 0, end_char: 1, layer: 0 }],
+      [{ label: 'B', start_char: 0, end_char: 2, confidence_score: 0, layer: 3 }],
+      [{ label: 'C', start_char: 1, end_char: 2, layer: 0 }],
+    ]);
+  });
+
+  it('rejects offsets that are not 32-bit integers, naming both fields, and keeps the line as it was', () => {
+    const doc = new CompactLines(new LabelNames(), 1);
+    doc.set(0, [{ label: 'A', start_char: 0, end_char: 1 }]);
+    expect(() => doc.set(0, [{ label: 'A', start_char: 0.5, end_char: 1 }])).toThrow(/start_char and end_char must be integer/);
+    expect(doc.get(0)).toEqual([{ label: 'A', start_char: 0, end_char: 1, layer: 0 }]);
+  });
 });
