@@ -42,7 +42,8 @@ export function createModelAgents(maxSockets: number): ModelAgents {
 
 /** What one model call needs. */
 export interface ModelCall {
-  endpoint: string;
+  /** The model's URL; a job passes it parsed once, as a `URL`, instead of once per call. */
+  endpoint: string | URL;
   secretKey: string;
   request: SpanRequest;
   timeoutMs: number;
@@ -54,7 +55,7 @@ export interface ModelCall {
 /** One POST over node:http(s); resolves with the status and the body text. */
 function post(call: ModelCall, body: string, onTimeout: () => void): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const url = new URL(call.endpoint);
+    const url = typeof call.endpoint === 'string' ? new URL(call.endpoint) : call.endpoint;
     const secure = url.protocol === 'https:';
     const send = secure ? httpsRequest : httpRequest;
     const req = send(url, {

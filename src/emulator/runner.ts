@@ -45,6 +45,19 @@ interface Batch {
   count: number;
 }
 
+/** What every batch of one job shares, worked out once per job. */
+interface JobContext {
+  task: AutoLabelTask;
+  /** Span label names of the project, lower case. */
+  spanLabels: ReadonlySet<string>;
+  stop: JobAbort;
+  /** The model's URL, parsed once, and its origin (the key of its concurrency limit). */
+  endpoint: URL;
+  origin: string;
+  /** The copy the labels go to. */
+  copy: { labelerEmail: string; role: Role };
+}
+
 /** Most errors kept on one job; the last one says how many more there were. */
 const MAX_JOB_ERRORS = 50;
 
@@ -158,6 +171,9 @@ export class JobRunner {
     const signal = stop.signal;
     const spanLabels = new Set(task.project.labelSets.flatMap((s) => s.labels.filter((i) => i.type !== 'ARROW').map((i) => i.name.toLowerCase())));
     const batches = batchesOf(task.project, task.numberOfFilesPerRequest);
+    // Parsed once per job, not twice per model call (checkAutoLabelInput accepted it already).
+    const endpoint = new URL(task.endpoint);
+    const context: JobContext = { task, spanLabels, stop, endpoint, origin: endpoint.origin, copy: { labelerEmail: task.labelerEmail, role: task.role } };
     this.store.updateJob(job, { status: 'IN_PROGRESS' });
     this.log(`job ${job.id} IN_PROGRESS: ${batches.length} model requests for project ${task.project.id}`);
     let next = 0;
@@ -166,7 +182,7 @@ export class JobRunner {
     const worker = async () => {
       while (next < batches.length && !signal.aborted && failedBatches < this.opts.maxFailedBatches) {
         const batch = batches[next++]!;
-        const ok = await this.runBatch(job, batch, task, spanLabels, stop);
+        const ok = await this.runBatch(job, batch, context);
         if (!ok) failedBatches++;
         finished++;
         const progress = Math.min(99, Math.floor((finished * 100) / batches.length));
@@ -185,8 +201,7 @@ export class JobRunner {
   }
 
   /** Runs one model call under the limit of its endpoint's origin (waiting for a free slot there only). */
-  private async limited<T>(endpoint: string, call: () => Promise<T>): Promise<T> {
-    const origin = new URL(endpoint).origin;
+  private async limited<T>(origin: string, call: () => Promise<T>): Promise<T> {
     let limit = this.limits.get(origin);
     if (!limit) {
       limit = pLimit(Math.max(1, this.opts.concurrency));
@@ -200,7 +215,8 @@ export class JobRunner {
   }
 
   /** Calls the model for one batch (with retries), checks the answer, stores it; false on failure. */
-  private async runBatch(job: StoredJob, batch: Batch, task: AutoLabelTask, spanLabels: ReadonlySet<string>, stop: JobAbort): Promise<boolean> {
+  private async runBatch(job: StoredJob, batch: Batch, context: JobContext): Promise<boolean> {
+    const { task, spanLabels, stop, endpoint, origin, copy } = context;
     const request: SpanRequest = {
       id: task.project.id,
       name: task.project.name,
@@ -208,18 +224,19 @@ export class JobRunner {
     };
     const documentId = batch.document.id;
     const last = batch.first + batch.count - 1;
-    const where = `document "${documentId}" lines ${batch.first}-${last}`;
-    const args = { documentId, firstLine: batch.first, lastLine: last };
+    // Only a failure names the batch: these are built then, not for every batch.
+    const where = () => `document "${documentId}" lines ${batch.first}-${last}`;
+    const args = () => ({ documentId, firstLine: batch.first, lastLine: last });
     let body: unknown;
     for (let attempt = 1; ; attempt++) {
       try {
-        body = await this.limited(task.endpoint, () => callModel({ endpoint: task.endpoint, secretKey: task.secretKey, request, timeoutMs: this.opts.timeoutMs, stop, agents: this.agents }));
+        body = await this.limited(origin, () => callModel({ endpoint, secretKey: task.secretKey, request, timeoutMs: this.opts.timeoutMs, stop, agents: this.agents }));
         break;
       } catch (error) {
         const e = error instanceof ModelCallError ? error : new ModelCallError(String(error), false);
         if (!e.retryable || attempt > this.opts.retries || stop.aborted) {
           const tries = attempt > 1 ? ` (after ${attempt} attempts)` : '';
-          this.fail(job, `${where}: ${e.message}${tries}`, { ...args, attempts: attempt, ...(e.status !== undefined && { httpStatus: e.status }) }, task.secretKey);
+          this.fail(job, `${where()}: ${e.message}${tries}`, { ...args(), attempts: attempt, ...(e.status !== undefined && { httpStatus: e.status }) }, task.secretKey);
           return false;
         }
       }
@@ -227,11 +244,10 @@ export class JobRunner {
     }
     const problems = validateSpanResponse(body, request, { spanLabels });
     if (problems.length > 0) {
-      for (const p of problems) this.fail(job, `${where}: the model's answer breaks the span contract at ${p.path}: ${p.message}`, { ...args, path: p.path }, task.secretKey);
+      for (const p of problems) this.fail(job, `${where()}: the model's answer breaks the span contract at ${p.path}: ${p.message}`, { ...args(), path: p.path }, task.secretKey);
       return false;
     }
     // Every line of the batch is set, those the model left out to no labels: the copy shows this job's answer.
-    const copy = { labelerEmail: task.labelerEmail, role: task.role };
     // A valid answer holds the batch's one document exactly once.
     const byLine = new Map((body as SpanResponse).documents[0]!.labels.map((l) => [l.id, l.entities]));
     for (let line = batch.first; line <= last; line++) this.store.setLineLabels(task.project.id, copy, documentId, line, byLine.get(line) ?? []);
