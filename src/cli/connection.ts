@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { LabelingClientOptions } from '../client/index.js';
 import type { Io } from './io.js';
+import { readSecretFile } from './readSecretFile.js';
 import { CliUsageError } from './usageError.js';
 import type { UsageProblem } from './usageError.js';
 
@@ -47,18 +47,6 @@ export function addConnectionOptions(command: Command): Command {
     .option('--client-id <id>', 'client id for the client-credentials login (default: $LABELKIT_CLIENT_ID)')
     .option('--client-secret-file <file>', 'read the client secret from a file (default: $LABELKIT_CLIENT_SECRET)')
     .option('--token <token>', 'access token (discouraged: it shows in the process list; prefer $LABELKIT_TOKEN)');
-}
-
-async function readSecretFile(path: string, field: string, problems: UsageProblem[]): Promise<string | undefined> {
-  try {
-    const value = (await readFile(path, 'utf8')).trim();
-    if (value === '') problems.push({ field, message: `the file ${path} is empty` });
-    return value || undefined;
-  } catch (error) {
-    const code = (error as { code?: string }).code ?? 'unreadable';
-    problems.push({ field, message: `cannot read the file ${path} (${code})` });
-    return undefined;
-  }
 }
 
 function checkUrl(value: string | undefined, field: string, problems: UsageProblem[]): string | undefined {

@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { createLabelingClient, validateAutoLabelInput } from '../../../client/index.js';
 import type { AutoLabelInput, JobOutcome, JobSnapshot } from '../../../client/index.js';
 import { parseRole, requireConnection } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
+import { readSecretFile } from '../../readSecretFile.js';
 import type { ActionContext } from '../../runAction.js';
 import type { UsageProblem } from '../../usageError.js';
 import { parseWaitFlags, waitForAll } from '../jobs/runner.js';
@@ -56,16 +56,7 @@ async function readSecretKey(flags: AutoLabelFlags, context: ActionContext, prob
     problems.push({ field: '--secret-key-env, --secret-key-file', message: 'give only one source of the secret key' });
     return undefined;
   }
-  if (flags.secretKeyFile !== undefined) {
-    try {
-      const value = (await readFile(flags.secretKeyFile, 'utf8')).trim();
-      if (!value) problems.push({ field: '--secret-key-file', message: `the file ${flags.secretKeyFile} is empty` });
-      return value || undefined;
-    } catch (error) {
-      problems.push({ field: '--secret-key-file', message: `cannot read the file ${flags.secretKeyFile} (${(error as { code?: string }).code ?? 'unreadable'})` });
-      return undefined;
-    }
-  }
+  if (flags.secretKeyFile !== undefined) return readSecretFile(flags.secretKeyFile, '--secret-key-file', problems);
   const name = flags.secretKeyEnv ?? DEFAULT_SECRET_KEY_ENV;
   const value = context.io.env[name]?.trim();
   if (!value) problems.push({ field: '--secret-key-env', message: `${name} is not set: export ${name}=… (the secret your model expects), or use --secret-key-file` });
