@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { LabelingClientOptions } from '../client/index.js';
+import { ROLES } from '../shared/constants.js';
 import type { Io } from './io.js';
 import { readSecretFile } from './readSecretFile.js';
 import { CliUsageError } from './usageError.js';
@@ -178,9 +179,6 @@ export async function requireConnection(
   }
   return result.connection;
 }
-
-/** The roles a cabinet can be opened for. */
-export const ROLES = ['LABELER', 'REVIEWER'] as const;
 
 /**
  * Checks a `--role` flag (case-insensitive).

@@ -10,6 +10,7 @@ import { JobFailedError, JobNotFoundError, JobTimeoutError, ValidationError } fr
 import type { AuthError, GraphQLRequestError, NetworkError } from './errors.js';
 import { createExecutor } from './executor.js';
 import type { CallOptions, RetryOptions } from './executor.js';
+import { DEFAULT_JOB_TIMEOUT_MS } from '../shared/constants.js';
 import { JobPoller } from './jobPoller.js';
 import type { PollOptions, WaitOptions } from './jobPoller.js';
 import type { AutoLabelInput, Cabinet, Job, JobOutcome, JobSnapshot, LabelSet, Role } from './types.js';
@@ -222,7 +223,7 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
         case 'failed':
           throw new JobFailedError(result.job);
         case 'timed-out':
-          throw new JobTimeoutError(jobId, result.job, waitOptions?.timeoutMs ?? 600_000);
+          throw new JobTimeoutError(jobId, result.job, waitOptions?.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS);
         case 'not-found':
           throw new JobNotFoundError(jobId);
       }

@@ -7,11 +7,9 @@ import { LabelkitError, MUTATION_OUTCOME_UNKNOWN_HINT, NetworkError } from './er
 import { newRequestId } from './requestId.js';
 import { isTransient, retryAfterMs, toLabelkitError } from './toLabelkitError.js';
 import { VERSION } from './version.js';
+import { MAX_TIMER_MS } from '../shared/constants.js';
 
 type DocumentNode = GraphQLRequest['query'];
-
-/** The longest delay setTimeout accepts; longer ones fire at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** True in a web page or a web worker (where fetch follows CORS). */
 function inBrowser(): boolean {

@@ -1,5 +1,6 @@
 import { isLabelkitError, NetworkError } from './errors.js';
 import type { Job, JobOutcome } from './types.js';
+import { DEFAULT_JOB_TIMEOUT_MS, MAX_TIMER_MS } from '../shared/constants.js';
 
 /** Options of one wait (see `LabelingClient.waitForJob`). */
 export interface WaitOptions {
@@ -69,7 +70,7 @@ export class JobPoller {
 
   /** Waits for one job; resolves with its outcome, rejects on abort or a non-transient error. */
   wait(jobId: string, options: WaitOptions = {}): Promise<JobOutcome> {
-    const timeoutMs = options.timeoutMs ?? 600_000;
+    const timeoutMs = options.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS;
     return new Promise<JobOutcome>((resolve, reject) => {
       if (options.signal?.aborted) {
         reject(aborted(`waiting for job ${jobId} was aborted`));
@@ -78,7 +79,7 @@ export class JobPoller {
       const onAbort = () => waiter.settle(aborted(`waiting for job ${jobId} was aborted`));
       // Infinity (or beyond setTimeout's 2^31-1 ms, which Node would run at once) waits without limit.
       const timer =
-        timeoutMs < 2 ** 31 - 1 ? setTimeout(() => waiter.settle({ outcome: 'timed-out', jobId, job: waiter.last }), timeoutMs) : undefined;
+        timeoutMs < MAX_TIMER_MS ? setTimeout(() => waiter.settle({ outcome: 'timed-out', jobId, job: waiter.last }), timeoutMs) : undefined;
       const waiter: Waiter = {
         jobId,
         last: null,

@@ -10,6 +10,7 @@ import type { ModelOptions } from './runner.js';
 import { loadSchemaSource } from './schemaSource.js';
 import { EmulatorStore } from './store.js';
 import { TokenAuthority } from './tokenAuthority.js';
+import { isLoopbackHost } from '../shared/isLoopbackHost.js';
 
 /** Options of {@link createEmulator} and `startEmulator`. */
 export interface EmulatorOptions {
@@ -53,7 +54,12 @@ export interface Emulator {
   close(): Promise<void>;
 }
 
-const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127(?:\.\d{1,3}){3}|\[::1\])(:\d{1,5})?$/;
+/** An `Origin` header of a page served from this machine (http or https, any port). */
+function isLoopbackOrigin(origin: string): boolean {
+  if (!URL.canParse(origin)) return false;
+  const url = new URL(origin);
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === origin && isLoopbackHost(url.hostname);
+}
 const ALLOWED_HEADERS = ['authorization', 'content-type', 'accept', 'x-request-id', 'x-labelkit-client'];
 
 /**
@@ -101,7 +107,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     multipart: false,
     cors: (request) => {
       const origin = request.headers.get('origin') ?? '';
-      const allowed = corsOrigins ? corsOrigins.includes(origin) : LOOPBACK_ORIGIN.test(origin);
+      const allowed = corsOrigins ? corsOrigins.includes(origin) : isLoopbackOrigin(origin);
       // `false` sends no CORS headers at all (an empty origin list would mean "allow all").
       return allowed ? { origin, credentials: false, allowedHeaders: ALLOWED_HEADERS, methods: ['GET', 'POST'], maxAge: 600 } : false;
     },

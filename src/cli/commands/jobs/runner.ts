@@ -1,5 +1,6 @@
 import { createLabelingClient, isLabelkitError } from '../../../client/index.js';
 import type { Job, JobOutcome, LabelingClient } from '../../../client/index.js';
+import { DEFAULT_JOB_TIMEOUT_MS } from '../../../shared/constants.js';
 import { requireConnection } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
 import { parseDuration } from '../../duration.js';
@@ -22,7 +23,7 @@ export interface JobWatcher {
 }
 
 /** Default of `--timeout`: 10 minutes. */
-export const DEFAULT_TIMEOUT_MS = 600_000;
+export const DEFAULT_TIMEOUT_MS = DEFAULT_JOB_TIMEOUT_MS;
 /** Default of `--interval`: the first poll interval (it grows to 5× while nothing changes). */
 export const DEFAULT_INTERVAL_MS = 1_000;
 
