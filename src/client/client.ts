@@ -17,8 +17,6 @@ import type { AutoLabelInput, Cabinet, Job, JobOutcome, JobSnapshot, LabelSet, R
 import { checkClientOptions, checkId, checkJobIds, checkRole, validateAutoLabelInput } from './validation.js';
 import type { ValidationProblem } from './validation.js';
 
-export type { CallOptions, RetryOptions } from './executor.js';
-
 /** Options of {@link createLabelingClient}. Give exactly one of `token`, `getToken`, `clientCredentials`. */
 export interface LabelingClientOptions extends AuthOptions {
   /** The GraphQL endpoint, e.g. `https://…/graphql` or the emulator's `http://127.0.0.1:4000/graphql`. */
