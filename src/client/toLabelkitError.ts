@@ -1,6 +1,6 @@
 import type { CombinedError } from '@urql/core';
-import { AuthError, GraphQLRequestError, isLabelkitError, LabelkitError, MUTATION_OUTCOME_UNKNOWN_HINT, NetworkError, redact } from './errors.js';
-import type { GraphQLErrorEntry } from './errors.js';
+import { AuthError, GraphQLRequestError, isLabelkitError, MUTATION_OUTCOME_UNKNOWN_HINT, NetworkError, redact } from './errors.js';
+import type { GraphQLErrorEntry, LabelkitError } from './errors.js';
 import { isAuthFailure } from './auth.js';
 
 /** What the one conversion point knows about the failed call. */

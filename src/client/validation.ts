@@ -70,7 +70,7 @@ export function checkRole(value: unknown, path: string): ValidationProblem[] {
  * @param options - see {@link AutoLabelValidationOptions}
  * @returns every problem at once; an empty list means the input is valid
  * @remarks Rules: non-empty `projectId`; a plausible `labelerEmail`; `options.numberOfFilesPerRequest`
- * an integer >= 0; `options.serviceProvider` absent or `CUSTOM`; `targetAPI.endpoint` an absolute
+ * an integer ≥ 0; `options.serviceProvider` absent or `CUSTOM`; `targetAPI.endpoint` an absolute
  * http(s) URL, https unless the host is loopback or `allowInsecureEndpoint` is set;
  * `targetAPI.secretKey` a non-empty string; `role`, when given, `LABELER` or `REVIEWER`.
  * Messages never quote the secret key.
@@ -155,7 +155,7 @@ export interface ClientOptionsToCheck {
   poll?: { intervalMs?: unknown; maxIntervalMs?: unknown } | undefined;
 }
 
-/** A number option: absent, or a number >= min (Infinity allowed where said), integer if asked. */
+/** A number option: absent, or a number ≥ min (Infinity allowed where said), integer if asked. */
 function checkNumber(value: unknown, path: string, rule: { min: number; integer?: boolean }): ValidationProblem[] {
   if (value === undefined) return [];
   const ok = typeof value === 'number' && !Number.isNaN(value) && value >= rule.min && (!rule.integer || Number.isInteger(value));

@@ -1,3 +1,4 @@
+// eslint-disable-next-line no-restricted-imports -- the one known breach, removed by issue 14 item 2 (one node:http adapter outside both rooms)
 import { serveFetchHandler as serve } from '../emulator/serveFetchHandler.js';
 import { createModelHandler } from './handler.js';
 import { createSampleModel } from './sampleModel.js';
