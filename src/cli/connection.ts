@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { LabelingClientOptions } from '../client/index.js';
+import type { LabelingClientOptions, RetryOptions } from '../client/index.js';
 import { ROLES } from '../shared/constants.js';
 import type { Io } from './io.js';
 import { readSecretFile } from './readSecretFile.js';
@@ -14,6 +14,7 @@ export interface ConnectionFlags {
   tokenStdin?: boolean;
   clientId?: string;
   clientSecretFile?: string;
+  retries?: string;
 }
 
 /** Where the service is and how to authenticate, resolved from flags, files, stdin and environment. */
@@ -25,6 +26,8 @@ export interface Connection {
   source: string;
   /** Every secret value involved, for redaction. */
   secrets: string[];
+  /** Retries of reads, when `--retries` was given (otherwise the client's default applies). */
+  retry?: Pick<RetryOptions, 'maxAttempts'>;
 }
 
 /** The outcome of {@link resolveConnection}: a connection, or the problems that prevent one. */
@@ -33,6 +36,9 @@ export interface ConnectionResult {
   problems: UsageProblem[];
   warnings: string[];
 }
+
+/** The client's default (4 attempts in all), as the help states it. */
+const DEFAULT_RETRIES = 3;
 
 /**
  * Declares the connection flags on a command.
@@ -47,7 +53,17 @@ export function addConnectionOptions(command: Command): Command {
     .option('--token-stdin', 'read the access token from stdin')
     .option('--client-id <id>', 'client id for the client-credentials login (default: $LABELKIT_CLIENT_ID)')
     .option('--client-secret-file <file>', 'read the client secret from a file (default: $LABELKIT_CLIENT_SECRET)')
-    .option('--token <token>', 'access token (discouraged: it shows in the process list; prefer $LABELKIT_TOKEN)');
+    .option('--token <token>', 'access token (discouraged: it shows in the process list; prefer $LABELKIT_TOKEN)')
+    .option('--retries <n>', `retries of a read after a transient failure (network, 408, 429, 5xx); 0 turns them off (default: ${DEFAULT_RETRIES})`);
+}
+
+function checkRetries(value: string | undefined, problems: UsageProblem[]): Pick<RetryOptions, 'maxAttempts'> | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,2}$/.test(value.trim()) || Number(value) > 20) {
+    problems.push({ field: '--retries', message: 'must be a whole number from 0 to 20 (0 turns retries off)' });
+    return undefined;
+  }
+  return { maxAttempts: Number(value) + 1 };
 }
 
 function checkUrl(value: string | undefined, field: string, problems: UsageProblem[]): string | undefined {
@@ -91,6 +107,7 @@ export async function resolveConnection(flags: ConnectionFlags, io: Io): Promise
   const problems: UsageProblem[] = [];
   const warnings: string[] = [];
   const url = checkUrl(flags.url ?? io.env.LABELKIT_URL, flags.url !== undefined ? '--url' : 'LABELKIT_URL', problems);
+  const retry = checkRetries(flags.retries, problems);
 
   const tokenFlags = [flags.token !== undefined && '--token', flags.tokenFile !== undefined && '--token-file', flags.tokenStdin === true && '--token-stdin'].filter(
     (f): f is string => typeof f === 'string',
@@ -121,13 +138,13 @@ export async function resolveConnection(flags: ConnectionFlags, io: Io): Promise
   }
   if (tokenFlags.length > 0) {
     if (problems.length > 0 || !url || !token) return { problems, warnings };
-    return { connection: { url, auth: { token }, source, secrets: [token] }, problems, warnings };
+    return { connection: { url, auth: { token }, source, secrets: [token], ...(retry && { retry }) }, problems, warnings };
   }
 
   const envToken = io.env.LABELKIT_TOKEN?.trim();
   if (envToken && flags.clientSecretFile === undefined) {
     if (!url || problems.length > 0) return { problems, warnings };
-    return { connection: { url, auth: { token: envToken }, source: 'LABELKIT_TOKEN', secrets: [envToken] }, problems, warnings };
+    return { connection: { url, auth: { token: envToken }, source: 'LABELKIT_TOKEN', secrets: [envToken], ...(retry && { retry }) }, problems, warnings };
   }
 
   const clientId = (flags.clientId ?? io.env.LABELKIT_CLIENT_ID)?.trim();
@@ -148,7 +165,13 @@ export async function resolveConnection(flags: ConnectionFlags, io: Io): Promise
   }
   if (problems.length > 0 || !url || !clientId || !clientSecret) return { problems, warnings };
   return {
-    connection: { url, auth: { clientCredentials: { clientId, clientSecret } }, source: `client credentials (${secretField})`, secrets: [clientSecret] },
+    connection: {
+      url,
+      auth: { clientCredentials: { clientId, clientSecret } },
+      source: `client credentials (${secretField})`,
+      secrets: [clientSecret],
+      ...(retry && { retry }),
+    },
     problems,
     warnings,
   };

@@ -139,7 +139,7 @@ export async function runAutoLabel(flags: AutoLabelFlags, context: ActionContext
     return { kind: 'dry-run', request: { url: connection.url, operationName, query, variables: shown } };
   }
 
-  const client = createLabelingClient({ url: connection.url, ...connection.auth, poll: { intervalMs, maxIntervalMs: intervalMs * 5 } });
+  const client = createLabelingClient({ url: connection.url, ...connection.auth, retry: connection.retry, poll: { intervalMs, maxIntervalMs: intervalMs * 5 } });
   try {
     const job = await client.startAutoLabel(input, { signal: context.signal, allowInsecureEndpoint });
     hooks.onStarted(job);

@@ -125,7 +125,7 @@ export async function runJobs(ids: string[], flags: JobsFlags, context: ActionCo
   });
   const { timeoutMs, intervalMs } = parseWaitFlags(flags, problems);
   const connection = await requireConnection(flags, context.io, context.printer, problems);
-  const client = createLabelingClient({ url: connection.url, ...connection.auth, poll: { intervalMs, maxIntervalMs: intervalMs * 5 } });
+  const client = createLabelingClient({ url: connection.url, ...connection.auth, retry: connection.retry, poll: { intervalMs, maxIntervalMs: intervalMs * 5 } });
   try {
     if (!flags.wait) return { kind: 'status', jobIds: ids, jobs: await client.getJobs(ids, { signal: context.signal }) };
     return { kind: 'outcomes', outcomes: await waitForAll(client, ids, { timeoutMs, signal: context.signal, watcher: await makeWatcher() }) };

@@ -43,7 +43,7 @@ export async function runLabelSets(flags: LabelSetsFlags, context: ActionContext
     role = parseRole(flags.role, problems);
   }
   const connection = await requireConnection(flags, context.io, context.printer, problems);
-  const client = createLabelingClient({ url: connection.url, ...connection.auth });
+  const client = createLabelingClient({ url: connection.url, ...connection.auth, retry: connection.retry });
   const call = { signal: context.signal };
   try {
     const cabinetId = flags.cabinet?.trim() ?? (await client.getCabinet(flags.project!.trim(), role!, call)).id;
