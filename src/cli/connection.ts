@@ -213,12 +213,12 @@ export async function requireConnection(
  */
 export function parseRole(value: string | undefined, problems: UsageProblem[], required = true): (typeof ROLES)[number] | undefined {
   if (value === undefined) {
-    if (required) problems.push({ field: '--role', message: 'required: LABELER or REVIEWER' });
+    if (required) problems.push({ field: '--role', message: `required: ${ROLES.join(' or ')}` });
     return undefined;
   }
   const role = value.toUpperCase();
   if (!(ROLES as readonly string[]).includes(role)) {
-    problems.push({ field: '--role', message: `must be LABELER or REVIEWER` });
+    problems.push({ field: '--role', message: `must be ${ROLES.join(' or ')}` });
     return undefined;
   }
   return role as (typeof ROLES)[number];
