@@ -97,7 +97,8 @@ function checkUrl(value: string | undefined, field: string, problems: UsageProbl
  * @remarks Order: an explicit flag (`--token`, `--token-file`, `--token-stdin`, or
  * `--client-secret-file`) wins; then `LABELKIT_TOKEN`; then `LABELKIT_CLIENT_ID` with
  * `LABELKIT_CLIENT_SECRET`. Secrets read from files or stdin lose surrounding white space.
- * Problems name the flag or variable, never a secret value.
+ * Problems name the flag or variable, never a secret value. `--retries N` (0 to 20) becomes
+ * `retry: { maxAttempts: N + 1 }`; without it the client's default applies.
  * @example
  * ```ts
  * const { connection, problems } = await resolveConnection({}, { ...processIo(), env: { LABELKIT_URL: 'http://127.0.0.1:4000/graphql', LABELKIT_TOKEN: 't0k3n' } });
