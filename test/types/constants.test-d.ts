@@ -2,7 +2,7 @@
 // schema without adding it to src/shared/constants.ts (or the reverse) fails here.
 import { describe, expectTypeOf, it } from 'vitest';
 import type { Role } from '../../src/client/index.js';
-import { ROLES } from '../../src/shared/constants.js';
+import type { ROLES } from '../../src/shared/constants.js';
 
 describe('ROLES', () => {
   it('lists exactly the values of the Role type', () => {
