@@ -65,6 +65,10 @@ function redactDeep(value: unknown, secrets: FailedCall['secrets']): unknown {
   return JSON.parse(redact(JSON.stringify(value), secrets)) as unknown;
 }
 
+/** A page's (or web worker's) fetch reports a CORS refusal exactly like an unreachable server ("Failed to fetch"). */
+const IN_BROWSER =
+  typeof (globalThis as { document?: unknown }).document !== 'undefined' || typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== 'undefined';
+
 /**
  * Turns urql's `result.error` into one error of labelkit's family: the single conversion point.
  *
@@ -111,7 +115,7 @@ export function toLabelkitError(error: CombinedError, call: FailedCall): Labelki
   const reason =
     status !== undefined
       ? `HTTP ${status} from ${call.url}`
-      : `could not reach ${call.url}${code ? ` (${code})` : ''}`;
+      : `could not reach ${call.url}${code ? ` (${code})` : ''}${IN_BROWSER ? ' (in a browser this can also be a CORS refusal)' : ''}`;
   const hint = unknownOutcome ? MUTATION_OUTCOME_UNKNOWN_HINT : '';
   const ra = retryAfterMs(error.response);
   const err = new NetworkError('NETWORK', `${clean(reason)}${hint} ${where}`, {

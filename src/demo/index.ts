@@ -11,6 +11,12 @@ import { drawTree } from '../shared/drawTree.js';
 export interface DemoOptions {
   /** Where lines go. @defaultValue console.log */
   out?: (line: string) => void;
+  /**
+   * Keep the emulator and the model running after the job, until this signal aborts (Ctrl-C), so
+   * a person can open the results page. Without it, the demo stops everything at the end.
+   * @defaultValue stop at once
+   */
+  keepUntil?: AbortSignal;
 }
 
 function treeLines(set: LabelSet): string[] {
@@ -28,13 +34,26 @@ function mark(text: string, entities: { label: string; start_char: number; end_c
   return out + text.slice(at);
 }
 
+/** With `keepUntil`, says where to look and waits for Ctrl-C; without it, returns at once. */
+async function keepUp(signal: AbortSignal | undefined, baseUrl: string, out: (line: string) => void): Promise<void> {
+  if (!signal || signal.aborted) return;
+  out(`keeping   the emulator up at ${baseUrl}/ (home) and ${baseUrl}/graphql (GraphiQL); Ctrl-C stops`);
+  await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}
+
 /**
  * The whole flow on one machine: emulator + sample model on free loopback ports, then, through
  * the public client only, label sets, an auto-labeling job with 2 lines per request, progress,
  * and the labels each document got.
  *
- * @param options - where to print
+ * @param options - where to print; `keepUntil` keeps the servers up until it aborts
  * @returns the exit code: 0 when the job was DELIVERED, 1 otherwise (one clear line printed)
+ * @remarks Prints the results page URL of the job (`results  http://…`): opening it in a browser
+ * on this machine passes through the emulator's home page, which sets the page cookie.
+ * @example
+ * ```ts
+ * const code = await runDemo({ out: (line) => console.log(line) });
+ * ```
  */
 export async function runDemo(options: DemoOptions = {}): Promise<number> {
   const out = options.out ?? ((line: string) => console.log(line));
@@ -61,6 +80,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<number> {
       targetAPI: { endpoint: model.url, secretKey },
     });
     out(`job       ${job.id} ${job.status} (2 lines per model request)`);
+    const resultsUrl = `${emu.baseUrl}/emulator/projects/${DEMO_PROJECT_ID}/results?job=${encodeURIComponent(job.id)}`;
     const outcome = await labeling.waitForJob(job.id, {
       timeoutMs: 60_000,
       onProgress: (j) => out(`progress  ${String(j.progress).padStart(3)}% ${j.status}`),
@@ -68,6 +88,8 @@ export async function runDemo(options: DemoOptions = {}): Promise<number> {
     if (outcome.outcome !== 'delivered') {
       const why = outcome.outcome === 'failed' ? outcome.errors.map((e) => e.stack).join('; ') : outcome.outcome;
       out(`demo failed: job ${job.id} ended ${outcome.outcome}: ${why}`);
+      out(`results   ${resultsUrl}`);
+      await keepUp(options.keepUntil, emu.baseUrl, out);
       return 1;
     }
     out(`status    ${outcome.job.status}`);
@@ -84,6 +106,8 @@ export async function runDemo(options: DemoOptions = {}): Promise<number> {
     }
     const examples = docs.flatMap((d) => d.lines).filter((l) => l.entities.length > 0).slice(0, 3);
     for (const line of examples) out(`  ${mark(line.text, line.entities)}`);
+    out(`results   ${resultsUrl}`);
+    await keepUp(options.keepUntil, emu.baseUrl, out);
     return 0;
   } catch (error) {
     out(`demo failed: ${isLabelkitError(error) || error instanceof Error ? error.message : String(error)}`);

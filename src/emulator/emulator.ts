@@ -1,4 +1,5 @@
 import { createSchema, createYoga } from 'graphql-yoga';
+import type { Plugin } from 'graphql-yoga';
 import { demoProject } from './demoProject.js';
 import { httpRoutes } from './httpRoutes.js';
 import { loadDataDir } from './loadDataDir.js';
@@ -30,8 +31,10 @@ export interface EmulatorOptions {
   clientSecret?: string;
   /** Lifetime of tokens from `/api/oauth/token`, in seconds (fractions allowed). @defaultValue 3600 */
   tokenTtlSeconds?: number;
-  /** Origins that browsers may call from (exact strings). @defaultValue loopback origins: http(s)://localhost, 127.x.x.x, [::1], any port */
+  /** Origins that browsers may call from (exact strings), instead of the loopback ones. @defaultValue loopback origins: http(s)://localhost, 127.x.x.x, [::1], any port */
   corsOrigins?: string[];
+  /** Origins allowed besides `corsOrigins` (or besides the loopback default), e.g. `https://app.example:8443`; `labelkit emulator --cors-origin`. @defaultValue none */
+  extraCorsOrigins?: string[];
   /** How the job runner calls models: time-out, concurrency, retries. */
   model?: ModelOptions;
   /** Receives one line per HTTP request and per job event; never a token or secret. @defaultValue no logging */
@@ -61,6 +64,25 @@ function isLoopbackOrigin(origin: string): boolean {
   return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === origin && isLoopbackHost(url.hostname);
 }
 const ALLOWED_HEADERS = ['authorization', 'content-type', 'accept', 'x-request-id', 'x-labelkit-client'];
+/** Response headers a browser client may read: the retry hint and the request id it sent. */
+const EXPOSED_HEADERS = ['Retry-After', 'x-request-id'];
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * Headers for browser clients on every answer: `Vary: Origin` (whether CORS headers are sent
+ * depends on the Origin), and the request's `x-request-id` echoed back (a plain id only), which a
+ * page may read because CORS exposes it.
+ */
+const browserHeaders = (): Plugin => ({
+  onResponse({ request, response }) {
+    const id = request.headers.get('x-request-id');
+    if (id && REQUEST_ID.test(id) && !response.headers.has('x-request-id')) response.headers.set('x-request-id', id);
+    const vary = response.headers.get('vary');
+    if (!vary) response.headers.set('vary', 'Origin');
+    else if (!/(^|,)\s*origin\s*(,|$)/i.test(vary) && vary.trim() !== '*') response.headers.set('vary', `${vary}, Origin`);
+  },
+});
 
 /**
  * Creates the emulator of the labeling service without a socket.
@@ -72,11 +94,17 @@ const ALLOWED_HEADERS = ['authorization', 'content-type', 'accept', 'x-request-i
  * - `POST /graphql` — GraphQL; needs `Authorization: Bearer <token>`, else a GraphQL error
  *   `Unauthorized` with `extensions.type` `AuthenticationError`. Any alphanumeric `operationName`
  *   is accepted when the document holds one operation.
- * - `GET /graphql` — a small query explorer for browsers (nothing loaded from outside); queries
- *   are never run from a GET (405).
+ * - `GET /graphql` — GraphiQL for browsers (bundled: nothing loaded from outside); queries are
+ *   never run from a GET (405).
+ * - `GET /` and `GET /emulator/projects/:id/results[?job=…]` — the web pages: home (GraphQL URL,
+ *   dev token, projects, latest jobs) and each project's labelled documents; they use a cookie
+ *   that the home page sets, never the Bearer header.
  * - `POST /api/oauth/token` — OAuth 2.0 client credentials → `{ access_token, token_type, expires_in }`.
  * - `GET /emulator/projects/:id/labels` — emulator-only, not part of the service: the labels
  *   stored on each labeler's copy (Bearer required).
+ *
+ * CORS: allowed origins get `Access-Control-Allow-Origin`, and every answer carries `Vary: Origin`
+ * and lets the browser read `Retry-After` and `x-request-id` (the request's own id, echoed back).
  * @example
  * ```ts
  * const emulator = createEmulator({ staticToken: 'test-token' });
@@ -96,22 +124,28 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const auth = new TokenAuthority(options);
   const runner = new JobRunner(store, options.model, options.log);
   const corsOrigins = options.corsOrigins;
+  const extraOrigins = new Set(options.extraCorsOrigins ?? []);
 
   const yoga = createYoga({
     schema: createSchema({ typeDefs: loadSchemaSource(), resolvers: createResolvers(store, runner) }),
     graphqlEndpoint: '/graphql',
-    graphiql: false, // its page loads code from a CDN; httpRoutes serves a self-contained one
+    graphiql: false, // yoga's own page loads GraphiQL from a CDN; httpRoutes serves the bundled one
     landingPage: false,
     logging: false,
     maskedErrors: true,
     multipart: false,
     cors: (request) => {
       const origin = request.headers.get('origin') ?? '';
-      const allowed = corsOrigins ? corsOrigins.includes(origin) : isLoopbackOrigin(origin);
+      const allowed = extraOrigins.has(origin) || (corsOrigins ? corsOrigins.includes(origin) : isLoopbackOrigin(origin));
       // `false` sends no CORS headers at all (an empty origin list would mean "allow all").
-      return allowed ? { origin, credentials: false, allowedHeaders: ALLOWED_HEADERS, methods: ['GET', 'POST'], maxAge: 600 } : false;
+      return allowed ? { origin, credentials: false, allowedHeaders: ALLOWED_HEADERS, exposedHeaders: EXPOSED_HEADERS, methods: ['GET', 'POST'], maxAge: 600 } : false;
     },
-    plugins: [httpRoutes(store, auth, options.log), operationNamePlugin(), secretRedactionPlugin()],
+    plugins: [
+      httpRoutes(store, auth, options.log, { ...(options.host !== undefined && { listenHost: options.host }) }),
+      operationNamePlugin(),
+      secretRedactionPlugin(),
+      browserHeaders(),
+    ],
   });
 
   return {

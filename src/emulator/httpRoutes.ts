@@ -1,5 +1,5 @@
 import type { Plugin } from 'graphql-yoga';
-import { explorerPage } from './explorerPage.js';
+import { pageRoutes } from './pages/pageRoutes.js';
 import type { EmulatorStore } from './store.js';
 import type { TokenAuthority } from './tokenAuthority.js';
 
@@ -29,20 +29,26 @@ async function readGrant(request: Request): Promise<URLSearchParams> {
  * @param store - the data, for the labels route
  * @param auth - checks Bearer tokens and answers the token route
  * @param log - one line per request: method, path, status, milliseconds (no query string, no header)
+ * @param pages - where the emulator listens (`listenHost`), for the web pages' local-visit check
  * @returns a yoga plugin
  * @remarks
+ * - `GET /`, `GET /emulator/projects/:id/results[?job=…]` and the GraphiQL page of `GET /graphql`
+ *   (Accept: text/html): the web pages, see `pageRoutes`. They authenticate with a cookie that
+ *   the home page sets; that cookie is never accepted by the routes below.
  * - `POST /api/oauth/token`: client credentials (form body or Basic) → `{ access_token, token_type, expires_in }`.
- * - `GET /graphql`: the explorer page for browsers (Accept: text/html); any other GET is 405, queries
- *   are never run from a GET.
+ * - `GET /graphql` without Accept: text/html is 405: queries are never run from a GET.
  * - `POST /graphql`: needs a valid Bearer token, else `Unauthorized` / `AuthenticationError`.
  * - `GET /emulator/projects/:id/labels`: emulator-only (not part of the service), Bearer required.
  */
-export function httpRoutes(store: EmulatorStore, auth: TokenAuthority, log?: (line: string) => void): Plugin {
+export function httpRoutes(store: EmulatorStore, auth: TokenAuthority, log?: (line: string) => void, pages: { listenHost?: string } = {}): Plugin {
   const started = new WeakMap<Request, number>();
+  const pageRouter = pageRoutes({ store, token: auth.staticToken, ...(pages.listenHost !== undefined && { listenHost: pages.listenHost }) });
   return {
     async onRequest({ request, url, endResponse }) {
       if (log) started.set(request, performance.now());
       const path = url.pathname;
+      const page = await pageRouter.route(request, url);
+      if (page) return endResponse(page);
       if (path === '/api/oauth/token') {
         if (request.method !== 'POST') return endResponse(json({ error: 'invalid_request', error_description: 'POST a form body' }, 405, { allow: 'POST' }));
         const { status, body } = auth.grant(await readGrant(request));
@@ -58,8 +64,6 @@ export function httpRoutes(store: EmulatorStore, auth: TokenAuthority, log?: (li
       }
       if (path === '/graphql') {
         if (request.method === 'GET' || request.method === 'HEAD') {
-          const wantsPage = (request.headers.get('accept') ?? '').includes('text/html') && !url.searchParams.has('query');
-          if (wantsPage) return endResponse(new Response(explorerPage('labelkit emulator'), { headers: { 'content-type': 'text/html; charset=utf-8' } }));
           return endResponse(json({ errors: [{ message: 'Queries are not accepted as GET: POST them as JSON to /graphql' }] }, 405, { allow: 'POST' }));
         }
         if (request.method === 'POST' && !auth.check(request.headers.get('authorization'))) return endResponse(json(UNAUTHORIZED_BODY));

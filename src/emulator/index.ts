@@ -17,6 +17,7 @@ export type { DataErrorProblem } from './dataError.js';
 export type { ModelOptions } from './runner.js';
 export type {
   DocumentInput,
+  JobSource,
   LabelClassType,
   LabelInput,
   LabelSetInput,

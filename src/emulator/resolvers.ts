@@ -62,7 +62,7 @@ export function createResolvers(store: EmulatorStore, runner: JobRunner): Emulat
             extensions: { code: 'BAD_USER_INPUT', problems },
           });
         }
-        const job = store.createJob();
+        const job = store.createJob({ projectId: input.projectId, labelerEmail: input.labelerEmail, role: input.role ?? 'LABELER' });
         const answer = { ...job, errors: [] }; // the job as created, whatever the runner does next
         runner.start(job, {
           project: store.projects.get(input.projectId)!,

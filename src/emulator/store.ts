@@ -3,7 +3,7 @@ import { EmulatorDataError } from './dataError.js';
 import type { DataErrorProblem } from './dataError.js';
 import { checkLabelSet, labelSetSignature } from './labelSetCheck.js';
 import type { DataProblem } from './labelSetCheck.js';
-import type { LabeledCopy, ProjectInput, StoredJob, StoredLabelSet, StoredProject, StoredSpan } from './types.js';
+import type { JobSource, LabeledCopy, ProjectInput, StoredJob, StoredLabelSet, StoredProject, StoredSpan } from './types.js';
 
 /** The most label sets a project may have (as in production). */
 export const MAX_LABEL_SETS = 5;
@@ -40,6 +40,7 @@ interface Copy {
 export class EmulatorStore {
   private readonly projectMap = new Map<string, StoredProject>();
   private readonly jobMap = new Map<string, StoredJob>();
+  private readonly jobSources = new Map<string, JobSource>();
   private readonly copies = new Map<string, Map<string, Copy>>();
   private jobCounter = 0;
   private labelSetCounter = 0;
@@ -153,13 +154,26 @@ export class EmulatorStore {
   /**
    * Creates a job in `QUEUED`.
    *
+   * @param source - the project and the copy (labeler, role) the job labels, for the results
+   * pages; not part of the GraphQL `Job`
    * @returns the stored job (the runner changes it in place)
    */
-  createJob(): StoredJob {
+  createJob(source?: JobSource): StoredJob {
     const now = new Date().toISOString();
     const job: StoredJob = { id: `job-${++this.jobCounter}`, status: 'QUEUED', progress: 0, errors: [], resultId: null, createdAt: now, updatedAt: now };
     this.jobMap.set(job.id, job);
+    if (source) this.jobSources.set(job.id, { ...source });
     return job;
+  }
+
+  /**
+   * The project and copy a job labels.
+   *
+   * @param jobId - a job id
+   * @returns what {@link EmulatorStore.createJob} was given, or undefined
+   */
+  jobSource(jobId: string): JobSource | undefined {
+    return this.jobSources.get(jobId);
   }
 
   /**

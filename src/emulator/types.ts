@@ -117,6 +117,13 @@ export interface StoredJob {
   updatedAt: string;
 }
 
+/** What a job labels and where its labels go (kept by the store beside the job, not in GraphQL). */
+export interface JobSource {
+  projectId: string;
+  labelerEmail: string;
+  role: Role;
+}
+
 /** One predicted span stored on a labeler's copy (the model's entity, `layer` defaulted to 0). */
 export interface StoredSpan {
   label: string;

@@ -21,9 +21,10 @@ export function emulatorCommand(io: Io, done: (code: number) => void): Command {
     .option('--data <dir>', 'load projects from a data folder (besides demo-project)')
     .option('--client-id <id>', 'client id accepted at /api/oauth/token (default: generated)')
     .option('--client-secret-env <VAR>', 'environment variable holding the client secret (default: generated)')
+    .option('--cors-origin <origin>', 'also let browser pages on this origin call the emulator, e.g. https://app.example:8443 (repeatable; loopback origins are always allowed)', (value: string, previous: string[] = []) => [...previous, value])
     .option('--json', 'print {"url","baseUrl","token","clientId","tokenUrl"} as one JSON line')
     .option('--verbose', 'log each request and job event to stderr')
-    .addHelpText('after', '\nExample:\n  $ labelkit emulator --port 4000\n  $ export LABELKIT_URL=http://127.0.0.1:4000/graphql LABELKIT_TOKEN=…   # as printed')
+    .addHelpText('after', '\nExample:\n  $ labelkit emulator --port 4000\n  $ labelkit emulator --port 4000 --cors-origin http://my-app.test:8080\n  $ export LABELKIT_URL=http://127.0.0.1:4000/graphql LABELKIT_TOKEN=…   # as printed')
     .action(async (flags: EmulatorFlags & CommonFlags) => {
       done(
         await runAction(io, flags, async (context) => {

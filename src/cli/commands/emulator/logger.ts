@@ -27,5 +27,6 @@ export function printEmulatorStarted(printer: Printer, emu: RunningEmulator, opt
       options.clientSecretEnv ? `"$${options.clientSecretEnv}"` : '(generated; pass --client-secret-env to choose one)'
     }`,
   );
+  printer.out(`Web pages: ${emu.baseUrl}/ (home: token, projects, jobs, results) and ${emu.url} (GraphiQL)`);
   printer.out('Demo project: demo-project. Ctrl-C stops.');
 }

@@ -12,13 +12,41 @@ export interface EmulatorFlags {
   data?: string;
   clientId?: string;
   clientSecretEnv?: string;
+  /** `--cors-origin`, repeatable: browser origins allowed besides the loopback ones. */
+  corsOrigin?: string[];
   verbose?: boolean;
+}
+
+/**
+ * Checks `--cors-origin` values: each must be an origin as browsers send it.
+ *
+ * @param origins - the values given
+ * @param problems - receives one problem per bad value
+ * @returns the good values
+ * @remarks A browser sends `Origin` as scheme, host and port only (`https://app.example:8443`),
+ * so a path, a trailing slash or another scheme would never match and is refused here.
+ */
+export function checkCorsOrigins(origins: readonly string[], problems: UsageProblem[]): string[] {
+  const good: string[] = [];
+  for (const origin of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
+      const hint = parsed && /^https?:$/.test(parsed.protocol) ? `; did you mean ${parsed.origin}?` : '';
+      problems.push({ field: '--cors-origin', message: `"${origin}" is not an origin: write scheme://host[:port] with http or https, no path or trailing slash${hint}` });
+    } else good.push(origin);
+  }
+  return good;
 }
 
 /**
  * Starts the emulator from the flags.
  *
- * @param flags - port, host, data folder, client id, the variable with the client secret
+ * @param flags - port, host, data folder, client id, the variable with the client secret, extra CORS origins
  * @param context - the run (environment; the client secret is registered for redaction)
  * @returns the running emulator
  * @throws {@link CliUsageError} for bad flags, an unset variable, or a bad data folder (every
@@ -27,6 +55,7 @@ export interface EmulatorFlags {
 export async function runEmulator(flags: EmulatorFlags, context: ActionContext): Promise<RunningEmulator> {
   const problems: UsageProblem[] = [];
   const port = parsePort(flags.port, problems);
+  const corsOrigins = checkCorsOrigins(flags.corsOrigin ?? [], problems);
   let clientSecret: string | undefined;
   if (flags.clientSecretEnv !== undefined) {
     clientSecret = context.io.env[flags.clientSecretEnv]?.trim() || undefined;
@@ -41,6 +70,7 @@ export async function runEmulator(flags: EmulatorFlags, context: ActionContext):
       ...(flags.data !== undefined && { dataDir: flags.data }),
       ...(flags.clientId !== undefined && { clientId: flags.clientId }),
       ...(clientSecret !== undefined && { clientSecret }),
+      ...(corsOrigins.length > 0 && { extraCorsOrigins: corsOrigins }),
       ...(flags.verbose && { log: (line: string) => context.printer.err(line) }),
     });
   } catch (error) {

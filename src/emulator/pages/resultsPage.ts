@@ -1,0 +1,131 @@
+import type { EmulatorStore } from '../store.js';
+import type { JobSource, StoredJob, StoredProject, StoredSpan } from '../types.js';
+import { highlightLine } from './highlightLine.js';
+import { escapeHtml, htmlPage } from './html.js';
+import { FINAL_STATUSES, jobErrorsHtml, jobStatusHtml } from './jobPanel.js';
+import { labelLegendHtml, labelLooks } from './labelLegend.js';
+
+/** Most lines one results page shows (a data folder may hold very large projects). */
+export const MAX_PAGE_LINES = 5000;
+
+/** What a results page shows: a project, and optionally the job whose copy to show. */
+export interface ResultsPageInput {
+  store: EmulatorStore;
+  project: StoredProject;
+  /** The job to show; without it, the project's latest job. @defaultValue the latest job */
+  jobId?: string;
+}
+
+/**
+ * The jobs of a project, newest first.
+ *
+ * @param store - the data
+ * @param projectId - the project
+ * @returns each job with the copy it labels
+ * @remarks Only jobs created with a source (every job of `autoLabelTokenBasedProject`) are listed.
+ * @example
+ * ```ts
+ * const latest = jobsOfProject(store, 'demo-project')[0]?.job;
+ * ```
+ */
+export function jobsOfProject(store: EmulatorStore, projectId: string): { job: StoredJob; source: JobSource }[] {
+  const out: { job: StoredJob; source: JobSource }[] = [];
+  for (const job of store.jobs.values()) {
+    const source = store.jobSource(job.id);
+    if (source?.projectId === projectId) out.push({ job, source });
+  }
+  return out.reverse();
+}
+
+/**
+ * The URL path of a project's results page, optionally for one job.
+ *
+ * @param projectId - the project
+ * @param jobId - the job, or undefined for the project's latest job
+ * @returns the path, its parts percent-encoded
+ * @example
+ * ```ts
+ * resultsPath('demo-project', 'job-1'); // '/emulator/projects/demo-project/results?job=job-1'
+ * ```
+ */
+export function resultsPath(projectId: string, jobId?: string): string {
+  const base = `/emulator/projects/${encodeURIComponent(projectId)}/results`;
+  return jobId === undefined ? base : `${base}?job=${encodeURIComponent(jobId)}`;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function spansOf(store: EmulatorStore, project: StoredProject, source: JobSource | undefined): Map<string, (StoredSpan[] | undefined)[]> {
+  const byDoc = new Map<string, (StoredSpan[] | undefined)[]>();
+  if (!source) return byDoc;
+  const copy = store.labelsOf(project.id).find((c) => c.labelerEmail === source.labelerEmail && c.role === source.role);
+  for (const doc of copy?.documents ?? []) {
+    const lines: (StoredSpan[] | undefined)[] = [];
+    for (const line of doc.lines) lines[line.id] = line.entities;
+    byDoc.set(doc.id, lines);
+  }
+  return byDoc;
+}
+
+/**
+ * Renders the results page of a project: every document line by line with its labelled spans
+ * highlighted in the label set's colours, a legend (the label tree), per-document counts, and
+ * the job's status, progress and errors.
+ *
+ * @param input - the store, the project and optionally the job
+ * @returns the HTML document, and whether the job still runs (the page then reloads itself)
+ * @remarks Labels are stored per copy (labeler and role), so the page shows the copy the job
+ * wrote to: a later job on the same copy replaces the lines it labels. Every text is escaped;
+ * job errors pass through the shared redactor. Shows at most {@link MAX_PAGE_LINES} lines.
+ * @example
+ * ```ts
+ * const { html } = resultsPage({ store, project: store.projects.get('demo-project')! });
+ * ```
+ */
+export function resultsPage(input: ResultsPageInput): { html: string; status: number } {
+  const { store, project } = input;
+  const jobs = jobsOfProject(store, project.id);
+  const chosen = input.jobId === undefined ? jobs[0] : jobs.find((j) => j.job.id === input.jobId);
+  if (input.jobId !== undefined && !chosen) {
+    const body = `<p>Project <strong>${escapeHtml(project.name)}</strong> has no job with the id <code>${escapeHtml(input.jobId)}</code>.</p><p><a href="${escapeHtml(resultsPath(project.id))}">All results of this project</a></p>`;
+    return { html: htmlPage({ title: 'No such job', body }), status: 404 };
+  }
+  const lookOf = labelLooks(project.labelSets);
+  const spans = spansOf(store, project, chosen?.source);
+  const counts = new Map<string, number>();
+  for (const lines of spans.values()) for (const line of lines) for (const s of line ?? []) counts.set(s.label.toLowerCase(), (counts.get(s.label.toLowerCase()) ?? 0) + 1);
+
+  const parts: string[] = [];
+  parts.push(`<p class="muted">Project <code>${escapeHtml(project.id)}</code> · ${plural(project.documents.length, 'document')} · ${plural(project.lineCount, 'line')} · ${plural(project.labelSets.length, 'label set')}</p>`);
+  if (chosen) {
+    const { job, source } = chosen;
+    parts.push(`<div class="box" id="job"><strong>Job <code>${escapeHtml(job.id)}</code></strong> ${jobStatusHtml(job)}
+<div class="small muted">copy of <strong>${escapeHtml(source.labelerEmail)}</strong> (${escapeHtml(source.role)}) · started ${escapeHtml(job.createdAt)} · updated ${escapeHtml(job.updatedAt)}${FINAL_STATUSES.has(job.status) ? '' : ' · this page reloads until the job ends'}</div>
+${jobErrorsHtml(job.errors)}</div>`);
+    if (jobs.length > 1) {
+      const links = jobs.map(({ job: j }) => (j === job ? `<strong>${escapeHtml(j.id)}</strong>` : `<a href="${escapeHtml(resultsPath(project.id, j.id))}">${escapeHtml(j.id)}</a> <span class="muted small">${escapeHtml(j.status)}</span>`));
+      parts.push(`<p class="small">Jobs of this project: ${links.join(' · ')}</p>`);
+    }
+  } else {
+    parts.push(`<div class="box" id="job">No job has run on this project yet. Start one with the client, the CLI (<code>labelkit auto-label</code>) or GraphiQL; this page then shows its labels.</div>`);
+  }
+  parts.push(`<h2>Labels</h2>${labelLegendHtml(project.labelSets, counts)}`);
+  parts.push('<h2>Documents</h2>');
+  let shown = 0;
+  for (const doc of project.documents) {
+    const lines = spans.get(doc.id) ?? [];
+    const perLabel = new Map<string, number>();
+    for (const line of lines) for (const s of line ?? []) perLabel.set(lookOf(s.label).name, (perLabel.get(lookOf(s.label).name) ?? 0) + 1);
+    const total = [...perLabel.values()].reduce((a, b) => a + b, 0);
+    const summary = [...perLabel].map(([name, n]) => `${escapeHtml(name)} ${n}`).join(', ');
+    const items: string[] = [];
+    for (let i = 0; i < doc.lines.length && shown < MAX_PAGE_LINES; i++, shown++) {
+      items.push(`<li><span class="n">${i}</span><span class="t">${highlightLine(doc.lines[i]!, lines[i] ?? [], lookOf)}</span></li>`);
+    }
+    const cut = items.length < doc.lines.length ? `<p class="muted small">… ${doc.lines.length - items.length} more lines not shown (a page shows at most ${MAX_PAGE_LINES} lines).</p>` : '';
+    parts.push(`<section class="doc" data-document="${escapeHtml(doc.id)}" data-spans="${total}"><h3>${escapeHtml(doc.name)} <span class="muted small">(${escapeHtml(doc.id)}) · ${plural(doc.lines.length, 'line')} · <span data-count>${total}</span> span${total === 1 ? '' : 's'}${summary ? `: ${summary}` : ''}</span></h3>
+<ol class="lines">${items.join('\n')}</ol>${cut}</section>`);
+  }
+  const running = chosen !== undefined && !FINAL_STATUSES.has(chosen.job.status);
+  return { html: htmlPage({ title: `Results: ${project.name}`, body: parts.join('\n'), ...(running && { refreshSeconds: 1 }) }), status: 200 };
+}
