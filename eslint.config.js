@@ -21,7 +21,10 @@ const rooms = [
   },
   {
     files: ['src/client/**/*.ts'],
-    patterns: [noImportOf(['emulator', 'model', 'cli', 'demo'], 'the client (the published package, also for browsers) imports only src/shared and generated/')],
+    patterns: [
+      noImportOf(['emulator', 'model', 'cli', 'demo'], 'the client (the published package, also for browsers) imports only src/shared and generated/'),
+      { regex: '^node:|(?:^|/)serveFetchHandler(?:\\.js)?$', message: 'the client runs in browsers too: no Node built-ins, no server adapter (docs/ARCHITECTURE.md)' },
+    ],
     // The browser build must stay free of the graphql package; types are erased, so they may come from it.
     paths: [{ name: 'graphql', allowTypeImports: true, message: 'the client must not load the graphql package at run time: it would join the browser bundle (docs/ARCHITECTURE.md)' }],
   },

@@ -1,13 +1,16 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { ModelRequest } from './spanContract.js';
+import { classifyFailure } from '../shared/classify.js';
+import { redactAndCut } from '../shared/redact.js';
+import type { SpanRequest } from '../model/contract.js';
 
 /** Why one model call failed, and whether trying again may help. */
 export class ModelCallError extends Error {
   override readonly name = 'ModelCallError';
   /**
    * @param message - what went wrong, without the secret
-   * @param retryable - true for 5xx answers, time-outs and network errors
+   * @param retryable - true when {@link classifyFailure} calls the failure transient (408, 429,
+   * 5xx, a time-out, a network error)
    * @param status - the HTTP status, when the model answered
    */
   constructor(
@@ -40,7 +43,7 @@ export function createModelAgents(maxSockets: number): ModelAgents {
 export interface ModelCall {
   endpoint: string;
   secretKey: string;
-  request: ModelRequest;
+  request: SpanRequest;
   timeoutMs: number;
   /** Aborts the call when the job stops (the emulator closes). */
   signal: AbortSignal;
@@ -99,15 +102,16 @@ function post(call: ModelCall, body: string, onTimeout: () => void): Promise<{ s
  *
  * @param call - endpoint, secret, request body, time-out, the job's abort signal and the connection pools
  * @returns the answer, parsed but not yet checked against the contract
- * @throws {@link ModelCallError} retryable for a 5xx answer, a time-out or a network error; not
- * retryable for any other non-2xx answer or malformed JSON
- * @remarks The secret travels only as `Authorization: Bearer <secretKey>`; it is cut out of any
- * text of the answer that goes into an error. Calls go through node:http(s) with keep-alive pools:
+ * @throws {@link ModelCallError} retryable when `classifyFailure` (the project's one failure
+ * classification) calls it transient: 408, 429, 5xx, a time-out or a network error; not retryable
+ * for any other non-2xx answer or malformed JSON
+ * @remarks The secret travels only as `Authorization: Bearer <secretKey>`. An answer's text goes
+ * into an error only through `redactAndCut` (redacted in every wire form, then cut to 200
+ * characters, then any secret fragment left at the cut redacted too). Calls go through node:http(s) with keep-alive pools:
  * measured on loopback, a round trip costs about a third of what Node 20's fetch costs, and the
  * runner makes one per batch. The time-out covers the whole call, reading the answer included.
  */
 export async function callModel(call: ModelCall): Promise<unknown> {
-  const redact = (text: string) => (call.secretKey ? text.split(call.secretKey).join('[redacted]') : text);
   let timedOut = false;
   let answer: { status: number; text: string };
   try {
@@ -116,14 +120,16 @@ export async function callModel(call: ModelCall): Promise<unknown> {
     if (call.signal.aborted) throw new ModelCallError('the emulator stopped while the model was answering', false);
     if (timedOut) throw new ModelCallError(`the model did not answer within ${call.timeoutMs} ms`, true);
     const code = (error as { code?: string }).code;
-    throw new ModelCallError(`the model could not be reached${code ? ` (${code})` : ''}`, true);
+    if (code === 'ERR_INVALID_CHAR') throw new ModelCallError('the secretKey cannot travel in the Authorization header: it holds characters outside Latin-1', false);
+    throw new ModelCallError(`the model could not be reached${code ? ` (${code})` : ''}`, classifyFailure({}) === 'transient');
   }
   const { status, text } = answer;
-  if (status >= 500) throw new ModelCallError(`the model answered HTTP ${status}`, true, status);
   if (status < 200 || status >= 300) {
-    const excerpt = redact(text.slice(0, 200)).replace(/\s+/g, ' ').trim();
+    const retryable = classifyFailure({ status }) === 'transient';
+    // Redact first, then cut: a secret straddling the cut must not leave its first part behind.
+    const excerpt = retryable ? '' : redactAndCut(text, 200, [call.secretKey]).replace(/\s+/g, ' ').trim();
     const hint = status === 401 || status === 403 ? ' (does the model expect this secretKey?)' : '';
-    throw new ModelCallError(`the model answered HTTP ${status}${hint}${excerpt ? `: ${excerpt}` : ''}`, false, status);
+    throw new ModelCallError(`the model answered HTTP ${status}${hint}${excerpt ? `: ${excerpt}` : ''}`, retryable, status);
   }
   try {
     return JSON.parse(text) as unknown;

@@ -4,6 +4,7 @@ import { demoProject } from './demoProject.js';
 import { httpRoutes } from './httpRoutes.js';
 import { loadDataDir } from './loadDataDir.js';
 import { operationNamePlugin } from './operationNamePlugin.js';
+import { MAX_BODY_BYTES, queryLimitPlugins } from './requestLimits.js';
 import { secretRedactionPlugin } from './secretRedactionPlugin.js';
 import { createResolvers } from './resolvers.js';
 import { JobRunner } from './runner.js';
@@ -33,6 +34,12 @@ export interface EmulatorOptions {
   tokenTtlSeconds?: number;
   /** Origins that browsers may call from (exact strings), instead of the loopback ones. @defaultValue loopback origins: http(s)://localhost, 127.x.x.x, [::1], any port */
   corsOrigins?: string[];
+  /**
+   * The largest request body read, in bytes. A larger one is refused with HTTP 413 and a
+   * GraphQL-shaped error (`REQUEST_ENTITY_TOO_LARGE`) before it is read; the token is checked
+   * first, from the headers. @defaultValue 1_048_576 (1 MiB)
+   */
+  maxBodyBytes?: number;
   /** Origins allowed besides `corsOrigins` (or besides the loopback default), e.g. `https://app.example:8443`; `labelkit emulator --cors-origin`. @defaultValue none */
   extraCorsOrigins?: string[];
   /** How the job runner calls models: time-out, concurrency, retries. */
@@ -103,6 +110,11 @@ const browserHeaders = (): Plugin => ({
  * - `GET /emulator/projects/:id/labels` — emulator-only, not part of the service: the labels
  *   stored on each labeler's copy (Bearer required).
  *
+ * Limits: the token is checked from the headers before the body is read; a body over
+ * `maxBodyBytes` gets 413 (`REQUEST_ENTITY_TOO_LARGE`) without being read; an operation deeper
+ * than 8 or with more than 15 aliases is refused (graphql-armor). No answer quotes a request body
+ * or a value under a secret-like key.
+ *
  * CORS: allowed origins get `Access-Control-Allow-Origin`, and every answer carries `Vary: Origin`
  * and lets the browser read `Retry-After` and `x-request-id` (the request's own id, echoed back).
  * @example
@@ -118,6 +130,8 @@ const browserHeaders = (): Plugin => ({
  * ```
  */
 export function createEmulator(options: EmulatorOptions = {}): Emulator {
+  const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  if (!(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0)) throw new Error('[Emulator] maxBodyBytes must be a whole number of bytes above 0');
   const store = new EmulatorStore();
   if (options.demoProject ?? true) store.addProject(demoProject());
   if (options.dataDir !== undefined) for (const project of loadDataDir(options.dataDir)) store.addProject(project);
@@ -134,6 +148,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     logging: false,
     maskedErrors: true,
     multipart: false,
+    maxRequestBodySize: maxBodyBytes, // checked after the token (httpRoutes answers a bad one from the headers)
     cors: (request) => {
       const origin = request.headers.get('origin') ?? '';
       const allowed = extraOrigins.has(origin) || (corsOrigins ? corsOrigins.includes(origin) : isLoopbackOrigin(origin));
@@ -141,8 +156,9 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       return allowed ? { origin, credentials: false, allowedHeaders: ALLOWED_HEADERS, exposedHeaders: EXPOSED_HEADERS, methods: ['GET', 'POST'], maxAge: 600 } : false;
     },
     plugins: [
-      httpRoutes(store, auth, options.log, { ...(options.host !== undefined && { listenHost: options.host }) }),
+      httpRoutes(store, auth, options.log, { maxBodyBytes, ...(options.host !== undefined && { listenHost: options.host }) }),
       operationNamePlugin(),
+      ...queryLimitPlugins(),
       secretRedactionPlugin(),
       browserHeaders(),
     ],

@@ -1,14 +1,43 @@
+import { findNodeAtLocation, parseTree, printParseErrorCode } from 'jsonc-parser';
+import type { ParseError } from 'jsonc-parser';
+
+/** Words for the syntax errors of strict JSON (comments and trailing commas are errors too), by jsonc-parser's code name. */
+const WORDS: Record<string, string> = {
+  InvalidNumberFormat: 'bad number',
+  PropertyNameExpected: 'expected a property name in double quotes',
+  ValueExpected: 'expected a value',
+  ColonExpected: 'expected ":"',
+  CommaExpected: 'expected ","',
+  CloseBraceExpected: 'expected "," or "}"',
+  CloseBracketExpected: 'expected "," or "]"',
+  EndOfFileExpected: 'unexpected text after the end of the JSON value',
+  InvalidCommentToken: 'comments are not allowed in JSON',
+  UnexpectedEndOfComment: 'comments are not allowed in JSON',
+  UnexpectedEndOfString: 'unterminated string',
+  UnexpectedEndOfNumber: 'bad number',
+  InvalidEscapeCharacter: 'bad escape in string',
+  InvalidUnicode: 'bad \\u escape in string',
+  InvalidCharacter: 'control character in string',
+};
+
+/** What a syntax error says: the unexpected character itself, or what was expected there. */
+function describe(error: ParseError, text: string): string {
+  const code = printParseErrorCode(error.error);
+  if (code === 'InvalidSymbol') return text[error.offset] === undefined ? 'unexpected end of JSON' : `unexpected ${JSON.stringify(text[error.offset])}`;
+  return WORDS[code] ?? code;
+}
+
 /**
- * Parses JSON text and records the 1-based line where each value starts, by path.
+ * Parses JSON text and gives the 1-based line where each value starts, by path.
  *
- * @param text - JSON text
+ * @param text - JSON text (strict: no comments, no trailing commas)
  * @returns `value` and `lineOf(path)`, where path is a list of keys and indexes (`['labels', 2, 'name']`);
  * a path that does not exist gives the line of its nearest existing ancestor
- * @throws SyntaxError whose message names the 1-based line and column of the fault
- * @remarks `JSON.parse` does not always say where a syntax error is (V8 gives a position for some
- * errors and only a snippet for others) and says nothing about where a valid value sits; data-file
- * errors must name the line, so this small strict scanner walks the text once, then `JSON.parse`
- * builds the value.
+ * @throws SyntaxError whose message says what is wrong and names the 1-based line and column of the fault
+ * @remarks Positions come from `jsonc-parser` (the parser behind VS Code's JSON support), run in
+ * strict mode; `JSON.parse` then builds the value, so the value is exactly what JSON gives.
+ * `JSON.parse` alone does not always say where a syntax error is, and never where a valid value
+ * sits, and data-file errors must name the line.
  * @example
  * ```ts
  * const { lineOf } = parseJsonWithLines('{\n "a": [1,\n 2]\n}');
@@ -16,85 +45,33 @@
  * ```
  */
 export function parseJsonWithLines(text: string): { value: unknown; lineOf: (path: (string | number)[]) => number } {
-  const lines = new Map<string, number>();
-  let i = 0;
-  let line = 1;
-  let lineStart = 0;
-  const fail = (what: string): never => {
-    throw new SyntaxError(`${what} (line ${line} column ${i - lineStart + 1})`);
-  };
-  const skip = () => {
-    for (; i < text.length; i++) {
-      const c = text[i]!;
-      if (c === '\n') {
-        line++;
-        lineStart = i + 1;
-      } else if (c !== ' ' && c !== '\t' && c !== '\r') break;
+  const lineStarts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  const lineAt = (offset: number) => {
+    let lo = 0;
+    let hi = lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (lineStarts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
     }
+    return lo + 1;
   };
-  const expectChar = (c: string, what: string) => {
-    skip();
-    if (text[i] !== c) fail(i >= text.length ? `unexpected end of JSON, expected ${what}` : `unexpected ${JSON.stringify(text[i])}, expected ${what}`);
-    i++;
-  };
-  const readString = (): string => {
-    const start = i;
-    for (i++; text[i] !== '"'; i++) {
-      if (i >= text.length || text.charCodeAt(i) < 0x20) fail('unterminated string');
-      if (text[i] === '\\') i++;
-    }
-    i++;
-    try {
-      return JSON.parse(text.slice(start, i)) as string;
-    } catch {
-      i = start;
-      return fail('bad escape in string');
-    }
-  };
-  const walk = (path: string): void => {
-    skip();
-    lines.set(path, line);
-    const c = text[i];
-    if (c === '{') {
-      i++;
-      skip();
-      if (text[i] === '}') return void i++;
-      for (;;) {
-        skip();
-        if (text[i] !== '"') fail(`unexpected ${text[i] === undefined ? 'end of JSON' : JSON.stringify(text[i])}, expected a property name in double quotes`);
-        const key = readString();
-        expectChar(':', '":"');
-        walk(`${path}/${key}`);
-        skip();
-        if (text[i] === ',') i++;
-        else return expectChar('}', '"," or "}"');
-      }
-    } else if (c === '[') {
-      i++;
-      skip();
-      if (text[i] === ']') return void i++;
-      for (let index = 0; ; index++) {
-        walk(`${path}/${index}`);
-        skip();
-        if (text[i] === ',') i++;
-        else return expectChar(']', '"," or "]"');
-      }
-    } else if (c === '"') readString();
-    else {
-      const token = /^(?:-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(text.slice(i, i + 400));
-      if (!token) fail(i >= text.length ? 'unexpected end of JSON, expected a value' : `unexpected ${JSON.stringify(text[i])}, expected a value`);
-      i += token![0].length;
-    }
-  };
-  walk('');
-  skip();
-  if (i < text.length) fail(`unexpected ${JSON.stringify(text[i])} after the end of the JSON value`);
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const first = errors[0];
+  if (first || !root) {
+    const offset = first?.offset ?? text.length;
+    const line = lineAt(offset);
+    const words = first ? describe(first, text) : 'expected a value';
+    throw new SyntaxError(`${words} (line ${line} column ${offset - lineStarts[line - 1]! + 1})`);
+  }
   return {
     value: JSON.parse(text) as unknown,
     lineOf: (path) => {
       for (let n = path.length; n >= 0; n--) {
-        const found = lines.get(path.slice(0, n).map((k) => `/${k}`).join(''));
-        if (found !== undefined) return found;
+        const node = findNodeAtLocation(root, path.slice(0, n));
+        if (node) return lineAt(node.offset);
       }
       return 1;
     },

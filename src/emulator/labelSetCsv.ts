@@ -1,33 +1,28 @@
+import { CsvError, parse } from 'csv-parse/sync';
 import type { DataErrorProblem } from './dataError.js';
 import type { LabelInput } from './types.js';
 
 const COLUMNS = ['id', 'parentId', 'name', 'color', 'desc', 'type'] as const;
 
-/** Splits one CSV record (RFC 4180 quoting, one line, no line breaks inside quotes). */
-function splitRecord(text: string): string[] | string {
-  const cells: string[] = [];
-  let i = 0;
-  for (;;) {
-    if (text[i] === '"') {
-      let cell = '';
-      for (i++; ; i++) {
-        if (i >= text.length) return 'a quoted cell is not closed (line breaks inside quotes are not supported)';
-        if (text[i] === '"') {
-          if (text[i + 1] === '"') cell += text[i++];
-          else break;
-        } else cell += text[i];
-      }
-      i++;
-      cells.push(cell);
-      if (i < text.length && text[i] !== ',') return `a quoted cell must end at a comma, found ${JSON.stringify(text[i])}`;
-    } else {
-      const comma = text.indexOf(',', i);
-      const end = comma === -1 ? text.length : comma;
-      cells.push(text.slice(i, end).trim());
-      i = end;
+/** The 1-based line where a record starts: where it ends, less the line breaks inside its quoted cells. */
+const startLine = (record: string[], endLine: number) => endLine - record.reduce((n, cell) => n + (cell.match(/\n/g)?.length ?? 0), 0);
+
+/** Reads the records, each with the line it starts on; on a CSV syntax error, the problem with its line. */
+function readRecords(text: string, file: string): { records: { cells: string[]; line: number }[]; problem?: DataErrorProblem } {
+  let lastEnd = 0;
+  try {
+    const rows = parse(text, { bom: true, info: true, relax_column_count: true, skip_empty_lines: true, trim: true, on_record: (row, { lines }) => ((lastEnd = lines), row) }) as unknown as { record: string[]; info: { lines: number } }[];
+    return { records: rows.map(({ record, info }) => ({ cells: record, line: startLine(record, info.lines) })) };
+  } catch (error) {
+    if (!(error instanceof CsvError)) throw error;
+    if (error.code === 'CSV_QUOTE_NOT_CLOSED') {
+      // The broken record starts on the first non-blank line after the last good one.
+      const lines = text.split(/\r?\n/);
+      let line = lastEnd + 1;
+      while (line < lines.length && lines[line - 1]!.trim() === '') line++;
+      return { records: [], problem: { file, line, message: 'a quoted cell is not closed: it runs to the end of the file (a quote inside a quoted cell is written "")' } };
     }
-    if (i >= text.length) return cells;
-    i++; // the comma
+    return { records: [], problem: { file, line: (error as CsvError & { lines?: number }).lines ?? lastEnd + 1, message: error.message } };
   }
 }
 
@@ -37,8 +32,10 @@ function splitRecord(text: string): string[] | string {
  * @param text - the file's text
  * @param file - the file's path, for problems
  * @returns the labels, the 1-based line of each label's row, and every problem (with its line)
- * @remarks Columns: `id` and `name` are required; `parentId`, `color`, `desc` and `type` are
- * optional, in any order. An empty cell means null (or `SPAN` for `type`). Blank lines are skipped.
+ * @remarks Parsed with `csv-parse` (RFC 4180: quoted cells may hold commas, `""` and line
+ * breaks). Columns: `id` and `name` are required; `parentId`, `color`, `desc` and `type` are
+ * optional, in any order. An empty cell means null (or `SPAN` for `type`). Blank lines are
+ * skipped; whitespace around cells is trimmed. A label's line is the line its row starts on.
  * @example
  * ```csv
  * id,parentId,name,color
@@ -50,13 +47,10 @@ export function parseLabelSetCsv(text: string, file: string): { labels: LabelInp
   const problems: DataErrorProblem[] = [];
   const labels: LabelInput[] = [];
   const rowLines: number[] = [];
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const { records, problem } = readRecords(text, file);
+  if (problem) return { labels, rowLines, problems: [problem] };
   let header: string[] | undefined;
-  lines.forEach((raw, index) => {
-    const line = index + 1;
-    if (raw.trim() === '') return;
-    const cells = splitRecord(raw);
-    if (typeof cells === 'string') return void problems.push({ file, line, message: cells });
+  for (const { cells, line } of records) {
     if (!header) {
       header = cells;
       const unknown = cells.filter((c) => !(COLUMNS as readonly string[]).includes(c));
@@ -64,17 +58,18 @@ export function parseLabelSetCsv(text: string, file: string): { labels: LabelInp
       for (const required of ['id', 'name']) if (!cells.includes(required)) problems.push({ file, line, message: `the header needs a "${required}" column` });
       const twice = cells.filter((c, i) => cells.indexOf(c) !== i);
       if (twice.length > 0) problems.push({ file, line, message: `column(s) ${twice.join(', ')} appear twice` });
-      return;
+      continue;
     }
     if (cells.length !== header.length) {
-      return void problems.push({ file, line, message: `has ${cells.length} cells, the header has ${header.length}` });
+      problems.push({ file, line, message: `has ${cells.length} cells, the header has ${header.length}` });
+      continue;
     }
     const row = Object.fromEntries(header.map((column, i) => [column, cells[i] === '' ? null : cells[i]!]));
     const label: Record<string, unknown> = { id: row.id ?? '', name: row.name ?? '', parentId: row.parentId ?? null, color: row.color ?? null, desc: row.desc ?? null };
     if (row.type) label.type = row.type;
     labels.push(label as unknown as LabelInput);
     rowLines.push(line);
-  });
+  }
   if (!header) problems.push({ file, line: 1, message: 'the file is empty: it needs a header row (id,parentId,name,color) and one row per label' });
   return { labels, rowLines, problems };
 }

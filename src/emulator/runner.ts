@@ -1,18 +1,25 @@
+import pLimit from 'p-limit';
+import type { LimitFunction } from 'p-limit';
 import type { Role } from '../../generated/graphql.js';
+import { redact } from '../shared/redact.js';
 import { callModel, createModelAgents, ModelCallError } from './callModel.js';
 import type { ModelAgents } from './callModel.js';
-import { checkModelAnswer } from './spanContract.js';
-import type { ModelRequest } from './spanContract.js';
+import { validateSpanResponse } from '../model/contract.js';
+import type { SpanRequest, SpanResponse } from '../model/contract.js';
 import type { EmulatorStore } from './store.js';
-import type { StoredJob, StoredProject } from './types.js';
+import type { StoredJob, StoredProject, StoredSpan } from './types.js';
 
 /** How the job runner calls models (`EmulatorOptions.model`). */
 export interface ModelOptions {
   /** Time-out of one model request, reading the answer included. @defaultValue 30_000 */
   timeoutMs?: number;
-  /** Model requests in flight at once, over all jobs of the emulator. @defaultValue 4 */
+  /**
+   * Model requests in flight at once to one model endpoint (one origin: scheme, host and port),
+   * over all jobs calling it. Each endpoint has its own limit, so a model that never answers
+   * does not hold back jobs calling another one. @defaultValue 4
+   */
   concurrency?: number;
-  /** Retries of one batch after a 5xx answer, a time-out or a network error. @defaultValue 2 */
+  /** Retries of one batch after a 408, 429 or 5xx answer, a time-out or a network error (`classifyFailure` says transient). @defaultValue 2 */
   retries?: number;
   /** Delay before the first retry; doubles with each further retry. @defaultValue 250 */
   retryDelayMs?: number;
@@ -57,25 +64,6 @@ export function batchesOf(project: StoredProject, linesPerRequest: number): Batc
   return out;
 }
 
-/** A counting semaphore: at most `limit` holders at once. */
-class Limiter {
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
-  constructor(private readonly limit: number) {}
-  async acquire(): Promise<void> {
-    if (this.active < this.limit) {
-      this.active++;
-      return;
-    }
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
-  }
-  release(): void {
-    const next = this.waiting.shift();
-    if (next) next(); // the slot passes straight to the next holder
-    else this.active--;
-  }
-}
-
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (signal.aborted) return resolve();
@@ -100,7 +88,8 @@ const sleep = (ms: number, signal: AbortSignal) =>
 export class JobRunner {
   private readonly running = new Map<StoredJob, { controller: AbortController; done: Promise<void> }>();
   private readonly opts: Required<ModelOptions>;
-  private readonly limiter: Limiter;
+  /** One limit per model origin, dropped when idle. */
+  private readonly limits = new Map<string, LimitFunction>();
   private readonly agents: ModelAgents;
 
   /**
@@ -115,7 +104,6 @@ export class JobRunner {
   ) {
     const defined = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as ModelOptions;
     this.opts = { timeoutMs: 30_000, concurrency: 4, retries: 2, retryDelayMs: 250, maxFailedBatches: 10, ...defined };
-    this.limiter = new Limiter(Math.max(1, this.opts.concurrency));
     this.agents = createModelAgents(Math.max(1, this.opts.concurrency));
   }
 
@@ -129,7 +117,7 @@ export class JobRunner {
     const controller = new AbortController();
     const done = new Promise<void>((resolve) => setImmediate(resolve))
       .then(() => this.run(job, task, controller.signal))
-      .catch((error: unknown) => this.fail(job, `internal error of the emulator: ${error instanceof Error ? error.message : String(error)}`, null))
+      .catch((error: unknown) => this.fail(job, `internal error of the emulator: ${error instanceof Error ? error.message : String(error)}`, null, task.secretKey))
       .finally(() => this.running.delete(job));
     this.running.set(job, { controller, done });
   }
@@ -149,7 +137,7 @@ export class JobRunner {
 
   private fail(job: StoredJob, text: string, args: Record<string, unknown> | null, secretKey = ''): void {
     // A model may echo what it was sent; its words reach errors, so the secret is cut out here too.
-    const stack = secretKey ? text.split(secretKey).join('[redacted]') : text;
+    const stack = redact(text, [secretKey]);
     if (job.errors.length < MAX_JOB_ERRORS) job.errors.push({ id: `${job.id}-e${job.errors.length + 1}`, stack, args });
     else if (job.errors.length === MAX_JOB_ERRORS) job.errors.push({ id: `${job.id}-e${MAX_JOB_ERRORS + 1}`, stack: 'more errors were left out', args: null });
   }
@@ -183,9 +171,24 @@ export class JobRunner {
     this.log(`job ${job.id} ${job.status} (${job.errors.length} errors)`);
   }
 
+  /** Runs one model call under the limit of its endpoint's origin (waiting for a free slot there only). */
+  private async limited<T>(endpoint: string, call: () => Promise<T>): Promise<T> {
+    const origin = new URL(endpoint).origin;
+    let limit = this.limits.get(origin);
+    if (!limit) {
+      limit = pLimit(Math.max(1, this.opts.concurrency));
+      this.limits.set(origin, limit);
+    }
+    try {
+      return await limit(call);
+    } finally {
+      if (limit.activeCount === 0 && limit.pendingCount === 0) this.limits.delete(origin);
+    }
+  }
+
   /** Calls the model for one batch (with retries), checks the answer, stores it; false on failure. */
   private async runBatch(job: StoredJob, batch: Batch, task: AutoLabelTask, spanLabels: ReadonlySet<string>, signal: AbortSignal): Promise<boolean> {
-    const request: ModelRequest = {
+    const request: SpanRequest = {
       id: task.project.id,
       name: task.project.name,
       documents: [{ id: batch.documentId, sentences: batch.lines.map((text, i) => ({ id: batch.first + i, text })) }],
@@ -195,9 +198,8 @@ export class JobRunner {
     const args = { documentId: batch.documentId, firstLine: batch.first, lastLine: last };
     let body: unknown;
     for (let attempt = 1; ; attempt++) {
-      await this.limiter.acquire();
       try {
-        body = await callModel({ endpoint: task.endpoint, secretKey: task.secretKey, request, timeoutMs: this.opts.timeoutMs, signal, agents: this.agents });
+        body = await this.limited(task.endpoint, () => callModel({ endpoint: task.endpoint, secretKey: task.secretKey, request, timeoutMs: this.opts.timeoutMs, signal, agents: this.agents }));
         break;
       } catch (error) {
         const e = error instanceof ModelCallError ? error : new ModelCallError(String(error), false);
@@ -206,19 +208,25 @@ export class JobRunner {
           this.fail(job, `${where}: ${e.message}${tries}`, { ...args, attempts: attempt, ...(e.status !== undefined && { httpStatus: e.status }) }, task.secretKey);
           return false;
         }
-      } finally {
-        this.limiter.release();
       }
       await sleep(this.opts.retryDelayMs * 2 ** (attempt - 1), signal);
     }
-    const { answer, problems } = checkModelAnswer(body, request, spanLabels);
-    if (!answer) {
+    const problems = validateSpanResponse(body, request, { spanLabels });
+    if (problems.length > 0) {
       for (const p of problems) this.fail(job, `${where}: the model's answer breaks the span contract at ${p.path}: ${p.message}`, { ...args, path: p.path }, task.secretKey);
       return false;
     }
     // Every line of the batch is set, those the model left out to no labels: the copy shows this job's answer.
     const copy = { labelerEmail: task.labelerEmail, role: task.role };
-    const byLine = new Map(answer[0]!.lines.map((l) => [l.id, l.entities]));
+    const toSpan = ({ label, start_char, end_char, confidence_score, layer }: SpanResponse['documents'][number]['labels'][number]['entities'][number]): StoredSpan => ({
+      label,
+      start_char,
+      end_char,
+      layer: layer ?? 0,
+      ...(confidence_score !== undefined && { confidence_score }),
+    });
+    // A valid answer holds the batch's one document exactly once.
+    const byLine = new Map((body as SpanResponse).documents[0]!.labels.map((l) => [l.id, l.entities.map(toSpan)]));
     for (let line = batch.first; line <= last; line++) this.store.setLineLabels(task.project.id, copy, batch.documentId, line, byLine.get(line) ?? []);
     return true;
   }

@@ -1,6 +1,6 @@
 import { createEmulator } from './emulator.js';
 import type { Emulator, EmulatorOptions } from './emulator.js';
-import { serveFetchHandler } from './serveFetchHandler.js';
+import { serveFetchHandler } from '../shared/serveFetchHandler.js';
 
 /** A running emulator. */
 export interface RunningEmulator {
@@ -47,8 +47,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     await emulator.close();
     throw error;
   }
-  options.log?.(`emulator listening on ${served.origin}/graphql`);
-  const { origin } = served;
+  options.log?.(`emulator listening on ${served.url}/graphql`);
+  const origin = served.url;
   return {
     url: `${origin}/graphql`,
     baseUrl: origin,

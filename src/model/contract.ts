@@ -69,48 +69,81 @@ export function validateSpanRequest(body: unknown): ContractProblem[] {
   return problems;
 }
 
+/** Options of {@link validateSpanResponse}. */
+export interface SpanResponseCheckOptions {
+  /**
+   * The label names that may mark spans (the project's labels of type SPAN or ALL), compared
+   * case-insensitively. @defaultValue any label name
+   */
+  spanLabels?: Iterable<string>;
+}
+
 /**
  * Checks a model's answer against the contract and against the request it answers: the same
- * project and document ids, line ids that were asked for, offsets inside the line.
+ * project id, every document of the request answered exactly once and no other, line ids that
+ * were asked for (each at most once), offsets inside the line.
  *
  * @param body - the parsed JSON answer
  * @param request - the request it answers
+ * @param options - the span labels of the project, when known (the emulator passes them)
  * @returns every problem, with its path; empty when the answer is valid
+ * @remarks The one check of the contract: the model kit's handler checks its own answers with it,
+ * `labelkit model check` checks a live endpoint with it, and the emulator's job runner checks every
+ * answer with it. Each entity needs a non-empty `label` (one of `spanLabels` when given),
+ * integer offsets with `0 <= start_char < end_char <= line length`, an optional
+ * `confidence_score` from 0 to 1 and an optional integer `layer >= 0`. Lines an answer leaves
+ * out simply get no labels.
+ * @example
+ * ```ts
+ * const problems = validateSpanResponse(answer, request, { spanLabels: ['PERSON'] });
+ * if (problems.length > 0) console.log(problems.map((p) => `${p.path}: ${p.message}`).join('\n'));
+ * ```
  */
-export function validateSpanResponse(body: unknown, request: SpanRequest): ContractProblem[] {
+export function validateSpanResponse(body: unknown, request: SpanRequest, options: SpanResponseCheckOptions = {}): ContractProblem[] {
   if (!isObject(body)) return [{ path: '$', message: 'must be a JSON object' }];
+  const labels = options.spanLabels ? new Set([...options.spanLabels].map((l) => l.toLowerCase())) : undefined;
   const problems: ContractProblem[] = [];
-  if (body.id !== request.id) problems.push({ path: '$.id', message: `must be the project id of the request (${request.id})` });
+  const add = (path: string, message: string) => void problems.push({ path, message });
+  const shown = (v: unknown) => JSON.stringify(v) ?? 'nothing';
+  if (body.id !== request.id) add('$.id', `must be the project id of the request ("${request.id}"), got ${shown(body.id)}`);
   if (!Array.isArray(body.documents)) return [...problems, { path: '$.documents', message: 'must be an array' }];
-  const docs = new Map(request.documents.map((d) => [d.id, new Map(d.sentences.map((s) => [s.id, s.text]))]));
+  const asked = new Map(request.documents.map((d) => [d.id, new Map(d.sentences.map((s) => [s.id, s.text]))]));
+  const answered = new Set<string>();
   body.documents.forEach((doc: unknown, d) => {
     const at = `$.documents[${d}]`;
-    if (!isObject(doc)) return problems.push({ path: at, message: 'must be an object' });
-    const lines = typeof doc.id === 'string' ? docs.get(doc.id) : undefined;
-    if (!lines) return problems.push({ path: `${at}.id`, message: `must be a document id of the request, got ${JSON.stringify(doc.id)}` });
-    if (!Array.isArray(doc.labels)) return problems.push({ path: `${at}.labels`, message: 'must be an array' });
+    if (!isObject(doc)) return add(at, 'must be an object');
+    const lines = typeof doc.id === 'string' ? asked.get(doc.id) : undefined;
+    if (!lines) return add(`${at}.id`, `must be a document id of the request, got ${shown(doc.id)}`);
+    if (answered.has(doc.id as string)) return add(`${at}.id`, `document "${doc.id}" is answered twice`);
+    answered.add(doc.id as string);
+    if (!Array.isArray(doc.labels)) return add(`${at}.labels`, 'must be an array');
+    const seenLines = new Set<number>();
     doc.labels.forEach((line: unknown, l) => {
       const lp = `${at}.labels[${l}]`;
-      if (!isObject(line)) return problems.push({ path: lp, message: 'must be an object' });
+      if (!isObject(line)) return add(lp, 'must be an object');
       const text = isInt(line.id) ? lines.get(line.id) : undefined;
-      if (text === undefined) return problems.push({ path: `${lp}.id`, message: `must be a line id of the request, got ${JSON.stringify(line.id)}` });
-      if (!Array.isArray(line.entities)) return problems.push({ path: `${lp}.entities`, message: 'must be an array' });
+      if (text === undefined) return add(`${lp}.id`, `must be a line id of the request, got ${shown(line.id)}`);
+      if (seenLines.has(line.id as number)) return add(`${lp}.id`, `line ${line.id} is answered twice`);
+      seenLines.add(line.id as number);
+      if (!Array.isArray(line.entities)) return add(`${lp}.entities`, 'must be an array');
       line.entities.forEach((e: unknown, i) => {
         const ep = `${lp}.entities[${i}]`;
-        if (!isObject(e)) return problems.push({ path: ep, message: 'must be an object' });
-        if (typeof e.label !== 'string' || e.label === '') problems.push({ path: `${ep}.label`, message: 'must be a non-empty string' });
+        if (!isObject(e)) return add(ep, 'must be an object');
+        if (typeof e.label !== 'string' || e.label === '') add(`${ep}.label`, 'must be a non-empty string');
+        else if (labels && !labels.has(e.label.toLowerCase())) add(`${ep}.label`, `label "${e.label}" is not a span label of the project's label sets`);
         if (!isInt(e.start_char) || !isInt(e.end_char) || e.start_char < 0 || e.end_char <= e.start_char || e.end_char > text.length) {
-          problems.push({ path: ep, message: `start_char/end_char must satisfy 0 <= start < end <= ${text.length} (the line's length)` });
+          add(ep, `start_char/end_char must satisfy 0 <= start_char < end_char <= ${text.length} (the line's length) as integers, got start_char=${shown(e.start_char)} end_char=${shown(e.end_char)}`);
         }
-        if (e.confidence_score !== undefined && (typeof e.confidence_score !== 'number' || e.confidence_score < 0 || e.confidence_score > 1)) {
-          problems.push({ path: `${ep}.confidence_score`, message: 'must be a number from 0 to 1' });
+        if (e.confidence_score !== undefined && (typeof e.confidence_score !== 'number' || !(e.confidence_score >= 0 && e.confidence_score <= 1))) {
+          add(`${ep}.confidence_score`, 'must be a number from 0 to 1');
         }
-        if (e.layer !== undefined && (!isInt(e.layer) || e.layer < 0)) problems.push({ path: `${ep}.layer`, message: 'must be an integer >= 0' });
+        if (e.layer !== undefined && (!isInt(e.layer) || e.layer < 0)) add(`${ep}.layer`, 'must be an integer >= 0');
         return undefined;
       });
       return undefined;
     });
     return undefined;
   });
+  for (const id of asked.keys()) if (!answered.has(id)) add('$.documents', `document "${id}" of the request is not answered`);
   return problems;
 }

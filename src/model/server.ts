@@ -1,5 +1,4 @@
-// eslint-disable-next-line no-restricted-imports -- the one known breach, removed by issue 14 item 2 (one node:http adapter outside both rooms)
-import { serveFetchHandler as serve } from '../emulator/serveFetchHandler.js';
+import { serveFetchHandler } from '../shared/serveFetchHandler.js';
 import { createModelHandler } from './handler.js';
 import { createSampleModel } from './sampleModel.js';
 import type { Predict } from './contract.js';
@@ -20,24 +19,6 @@ export interface RunningModelServer {
   /** The endpoint URL to give as `targetAPI.endpoint`. */
   url: string;
   close(): Promise<void>;
-}
-
-/**
- * Serves a fetch-style handler on node:http; `close()` destroys open sockets and frees the port.
- *
- * @param handler - a fetch-style handler
- * @param port - the port (0 for a free one)
- * @param host - the address to listen on
- * @returns the base URL and close()
- * @remarks The same thin adapter the emulator listens with (one copy of it in the project).
- */
-export async function serveFetchHandler(
-  handler: (request: Request) => Promise<Response>,
-  port: number,
-  host: string,
-): Promise<{ url: string; close(): Promise<void> }> {
-  const served = await serve(handler, port, host);
-  return { url: served.origin, close: served.close };
 }
 
 /**

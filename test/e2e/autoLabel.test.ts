@@ -154,7 +154,7 @@ describe('startEmulator model failures', () => {
     ['answers malformed JSON', () => ({ kind: 'status', status: 200, body: '{"id": "demo-project", "documents": [' }), /malformed JSON/, 1],
     ['answers 400', () => ({ kind: 'status', status: 400, body: 'bad request' }), /the model answered HTTP 400: bad request/, 1],
     ['answers an unknown label', unknownLabel, /label "ALIEN" is not a span label of the project's label sets/, 1],
-    ['answers an offset outside the line', outsideLine, /offsets start_char=0 end_char=\d+ must be integers with 0 <= start_char < end_char <= \d+/, 1],
+    ['answers an offset outside the line', outsideLine, /start_char\/end_char must satisfy 0 <= start_char < end_char <= \d+ \(the line's length\) as integers, got start_char=0 end_char=\d+/, 1],
     ['answers a document it was not asked for', wrongDocument, /must be a document id of the request, got "not-asked"/, 1],
   ])('ends FAILED with a JobError naming the batch when the model %s', async (_name, behaviour, pattern, attemptsPerBatch) => {
     await setUp(behaviour, { model: { timeoutMs: 150, maxFailedBatches: 100 } });
@@ -188,7 +188,7 @@ describe('startEmulator model failures', () => {
     expect(outcome.outcome).toBe('failed');
     expect(model!.authorizations[0]).toBe(`Bearer ${SECRET}`); // the model did get it, as Bearer
     const text = JSON.stringify(outcome);
-    expect(text).toContain('[redacted]');
+    expect(text).toContain('Bearer ***'); // the shared redactor's mark
     expect(text).not.toContain(SECRET);
     expect(JSON.stringify(emu!.emulator.store.jobs.get(outcome.jobId))).not.toContain(SECRET);
     expect(JSON.stringify(model!.requests)).not.toContain(SECRET); // only in the header, never in the body

@@ -109,19 +109,18 @@ describe('loadDataDir', () => {
     ]);
   });
 
-  it('names the file and line of bad CSV rows, and a cycle of parents', () => {
+  it('names the file and line of bad CSV rows, and a cycle of parents, when cells span lines', () => {
     goodProject();
-    write('news/label-sets/2-dates.csv', 'id,parentId,name\na,b,A\nb,a,B\nc,,"unclosed\nd,,D,extra\n');
-    expect(problemsOf()).toEqual([
-      'news/label-sets/2-dates.csv:4: a quoted cell is not closed (line breaks inside quotes are not supported)',
-      'news/label-sets/2-dates.csv:5: has 4 cells, the header has 3',
-    ]);
+    write('news/label-sets/2-dates.csv', 'id,parentId,name\na,b,A\n\nc,,"unclosed\nd,,D,extra\n');
+    expect(problemsOf()).toEqual(['news/label-sets/2-dates.csv:4: a quoted cell is not closed: it runs to the end of the file (a quote inside a quoted cell is written "")']);
+    write('news/label-sets/2-dates.csv', 'id,parentId,name,desc\na,,A,"two\nlines"\nb,a,B\nd,,D,x,extra\n');
+    expect(problemsOf()).toEqual(['news/label-sets/2-dates.csv:4: has 3 cells, the header has 4', 'news/label-sets/2-dates.csv:5: has 5 cells, the header has 4']);
     write('news/label-sets/2-dates.csv', 'id,parentId,name,kind\na,b,A,x\nb,a,B,y\n');
     expect(problemsOf()).toEqual(['news/label-sets/2-dates.csv:1: unknown column(s) "kind" (allowed: id, parentId, name, color, desc, type)']);
-    write('news/label-sets/2-dates.csv', 'id,parentId,name\na,b,A\nb,a,B\n');
+    write('news/label-sets/2-dates.csv', 'id,parentId,name,desc\na,b,A,"a cell over\ntwo lines"\nb,a,B,\n');
     expect(problemsOf()).toEqual([
       'news/label-sets/2-dates.csv:2: labels[0].parentId: the parent chain of label "a" is a cycle (it comes back to "a")',
-      'news/label-sets/2-dates.csv:3: labels[1].parentId: the parent chain of label "b" is a cycle (it comes back to "b")',
+      'news/label-sets/2-dates.csv:4: labels[1].parentId: the parent chain of label "b" is a cycle (it comes back to "b")',
     ]);
   });
 

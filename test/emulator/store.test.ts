@@ -131,10 +131,12 @@ describe('parseJsonWithLines', () => {
   });
 
   it.each([
-    ['{\n "a": 1,\n}', 'unexpected "}", expected a property name in double quotes (line 3 column 1)'],
-    ['[1,\n 2\n 3]', 'unexpected "3", expected "," or "]" (line 3 column 2)'],
-    ['{"a": tru}', 'unexpected "t", expected a value (line 1 column 7)'],
-    ['{} x', 'unexpected "x" after the end of the JSON value (line 1 column 4)'],
+    ['{\n "a": 1,\n}', 'expected a property name in double quotes (line 3 column 1)'],
+    ['[1,\n 2\n 3]', 'expected "," (line 3 column 2)'],
+    ['{"a": tru}', 'unexpected "t" (line 1 column 7)'],
+    ['{} x', 'unexpected "x" (line 1 column 4)'],
+    ['// a comment\n{}', 'comments are not allowed in JSON (line 1 column 1)'],
+    ['{"a": "b\n"}', 'unterminated string (line 1 column 7)'],
   ])('names line and column when the text is not JSON: %j', (text, message) => {
     expect(() => parseJsonWithLines(text)).toThrow(new SyntaxError(message));
   });

@@ -1,0 +1,77 @@
+import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
+import { GraphQLError } from 'graphql';
+import type { ValidationContext } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+
+/** The largest request body the emulator reads, in bytes (1 MiB), unless `maxBodyBytes` says otherwise. */
+export const MAX_BODY_BYTES = 1_048_576;
+/** The deepest selection a GraphQL operation may nest (the service's own documents need 3). */
+export const MAX_QUERY_DEPTH = 8;
+/** The most aliases one GraphQL operation may use (the client's documents use 1). */
+export const MAX_QUERY_ALIASES = 15;
+
+/** Thrown by {@link readLimitedText} when a body is over the limit. */
+export class BodyTooLargeError extends Error {
+  override readonly name = 'BodyTooLargeError';
+  /** @param limit - the limit in bytes */
+  constructor(readonly limit: number) {
+    super(`the request body is larger than ${limit} bytes`);
+  }
+}
+
+/**
+ * Reads a request body as text, refusing it once it passes a limit.
+ *
+ * @param request - a request whose body has not been read
+ * @param limit - the most bytes to read
+ * @returns the body as UTF-8 text
+ * @throws {@link BodyTooLargeError} when `Content-Length` declares more than `limit` (nothing is
+ * read) or when the body streams past `limit` (reading stops there)
+ * @example
+ * ```ts
+ * const form = new URLSearchParams(await readLimitedText(request, MAX_BODY_BYTES));
+ * ```
+ */
+export async function readLimitedText(request: Request, limit: number): Promise<string> {
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (declared > limit) throw new BodyTooLargeError(limit);
+  if (!request.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw new BodyTooLargeError(limit);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const report = (code: string) => (context: ValidationContext | null, error: GraphQLError) =>
+  // The library's message names the limit and what was found; its "Syntax Error: " prefix would mislead.
+  context?.reportError(new GraphQLError(error.message.replace(/^Syntax Error: /, ''), { extensions: { code } }));
+
+/**
+ * The caps on GraphQL operations, from graphql-armor: selection depth and aliases.
+ *
+ * @returns yoga plugins that refuse a deeper or more aliased operation with a validation error,
+ * e.g. `Query depth limit of 8 exceeded, found 9.` (code `QUERY_TOO_DEEP`) or
+ * `Aliases limit of 15 exceeded, found 16.` (code `TOO_MANY_ALIASES`)
+ * @remarks Introspection (`__schema`) is not counted in the depth, so the explorer page works.
+ * @example
+ * ```ts
+ * createYoga({ schema, plugins: [...queryLimitPlugins()] });
+ * ```
+ */
+export function queryLimitPlugins(): Plugin[] {
+  return [
+    maxDepthPlugin({ n: MAX_QUERY_DEPTH, ignoreIntrospection: true, propagateOnRejection: false, onReject: [report('QUERY_TOO_DEEP')] }) as Plugin,
+    maxAliasesPlugin({ n: MAX_QUERY_ALIASES, propagateOnRejection: false, onReject: [report('TOO_MANY_ALIASES')] }) as Plugin,
+  ];
+}
