@@ -22,7 +22,7 @@ const rooms = [
   {
     files: ['src/client/**/*.ts'],
     patterns: [
-      noImportOf(['emulator', 'model', 'cli', 'demo'], 'the client (the published package, also for browsers) imports only src/shared and generated/'),
+      noImportOf(['emulator', 'model', 'cli', 'demo', 'journal'], 'the client (the published package, also for browsers) imports only src/shared and generated/'),
       { regex: '^node:|(?:^|/)serveFetchHandler(?:\\.js)?$', message: 'the client runs in browsers too: no Node built-ins, no server adapter (docs/ARCHITECTURE.md)' },
     ],
     // The browser build must stay free of the graphql package; types are erased, so they may come from it.
@@ -30,15 +30,19 @@ const rooms = [
   },
   {
     files: ['src/model/**/*.ts'],
-    patterns: [noImportOf(['emulator', 'cli', 'demo'], 'the model kit is for model authors: it may import src/client and src/shared, never the emulator or the CLI')],
+    patterns: [noImportOf(['emulator', 'cli', 'demo', 'journal'], 'the model kit is for model authors: it may import src/client and src/shared, never the emulator or the CLI')],
   },
   {
     files: ['src/emulator/**/*.ts'],
-    patterns: [noImportOf(['client', 'cli', 'demo'], 'the emulator stands in for the service: it may import src/model and src/shared, not the client or the CLI')],
+    patterns: [noImportOf(['client', 'cli', 'demo', 'journal'], 'the emulator stands in for the service: it may import src/model and src/shared, not the client or the CLI')],
+  },
+  {
+    files: ['src/journal/**/*.ts'],
+    patterns: [noImportOf(['emulator', 'model', 'cli', 'demo'], 'the journal (Node only) records what the client sent: it may import src/client and src/shared')],
   },
   {
     files: ['src/demo/**/*.ts'],
-    patterns: [noImportOf(['cli'], 'the demo uses the public parts (client, emulator, model, shared), not the CLI')],
+    patterns: [noImportOf(['cli', 'journal'], 'the demo uses the public parts (client, emulator, model, shared), not the CLI')],
   },
 ];
 
@@ -62,7 +66,7 @@ export default tseslint.config(
   },
   ...rooms.map(({ files, patterns, paths = [] }) => ({ files, rules: { 'no-restricted-imports': ['error', { paths, patterns }] } })),
   {
-    files: ['**/*.js'],
+    files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
 );

@@ -9,12 +9,13 @@ import { join } from 'node:path';
 import { emulatorThroughput } from './emulatorThroughput.js';
 import { largeLabelSets } from './largeLabelSets.js';
 import { manyJobs } from './manyJobs.js';
+import { manyProjects } from './manyProjects.js';
 import { requestOverhead } from './requestOverhead.js';
 import { sizeAndStartup } from './sizeAndStartup.js';
 import { printTable, smoke } from './support/stats.js';
 import type { Figure } from './support/stats.js';
 
-const all: Record<string, () => Promise<Figure[]>> = { requestOverhead, largeLabelSets, manyJobs, emulatorThroughput, sizeAndStartup };
+const all: Record<string, () => Promise<Figure[]>> = { requestOverhead, largeLabelSets, manyJobs, emulatorThroughput, sizeAndStartup, manyProjects };
 const named = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const chosen = named.length > 0 ? named : Object.keys(all);
 const unknown = chosen.filter((n) => !(n in all));

@@ -11,6 +11,8 @@ export { runLabelSets } from './commands/labelSets/runner.js';
 export type { LabelSetsFlags, LabelSetsResult } from './commands/labelSets/runner.js';
 export { buildAutoLabelInput, runAutoLabel } from './commands/autoLabel/runner.js';
 export type { AutoLabelFlags, AutoLabelHooks, AutoLabelResult, DryRunRequest } from './commands/autoLabel/runner.js';
+export { isManyRun, manyExitCode, parseProjectsFile, runAutoLabelMany } from './commands/autoLabel/manyRunner.js';
+export type { AutoLabelManyFlags, AutoLabelManyRun } from './commands/autoLabel/manyRunner.js';
 export { runJobs, waitForAll, outcomesExitCode, statusesExitCode } from './commands/jobs/runner.js';
 export type { JobWatcher, JobsFlags, JobsResult } from './commands/jobs/runner.js';
 export { runModelCheck, checkRequest } from './commands/modelCheck/runner.js';

@@ -31,7 +31,7 @@ export const EXIT_CODE_HELP = [
   '  1    unexpected error (also: the service answered with a GraphQL error; model check: an invalid answer)',
   '  2    invalid input or usage (every problem is listed; nothing was sent)',
   '  3    authentication failed',
-  '  4    network failure (service or model unreachable, HTTP error, time-out)',
+  '  4    network failure (service or model unreachable, HTTP error, unusable answer, time-out)',
   '  5    a job FAILED',
   '  6    waiting for a job timed out (--timeout)',
   '  7    a job was not found',
@@ -61,6 +61,7 @@ export function exitCodeOf(error: unknown): ExitCode {
       return EXIT.auth;
     case 'NETWORK':
     case 'TIMEOUT':
+    case 'BAD_RESPONSE':
       return EXIT.network;
     case 'ABORTED':
       return EXIT.interrupted;

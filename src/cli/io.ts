@@ -1,3 +1,5 @@
+import { redact } from '../shared/redact.js';
+
 /** A writable stream as the CLI uses it (process.stdout, process.stderr, or a test's buffer). */
 export interface Stream {
   write(text: string): unknown;
@@ -48,20 +50,7 @@ export function processIo(): Io {
   };
 }
 
-/**
- * Replaces every known secret in a text with `***`.
- *
- * @param text - a line about to be printed
- * @param secrets - secret values; empty and very short ones are ignored
- * @returns the text with each secret replaced
- */
-export function redactSecrets(text: string, secrets: ReadonlyArray<string | undefined>): string {
-  let out = text;
-  for (const secret of secrets) if (secret && secret.length >= 4) out = out.split(secret).join('***');
-  return out;
-}
-
-/** What commands print through: lines to stdout/stderr, each passed through the redactor. */
+/** What commands print through: lines to stdout/stderr, each passed through the one redactor (`shared/redact`). */
 export interface Printer {
   /** A line to stdout (the result). */
   out(line: string): void;
@@ -79,16 +68,17 @@ export interface Printer {
  * Creates the {@link Printer} of one command run.
  *
  * @param io - where to write
- * @returns a printer that redacts every secret it was told about
+ * @returns a printer that redacts every secret it was told about, in every form it takes on the
+ * wire (raw, JSON-escaped, URL-encoded, base64), and any `Bearer …`/`Basic …` credential
  * @remarks The last line of defence: secrets are kept out of messages in the first place, and
- * anything printed still passes through {@link redactSecrets}.
+ * anything printed still passes through `redact` of `shared/redact`.
  */
 export function createPrinter(io: Io): Printer {
   const secrets: (string | undefined)[] = [];
   return {
-    out: (line) => void io.stdout.write(`${redactSecrets(line, secrets)}\n`),
-    err: (line) => void io.stderr.write(`${redactSecrets(line, secrets)}\n`),
-    json: (value) => void io.stdout.write(`${redactSecrets(JSON.stringify(value), secrets)}\n`),
+    out: (line) => void io.stdout.write(`${redact(line, secrets)}\n`),
+    err: (line) => void io.stderr.write(`${redact(line, secrets)}\n`),
+    json: (value) => void io.stdout.write(`${redact(JSON.stringify(value), secrets)}\n`),
     addSecret: (secret) => void secrets.push(secret),
     secrets,
   };

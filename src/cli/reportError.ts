@@ -15,6 +15,7 @@ function hintFor(error: LabelkitError): string {
       return 'check LABELKIT_TOKEN, or LABELKIT_CLIENT_ID and LABELKIT_CLIENT_SECRET';
     case 'NETWORK':
     case 'TIMEOUT':
+    case 'BAD_RESPONSE':
       return 'check the URL (--url / LABELKIT_URL for the service) and that the server is up; --verbose shows details';
     case 'ABORTED':
       return 'interrupted';
@@ -67,17 +68,25 @@ export function reportError(error: unknown, printer: Printer, options: { verbose
     }));
     printProblems(printer, problems.length > 0 ? problems : [{ field: '', message: error.message }], hintFor(error));
   } else if (isLabelkitError(error)) {
-    printer.err(`labelkit: ${error.message} (hint: ${hintFor(error)})`);
+    const hint =
+      error.phase === 'token' && error.code !== 'AUTH'
+        ? 'the token endpoint did not answer usably; check that it is up (LABELKIT_URL decides where it is); --verbose shows details'
+        : hintFor(error);
+    printer.err(`labelkit: ${error.message} (hint: ${hint})`);
   } else {
     const message = error instanceof Error ? error.message : String(error);
     printer.err(`labelkit: unexpected error: ${message}${options.verbose ? '' : ' (hint: --verbose shows details)'}`);
   }
   if (!options.verbose) return;
   if (isLabelkitError(error)) {
-    const { code, operationName, requestId, status } = error;
-    printer.err(`details: ${JSON.stringify({ code, operationName, requestId, status })}`);
-    const cause = error.cause;
-    if (cause !== undefined) printer.err(`cause: ${cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause)}`);
+    const { code, operationName, requestId, status, phase } = error;
+    printer.err(`details: ${JSON.stringify({ code, operationName, requestId, status, phase })}`);
+    // The whole chain: each link is a redacted, size-capped copy (see the client's safeCause).
+    let cause: unknown = error.cause;
+    for (let depth = 0; cause !== undefined && cause !== null && depth < 5; depth++) {
+      printer.err(`cause: ${cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause)}`);
+      cause = cause instanceof Error ? (cause as { cause?: unknown }).cause : undefined;
+    }
   }
   if (error instanceof Error && error.stack) printer.err(error.stack);
 }

@@ -6,8 +6,11 @@ import {
   GetJobsDocument,
 } from '../../generated/graphql.js';
 import type { AuthOptions } from './auth.js';
+import { runAutoLabelMany } from './autoLabelMany.js';
+import type { AutoLabelManyOptions, AutoLabelManyResult } from './autoLabelMany.js';
 import { JobFailedError, JobNotFoundError, JobTimeoutError, ValidationError } from './errors.js';
 import type { AuthError, GraphQLRequestError, NetworkError } from './errors.js';
+import { jobList, labelSetList, nullableJob, objectField } from './answerShape.js';
 import { createExecutor } from './executor.js';
 import type { CallOptions, RetryOptions } from './executor.js';
 import { DEFAULT_JOB_TIMEOUT_MS } from '../shared/constants.js';
@@ -112,7 +115,19 @@ export interface LabelingClient {
    * @throws {@link JobFailedError}, {@link JobTimeoutError} or {@link JobNotFoundError}
    */
   waitForJobOrThrow(jobId: string, options?: WaitOptions): Promise<Job>;
-  /** Ends every wait in progress (they reject with a {@link NetworkError} of code `ABORTED`). */
+  /**
+   * Starts auto-labeling of many projects, each job exactly once, and waits for all of them.
+   * @param inputs - one input per project
+   * @param options - concurrency, journal, rerun rules, signal, onEvent; see {@link AutoLabelManyOptions}
+   * @returns the plan and one outcome per project (see `autoLabelMany.ts` for the journal's rules)
+   * @throws {@link ValidationError} listing every problem of every input, or a journal from another
+   * configuration; nothing is sent then
+   */
+  autoLabelMany(inputs: AutoLabelInput[], options?: AutoLabelManyOptions): Promise<AutoLabelManyResult>;
+  /**
+   * Ends every wait and call in progress (they reject with a {@link NetworkError} of code
+   * `ABORTED`); no request leaves the client afterwards, and later calls reject at once.
+   */
   close(): void;
 }
 
@@ -139,19 +154,29 @@ function assertValid(problems: ValidationProblem[], operationName: string): void
  */
 export function createLabelingClient(options: LabelingClientOptions): LabelingClient {
   assertValid(checkClientOptions(options), 'createLabelingClient');
-  const execute = createExecutor(options);
+  const { execute, close: closeExecutor } = createExecutor(options);
 
   const getJobs = async (jobIds: string[], callOptions?: CallOptions) => {
     assertValid(checkJobIds(jobIds), 'GetJobs');
-    const data = await execute(GetJobsDocument, { jobIds }, { kind: 'query', operationName: 'GetJobs', options: callOptions });
+    const data = await execute(GetJobsDocument, { jobIds }, {
+      kind: 'query',
+      operationName: 'GetJobs',
+      options: callOptions,
+      check: jobList(jobIds.length),
+    });
     return data.getJobs;
   };
-  const poller = new JobPoller((ids) => getJobs(ids), options.poll);
+  const poller = new JobPoller((ids, signal) => getJobs(ids, { signal }), options.poll);
 
   const client: LabelingClient = {
     async getCabinet(projectId, role, callOptions) {
       assertValid([...checkId(projectId, 'projectId'), ...checkRole(role, 'role')], 'GetCabinet');
-      const data = await execute(GetCabinetDocument, { projectId, role }, { kind: 'query', operationName: 'GetCabinet', options: callOptions });
+      const data = await execute(GetCabinetDocument, { projectId, role }, {
+        kind: 'query',
+        operationName: 'GetCabinet',
+        options: callOptions,
+        check: objectField('getCabinet'),
+      });
       return data.getCabinet;
     },
     async getLabelSets(cabinetId, callOptions) {
@@ -160,6 +185,7 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
         kind: 'query',
         operationName: 'getCabinetLabelSetsById',
         options: callOptions,
+        check: labelSetList(),
       });
       return [...data.getCabinetLabelSetsById].sort((a, b) => a.index - b.index);
     },
@@ -179,12 +205,18 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
         operationName: 'AutoLabelTokenBasedProjectMutation',
         secrets: [input.targetAPI.secretKey],
         options: callOptions,
+        check: objectField('result', true),
       });
       return data.result;
     },
     async getJob(jobId, callOptions) {
       assertValid(checkId(jobId, 'jobId'), 'GetJob');
-      const data = await execute(GetJobDocument, { jobId }, { kind: 'query', operationName: 'GetJob', options: callOptions });
+      const data = await execute(GetJobDocument, { jobId }, {
+        kind: 'query',
+        operationName: 'GetJob',
+        options: callOptions,
+        check: nullableJob(),
+      });
       return data.getJob;
     },
     getJobs,
@@ -199,19 +231,8 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
     waitForJobs(jobIds, waitOptions) {
       const problems = checkJobIds(jobIds);
       if (problems.length > 0) return Promise.reject(new ValidationError(problems, { operationName: 'GetJobs' }));
-      // When one wait fails (an auth error, a throwing onProgress), end the others too rather
-      // than leave them polling for nobody until their time-out.
-      const outer = waitOptions?.signal;
-      const inner = new AbortController();
-      const forward = () => inner.abort();
-      if (outer?.aborted) inner.abort();
-      else outer?.addEventListener('abort', forward, { once: true });
-      return Promise.all(jobIds.map((id) => poller.wait(id, { ...waitOptions, signal: inner.signal })))
-        .catch((error: unknown) => {
-          inner.abort();
-          throw error;
-        })
-        .finally(() => outer?.removeEventListener('abort', forward));
+      // One group: one abort listener for all ids; one failure ends every wait of the group.
+      return poller.waitAll(jobIds, waitOptions);
     },
     async waitForJobOrThrow(jobId, waitOptions) {
       const result = await client.waitForJob(jobId, waitOptions);
@@ -226,8 +247,12 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
           throw new JobNotFoundError(jobId);
       }
     },
+    autoLabelMany(inputs, manyOptions) {
+      return runAutoLabelMany(client, options.url, inputs, manyOptions);
+    },
     close() {
       poller.close();
+      closeExecutor();
     },
   };
   return client;

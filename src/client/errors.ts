@@ -1,3 +1,6 @@
+import { redact } from '../shared/redact.js';
+import type { Secrets } from '../shared/redact.js';
+import { safeCause } from './safeCause.js';
 import type { ValidationProblem } from './validation.js';
 import type { Job } from './types.js';
 
@@ -9,13 +12,14 @@ export type ErrorCode =
   | 'TIMEOUT'
   | 'ABORTED'
   | 'GRAPHQL'
+  | 'BAD_RESPONSE'
   | 'JOB_FAILED'
   | 'JOB_TIMEOUT'
   | 'JOB_NOT_FOUND'
   | 'LABEL_SET';
 
 const ERROR_CODES: ReadonlySet<string> = new Set<ErrorCode>([
-  'VALIDATION', 'AUTH', 'NETWORK', 'TIMEOUT', 'ABORTED', 'GRAPHQL', 'JOB_FAILED', 'JOB_TIMEOUT', 'JOB_NOT_FOUND', 'LABEL_SET',
+  'VALIDATION', 'AUTH', 'NETWORK', 'TIMEOUT', 'ABORTED', 'GRAPHQL', 'BAD_RESPONSE', 'JOB_FAILED', 'JOB_TIMEOUT', 'JOB_NOT_FOUND', 'LABEL_SET',
 ]);
 
 /** What every labelkit error may say about the request that failed. */
@@ -26,17 +30,26 @@ export interface ErrorDetails {
   requestId?: string;
   /** The HTTP status, when a response arrived. */
   status?: number;
-  /** The underlying error; kept non-enumerable so that it never shows in JSON or logs by accident. */
+  /**
+   * The underlying error. A redacted copy is kept (see `safeCause`), non-enumerable so that it
+   * never shows in JSON or `Object.keys`.
+   */
   cause?: unknown;
+  /** Secret values to redact from the message and the cause; used at construction, never kept. */
+  secrets?: Secrets;
+  /** `token` when the failure happened while obtaining an access token (the token endpoint or `getToken`). */
+  phase?: 'token';
 }
 
 /**
  * The base of every error labelkit throws.
  *
  * @remarks Messages start with their origin (`[Network]`, `[GraphQL]`, …). No labelkit error holds
- * an access token, a client secret or a `secretKey`: messages are redacted, variables are never
- * kept, and `cause` is not enumerable (so `JSON.stringify` and `Object.keys` do not reach it)
- * and is itself a redacted copy (so `util.inspect`, which prints `cause`, shows no secret).
+ * an access token, a client secret or a `secretKey`, in any form (raw, JSON-escaped,
+ * URL-encoded, base64): the message is redacted with the one redactor (`shared/redact`), as is any
+ * `Bearer …` value; variables are never kept; `cause` is not enumerable (so `JSON.stringify` and
+ * `Object.keys` do not reach it) and is a redacted, size-capped copy of the whole cause chain (so
+ * `util.inspect`, even with `showHidden`, shows no secret and at most a few KB of an answer).
  * @example
  * ```ts
  * try {
@@ -56,30 +69,34 @@ export class LabelkitError extends Error {
   readonly operationName?: string;
   readonly requestId?: string;
   readonly status?: number;
+  /** `token` when the failure happened while obtaining an access token. */
+  readonly phase?: 'token';
   declare readonly cause?: unknown;
 
   /**
    * @param code - the machine-readable kind
-   * @param message - the text, starting with its origin such as `[Network]`; never a secret
-   * @param details - operation name, request id, HTTP status and a secret-free cause
+   * @param message - the text, starting with its origin such as `[Network]`; redacted here
+   * @param details - operation name, request id, HTTP status, phase, a cause (copied redacted)
+   * and the secrets to redact
    */
   constructor(code: ErrorCode, message: string, details: ErrorDetails = {}) {
-    super(message);
+    super(redact(message, details.secrets ?? []));
     this.code = code;
     if (details.operationName !== undefined) this.operationName = details.operationName;
     if (details.requestId !== undefined) this.requestId = details.requestId;
     if (details.status !== undefined) this.status = details.status;
-    Object.defineProperty(this, 'cause', { value: details.cause, enumerable: false, writable: false });
+    if (details.phase !== undefined) this.phase = details.phase;
+    Object.defineProperty(this, 'cause', { value: safeCause(details.cause, details.secrets ?? []), enumerable: false, writable: false });
   }
 
   /**
    * A plain, secret-free summary, used by `JSON.stringify`.
    *
-   * @returns name, code, message, operation name, request id and status
+   * @returns name, code, message, operation name, request id, status and phase
    */
   toJSON(): Record<string, unknown> {
-    const { name, code, message, operationName, requestId, status } = this;
-    return { name, code, message, operationName, requestId, status };
+    const { name, code, message, operationName, requestId, status, phase } = this;
+    return { name, code, message, operationName, requestId, status, phase };
   }
 }
 
@@ -177,6 +194,31 @@ export class GraphQLRequestError extends LabelkitError {
   }
 }
 
+/**
+ * An answer arrived but is not what the operation asks for: not JSON, no `data`, or `data`
+ * without the asked field or with a field of the wrong shape. Code `BAD_RESPONSE`.
+ *
+ * @remarks Usually a proxy or a wrong URL in front of the service, or a service of another
+ * version. Not transient: a query is not retried and a wait ends with it. For a mutation
+ * `mutationOutcomeUnknown` is true (the service may have started a job).
+ */
+export class ProtocolError extends LabelkitError {
+  override name = 'ProtocolError';
+  /** True for a mutation: the request reached a server, so a job may have started. */
+  readonly mutationOutcomeUnknown: boolean;
+  /**
+   * @param message - what is wrong with the answer, without the `[Protocol]` prefix
+   * @param details - see {@link ErrorDetails}, plus `mutationOutcomeUnknown`
+   */
+  constructor(message: string, details: ErrorDetails & { mutationOutcomeUnknown?: boolean } = {}) {
+    super('BAD_RESPONSE', `[Protocol] ${message}`, details);
+    this.mutationOutcomeUnknown = details.mutationOutcomeUnknown ?? false;
+  }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), mutationOutcomeUnknown: this.mutationOutcomeUnknown };
+  }
+}
+
 /** A job ended `FAILED`; `job.errors` says why. */
 export class JobFailedError extends LabelkitError {
   override name = 'JobFailedError';
@@ -269,19 +311,4 @@ export function isLabelkitError(value: unknown): value is LabelkitError {
   if (value instanceof LabelkitError) return true;
   const code = value instanceof Error ? (value as unknown as { code?: unknown }).code : undefined;
   return typeof code === 'string' && ERROR_CODES.has(code) && /^\[\w+\] /.test((value as Error).message);
-}
-
-/**
- * Replaces every occurrence of the given secrets in a text with `***`.
- *
- * @param text - a message that may echo a secret (a server may quote request variables)
- * @param secrets - the secret values known to the caller; empty strings are ignored
- * @returns the text with every secret replaced
- */
-export function redact(text: string, secrets: ReadonlyArray<string | undefined>): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret && secret.length >= 4) out = out.split(secret).join('***');
-  }
-  return out;
 }

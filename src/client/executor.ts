@@ -1,30 +1,24 @@
-import { Client, createRequest, fetchExchange, makeOperation } from '@urql/core';
-import type { AnyVariables, GraphQLRequest, OperationContext, TypedDocumentNode } from '@urql/core';
-import { retryExchange } from '@urql/exchange-retry';
-import { labelkitAuthExchange, makeTokenSource } from './auth.js';
-import type { AuthOptions } from './auth.js';
-import { LabelkitError, MUTATION_OUTCOME_UNKNOWN_HINT, NetworkError } from './errors.js';
+import { Client } from '@urql/core';
+import type { AnyVariables, OperationResult, TypedDocumentNode } from '@urql/core';
+import { DEFAULT_TOKEN_TIMEOUT_MS, makeTokenSource } from './auth.js';
+import type { AuthOptions, Token } from './auth.js';
+import { callPromise } from './callPromise.js';
+import { MUTATION_OUTCOME_UNKNOWN_HINT, NetworkError, ProtocolError } from './errors.js';
+import { buildExchanges, callContext } from './exchanges.js';
+import { guardFetch } from './guardFetch.js';
+import type { RetryOptions } from './exchanges.js';
 import { newRequestId } from './requestId.js';
-import { isTransient, retryAfterMs, toLabelkitError } from './toLabelkitError.js';
+import { toLabelkitError } from './toLabelkitError.js';
+import type { FailedCall } from './toLabelkitError.js';
+import { uniqueRequests } from './urqlInternals.js';
 import { VERSION } from './version.js';
-import { MAX_TIMER_MS } from '../shared/constants.js';
 
-type DocumentNode = GraphQLRequest['query'];
+export type { RetryOptions } from './exchanges.js';
 
 /** True in a web page or a web worker (where fetch follows CORS). */
 function inBrowser(): boolean {
   const scope = globalThis as { document?: unknown; WorkerGlobalScope?: unknown };
   return scope.document !== undefined || scope.WorkerGlobalScope !== undefined;
-}
-
-/** Retries of queries (mutations are never retried). */
-export interface RetryOptions {
-  /** Attempts in all, the first included. @defaultValue 4 */
-  maxAttempts?: number;
-  /** The first back-off delay; later ones grow with jitter. @defaultValue 300 */
-  initialDelayMs?: number;
-  /** The longest delay; a `Retry-After` beyond it is not waited for. @defaultValue 15_000 */
-  maxDelayMs?: number;
 }
 
 /** Per-call options. */
@@ -51,6 +45,12 @@ export interface Call {
   /** Secret values in the variables (e.g. `secretKey`), scrubbed from any error. */
   secrets?: ReadonlyArray<string | undefined>;
   options?: CallOptions | undefined;
+  /**
+   * Checks the shape of the answer's data: returns what is wrong (e.g. `getJobs is missing`), or
+   * undefined when the data is what the operation asks for. A problem rejects the call with a
+   * {@link ProtocolError} (code `BAD_RESPONSE`).
+   */
+  check?: (data: unknown) => string | undefined;
 }
 
 /** Runs one typed document and resolves with its data, or rejects with a labelkit error. */
@@ -60,31 +60,39 @@ export type Execute = <Data, Variables extends AnyVariables>(
   call: Call,
 ) => Promise<Data>;
 
+/** The executor of a client: `execute` runs a call, `close` ends every call in flight and refuses new ones. */
+export interface Executor {
+  execute: Execute;
+  close(): void;
+}
+
 /**
  * Builds the one urql Client of a labelkit client and the function that runs operations on it.
  *
  * @param options - endpoint, credentials, retry and time-out settings
- * @returns `execute`, which sends one operation per call
- * @remarks The exchanges are urql's own: `retryExchange` (queries only, transient failures,
- * exponential back-off with jitter, `Retry-After` honoured), the auth exchange, `fetchExchange`.
- * Each call gets its own operation key: urql shares one request among identical queries in
- * flight, which would send one `x-request-id` for two calls and let one call's teardown stop the
- * other's retries. Documents are keyed (printed) once, here, not per call. Time-out and abort
- * unsubscribe, which makes urql abort the fetch; no wrapper around `fetch` is needed.
+ * @returns `execute`, which sends one operation per call, and `close`
+ * @remarks Composition only: the exchange pipeline comes from `buildExchanges` (exchanges.ts),
+ * each call's request from `uniqueRequests` (urqlInternals.ts: never deduplicated by urql), and
+ * the call→promise adaptation (time-out, abort, close) from `callPromise`, the fetch from
+ * `guardFetch` (no request without `Authorization`; an error status no body can hide). Here:
+ * headers, the secrets errors must not echo, the token source with its time-out, and the one
+ * conversion of a result (`settle`).
  * @example
  * ```ts
  * const execute = createExecutor({ url, token });
  * const data = await execute(GetCabinetDocument, { projectId, role }, { kind: 'query', operationName: 'GetCabinet' });
  * ```
  */
-export function createExecutor(options: ExecutorOptions): Execute {
+export function createExecutor(options: ExecutorOptions): Executor {
   const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
   const defaultTimeout = options.timeoutMs ?? 30_000;
-  const maxDelayMs = options.retry?.maxDelayMs ?? 15_000;
   // Every secret the client has held, so that no error can echo one (tokens join on refresh).
   const knownSecrets: (string | undefined)[] = [options.token, options.clientCredentials?.clientSecret];
-  const tokenSource = makeTokenSource(options, options.url, fetchFn);
-  const recordingSource = async () => {
+  // Half the call's time-out at most, so that a hung token request fails as itself (naming the
+  // token endpoint) and leaves a retry room within the call.
+  const tokenTimeoutMs = options.tokenTimeoutMs ?? Math.min(DEFAULT_TOKEN_TIMEOUT_MS, defaultTimeout / 2);
+  const tokenSource = makeTokenSource(options, options.url, fetchFn, tokenTimeoutMs);
+  const recordingSource = async (): Promise<Token> => {
     const token = await tokenSource();
     knownSecrets.push(token.value);
     if (knownSecrets.length > 16) knownSecrets.splice(2, knownSecrets.length - 16);
@@ -97,90 +105,67 @@ export function createExecutor(options: ExecutorOptions): Execute {
     // the CORS preflight that servers need not allow (x-labelkit-client always arrives).
     ...(!inBrowser() && { 'user-agent': `labelkit/${VERSION}` }),
   };
-
   const urql = new Client({
     url: options.url,
-    fetch: fetchFn,
+    fetch: guardFetch(fetchFn),
     preferGetMethod: false,
     requestPolicy: 'network-only',
-    exchanges: [
-      retryExchange({
-        maxNumberAttempts: options.retry?.maxAttempts ?? 4,
-        initialDelayMs: options.retry?.initialDelayMs ?? 300,
-        maxDelayMs,
-        randomDelay: true,
-        retryIf: (error, operation) => operation.kind === 'query' && isTransient(error),
-        // Retry-After: seed the exchange's back-off state so that its next delay (the seed times
-        // a jitter factor of 1.5–2.5) is at least the server's wish; beyond maxDelayMs, give up.
-        retryWith: (error, operation) => {
-          const wish = retryAfterMs(error.response);
-          if (wish === undefined) return operation;
-          if (wish > maxDelayMs) return null;
-          const count = (operation.context.retry as { count?: number } | undefined)?.count ?? 0;
-          return makeOperation(operation.kind, operation, { ...operation.context, retry: { count, delay: wish / 1.5 } });
-        },
-      }),
-      labelkitAuthExchange(recordingSource),
-      fetchExchange,
-    ],
+    exchanges: buildExchanges({ retry: options.retry, tokenSource: recordingSource }),
   });
+  const unique = uniqueRequests();
+  const closers = new Set<() => void>();
+  let closed = false;
 
-  // Negative keys never collide with urql's own (unsigned hashes).
-  let nextKey = 0;
-  const keyed = new WeakMap<DocumentNode, GraphQLRequest['query']>();
-  const keyedDocument = (document: DocumentNode) => {
-    let query = keyed.get(document);
-    if (!query) keyed.set(document, (query = createRequest(document, {}).query));
-    return query;
-  };
-
-  return function execute<Data, Variables extends AnyVariables>(
+  const execute = function execute<Data, Variables extends AnyVariables>(
     document: TypedDocumentNode<Data, Variables>,
     variables: Variables,
     call: Call,
   ): Promise<Data> {
     const requestId = newRequestId();
-    const timeoutMs = call.options?.timeoutMs ?? defaultTimeout;
-    const signal = call.options?.signal;
     const details = { operationName: call.operationName, requestId };
     const where = `(operation ${call.operationName}, request ${requestId})`;
     const unknownOutcome = call.kind === 'mutation';
     const hint = unknownOutcome ? MUTATION_OUTCOME_UNKNOWN_HINT : '';
-    if (signal?.aborted) {
+    if (closed) return Promise.reject(new NetworkError('ABORTED', `the client is closed; nothing was sent ${where}`, details));
+    if (call.options?.signal?.aborted) {
       return Promise.reject(new NetworkError('ABORTED', `the call was aborted before it was sent ${where}`, details));
     }
-    nextKey = nextKey <= -0x7fffffff ? -1 : nextKey - 1;
-    const request = { key: nextKey, query: keyedDocument(document), variables } as GraphQLRequest<Data, Variables>;
-    const context: Partial<OperationContext> = { fetchOptions: { headers: { ...baseHeaders, 'x-request-id': requestId } } };
-    const operation = urql.createRequestOperation(call.kind, request, context);
-
-    return new Promise<Data>((resolve, reject) => {
-      let done = false;
-      let subscription: { unsubscribe(): void } | undefined;
-      const finish = (error: Error | null, data?: Data) => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        subscription?.unsubscribe();
-        if (error) reject(error);
-        else resolve(data as Data);
-      };
-      const lost = (code: 'TIMEOUT' | 'ABORTED', text: string) =>
-        finish(new NetworkError(code, `${text}${hint} ${where}`, { ...details, mutationOutcomeUnknown: unknownOutcome }));
-      const onAbort = () => lost('ABORTED', 'the call was aborted');
-      // Infinity (or anything beyond setTimeout's 2^31-1 ms, which Node would run at once) means no limit.
-      const timer = timeoutMs < MAX_TIMER_MS ? setTimeout(() => lost('TIMEOUT', `no answer within ${timeoutMs} ms`), timeoutMs) : undefined;
-      signal?.addEventListener('abort', onAbort, { once: true });
-      subscription = urql.executeRequestOperation(operation).subscribe((result) => {
-        if (result.error) {
-          const secrets = call.secrets ? [...knownSecrets, ...call.secrets] : knownSecrets;
-          finish(toLabelkitError(result.error, { kind: call.kind, operationName: call.operationName, requestId, url: options.url, secrets }));
-        } else if (result.data == null) {
-          finish(new LabelkitError('GRAPHQL', `[GraphQL] the response had no data ${where}`, details));
-        } else finish(null, result.data);
-      });
-      if (done) subscription.unsubscribe();
+    const secrets = () => (call.secrets ? [...knownSecrets, ...call.secrets] : knownSecrets);
+    const failed: FailedCall = {
+      kind: call.kind,
+      operationName: call.operationName,
+      requestId,
+      url: options.url,
+      get secrets() {
+        return secrets();
+      },
+    };
+    const operation = urql.createRequestOperation(call.kind, unique(document, variables), {
+      fetchOptions: { headers: { ...baseHeaders, 'x-request-id': requestId } },
+      ...callContext(failed),
     });
+    // The one conversion point: a result becomes the data, or one error of the family.
+    const settle = (result: OperationResult): Data | Error => {
+      if (result.error) return toLabelkitError(result.error, failed);
+      const problem = result.data == null ? 'the answer has no data' : call.check?.(result.data);
+      if (problem === undefined) return result.data as Data;
+      return new ProtocolError(`${problem}${hint} ${where}`, { ...details, secrets: secrets(), mutationOutcomeUnknown: unknownOutcome });
+    };
+    return callPromise(urql.executeRequestOperation(operation), settle, {
+      timeoutMs: call.options?.timeoutMs ?? defaultTimeout,
+      signal: call.options?.signal,
+      onClose: (end) => {
+        closers.add(end);
+        return () => closers.delete(end);
+      },
+      lost: (code, text) => new NetworkError(code, `${text}${hint} ${where}`, { ...details, mutationOutcomeUnknown: unknownOutcome }),
+    });
+  };
+  return {
+    execute,
+    close() {
+      closed = true;
+      for (const end of [...closers]) end();
+    },
   };
 }

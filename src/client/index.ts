@@ -18,12 +18,17 @@ export {
   LabelkitError,
   LabelSetError,
   NetworkError,
+  ProtocolError,
   ValidationError,
 } from './errors.js';
 export type { ErrorCode, ErrorDetails, GraphQLErrorEntry } from './errors.js';
 export { validateAutoLabelInput } from './validation.js';
 export type { AutoLabelValidationOptions, ValidationProblem } from './validation.js';
 export { buildLabelTree } from './labelTree.js';
+export type { AutoLabelManyOptions, AutoLabelManyResult, ManyEvent, ManyOutcomeKind, ProjectOutcome } from './autoLabelMany.js';
+export { checkJournalRecord, createMemoryJournal, replayJournal } from './journal.js';
+export type { Journal, JournalContents, JournalProjectConfig, JournalProjectState, JournalRecord } from './journal.js';
+export type { PlannedProject, RerunRules } from './manyPlan.js';
 export type { LabelNode, LabelTree } from './labelTree.js';
 export type {
   AutoLabelInput,

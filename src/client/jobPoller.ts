@@ -1,4 +1,5 @@
-import { isLabelkitError, NetworkError } from './errors.js';
+import { NetworkError } from './errors.js';
+import { isTransientError } from './toLabelkitError.js';
 import type { Job, JobOutcome } from './types.js';
 import { DEFAULT_JOB_TIMEOUT_MS, MAX_TIMER_MS } from '../shared/constants.js';
 
@@ -37,30 +38,46 @@ interface Waiter {
   intervalMs: number;
   maxIntervalMs: number;
   onProgress?: (job: Job) => void;
+  /** Ends this waiter (and, for an error, its whole group). */
   settle: (outcome: JobOutcome | Error) => void;
 }
 
 const TERMINAL = { DELIVERED: 'delivered', FAILED: 'failed' } as const;
+
+/** `job a` or `jobs a, b, c and 7 more`, for messages. */
+function describeJobs(ids: readonly string[]): string {
+  if (ids.length === 1) return `job ${ids[0]}`;
+  const shown = ids.slice(0, 3).join(', ');
+  return `jobs ${shown}${ids.length > 3 ? ` and ${ids.length - 3} more` : ''}`;
+}
 
 /**
  * Waits for many jobs with one `getJobs` request per tick, shared by every waiter of a client.
  *
  * @remarks The interval starts at `intervalMs`, grows by half after each tick in which no job
  * changed (up to `maxIntervalMs`), and returns to `intervalMs` after a change; both are the
- * smallest that any current waiter asks for (its own, or the client's `poll`). A transient
- * failure (network, 5xx, 429) skips a tick and backs off, honouring `Retry-After`; any other
- * failure (auth, GraphQL) ends every wait with that error.
+ * smallest that any current waiter asks for (its own, or the client's `poll`). Failures follow
+ * the one rule of the client's retries (`isTransientError`, from `shared/classify`): a transient
+ * one (no answer, a cut answer, 408, 429, 5xx) skips a tick and backs off, honouring
+ * `Retry-After`; any other (auth, a 404, GraphQL errors, a malformed answer) ends every wait with
+ * that error at once. No timer callback can reject: an unexpected exception in a tick ends the
+ * waits with it. After {@link JobPoller.close}, the request in flight is aborted and none is sent.
  */
 export class JobPoller {
   private readonly waiters = new Set<Waiter>();
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private inFlight = false;
+  private inFlight: AbortController | undefined;
+  private closed = false;
   private delay: number;
   private readonly intervalMs: number;
   private readonly maxIntervalMs: number;
 
+  /**
+   * @param fetchJobs - reads the jobs (getJobs), stopping when the signal aborts
+   * @param options - the client's poll intervals
+   */
   constructor(
-    private readonly fetchJobs: (ids: string[]) => Promise<(Job | null)[]>,
+    private readonly fetchJobs: (ids: string[], signal: AbortSignal) => Promise<(Job | null)[]>,
     options: PollOptions = {},
   ) {
     this.intervalMs = options.intervalMs ?? 1_000;
@@ -68,48 +85,88 @@ export class JobPoller {
     this.delay = this.intervalMs;
   }
 
-  /** Waits for one job; resolves with its outcome, rejects on abort or a non-transient error. */
-  wait(jobId: string, options: WaitOptions = {}): Promise<JobOutcome> {
+  /**
+   * Waits for one job.
+   *
+   * @param jobId - the job
+   * @param options - see {@link WaitOptions}
+   * @returns its outcome; rejects on abort or a non-transient error
+   */
+  async wait(jobId: string, options: WaitOptions = {}): Promise<JobOutcome> {
+    const [outcome] = await this.waitAll([jobId], options);
+    return outcome!;
+  }
+
+  /**
+   * Waits for a group of jobs, with one abort listener and one time-out timer for the group.
+   *
+   * @param jobIds - the jobs
+   * @param options - see {@link WaitOptions}, applied to each job
+   * @returns the outcomes in the order asked; rejects (ending the whole group) on abort, on a
+   * non-transient error, or when `onProgress` throws
+   */
+  waitAll(jobIds: readonly string[], options: WaitOptions = {}): Promise<JobOutcome[]> {
     const timeoutMs = options.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS;
-    return new Promise<JobOutcome>((resolve, reject) => {
-      if (options.signal?.aborted) {
-        reject(aborted(`waiting for job ${jobId} was aborted`));
-        return;
-      }
-      const onAbort = () => waiter.settle(aborted(`waiting for job ${jobId} was aborted`));
+    const { signal } = options;
+    return new Promise<JobOutcome[]>((resolve, reject) => {
+      if (this.closed) return reject(aborted(`the client is closed; not waiting for ${describeJobs(jobIds)}`));
+      if (signal?.aborted) return reject(aborted(`waiting for ${describeJobs(jobIds)} was aborted`));
+      const outcomes: JobOutcome[] = new Array<JobOutcome>(jobIds.length);
+      const group = new Set<Waiter>();
+      let ended = false;
+      const end = (error: Error | null) => {
+        if (ended) return;
+        ended = true;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        for (const waiter of group) this.waiters.delete(waiter);
+        if (this.waiters.size === 0) this.stop();
+        if (error) reject(error);
+        else resolve(outcomes);
+      };
+      const onAbort = () => end(aborted(`waiting for ${describeJobs(jobIds)} was aborted`));
       // Infinity (or beyond setTimeout's 2^31-1 ms, which Node would run at once) waits without limit.
       const timer =
-        timeoutMs < MAX_TIMER_MS ? setTimeout(() => waiter.settle({ outcome: 'timed-out', jobId, job: waiter.last }), timeoutMs) : undefined;
-      const waiter: Waiter = {
-        jobId,
-        last: null,
-        graceMs: options.notFoundGraceMs ?? 10_000,
-        intervalMs: options.intervalMs ?? this.intervalMs,
-        maxIntervalMs: Math.max(options.maxIntervalMs ?? this.maxIntervalMs, options.intervalMs ?? this.intervalMs),
-        ...(options.onProgress && { onProgress: options.onProgress }),
-        settle: (result) => {
-          if (!this.waiters.delete(waiter)) return;
-          clearTimeout(timer);
-          options.signal?.removeEventListener('abort', onAbort);
-          if (this.waiters.size === 0) this.stop();
-          if (result instanceof Error) reject(result);
-          else resolve(result);
-        },
-      };
-      options.signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiters.add(waiter);
+        timeoutMs < MAX_TIMER_MS
+          ? setTimeout(() => {
+              for (const waiter of [...group]) waiter.settle({ outcome: 'timed-out', jobId: waiter.jobId, job: waiter.last });
+            }, timeoutMs)
+          : undefined;
+      const interval = options.intervalMs ?? this.intervalMs;
+      jobIds.forEach((jobId, index) => {
+        const waiter: Waiter = {
+          jobId,
+          last: null,
+          graceMs: options.notFoundGraceMs ?? 10_000,
+          intervalMs: interval,
+          maxIntervalMs: Math.max(options.maxIntervalMs ?? this.maxIntervalMs, interval),
+          ...(options.onProgress && { onProgress: options.onProgress }),
+          settle: (result) => {
+            if (!group.delete(waiter)) return;
+            this.waiters.delete(waiter);
+            if (result instanceof Error) return end(result);
+            outcomes[index] = result;
+            if (group.size === 0) end(null);
+          },
+        };
+        group.add(waiter);
+        this.waiters.add(waiter);
+      });
+      signal?.addEventListener('abort', onAbort, { once: true });
       // New waiters are asked about at once; those added in the same turn share that request.
       this.delay = this.bounds().min;
       if (!this.inFlight) this.schedule(0);
     });
   }
 
-  /** Ends every wait with an ABORTED error (the client was closed). */
+  /** Ends every wait with an ABORTED error (the client was closed), aborts the request in flight, and sends none again. */
   close(): void {
+    this.closed = true;
+    this.stop();
+    this.inFlight?.abort();
     for (const waiter of [...this.waiters]) {
       waiter.settle(aborted(`the client was closed while waiting for job ${waiter.jobId}`));
     }
-    this.stop();
   }
 
   /** The interval bounds of the shared request: the shortest any current waiter asks for. */
@@ -131,29 +188,44 @@ export class JobPoller {
 
   private schedule(ms: number): void {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.tick(), ms);
+    if (this.closed || this.waiters.size === 0) return;
+    this.timer = setTimeout(() => {
+      this.tick().catch((error: unknown) => this.failAll(error));
+    }, ms);
+  }
+
+  private failAll(error: unknown): void {
+    const reason = error instanceof Error ? error : new Error(String(error));
+    for (const waiter of [...this.waiters]) waiter.settle(reason);
   }
 
   private async tick(): Promise<void> {
     this.timer = undefined;
-    if (this.waiters.size === 0) return;
+    if (this.waiters.size === 0 || this.closed) return;
     const ids = [...new Set([...this.waiters].map((w) => w.jobId))];
-    this.inFlight = true;
+    const controller = new AbortController();
+    this.inFlight = controller;
     let jobs: (Job | null)[];
     try {
-      jobs = await this.fetchJobs(ids);
+      jobs = await this.fetchJobs(ids, controller.signal);
     } catch (error) {
-      this.inFlight = false;
-      if (isTransient(error)) {
+      this.inFlight = undefined;
+      if (this.closed) return;
+      if (isTransientError(error)) {
         const retryAfter = error instanceof NetworkError ? (error.retryAfterMs ?? 0) : 0;
         this.delay = Math.max(Math.min(this.delay * 2, this.bounds().max), retryAfter);
-        if (this.waiters.size > 0) this.schedule(this.delay);
-      } else {
-        for (const waiter of [...this.waiters]) waiter.settle(error instanceof Error ? error : new Error(String(error)));
-      }
+        this.schedule(this.delay);
+      } else this.failAll(error);
       return;
     }
-    this.inFlight = false;
+    this.inFlight = undefined;
+    if (this.closed) return;
+    this.apply(ids, jobs);
+    this.schedule(this.delay);
+  }
+
+  /** Hands each waiter its job; returns nothing, updates `delay`. */
+  private apply(ids: string[], jobs: (Job | null)[]): void {
     const byId = new Map<string, Job | null>(ids.map((id, i) => [id, jobs[i] ?? null]));
     let changed = false;
     const now = Date.now();
@@ -188,14 +260,9 @@ export class JobPoller {
     }
     const { min, max } = this.bounds();
     this.delay = changed ? min : Math.max(min, Math.min(Math.round(this.delay * 1.5), max));
-    if (this.waiters.size > 0) this.schedule(this.delay);
   }
 }
 
 function aborted(message: string): NetworkError {
   return new NetworkError('ABORTED', message, { operationName: 'GetJobs' });
-}
-
-function isTransient(error: unknown): boolean {
-  return isLabelkitError(error) && (error.code === 'NETWORK' || error.code === 'TIMEOUT');
 }

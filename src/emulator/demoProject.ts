@@ -80,3 +80,46 @@ export function demoProject(): ProjectInput {
     ],
   };
 }
+
+/** The most projects {@link demoProjects} makes. */
+export const MAX_DEMO_PROJECTS = 100_000;
+
+/**
+ * The id of the i-th of the numbered demo projects (1-based).
+ *
+ * @param i - 1 … N
+ * @returns `demo-project-<i>`
+ * @remarks The ids of {@link demoProjects}, for building a projects list.
+ * @example
+ * ```ts
+ * demoProjectId(7); // 'demo-project-7'
+ * ```
+ */
+export function demoProjectId(i: number): string {
+  return `${DEMO_PROJECT_ID}-${i}`;
+}
+
+/**
+ * N small copies of the demo project, `demo-project-1` … `demo-project-N`, for trying a run over
+ * many projects (`labelkit emulator --demo-projects 1000`, `EmulatorOptions.demoProjects`).
+ *
+ * @param count - how many, 0 … {@link MAX_DEMO_PROJECTS}
+ * @returns the projects; each has the demo label set and one of the demo's documents (3 to 7 lines)
+ * @throws RangeError when `count` is not an integer in range
+ * @example
+ * ```ts
+ * demoProjects(3).map((p) => p.id); // ['demo-project-1', 'demo-project-2', 'demo-project-3']
+ * ```
+ */
+export function demoProjects(count: number): ProjectInput[] {
+  if (!Number.isInteger(count) || count < 0 || count > MAX_DEMO_PROJECTS) {
+    throw new RangeError(`demoProjects must be an integer from 0 to ${MAX_DEMO_PROJECTS}`);
+  }
+  const demo = demoProject();
+  return Array.from({ length: count }, (_, k) => ({
+    id: demoProjectId(k + 1),
+    name: `Demo ${k + 1}`,
+    labelSets: demo.labelSets.map(({ id: _sharedId, ...set }) => set), // each project gets its own set ids
+    documents: [demo.documents[k % demo.documents.length]!],
+  }));
+}

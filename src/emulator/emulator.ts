@@ -1,6 +1,6 @@
 import { createSchema, createYoga } from 'graphql-yoga';
 import type { Plugin } from 'graphql-yoga';
-import { demoProject } from './demoProject.js';
+import { demoProject, demoProjects } from './demoProject.js';
 import { httpRoutes } from './httpRoutes.js';
 import { loadDataDir } from './loadDataDir.js';
 import { operationNamePlugin } from './operationNamePlugin.js';
@@ -24,6 +24,11 @@ export interface EmulatorOptions {
   dataDir?: string;
   /** Include the built-in project `demo-project`. @defaultValue true */
   demoProject?: boolean;
+  /**
+   * Also hold N small demo projects, `demo-project-1` … `demo-project-N` (each with the demo
+   * label set and 3 to 7 lines), to try a run over many projects. @defaultValue 0
+   */
+  demoProjects?: number;
   /** A Bearer token that is always accepted. @defaultValue a random one, returned as `token` */
   staticToken?: string;
   /** Client id accepted at `POST /api/oauth/token`. @defaultValue a random one, returned as `clientId` */
@@ -134,6 +139,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   if (!(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0)) throw new Error('[Emulator] maxBodyBytes must be a whole number of bytes above 0');
   const store = new EmulatorStore();
   if (options.demoProject ?? true) store.addProject(demoProject());
+  for (const project of demoProjects(options.demoProjects ?? 0)) store.addProject(project);
   if (options.dataDir !== undefined) for (const project of loadDataDir(options.dataDir)) store.addProject(project);
   const auth = new TokenAuthority(options);
   const runner = new JobRunner(store, options.model, options.log);

@@ -8,7 +8,7 @@ export { createEmulator } from './emulator.js';
 export type { Emulator, EmulatorOptions } from './emulator.js';
 export { startEmulator } from './startEmulator.js';
 export type { RunningEmulator } from './startEmulator.js';
-export { DEMO_PROJECT_ID, demoProject } from './demoProject.js';
+export { DEMO_PROJECT_ID, demoProject, demoProjectId, demoProjects, MAX_DEMO_PROJECTS } from './demoProject.js';
 export { EmulatorStore, MAX_LABEL_SETS } from './store.js';
 export { labelSetSignature } from './labelSetCheck.js';
 export { loadDataDir } from './loadDataDir.js';

@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AuthError, createLabelingClient } from '../../src/client/index.js';
 import type { LabelingClient } from '../../src/client/index.js';
+import { advanceUntil, track, until, useFakeClock } from '../support/fakeClock.js';
 import { startMockServer } from '../support/mockServer.js';
 import type { MockServer } from '../support/mockServer.js';
 
@@ -10,6 +11,7 @@ describe('createLabelingClient: auth', () => {
   let server: MockServer;
   let client: LabelingClient | undefined;
   afterEach(async () => {
+    vi.useRealTimers();
     client?.close();
     await server.close();
   });
@@ -40,13 +42,17 @@ describe('createLabelingClient: auth', () => {
   });
 
   it('shares one refresh among many calls that fail together', async () => {
-    server = await startMockServer({ validTokens: [], clientId: 'cid', clientSecret: SECRET, tokenDelayMs: 50 });
+    // The token endpoint takes 500 ms (fake time), so that the 20 refusals overlap the refresh.
+    server = await startMockServer({ validTokens: [], clientId: 'cid', clientSecret: SECRET, tokenDelayMs: 500 });
+    useFakeClock();
     client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET } });
-    await client.getCabinet('warm-up', 'LABELER');
+    const warmUp = track(client.getCabinet('warm-up', 'LABELER'));
+    await advanceUntil(warmUp.settled, 'the warm-up call');
     expect(server.tokenRequests).toBe(1);
     server.validTokens.clear(); // every token expires at once
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => client!.getCabinet(`p${i}`, 'LABELER')));
-    expect(results.map((r) => r.id)).toEqual(Array.from({ length: 20 }, (_, i) => `cabinet-p${i}-LABELER`));
+    const all = track(Promise.all(Array.from({ length: 20 }, (_, i) => client!.getCabinet(`p${i}`, 'LABELER'))));
+    await advanceUntil(all.settled, 'the 20 calls');
+    expect((all.value() as { id: string }[]).map((r) => r.id)).toEqual(Array.from({ length: 20 }, (_, i) => `cabinet-p${i}-LABELER`));
     expect(server.tokenRequests).toBe(2);
   });
 
@@ -115,13 +121,21 @@ describe('createLabelingClient: auth', () => {
   });
 
   it('refreshes before a known expiry, without a failed request', async () => {
-    server = await startMockServer({ validTokens: [], clientId: 'cid', clientSecret: SECRET, expiresIn: 0.2 });
+    // Issued for 120 s: refreshed 30 s before, so after 90 s. Date is fake; the clock jumps.
+    server = await startMockServer({ validTokens: [], clientId: 'cid', clientSecret: SECRET, expiresIn: 120 });
+    useFakeClock();
     client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET } });
-    await client.getCabinet('p', 'LABELER');
-    await new Promise((r) => setTimeout(r, 150));
-    await client.getCabinet('p', 'LABELER');
+    const first = track(client.getCabinet('p', 'LABELER'));
+    await until(first.settled, 'the first call');
+    vi.setSystemTime(Date.now() + 89_000);
+    const second = track(client.getCabinet('p', 'LABELER'));
+    await until(second.settled, 'the second call');
+    expect(server.tokenRequests).toBe(1);
+    vi.setSystemTime(Date.now() + 2_000);
+    const third = track(client.getCabinet('p', 'LABELER'));
+    await until(third.settled, 'the third call');
     expect(server.tokenRequests).toBe(2);
-    expect(server.graphqlRequests().map((r) => r.headers.authorization)).toEqual(['Bearer issued-1', 'Bearer issued-2']);
+    expect(server.graphqlRequests().map((r) => r.headers.authorization)).toEqual(['Bearer issued-1', 'Bearer issued-1', 'Bearer issued-2']);
   });
 
   it('throws an AuthError when a refreshed token is refused too', async () => {

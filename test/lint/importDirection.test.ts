@@ -33,6 +33,8 @@ describe('the import direction between the rooms of src/', () => {
     ['src/shared/x.ts', "import { value } from '../client/errors.js';"],
     ['src/shared/x.ts', "import { value } from '../../generated/graphql.js';"],
     ['src/demo/x.ts', "import { value } from '../cli/api.js';"],
+    ['src/client/x.ts', "import { value } from '../journal/index.js';"],
+    ['src/journal/x.ts', "import { value } from '../emulator/index.js';"],
   ])('refuses, in %s, %s', async (file, line) => {
     expect(await refusals(file, line)).toEqual([expect.stringContaining('docs/ARCHITECTURE.md')]);
   });
@@ -47,6 +49,7 @@ describe('the import direction between the rooms of src/', () => {
     ['src/emulator/x.ts', "import { value } from '../model/contract.js';"],
     ['src/shared/x.ts', "import { value } from './redact.js';"],
     ['src/demo/x.ts', "import { value } from '../emulator/index.js';"],
+    ['src/journal/x.ts', "import { value } from '../client/errors.js';"],
     ['src/cli/commands/x/runner.ts', "import { value } from '../../../emulator/index.js';"],
     ['src/cli/commands/x/runner.ts', "import { value } from '../../../demo/index.js';"],
   ])('accepts, in %s, %s', async (file, line) => {

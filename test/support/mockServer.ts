@@ -24,7 +24,13 @@ export interface RecordedRequest {
 export type Plan =
   | { status: number; headers?: Record<string, string>; body?: string; statusText?: string }
   | { drop: true }
-  | { delayMs: number };
+  | { delayMs: number }
+  /** 200 headers and the first part of a JSON body, then the connection is destroyed. */
+  | { cut: true }
+  /** Never answers (until the server closes). */
+  | { hang: true }
+  /** An answer computed from the request (to echo what the client sent). */
+  | { respond: (request: RecordedRequest) => { status: number; headers?: Record<string, string>; body: string; statusText?: string } };
 
 export interface MockJob {
   id: string;
@@ -66,6 +72,8 @@ export interface MockServer {
   jobs: Map<string, MockJob>;
   /** Queue plans for the next GraphQL requests, in order. */
   plan(...plans: Plan[]): void;
+  /** Queue plans for the next token requests, in order. */
+  tokenPlan(...plans: Plan[]): void;
   close(): Promise<void>;
 }
 
@@ -126,6 +134,27 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(text);
 }
 
+/** Carries out a plan; true when the request is answered (or dropped) by it. */
+async function follow(plan: Plan, req: IncomingMessage, res: ServerResponse, record: RecordedRequest): Promise<boolean> {
+  if ('drop' in plan) {
+    req.socket.destroy();
+    return true;
+  }
+  if ('hang' in plan) return true;
+  if ('cut' in plan) {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': '4096' });
+    res.write('{"data":{"getJobs":[{"id":"j","sta', () => req.socket.destroy());
+    return true;
+  }
+  if ('delayMs' in plan) {
+    await new Promise((r) => setTimeout(r, plan.delayMs));
+    return false;
+  }
+  const answer = 'respond' in plan ? plan.respond(record) : { ...plan, body: plan.body ?? `status ${plan.status}` };
+  send(res, answer.status, answer.body, answer.headers, answer.statusText);
+  return true;
+}
+
 /**
  * Starts a GraphQL server on 127.0.0.1 over a mocked executable schema (graphql-tools), with
  * Bearer auth, a client-credentials token endpoint, and plans that make the next requests fail.
@@ -134,6 +163,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const jobs = new Map<string, MockJob>();
   const schema = mockedSchema(options.typeDefs ?? projectSdl, options.mocks ?? {}, jobs);
   const plans: Plan[] = [];
+  const tokenPlans: Plan[] = [];
   const sockets = new Set<Socket>();
   let issued = 0;
   const state: MockServer = {
@@ -144,6 +174,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     validTokens: new Set(options.validTokens ?? ['test-token']),
     jobs,
     plan: (...more) => plans.push(...more),
+    tokenPlan: (...more) => tokenPlans.push(...more),
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
@@ -165,6 +196,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     if (path === '/api/oauth/token' && req.method === 'POST') {
       state.tokenRequests++;
       if (options.tokenDelayMs) await new Promise((r) => setTimeout(r, options.tokenDelayMs));
+      const tokenPlan = tokenPlans.shift();
+      if (tokenPlan && (await follow(tokenPlan, req, res, record))) return;
       const form = new URLSearchParams(body);
       if (form.get('grant_type') !== 'client_credentials' || form.get('client_id') !== options.clientId || form.get('client_secret') !== options.clientSecret) {
         send(res, 401, { error: 'invalid_client' });
@@ -184,12 +217,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     }
 
     const plan = plans.shift();
-    if (plan && 'drop' in plan) {
-      req.socket.destroy();
-      return;
-    }
-    if (plan && 'delayMs' in plan) await new Promise((r) => setTimeout(r, plan.delayMs));
-    if (plan && 'status' in plan) return send(res, plan.status, plan.body ?? `status ${plan.status}`, plan.headers, plan.statusText);
+    if (plan && (await follow(plan, req, res, record))) return;
 
     const auth = req.headers.authorization ?? '';
     const token = auth.startsWith('Bearer ') ? auth.slice(7) : '';

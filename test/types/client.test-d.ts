@@ -25,6 +25,7 @@ import {
   type LabelNode,
   type LabelTree,
   type NetworkError,
+  type ProtocolError,
   type ValidationError,
   type ValidationProblem,
   type WaitOptions,
@@ -84,10 +85,13 @@ describe('options, errors and helpers', () => {
 
   it('types the error family and its guard', () => {
     expectTypeOf<ErrorCode>().toEqualTypeOf<
-      'VALIDATION' | 'AUTH' | 'NETWORK' | 'TIMEOUT' | 'ABORTED' | 'GRAPHQL' | 'JOB_FAILED' | 'JOB_TIMEOUT' | 'JOB_NOT_FOUND' | 'LABEL_SET'
+      'VALIDATION' | 'AUTH' | 'NETWORK' | 'TIMEOUT' | 'ABORTED' | 'GRAPHQL' | 'BAD_RESPONSE' | 'JOB_FAILED' | 'JOB_TIMEOUT' | 'JOB_NOT_FOUND' | 'LABEL_SET'
     >();
     expectTypeOf<ValidationError['problems']>().toEqualTypeOf<ValidationProblem[]>();
     expectTypeOf<NetworkError['mutationOutcomeUnknown']>().toEqualTypeOf<boolean>();
+    expectTypeOf<ProtocolError['mutationOutcomeUnknown']>().toEqualTypeOf<boolean>();
+    expectTypeOf<LabelkitError['phase']>().toEqualTypeOf<'token' | undefined>();
+    expectTypeOf<LabelingClientOptions['tokenTimeoutMs']>().toEqualTypeOf<number | undefined>();
     expectTypeOf<GraphQLRequestError['graphQLErrors'][number]['path']>().toEqualTypeOf<ReadonlyArray<string | number> | undefined>();
     expectTypeOf<JobTimeoutError['job']>().toEqualTypeOf<Job | null>();
     expectTypeOf(isLabelkitError).guards.toEqualTypeOf<LabelkitError>();

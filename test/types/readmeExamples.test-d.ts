@@ -2,7 +2,8 @@
 // (the `labelkit` import points at the source). If one stops compiling, fix the README too.
 import { describe, expectTypeOf, it } from 'vitest';
 import { buildLabelTree, createLabelingClient, isLabelkitError, LabelSetError, NetworkError, ValidationError } from '../../src/client/index.js';
-import type { AutoLabelInput, Job, JobOutcome, LabelSet, LabelingClient } from '../../src/client/index.js';
+import type { AutoLabelInput, Job, JobOutcome, LabelSet, LabelingClient, ProjectOutcome } from '../../src/client/index.js';
+import { openFileJournal } from '../../src/journal/index.js';
 
 declare const set: LabelSet;
 declare const jobIds: string[];
@@ -10,6 +11,21 @@ declare const input: AutoLabelInput;
 declare const client: LabelingClient;
 
 describe('README examples', () => {
+  it('many projects', async () => {
+    const inputs = ['p1', 'p2', 'p3'].map((projectId) => ({
+      projectId,
+      labelerEmail: 'labeler@example.com',
+      options: { numberOfFilesPerRequest: 10 },
+      targetAPI: { endpoint: 'https://model.example.com/predict', secretKey: process.env.MODEL_SECRET! },
+    }));
+    const { outcomes } = await client.autoLabelMany(inputs, {
+      journal: openFileJournal('run.ndjson'),
+      concurrency: 4,
+      onEvent: (e) => e.event === 'outcome' && console.log(e.projectId, e.outcome),
+    });
+    expectTypeOf(outcomes).toEqualTypeOf<ProjectOutcome[]>();
+  });
+
   it('options', () => {
     const c = createLabelingClient({
       url: 'https://labeling.example.com/graphql',

@@ -5,7 +5,9 @@ import type { Io } from '../../io.js';
 import { runAction } from '../../runAction.js';
 import type { CommonFlags } from '../../runAction.js';
 import { AUTO_LABEL_FIELDS } from './fields.js';
-import type { AutoLabelFlags } from './runner.js';
+import type { AutoLabelManyFlags } from './manyRunner.js';
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /**
  * Declares `labelkit auto-label`: starts an auto-labeling job (and waits with `--wait`).
@@ -16,8 +18,14 @@ import type { AutoLabelFlags } from './runner.js';
  */
 export function autoLabelCommand(io: Io, done: (code: number) => void): Command {
   const command = new Command('auto-label')
-    .description("start ML-assisted labeling of a project with your model endpoint; prints the job id")
-    .option('--project <id>', 'project id')
+    .description('start ML-assisted labeling of one project (prints the job id) or of many projects with a journal')
+    .option('--project <id>', 'project id; repeat it for several projects', collect)
+    .option('--projects <file>', 'many projects: a file with one project id per line (# starts a comment)')
+    .option('--journal <file>', 'many projects: append-only NDJSON journal; a rerun with it never starts a project twice')
+    .option('--concurrency <n>', `many projects: jobs being started at once (default 4)`)
+    .option('--retry-failed', 'many projects: start again the projects the journal has as failed, not-found or not-started')
+    .option('--retry-unknown', 'many projects: start again the projects of unknown outcome in the journal (MAY START A SECOND JOB)')
+    .option('--force', 'many projects: use a journal written for another service, endpoint or files-per-request')
     .option('--labeler-email <email>', "the labeler whose copies receive the labels")
     .option('--endpoint <url>', 'URL of your model endpoint (https, or http on loopback)')
     .option('--files-per-request <n>', 'lines per model request; 0 sends all lines of a document at once')
@@ -27,7 +35,7 @@ export function autoLabelCommand(io: Io, done: (code: number) => void): Command 
     .option('--wait', 'wait until the job ends; a bar on a terminal, plain lines otherwise')
     .option('--timeout <duration>', 'with --wait: give up after 90s, 10m, 1h or milliseconds (default 10m)')
     .option('--interval <duration>', 'with --wait: first poll interval (default 1s)')
-    .option('--dry-run', 'print the exact request (secret as ***) and send nothing; input is still checked')
+    .option('--dry-run', 'print the exact request (many projects: the plan, with what the journal skips) and send nothing; input is still checked')
     .option('--allow-insecure-endpoint', 'accept a plain-http endpoint on a non-loopback host (the secret travels in clear)')
     .option('--json', 'NDJSON on stdout: started, progress and outcome events; the request with --dry-run')
     .option('--verbose', 'details, and the stack of an error')
@@ -38,20 +46,37 @@ export function autoLabelCommand(io: Io, done: (code: number) => void): Command 
         '  $ labelkit auto-label --project demo-project --labeler-email labeler@example.com \\\n' +
         '      --endpoint http://127.0.0.1:5000/ --files-per-request 10 --wait\n' +
         '  $ labelkit auto-label --project demo-project --labeler-email labeler@example.com \\\n' +
-        '      --endpoint https://model.example.com/predict --files-per-request 0 --dry-run',
+        '      --endpoint https://model.example.com/predict --files-per-request 0 --dry-run\n' +
+        '  $ labelkit auto-label --projects projects.txt --journal run.ndjson --labeler-email labeler@example.com \\\n' +
+        '      --endpoint http://127.0.0.1:5000/ --files-per-request 10 --wait   # rerun the same line to continue',
     );
-  addConnectionOptions(command).action(async (flags: AutoLabelFlags & CommonFlags) => {
+  addConnectionOptions(command).action(async (flags: AutoLabelManyFlags & CommonFlags) => {
     done(
       await runAction(
         io,
         flags,
         async (context) => {
+          const json = flags.json === true;
+          const { isManyRun } = await import('./manyRunner.js');
+          if (isManyRun(flags)) {
+            const { manyExitCode, runAutoLabelMany } = await import('./manyRunner.js');
+            const { createManyProgress, printManySummary } = await import('./manyLogger.js');
+            const progress = await createManyProgress(io, context.printer, { json, dryRun: flags.dryRun === true });
+            let run;
+            try {
+              run = await runAutoLabelMany(flags, context, (e) => progress.onEvent(e));
+            } finally {
+              progress.stop();
+            }
+            const code = manyExitCode(run);
+            printManySummary(context.printer, run, json, code);
+            return code;
+          }
           const { runAutoLabel } = await import('./runner.js');
           const { printAutoLabel, printStarted } = await import('./logger.js');
           const { createJobWatcher } = await import('../jobs/logger.js');
           const { outcomesExitCode } = await import('../jobs/runner.js');
-          const json = flags.json === true;
-          const result = await runAutoLabel(flags, context, {
+          const result = await runAutoLabel({ ...flags, project: flags.project?.[0] }, context, {
             onStarted: (job) => printStarted(context.printer, job, json),
             makeWatcher: (jobIds) => createJobWatcher(io, context.printer, { json, jobIds }),
           });

@@ -1,5 +1,6 @@
 import { createLabelingClient, validateAutoLabelInput } from '../../../client/index.js';
 import type { AutoLabelInput, JobOutcome, JobSnapshot } from '../../../client/index.js';
+import { REDACTED } from '../../../shared/redact.js';
 import { parseRole, requireConnection } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
 import { readSecretFile } from '../../readSecretFile.js';
@@ -135,7 +136,7 @@ export async function runAutoLabel(flags: AutoLabelFlags, context: ActionContext
       dry.close();
     }
     const { operationName, query, variables } = recorded!;
-    const shown = { ...variables, input: { ...variables.input, targetAPI: { ...variables.input.targetAPI, secretKey: '***' } } };
+    const shown = { ...variables, input: { ...variables.input, targetAPI: { ...variables.input.targetAPI, secretKey: REDACTED } } };
     return { kind: 'dry-run', request: { url: connection.url, operationName, query, variables: shown } };
   }
 

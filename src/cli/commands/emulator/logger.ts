@@ -13,7 +13,7 @@ import type { Printer } from '../../io.js';
  * it is how a user connects. A client secret given by the user is never printed; the one the
  * emulator generated is not printed either (the token is enough).
  */
-export function printEmulatorStarted(printer: Printer, emu: RunningEmulator, options: { json: boolean; clientSecretEnv?: string }): void {
+export function printEmulatorStarted(printer: Printer, emu: RunningEmulator, options: { json: boolean; clientSecretEnv?: string; demoProjects?: number }): void {
   if (options.json) {
     printer.json({ url: emu.url, baseUrl: emu.baseUrl, token: emu.token, clientId: emu.clientId, tokenUrl: `${emu.baseUrl}/api/oauth/token` });
     return;
@@ -28,5 +28,10 @@ export function printEmulatorStarted(printer: Printer, emu: RunningEmulator, opt
     }`,
   );
   printer.out(`Web pages: ${emu.baseUrl}/ (home: token, projects, jobs, results) and ${emu.url} (GraphiQL)`);
-  printer.out('Demo project: demo-project. Ctrl-C stops.');
+  const n = options.demoProjects ?? 0;
+  if (n > 0) {
+    printer.out(`Demo projects: demo-project and demo-project-1 … demo-project-${n}; list them for auto-label with:`);
+    printer.out(`  seq -f 'demo-project-%g' ${n} > projects.txt`);
+    printer.out('Ctrl-C stops.');
+  } else printer.out('Demo project: demo-project. Ctrl-C stops.');
 }

@@ -1,4 +1,4 @@
-import { EmulatorDataError, startEmulator } from '../../../emulator/index.js';
+import { EmulatorDataError, MAX_DEMO_PROJECTS, startEmulator } from '../../../emulator/index.js';
 import type { RunningEmulator } from '../../../emulator/index.js';
 import type { ActionContext } from '../../runAction.js';
 import { parsePort } from '../../serverFlags.js';
@@ -10,6 +10,7 @@ export interface EmulatorFlags {
   port: string | number;
   host: string;
   data?: string;
+  demoProjects?: string;
   clientId?: string;
   clientSecretEnv?: string;
   /** `--cors-origin`, repeatable: browser origins allowed besides the loopback ones. */
@@ -44,6 +45,23 @@ export function checkCorsOrigins(origins: readonly string[], problems: UsageProb
 }
 
 /**
+ * Parses `--demo-projects`.
+ *
+ * @param value - what the user typed, or undefined
+ * @returns the count (0 when absent), NaN when it is not an integer from 0 to MAX_DEMO_PROJECTS
+ * @remarks The caller turns NaN into a usage problem naming the flag.
+ * @example
+ * ```ts
+ * demoProjectCount('1000'); // 1000
+ * ```
+ */
+export function demoProjectCount(value: string | undefined): number {
+  if (value === undefined) return 0;
+  const n = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+  return Number.isInteger(n) && n <= MAX_DEMO_PROJECTS ? n : Number.NaN;
+}
+
+/**
  * Starts the emulator from the flags.
  *
  * @param flags - port, host, data folder, client id, the variable with the client secret, extra CORS origins
@@ -55,6 +73,8 @@ export function checkCorsOrigins(origins: readonly string[], problems: UsageProb
 export async function runEmulator(flags: EmulatorFlags, context: ActionContext): Promise<RunningEmulator> {
   const problems: UsageProblem[] = [];
   const port = parsePort(flags.port, problems);
+  const demoProjects = demoProjectCount(flags.demoProjects);
+  if (Number.isNaN(demoProjects)) problems.push({ field: '--demo-projects', message: `must be an integer from 0 to ${MAX_DEMO_PROJECTS}` });
   const corsOrigins = checkCorsOrigins(flags.corsOrigin ?? [], problems);
   let clientSecret: string | undefined;
   if (flags.clientSecretEnv !== undefined) {
@@ -68,6 +88,7 @@ export async function runEmulator(flags: EmulatorFlags, context: ActionContext):
       port,
       host: flags.host,
       ...(flags.data !== undefined && { dataDir: flags.data }),
+      demoProjects,
       ...(flags.clientId !== undefined && { clientId: flags.clientId }),
       ...(clientSecret !== undefined && { clientSecret }),
       ...(corsOrigins.length > 0 && { extraCorsOrigins: corsOrigins }),

@@ -1,6 +1,6 @@
 import type { Job, JobOutcome } from '../../../client/index.js';
 import type { Io, Printer } from '../../io.js';
-import { redactSecrets } from '../../io.js';
+import { redact } from '../../../shared/redact.js';
 import type { JobWatcher, JobsResult } from './runner.js';
 
 const firstLine = (job: Job | null) => job?.errors[0]?.stack.split('\n')[0];
@@ -86,7 +86,7 @@ export async function createJobWatcher(io: Io, printer: Printer, options: { json
     {
       stream: io.stderr as NodeJS.WritableStream,
       format: (_options, params, payload: { jobId: string; status: string }) =>
-        redactSecrets(`${payload.jobId} ${'█'.repeat(Math.round(params.progress * 30)).padEnd(30, '░')} ${String(params.value).padStart(3)}% ${payload.status}`, printer.secrets),
+        redact(`${payload.jobId} ${'█'.repeat(Math.round(params.progress * 30)).padEnd(30, '░')} ${String(params.value).padStart(3)}% ${payload.status}`, printer.secrets),
       hideCursor: true,
       clearOnComplete: false,
       stopOnComplete: false,

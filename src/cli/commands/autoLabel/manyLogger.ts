@@ -1,0 +1,146 @@
+import type { ManyEvent, ProjectOutcome } from '../../../client/index.js';
+import type { Io, Printer } from '../../io.js';
+import { redact } from '../../../shared/redact.js';
+import type { AutoLabelManyRun } from './manyRunner.js';
+
+/** The live display of a many-project run. */
+export interface ManyProgress {
+  /** Receives every event of the run. */
+  onEvent(event: ManyEvent): void;
+  /** Ends the display (before the summary is printed). */
+  stop(): void;
+}
+
+function detail(o: ProjectOutcome): string {
+  if (o.outcome === 'failed') return `${o.errors?.length ?? 0} error(s)${o.errors?.[0] ? `: ${o.errors[0]}` : ''}`;
+  if (o.error) return o.error.message;
+  if (o.job) return `${o.job.status} ${o.job.progress}%${o.job.resultId ? ` result ${o.job.resultId}` : ''}`;
+  return o.fromJournal ? 'from the journal' : '';
+}
+
+/**
+ * The progress display: NDJSON events on stdout with `--json`; one summary bar on a terminal
+ * (cli-progress, stderr); otherwise one plain stderr line per start and per outcome (CI logs).
+ *
+ * @param io - the process (decides TTY or not)
+ * @param printer - where lines go (redacts every secret)
+ * @param options - `json`, `dryRun` (no bar); the bar starts with the plan, which gives the number of projects
+ * @returns the display
+ * @remarks The bar counts projects done (an outcome, also one read from the journal) and shows
+ * started, delivered, failed and other counts; every line passes the printer's redaction.
+ * @example
+ * ```ts
+ * const progress = await createManyProgress(io, printer, { json: false, dryRun: false });
+ * await client.autoLabelMany(inputs, { onEvent: (e) => progress.onEvent(e) });
+ * progress.stop();
+ * ```
+ */
+export async function createManyProgress(io: Io, printer: Printer, options: { json: boolean; dryRun: boolean }): Promise<ManyProgress> {
+  if (options.json) {
+    return {
+      onEvent: (e) => {
+        if (e.event !== 'plan') printer.json(e);
+        else {
+          for (const w of e.warnings) printer.json({ event: 'warning', message: w });
+          for (const p of e.plan) printer.json({ event: 'plan', ...p });
+        }
+      },
+      stop: () => undefined,
+    };
+  }
+  const warn = (e: ManyEvent) => e.event === 'plan' && e.warnings.forEach((w) => printer.err(`labelkit: warning: ${w}`));
+  if (io.stderr.isTTY !== true || options.dryRun) {
+    return {
+      onEvent: (e) => {
+        warn(e);
+        if (options.dryRun) return;
+        if (e.event === 'started') printer.err(`project ${e.projectId} started job ${e.jobId}`);
+        if (e.event === 'outcome' && !e.fromJournal) printer.err(`project ${e.projectId} ${e.outcome}${e.jobId ? ` (job ${e.jobId})` : ''}`);
+      },
+      stop: () => undefined,
+    };
+  }
+  const { default: cliProgress } = await import('cli-progress');
+  const counts = { started: 0, delivered: 0, failed: 0, other: 0 };
+  const bar = new cliProgress.SingleBar(
+    {
+      stream: io.stderr as NodeJS.WritableStream,
+      format: (_o, params) =>
+        redact(
+          `projects ${'█'.repeat(Math.round(params.progress * 30)).padEnd(30, '░')} ${params.value}/${params.total} done | ` +
+            `${counts.started} started, ${counts.delivered} delivered, ${counts.failed} failed, ${counts.other} other`,
+          printer.secrets,
+        ),
+      hideCursor: true,
+      clearOnComplete: false,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  let done = 0;
+  let started = false;
+  return {
+    onEvent: (e) => {
+      warn(e);
+      if (e.event === 'plan') {
+        bar.start(e.plan.length, 0);
+        started = true;
+      }
+      if (e.event === 'started') counts.started++;
+      if (e.event === 'outcome') {
+        done++;
+        if (e.outcome === 'delivered') counts.delivered++;
+        else if (e.outcome === 'failed' || e.outcome === 'not-started') counts.failed++;
+        else counts.other++;
+      }
+      bar.update(done);
+    },
+    stop: () => started && bar.stop(),
+  };
+}
+
+function table(rows: string[][]): string[] {
+  const widths = rows[0]!.map((_, c) => Math.min(40, Math.max(...rows.map((r) => r[c]!.length))));
+  return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  ').trimEnd());
+}
+
+/**
+ * Prints the end of a many-project run: the plan (dry run) or the summary table, then counts.
+ *
+ * @param printer - where to print
+ * @param run - what the runner returned
+ * @param json - one `{"event":"summary"}` line (the events came before)
+ * @param exitCode - the run's exit code, included in the JSON summary
+ * @remarks The table (stdout) has one row per project: project, job, outcome, labels or errors.
+ * The counts line goes to stderr, with the rerun hints that apply.
+ * @example
+ * ```ts
+ * printManySummary(printer, run, false, manyExitCode(run));
+ * ```
+ */
+export function printManySummary(printer: Printer, run: AutoLabelManyRun, json: boolean, exitCode: number): void {
+  const tally = new Map<string, number>();
+  const items = run.dryRun ? run.plan.map((p) => p.action) : run.outcomes.map((o) => o.outcome);
+  for (const k of items) tally.set(k, (tally.get(k) ?? 0) + 1);
+  const counts = Object.fromEntries(tally);
+  if (json) {
+    printer.json({ event: 'summary', dryRun: run.dryRun, projects: items.length, counts, exitCode, ...(run.journal && { journal: run.journal }) });
+    return;
+  }
+  if (run.dryRun) {
+    printer.err(`labelkit: dry run, nothing was sent${run.journal ? ` and ${run.journal} was only read` : ''}. The plan:`);
+    for (const line of table([['PROJECT', 'ACTION', 'JOB', 'WHY'], ...run.plan.map((p) => [p.projectId, p.action, p.jobId ?? '-', p.reason])])) printer.out(line);
+  } else {
+    const rows = run.outcomes.map((o) => [o.projectId, o.jobId ?? '-', o.outcome + (o.fromJournal ? ' (journal)' : ''), detail(o)]);
+    for (const line of table([['PROJECT', 'JOB', 'OUTCOME', 'LABELS/ERRORS'], ...rows])) printer.out(line);
+  }
+  const summary = [...tally].map(([k, n]) => `${n} ${k}`).join(', ');
+  printer.err(`labelkit: ${items.length} project${items.length === 1 ? '' : 's'}: ${summary}`);
+  if (run.dryRun) return;
+  if (tally.has('outcome-unknown')) {
+    printer.err('hint: outcome-unknown projects may already have a job: look at them in the service; --retry-unknown restarts them and MAY START A SECOND JOB');
+  }
+  if (tally.has('failed') || tally.has('not-started') || tally.has('not-found')) printer.err('hint: --retry-failed starts failed, not-found and not-started projects again (same --journal)');
+  if (run.interrupted || tally.has('interrupted') || tally.has('timed-out') || tally.has('started')) {
+    printer.err(run.journal ? `hint: rerun with the same --journal ${run.journal} (and --wait) to continue` : 'hint: without --journal a rerun cannot know what this run started');
+  }
+}

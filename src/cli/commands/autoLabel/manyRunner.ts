@@ -1,0 +1,189 @@
+import { readFile } from 'node:fs/promises';
+import { createLabelingClient, createMemoryJournal } from '../../../client/index.js';
+import type { AutoLabelManyResult, ManyEvent, ProjectOutcome } from '../../../client/index.js';
+import { openFileJournal } from '../../../journal/index.js';
+import { requireConnection } from '../../connection.js';
+import { EXIT } from '../../exitCodes.js';
+import type { ActionContext } from '../../runAction.js';
+import { CliUsageError } from '../../usageError.js';
+import type { UsageProblem } from '../../usageError.js';
+import { parseWaitFlags } from '../jobs/runner.js';
+import { buildAutoLabelInput } from './runner.js';
+import type { AutoLabelFlags } from './runner.js';
+
+/** Flags of `labelkit auto-label` over many projects (`--project` repeated or `--projects FILE`). */
+export interface AutoLabelManyFlags extends Omit<AutoLabelFlags, 'project'> {
+  project?: string[];
+  projects?: string;
+  journal?: string;
+  concurrency?: string;
+  retryFailed?: boolean;
+  retryUnknown?: boolean;
+  force?: boolean;
+}
+
+/** Default of `--concurrency`. */
+export const DEFAULT_CONCURRENCY = 4;
+
+/**
+ * Whether the flags ask for a many-project run rather than today's single-project one.
+ *
+ * @param flags - the parsed flags
+ * @returns true with `--projects`, several `--project`, `--journal`, `--concurrency` or a rerun flag
+ * @remarks One `--project` without these flags keeps the single-project behaviour (the job id alone on stdout).
+ * @example
+ * ```ts
+ * isManyRun({ project: ['p1'] }); // false
+ * isManyRun({ project: ['p1'], journal: 'run.ndjson' }); // true
+ * ```
+ */
+export function isManyRun(flags: AutoLabelManyFlags): boolean {
+  return (
+    flags.projects !== undefined ||
+    (flags.project?.length ?? 0) > 1 ||
+    flags.journal !== undefined ||
+    flags.concurrency !== undefined ||
+    flags.retryFailed === true ||
+    flags.retryUnknown === true ||
+    flags.force === true
+  );
+}
+
+/**
+ * Parses a projects file: one project id per line; `#` starts a comment; blank lines are ignored.
+ *
+ * @param text - the file's content
+ * @param file - its name, for problems
+ * @param problems - receives one problem per bad line (with its number)
+ * @returns the ids in order
+ * @remarks Duplicates are found by the caller, across the file and `--project` flags.
+ * @example
+ * ```ts
+ * parseProjectsFile('# batch 1\np1\np2  # late\n', 'projects.txt', []); // [{ id: 'p1', where: 'projects.txt:2' }, { id: 'p2', where: 'projects.txt:3' }]
+ * ```
+ */
+export function parseProjectsFile(text: string, file: string, problems: UsageProblem[]): { id: string; where: string }[] {
+  const out: { id: string; where: string }[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = raw.replace(/#.*$/, '').trim();
+    if (line === '') return;
+    if (/\s/.test(line)) problems.push({ field: `--projects ${file}:${i + 1}`, message: 'one project id per line (ids have no spaces; # starts a comment)' });
+    else out.push({ id: line, where: `${file}:${i + 1}` });
+  });
+  return out;
+}
+
+async function projectIds(flags: AutoLabelManyFlags, problems: UsageProblem[]): Promise<string[]> {
+  const listed: { id: string; where: string }[] = (flags.project ?? []).map((id, i) => ({ id: id.trim(), where: `--project #${i + 1}` }));
+  for (const p of listed) if (p.id === '') problems.push({ field: p.where, message: 'must not be empty' });
+  if (flags.projects !== undefined) {
+    try {
+      listed.push(...parseProjectsFile(await readFile(flags.projects, 'utf8'), flags.projects, problems));
+    } catch (error) {
+      problems.push({ field: '--projects', message: `cannot read the file ${flags.projects} (${(error as { code?: string }).code ?? 'unreadable'})` });
+    }
+  }
+  const seen = new Map<string, string>();
+  for (const p of listed) {
+    if (p.id === '') continue;
+    const first = seen.get(p.id);
+    if (first) problems.push({ field: p.where, message: `project ${p.id} is listed twice (also ${first})` });
+    else seen.set(p.id, p.where);
+  }
+  if (listed.length === 0 && flags.projects !== undefined && problems.length === 0) problems.push({ field: '--projects', message: `${flags.projects} lists no project` });
+  else if (listed.length === 0 && flags.projects === undefined) problems.push({ field: '--project', message: 'required: --project ID (repeatable) or --projects FILE' });
+  return [...seen.keys()];
+}
+
+function parseConcurrency(value: string | undefined, problems: UsageProblem[]): number {
+  if (value === undefined) return DEFAULT_CONCURRENCY;
+  const n = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(n) || n < 1 || n > 1000) problems.push({ field: '--concurrency', message: 'must be an integer from 1 to 1000' });
+  return n;
+}
+
+/** What a many-project `labelkit auto-label` did. */
+export type AutoLabelManyRun = AutoLabelManyResult & { dryRun: boolean; journal?: string; interrupted: boolean };
+
+/**
+ * Runs `labelkit auto-label` over many projects with a journal: plan, start (bounded), wait, summarize.
+ *
+ * @param flags - the command's flags
+ * @param context - the run's io, printer and Ctrl-C signal
+ * @param onEvent - receives every event of the run (the progress display)
+ * @returns the plan, the outcomes and whether Ctrl-C stopped the run
+ * @throws {@link CliUsageError} for bad flags or a bad projects file (every problem; nothing sent);
+ * the client's ValidationError for a journal from another configuration (without `--force`) or a corrupt one
+ * @remarks Without `--journal` the run remembers nothing for a rerun. Ctrl-C stops starting new
+ * jobs and stops waiting; mutations already on their way are finished and journaled.
+ * @example
+ * ```ts
+ * const run = await runAutoLabelMany({ projects: 'projects.txt', journal: 'run.ndjson', wait: true, labelerEmail: 'a@example.com', endpoint: 'https://model.example.com/', filesPerRequest: '10' }, context, () => {});
+ * ```
+ */
+export async function runAutoLabelMany(flags: AutoLabelManyFlags, context: ActionContext, onEvent: (event: ManyEvent) => void): Promise<AutoLabelManyRun> {
+  const problems: UsageProblem[] = [];
+  const ids = await projectIds(flags, problems);
+  const shared: UsageProblem[] = [];
+  const input = await buildAutoLabelInput({ ...flags, project: ids[0] ?? 'none' }, context, shared);
+  problems.push(...shared.filter((p) => p.field !== '--project'));
+  const concurrency = parseConcurrency(flags.concurrency, problems);
+  const { timeoutMs, intervalMs } = parseWaitFlags(flags, problems);
+  if (flags.journal !== undefined && flags.journal.trim() === '') problems.push({ field: '--journal', message: 'must be a file path' });
+  if (problems.length > 0) throw new CliUsageError(problems, 'labelkit auto-label --help');
+  const connection = await requireConnection(flags, context.io, context.printer);
+  const dryRun = flags.dryRun === true;
+  const journal = flags.journal !== undefined ? openFileJournal(flags.journal, { readOnly: dryRun }) : createMemoryJournal();
+
+  const client = createLabelingClient({ url: connection.url, ...connection.auth, poll: { intervalMs, maxIntervalMs: intervalMs * 5 } });
+  try {
+    const result = await client.autoLabelMany(
+      ids.map((projectId) => ({ ...input, projectId })),
+      {
+        concurrency,
+        journal,
+        signal: context.signal,
+        onEvent,
+        wait: flags.wait === true,
+        timeoutMs,
+        retryFailed: flags.retryFailed === true,
+        retryUnknown: flags.retryUnknown === true,
+        force: flags.force === true,
+        allowInsecureEndpoint: flags.allowInsecureEndpoint === true,
+        dryRun,
+      },
+    );
+    return { ...result, dryRun, ...(flags.journal !== undefined && { journal: flags.journal }), interrupted: context.signal.aborted };
+  } finally {
+    client.close();
+  }
+}
+
+const OUTCOME_EXIT: Record<ProjectOutcome['outcome'], number> = {
+  delivered: EXIT.ok,
+  started: EXIT.ok,
+  failed: EXIT.jobFailed,
+  'not-started': EXIT.jobFailed,
+  'outcome-unknown': EXIT.jobFailed,
+  'timed-out': EXIT.jobTimedOut,
+  'not-found': EXIT.jobNotFound,
+  interrupted: EXIT.interrupted,
+};
+
+/**
+ * The exit code of a many-project run: the worst of its projects'.
+ *
+ * @param run - the run
+ * @returns 0 all delivered (or started, without `--wait`); 5 any failed, not started or of
+ * unknown outcome; 6 any timed out; 7 any not found; 130 after Ctrl-C; the largest wins
+ * @remarks A wait ended by an auth failure counts 3 for its project.
+ * @example
+ * ```ts
+ * manyExitCode(run); // 6 when one project failed and another timed out
+ * ```
+ */
+export function manyExitCode(run: AutoLabelManyRun): number {
+  if (run.interrupted) return EXIT.interrupted;
+  const codes = run.outcomes.map((o) => (o.outcome === 'interrupted' && o.error?.code === 'AUTH' ? EXIT.auth : OUTCOME_EXIT[o.outcome]));
+  return Math.max(EXIT.ok, ...codes);
+}

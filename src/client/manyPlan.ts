@@ -1,0 +1,171 @@
+import { redact } from '../shared/redact.js';
+import type { JournalProjectConfig, JournalProjectState } from './journal.js';
+import type { AutoLabelInput } from './types.js';
+import { validateAutoLabelInput } from './validation.js';
+import type { ValidationProblem } from './validation.js';
+
+/** What a many-project run does with one project, decided from its input and the journal. */
+export interface PlannedProject {
+  projectId: string;
+  /** Position in the inputs. */
+  index: number;
+  /** `start` a job, `wait` for the job an earlier run started, or `skip` it. */
+  action: 'start' | 'wait' | 'skip';
+  /** The project's state in the journal before this run (absent: not in the journal). */
+  journalState?: JournalProjectState['state'];
+  /** The job an earlier run started, when known. */
+  jobId?: string;
+  /** Why, in words (for `--dry-run` and the summary). */
+  reason: string;
+}
+
+/** The rerun switches of a many-project run. */
+export interface RerunRules {
+  /** Start again projects whose last run `failed`, was `not-found` or `not-started`. @defaultValue false */
+  retryFailed?: boolean;
+  /**
+   * Start again projects left at `intent` or `unknown`. This MAY START A SECOND JOB: the
+   * mutation may have reached the service the first time. @defaultValue false
+   */
+  retryUnknown?: boolean;
+}
+
+/**
+ * The journal's view of one project's settings (never the secret key).
+ *
+ * @param input - the project's input
+ * @returns endpoint, lines per request, labeler e-mail and role
+ * @remarks Two runs with the same config per project may share a journal; the secret key is
+ * left out on purpose (it may change without changing what the service does).
+ * @example
+ * ```ts
+ * projectConfig(input); // { endpoint: 'https://model.example.com/', numberOfFilesPerRequest: 2, labelerEmail: 'a@example.com', role: null }
+ * ```
+ */
+export function projectConfig(input: AutoLabelInput): JournalProjectConfig {
+  return {
+    // An endpoint that quotes the secret key (in its query, say) is recorded with it redacted.
+    endpoint: redact(input.targetAPI.endpoint, [input.targetAPI.secretKey]),
+    numberOfFilesPerRequest: input.options.numberOfFilesPerRequest,
+    labelerEmail: input.labelerEmail,
+    role: input.role ?? null,
+  };
+}
+
+/**
+ * Checks every input of a many-project run at once.
+ *
+ * @param inputs - the inputs
+ * @param options - `allowInsecureEndpoint`, and the run's `concurrency`
+ * @returns every problem, paths such as `inputs[3].targetAPI.endpoint` and messages naming the project
+ * @remarks Each input is checked by `validateAutoLabelInput`; a project listed twice is a problem
+ * too (two jobs for one project in one run is what the journal exists to prevent).
+ * @example
+ * ```ts
+ * validateManyInputs([goodInput, { ...goodInput, labelerEmail: 'x' }], {});
+ * // [{ path: 'inputs[1].labelerEmail', message: 'must be an e-mail address such as name@example.com (project p1)' }, …]
+ * ```
+ */
+export function validateManyInputs(inputs: unknown, options: { allowInsecureEndpoint?: boolean; concurrency?: unknown }): ValidationProblem[] {
+  const problems: ValidationProblem[] = [];
+  const c = options.concurrency;
+  if (c !== undefined && (typeof c !== 'number' || !Number.isInteger(c) || c < 1)) {
+    problems.push({ path: 'options.concurrency', message: 'must be an integer >= 1' });
+  }
+  if (!Array.isArray(inputs) || inputs.length === 0) return [...problems, { path: 'inputs', message: 'must be a non-empty list of auto-labeling inputs' }];
+  const seen = new Map<string, number>();
+  inputs.forEach((input: unknown, i) => {
+    const id = (input as { projectId?: unknown } | null)?.projectId;
+    const who = typeof id === 'string' && id.trim() !== '' ? ` (project ${id})` : '';
+    for (const p of validateAutoLabelInput(input, options)) {
+      problems.push({ path: p.path.replace(/^input/, `inputs[${i}]`), message: `${p.message}${who}` });
+    }
+    if (typeof id === 'string') {
+      const first = seen.get(id);
+      if (first !== undefined) problems.push({ path: `inputs[${i}].projectId`, message: `project ${id} is also inputs[${first}]: each project once per run` });
+      else seen.set(id, i);
+    }
+  });
+  return problems;
+}
+
+function describeConfig(c: JournalProjectConfig): string {
+  return `endpoint ${c.endpoint}, ${c.numberOfFilesPerRequest} files per request, labeler ${c.labelerEmail}, role ${c.role ?? 'default'}`;
+}
+
+/**
+ * Finds where a journal was written by another run configuration than this one.
+ *
+ * @param url - the service this run talks to
+ * @param journal - the journal's service URL and project states
+ * @param inputs - this run's inputs
+ * @returns one problem per difference (path `journal`); empty when the journal fits
+ * @remarks Compares the service URL of the latest `run` record, and for each project of this run
+ * the config of its latest `intent` (endpoint, files per request, labeler, role).
+ * @example
+ * ```ts
+ * configMismatches('https://a/graphql', { url: 'https://b/graphql', projects: new Map() }, []);
+ * // [{ path: 'journal', message: 'was written for the service at https://b/graphql; this run uses https://a/graphql' }]
+ * ```
+ */
+export function configMismatches(
+  url: string,
+  journal: { url?: string; projects: ReadonlyMap<string, JournalProjectState> },
+  inputs: readonly AutoLabelInput[],
+): ValidationProblem[] {
+  const problems: ValidationProblem[] = [];
+  if (journal.url !== undefined && journal.url !== url) {
+    problems.push({ path: 'journal', message: `was written for the service at ${journal.url}; this run uses ${url}` });
+  }
+  for (const input of inputs) {
+    const before = journal.projects.get(input.projectId)?.config;
+    if (!before) continue;
+    const now = projectConfig(input);
+    const same = (Object.keys(now) as (keyof JournalProjectConfig)[]).every((k) => now[k] === before[k]);
+    if (!same) problems.push({ path: 'journal', message: `project ${input.projectId} was run with ${describeConfig(before)}; this run uses ${describeConfig(now)}` });
+  }
+  return problems;
+}
+
+/**
+ * Decides, for each input, whether to start a job, wait for an earlier one or skip it.
+ *
+ * @param inputs - the (valid) inputs
+ * @param states - each project's state in the journal
+ * @param rules - `retryFailed`, `retryUnknown`
+ * @returns one plan entry per input, in order
+ * @remarks The rerun rules: not in the journal → start; `started` (or `timed-out`, which has a
+ * job) → wait for that job, never start another; `delivered` → skip; `failed`, `not-found`,
+ * `not-started` → skip unless `retryFailed`; `intent`, `unknown` → skip and report unless
+ * `retryUnknown` (which may start a second job).
+ * @example
+ * ```ts
+ * planProjects([input], new Map([[input.projectId, { state: 'intent' }]]), {})[0]!.action; // 'skip'
+ * ```
+ */
+export function planProjects(inputs: readonly AutoLabelInput[], states: ReadonlyMap<string, JournalProjectState>, rules: RerunRules): PlannedProject[] {
+  return inputs.map((input, index) => {
+    const projectId = input.projectId;
+    const s = states.get(projectId);
+    const base = { projectId, index, ...(s && { journalState: s.state }), ...(s?.jobId && { jobId: s.jobId }) };
+    if (!s) return { ...base, action: 'start', reason: 'not in the journal' };
+    switch (s.state) {
+      case 'delivered':
+        return { ...base, action: 'skip', reason: 'delivered in an earlier run' };
+      case 'started':
+      case 'timed-out':
+        return { ...base, action: 'wait', reason: `job ${s.jobId} started in an earlier run: waited for, not started again` };
+      case 'failed':
+      case 'not-found':
+      case 'not-started':
+        return rules.retryFailed
+          ? { ...base, action: 'start', reason: `${s.state} in an earlier run; started again (retry failed)` }
+          : { ...base, action: 'skip', reason: `${s.state} in an earlier run; retry failed to start it again` };
+      case 'intent':
+      case 'unknown':
+        return rules.retryUnknown
+          ? { ...base, action: 'start', reason: `outcome unknown in an earlier run; started again (retry unknown: may start a second job)` }
+          : { ...base, action: 'skip', reason: `outcome unknown in an earlier run (${s.state}): a job may have started; not started again without retry unknown` };
+    }
+  });
+}

@@ -1,0 +1,200 @@
+import { open, readFile, rm } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { checkJournalRecord } from '../client/journal.js';
+import type { Journal, JournalContents, JournalRecord } from '../client/journal.js';
+import { ValidationError } from '../client/errors.js';
+
+/** Options of {@link openFileJournal}. */
+export interface FileJournalOptions {
+  /**
+   * Only read (for a dry run): nothing is created, repaired or appended.
+   * @defaultValue false
+   */
+  readOnly?: boolean;
+}
+
+interface Parsed extends JournalContents {
+  /** Bytes of the file up to the end of the last good line. */
+  goodBytes: number;
+  /** The file's size as read. */
+  size: number;
+}
+
+/**
+ * Parses a journal's NDJSON text: one record per line.
+ *
+ * @param text - the file's content
+ * @param path - the file, for messages
+ * @returns the records; an incomplete or corrupt LAST line is left out with a warning
+ * @throws {@link ValidationError} naming the line when any other line is not a record
+ * @remarks Blank lines are skipped. `goodBytes` is where the file would be cut to drop a bad
+ * last line.
+ * @example
+ * ```ts
+ * parseJournalText('{"type":"run","at":"…","url":"https://x/graphql"}\n{"type":"int', 'run.ndjson').warnings.length; // 1
+ * ```
+ */
+export function parseJournalText(text: string, path: string): Parsed {
+  const lines = text.split('\n');
+  const records: JournalRecord[] = [];
+  const warnings: string[] = [];
+  let offset = 0;
+  let goodBytes = 0;
+  const last = lines.findLastIndex((l) => l.trim() !== '');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const bytes = Buffer.byteLength(line) + (i < lines.length - 1 ? 1 : 0);
+    offset += bytes;
+    if (line.trim() === '') {
+      if (i < last) goodBytes = offset;
+      continue;
+    }
+    let value: unknown;
+    let problem: string | undefined;
+    try {
+      value = JSON.parse(line);
+      problem = checkJournalRecord(value);
+    } catch {
+      problem = 'is not valid JSON';
+    }
+    if (problem === undefined) {
+      records.push(value as JournalRecord);
+      goodBytes = offset;
+    } else if (i === last) {
+      warnings.push(`${path} line ${i + 1} is incomplete or corrupt (${problem}), as a crash while writing leaves it: it was ignored`);
+    } else {
+      throw new ValidationError([{ path: `${path}:${i + 1}`, message: `journal line ${i + 1} ${problem}; the journal is corrupt (only its last line may be incomplete): fix or remove that line, or use another journal` }]);
+    }
+  }
+  return { records, warnings, goodBytes, size: Buffer.byteLength(text) };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code === 'EPERM'; // exists, owned by someone else
+  }
+}
+
+/**
+ * Takes `<path>.lock` for this process (holding its pid), so that two runs never share a journal.
+ *
+ * @param lockPath - the lock file
+ * @param path - the journal, for messages
+ * @returns a warning when a lock left by a process that no longer runs was taken over
+ * @throws {@link ValidationError} when a running process holds the lock
+ */
+async function takeLock(lockPath: string, path: string): Promise<string | undefined> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const handle = await open(lockPath, 'wx');
+      await handle.writeFile(`${process.pid}\n`);
+      await handle.close();
+      return attempt === 0 ? undefined : `${lockPath} was left by a run that no longer runs (a crash or kill): taken over`;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'EEXIST') throw error;
+      const pid = Number((await readFile(lockPath, 'utf8').catch(() => '')).trim());
+      if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
+        throw new ValidationError([
+          {
+            path: lockPath,
+            message: `another run (process ${pid}) is using the journal ${path}: two runs on one journal could start a project twice; wait for it to end (delete ${lockPath} only if no run uses the journal)`,
+          },
+        ]);
+      }
+      await rm(lockPath, { force: true });
+    }
+  }
+  throw new ValidationError([{ path: lockPath, message: `cannot take the lock of the journal ${path}` }]);
+}
+
+/**
+ * The journal as an append-only NDJSON file, flushed to disk (`fdatasync`) before each append resolves.
+ *
+ * @param path - the file; created on the first open unless `readOnly`
+ * @param options - see {@link FileJournalOptions}
+ * @returns a {@link Journal} for `client.autoLabelMany`
+ * @remarks On open, an incomplete last line (a crash mid-write) is reported in `warnings` and cut
+ * off the file, so that the next record starts on a line of its own; any other bad line is a
+ * {@link ValidationError} naming it. Appends made at the same time are written together and
+ * flushed once (group commit), each in the order it was made. The file never holds a secret:
+ * records carry project ids, job ids, the model endpoint and redacted error texts. While open
+ * (not read-only) the journal holds `<path>.lock` with its process id: a second run on the same
+ * journal is refused while the first one runs; a lock left by a process that no longer runs
+ * (a crash, a kill) is taken over with a warning.
+ * @example
+ * ```ts
+ * import { openFileJournal } from 'labelkit/journal';
+ * const result = await client.autoLabelMany(inputs, { journal: openFileJournal('run.ndjson') });
+ * ```
+ */
+export function openFileJournal(path: string, options: FileJournalOptions = {}): Journal {
+  let handle: FileHandle | undefined;
+  let pending: { line: string; resolve(): void; reject(error: unknown): void }[] = [];
+  let flushing: Promise<void> | undefined;
+  const lockPath = `${path}.lock`;
+  let locked = false;
+
+  const flush = async () => {
+    while (pending.length > 0) {
+      const batch = pending;
+      pending = [];
+      try {
+        await handle!.write(batch.map((b) => b.line).join(''));
+        await handle!.datasync();
+        for (const b of batch) b.resolve();
+      } catch (error) {
+        for (const b of batch) b.reject(error);
+      }
+    }
+    flushing = undefined;
+  };
+
+  return {
+    async open() {
+      // The lock first: nothing may append between reading the journal and appending to it.
+      const lockWarning = options.readOnly ? undefined : await takeLock(lockPath, path);
+      locked = !options.readOnly;
+      try {
+        let text = '';
+        try {
+          text = await readFile(path, 'utf8');
+        } catch (error) {
+          if ((error as { code?: string }).code !== 'ENOENT') throw error;
+        }
+        const parsed = parseJournalText(text, path);
+        const warnings = lockWarning ? [lockWarning, ...parsed.warnings] : parsed.warnings;
+        if (options.readOnly) return { records: parsed.records, warnings };
+        handle = await open(path, 'a');
+        if (parsed.goodBytes < parsed.size) {
+          await handle.truncate(parsed.goodBytes);
+          await handle.datasync();
+        }
+        return { records: parsed.records, warnings };
+      } catch (error) {
+        await handle?.close();
+        handle = undefined;
+        if (locked) await rm(lockPath, { force: true });
+        locked = false;
+        throw error;
+      }
+    },
+    append(record) {
+      if (options.readOnly) return Promise.reject(new Error(`the journal ${path} was opened read-only`));
+      if (!handle) return Promise.reject(new Error(`the journal ${path} is not open`));
+      return new Promise<void>((resolve, reject) => {
+        pending.push({ line: `${JSON.stringify(record)}\n`, resolve, reject });
+        flushing ??= flush();
+      });
+    },
+    async close() {
+      await flushing;
+      await handle?.close();
+      handle = undefined;
+      if (locked) await rm(lockPath, { force: true });
+      locked = false;
+    },
+  };
+}

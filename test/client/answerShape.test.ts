@@ -1,0 +1,81 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createLabelingClient, ProtocolError } from '../../src/client/index.js';
+import type { LabelingClient } from '../../src/client/index.js';
+import { advance, until, useFakeClock } from '../support/fakeClock.js';
+import { mockJob, startMockServer } from '../support/mockServer.js';
+import type { MockServer } from '../support/mockServer.js';
+
+const input = {
+  projectId: 'p1',
+  labelerEmail: 'ann@example.com',
+  options: { numberOfFilesPerRequest: 1 },
+  targetAPI: { endpoint: 'https://model.example.com/', secretKey: 'k3y-k3y-k3y' },
+};
+const answer = (data: unknown) => ({ status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data }) });
+
+describe('answers that lack their field', () => {
+  let server: MockServer;
+  let client: LabelingClient;
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  beforeEach(async () => {
+    unhandled.length = 0;
+    process.on('unhandledRejection', onUnhandled);
+    server = await startMockServer();
+    client = createLabelingClient({ url: server.url, token: 'test-token', retry: { maxAttempts: 3 }, poll: { intervalMs: 1_000 } });
+  });
+  afterEach(async () => {
+    vi.useRealTimers();
+    process.off('unhandledRejection', onUnhandled);
+    client.close();
+    await server.close();
+  });
+
+  const cases: Array<[string, unknown, (c: LabelingClient) => Promise<unknown>, string, RegExp]> = [
+    ['getJob', {}, (c) => c.getJob('j'), 'GetJob', /the answer's data lacks getJob/],
+    ['getJobs', {}, (c) => c.getJobs(['j']), 'GetJobs', /the answer's data lacks getJobs/],
+    ['getJobs', { getJobs: null }, (c) => c.getJobs(['j']), 'GetJobs', /getJobs is not a list/],
+    ['getJobs', { getJobs: [] }, (c) => c.getJobs(['j']), 'GetJobs', /getJobs has 0 entries for 1 ids/],
+    ['getJobs', { getJobs: [{ id: 'j' }] }, (c) => c.getJobs(['j']), 'GetJobs', /getJobs\[0\]\.status is not a string/],
+    ['startAutoLabel', {}, (c) => c.startAutoLabel(input), 'AutoLabelTokenBasedProjectMutation', /the answer's data lacks result/],
+    ['getLabelSets', { getCabinetLabelSetsById: null }, (c) => c.getLabelSets('c'), 'getCabinetLabelSetsById', /is not a list/],
+    ['getCabinet', { getCabinet: 'x' }, (c) => c.getCabinet('p', 'LABELER'), 'GetCabinet', /getCabinet is not an object with an id/],
+  ];
+
+  it.each(cases)('rejects %s with a ProtocolError when data is %j', async (_name, data, act, operationName, message) => {
+    server.plan(answer(data));
+    const error = (await act(client).catch((e: unknown) => e)) as ProtocolError;
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect(error).toMatchObject({ code: 'BAD_RESPONSE', operationName, requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(error.message).toMatch(message);
+    expect(error.message).toMatch(/^\[Protocol\] /);
+    // Not transient: never retried.
+    expect(server.graphqlRequests()).toHaveLength(1);
+  });
+
+  it('says the outcome of a mutation with a malformed answer is unknown', async () => {
+    server.plan(answer({}));
+    const error = (await client.startAutoLabel(input).catch((e: unknown) => e)) as ProtocolError;
+    expect(error.mutationOutcomeUnknown).toBe(true);
+    expect(error.message).toContain('do not start another blindly');
+  });
+
+  it.each([{}, { getJobs: null }])('ends a wait with a ProtocolError, and nothing rejects unhandled, when data is %j', async (data) => {
+    useFakeClock();
+    server.jobs.set('j', mockJob('j', { status: 'IN_PROGRESS' }));
+    server.plan(answer(data));
+    let settled: unknown;
+    void client.waitForJob('j', { timeoutMs: 60_000 }).then(
+      (outcome) => (settled = outcome),
+      (error: unknown) => (settled = error),
+    );
+    await advance(100);
+    await until(() => settled !== undefined, 'the wait to end');
+    expect(settled).toBeInstanceOf(ProtocolError);
+    expect(settled).toMatchObject({ code: 'BAD_RESPONSE', operationName: 'GetJobs' });
+    // No further poll, and no rejection escaped a timer callback.
+    await advance(5_000);
+    expect(server.graphqlRequests()).toHaveLength(1);
+    expect(unhandled).toEqual([]);
+  });
+});

@@ -1,0 +1,107 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ValidationError } from '../../src/client/index.js';
+import type { JournalRecord } from '../../src/client/index.js';
+import { openFileJournal } from '../../src/journal/index.js';
+
+const at = '2026-01-01T00:00:00.000Z';
+const config = { endpoint: 'https://model.example.com/', numberOfFilesPerRequest: 2, labelerEmail: 'a@example.com', role: null };
+const fileIn = () => join(mkdtempSync(join(tmpdir(), 'labelkit-journal-')), 'run.ndjson');
+const line = (r: JournalRecord) => `${JSON.stringify(r)}\n`;
+const intent = (projectId: string): JournalRecord => ({ type: 'intent', at, projectId, config });
+
+describe('openFileJournal', () => {
+  it('reads back, in order, every record appended, including appends made at the same time', async () => {
+    const path = fileIn();
+    const journal = openFileJournal(path);
+    expect(await journal.open()).toEqual({ records: [], warnings: [] });
+    const records = Array.from({ length: 30 }, (_, i) => intent(`p${i}`));
+    await Promise.all(records.map((r) => journal.append(r)));
+    await journal.close();
+    expect(readFileSync(path, 'utf8').split('\n').filter(Boolean)).toHaveLength(30);
+    const again = openFileJournal(path);
+    expect((await again.open()).records).toEqual(records);
+    await again.close();
+  });
+
+  it('ignores and reports an incomplete last line, then appends on a line of its own', async () => {
+    const path = fileIn();
+    writeFileSync(path, line(intent('p1')) + line({ type: 'started', at, projectId: 'p1', jobId: 'job-1' }) + '{"type":"intent","at":"2026-01-01T00:00:00.000Z","projectId":"p2","con');
+    const journal = openFileJournal(path);
+    const contents = await journal.open();
+    expect(contents.records.map((r) => r.type)).toEqual(['intent', 'started']);
+    expect(contents.warnings).toEqual([`${path} line 3 is incomplete or corrupt (is not valid JSON), as a crash while writing leaves it: it was ignored`]);
+    await journal.append(intent('p3'));
+    await journal.close();
+    const reread = openFileJournal(path);
+    const after = await reread.open();
+    expect(after.records.map((r) => (r.type === 'run' ? r.url : r.projectId))).toEqual(['p1', 'p1', 'p3']);
+    expect(after.warnings).toEqual([]);
+    await reread.close();
+  });
+
+  it('refuses the journal naming the line when a line other than the last is corrupt', async () => {
+    const path = fileIn();
+    writeFileSync(path, line(intent('p1')) + '{"type":"started","at":"x","projectId":"p1"}\n' + line(intent('p2')));
+    const error = await openFileJournal(path).open().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).problems).toEqual([
+      { path: `${path}:2`, message: 'journal line 2 a started record needs "projectId" and "jobId"; the journal is corrupt (only its last line may be incomplete): fix or remove that line, or use another journal' },
+    ]);
+    const notJson = fileIn();
+    writeFileSync(notJson, 'garbage\n' + line(intent('p1')));
+    expect(((await openFileJournal(notJson).open().catch((e: unknown) => e)) as ValidationError).problems[0]!.path).toBe(`${notJson}:1`);
+  });
+
+  it('neither creates nor repairs the file when opened read-only', async () => {
+    const missing = fileIn();
+    const readOnly = openFileJournal(missing, { readOnly: true });
+    expect(await readOnly.open()).toEqual({ records: [], warnings: [] });
+    await expect(readOnly.append(intent('p1'))).rejects.toThrow(/read-only/);
+    await readOnly.close();
+    expect(existsSync(missing)).toBe(false);
+
+    const torn = fileIn();
+    const text = line(intent('p1')) + '{"type":"st';
+    writeFileSync(torn, text);
+    const j = openFileJournal(torn, { readOnly: true });
+    expect((await j.open()).warnings).toHaveLength(1);
+    await j.close();
+    expect(readFileSync(torn, 'utf8')).toBe(text);
+  });
+
+  it('refuses a second run on the same journal while the first holds it, and frees it on close', async () => {
+    const path = fileIn();
+    const first = openFileJournal(path);
+    await first.open();
+    expect(readFileSync(`${path}.lock`, 'utf8')).toBe(`${process.pid}\n`);
+    const error = await openFileJournal(path).open().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).problems[0]!.message).toMatch(new RegExp(`^another run \\(process ${process.pid}\\) is using the journal `));
+    await first.close();
+    expect(existsSync(`${path}.lock`)).toBe(false);
+    const second = openFileJournal(path);
+    await expect(second.open()).resolves.toEqual({ records: [], warnings: [] });
+    await second.close();
+  });
+
+  it('takes over, with a warning, a lock left by a process that no longer runs', async () => {
+    const path = fileIn();
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
+    writeFileSync(`${path}.lock`, `${gone}\n`);
+    const journal = openFileJournal(path);
+    expect((await journal.open()).warnings).toEqual([`${path}.lock was left by a run that no longer runs (a crash or kill): taken over`]);
+    expect(readFileSync(`${path}.lock`, 'utf8')).toBe(`${process.pid}\n`);
+    await journal.close();
+  });
+
+  it('releases the lock when the journal is corrupt', async () => {
+    const path = fileIn();
+    writeFileSync(path, 'garbage\n' + line(intent('p1')));
+    await expect(openFileJournal(path).open()).rejects.toBeInstanceOf(ValidationError);
+    expect(existsSync(`${path}.lock`)).toBe(false);
+  });
+});
