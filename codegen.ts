@@ -1,34 +1,103 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CodegenConfig } from '@graphql-codegen/cli';
+import type { Types } from '@graphql-codegen/plugin-helpers';
+import { emulatorSchemaSource } from './src/emulator/schemaSource.js';
+import { generationOfSchema, operationsInGeneration, SCHEMA_GENERATIONS, schemaInGeneration } from './src/shared/schemaGeneration.js';
 
 /**
- * One target: the hand-written SDL plus one document per file under operations/
- * become typed documents in generated/graphql.ts. The output is committed;
- * `npm run codegen:check` (part of `npm test`) fails when it is stale.
+ * Inputs: the hand-written SDL (schema.graphql) and one document per file under operations/,
+ * both written in either schema generation (`tags` today, `labels` after the service's rename);
+ * operations/ may keep the `labelItems: tagItems` aliases after schema.graphql is renamed.
+ *
+ * Outputs (committed; `npm run codegen:check`, part of `npm test`, fails when one is stale):
+ * - generated/graphql.ts: the typed documents in the generation of schema.graphql, the public
+ *   `labelkit/documents` (today byte-identical to generated/tags/graphql.ts).
+ * - generated/<generation>/graphql.ts: the same documents rewritten for each generation, with the
+ *   same result types; the client sends one or the other (src/client/labelSetDocuments.ts).
+ * - generated/<generation>/resolvers.ts: the emulator's resolver types for the schema it serves in
+ *   each generation, with the store's types as mappers: a field the store does not have must get a
+ *   resolver (src/emulator/resolvers.ts), so a rename is a compile error.
+ *
+ * The generation outputs are the same whichever generation schema.graphql and operations/ are
+ * written in, so after the rename `npm run codegen` is the only step (README).
  *
  * The documents are plain DocumentNode objects (no `graphql` import at run time),
  * so the browser build of the client stays free of the `graphql` package.
  */
-const config: CodegenConfig = {
-  schema: 'schema.graphql',
-  documents: ['operations/**/*.graphql'],
-  emitLegacyCommonJSImports: false,
-  generates: {
-    'generated/graphql.ts': {
-      plugins: ['typescript-operations', 'typed-document-node'],
-      // typescript-operations 6 emits only the types the operations reach, and enums as
-      // string-literal unions (its `enumType` default): no runtime enums, no option needed.
-      config: {
-        useTypeImports: true,
-        skipTypename: true,
-        dedupeOperationSuffix: true,
-        strictScalars: true,
-        scalars: {
-          ID: { input: 'string', output: 'string' },
-          JobErrorArgs: { input: 'Record<string, unknown>', output: 'Record<string, unknown>' },
-        },
-      },
+
+/** How documents become typed documents; shared by every document target. */
+const documentPlugins: Types.ConfiguredOutput = {
+  plugins: ['typescript-operations', 'typed-document-node'],
+  // typescript-operations 6 emits only the types the operations reach, and enums as
+  // string-literal unions (its `enumType` default): no runtime enums, no option needed.
+  config: {
+    useTypeImports: true,
+    skipTypename: true,
+    dedupeOperationSuffix: true,
+    strictScalars: true,
+    scalars: {
+      ID: { input: 'string', output: 'string' },
+      JobErrorArgs: { input: 'Record<string, unknown>', output: 'Record<string, unknown>' },
     },
   },
 };
 
-export default config;
+/** The emulator's resolver types: the store's types stand for the schema's object types. */
+const resolverPlugins: Types.ConfiguredOutput = {
+  plugins: ['typescript', 'typescript-resolvers'],
+  config: {
+    useTypeImports: true,
+    enumsAsTypes: true,
+    strictScalars: true,
+    scalars: {
+      ID: { input: 'string', output: 'string' },
+      JobErrorArgs: { input: 'Record<string, unknown>', output: 'Record<string, unknown>' },
+    },
+    mapperTypeSuffix: 'Model',
+    mappers: {
+      Cabinet: '../../src/emulator/types.js#StoredCabinet',
+      LabelSet: '../../src/emulator/types.js#StoredLabelSet',
+      TagItem: '../../src/emulator/types.js#StoredLabel',
+      Job: '../../src/emulator/types.js#StoredJob',
+      JobError: '../../src/emulator/types.js#StoredJobError',
+    },
+  },
+};
+
+/**
+ * The codegen configuration of a checkout.
+ *
+ * @param root - the folder holding schema.graphql and operations/ (tests pass a renamed copy)
+ * @returns the configuration; output paths are relative to `root`
+ */
+export function codegenConfig(root = '.'): CodegenConfig {
+  const schemaSdl = readFileSync(join(root, 'schema.graphql'), 'utf8');
+  const operations = readdirSync(join(root, 'operations'))
+    .filter((f) => f.endsWith('.graphql'))
+    .sort()
+    .map((f) => readFileSync(join(root, 'operations', f), 'utf8'))
+    .join('\n');
+  const generationTargets = Object.fromEntries(
+    SCHEMA_GENERATIONS.flatMap((generation): [string, Types.ConfiguredOutput][] => [
+      [
+        `generated/${generation}/graphql.ts`,
+        { ...documentPlugins, schema: schemaInGeneration(schemaSdl, generation), documents: operationsInGeneration(operations, generation) },
+      ],
+      [`generated/${generation}/resolvers.ts`, { ...resolverPlugins, schema: emulatorSchemaSource(schemaSdl, generation) }],
+    ]),
+  );
+  return {
+    emitLegacyCommonJSImports: false,
+    generates: {
+      'generated/graphql.ts': {
+        ...documentPlugins,
+        schema: join(root, 'schema.graphql'),
+        documents: operationsInGeneration(operations, generationOfSchema(schemaSdl) ?? 'tags'),
+      },
+      ...generationTargets,
+    },
+  };
+}
+
+export default codegenConfig();

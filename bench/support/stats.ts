@@ -25,3 +25,8 @@ export function printTable(figures: Figure[]): void {
   const widths = [0, 1, 2, 3, 4].map((i) => Math.max(...rows.map((r) => r[i]!.length), 4));
   for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i]!)).join('  '));
 }
+
+/** A full garbage collection when node runs with --expose-gc (`npm run bench` does); else nothing. */
+export function collectGarbage(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}

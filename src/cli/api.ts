@@ -8,7 +8,7 @@
 export { runCabinet } from './commands/cabinet/runner.js';
 export type { CabinetFlags, CabinetResult } from './commands/cabinet/runner.js';
 export { runLabelSets } from './commands/labelSets/runner.js';
-export type { LabelSetsFlags, LabelSetsResult } from './commands/labelSets/runner.js';
+export type { LabelSetsFlags, LabelSetsHooks, LabelSetsResult } from './commands/labelSets/runner.js';
 export { buildAutoLabelInput, runAutoLabel } from './commands/autoLabel/runner.js';
 export type { AutoLabelFlags, AutoLabelHooks, AutoLabelResult, DryRunRequest } from './commands/autoLabel/runner.js';
 export { isManyRun, manyExitCode, parseProjectsFile, runAutoLabelMany } from './commands/autoLabel/manyRunner.js';
@@ -17,6 +17,8 @@ export { runJobs, waitForAll, outcomesExitCode, statusesExitCode } from './comma
 export type { JobWatcher, JobsFlags, JobsResult } from './commands/jobs/runner.js';
 export { runModelCheck, checkRequest } from './commands/modelCheck/runner.js';
 export type { ModelCheckFlags, ModelCheckResult, ModelCheckRow } from './commands/modelCheck/runner.js';
+export { runSchemaCheck } from './commands/schemaCheck/runner.js';
+export type { SchemaChangeRow, SchemaCheckFlags, SchemaCheckResult } from './commands/schemaCheck/runner.js';
 export { runEmulator } from './commands/emulator/runner.js';
 export type { EmulatorFlags } from './commands/emulator/runner.js';
 export { resolveConnection } from './connection.js';

@@ -18,6 +18,7 @@ export const EXIT = {
   jobFailed: 5,
   jobTimedOut: 6,
   jobNotFound: 7,
+  schemaIncompatible: 8,
   interrupted: 130,
 } as const;
 
@@ -35,6 +36,7 @@ export const EXIT_CODE_HELP = [
   '  5    a job FAILED',
   '  6    waiting for a job timed out (--timeout)',
   '  7    a job was not found',
+  '  8    schema check: the service\'s schema breaks what labelkit uses',
   '  130  interrupted (Ctrl-C)',
 ].join('\n');
 

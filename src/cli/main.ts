@@ -7,6 +7,7 @@ import { emulatorCommand } from './commands/emulator/index.js';
 import { jobsCommand } from './commands/jobs/index.js';
 import { labelSetsCommand } from './commands/labelSets/index.js';
 import { modelCommand } from './commands/model/index.js';
+import { schemaCommand } from './commands/schemaCheck/index.js';
 import { EXIT, EXIT_CODE_HELP } from './exitCodes.js';
 import { processIo } from './io.js';
 import type { Io } from './io.js';
@@ -49,6 +50,7 @@ export function buildProgram(io: Io, done: (code: number) => void): Command {
     jobsCommand(io, done),
     emulatorCommand(io, done),
     modelCommand(io, done),
+    schemaCommand(io, done),
     demoCommand(io, done),
   ];
   // addCommand() does not pass settings down as command() does: exit override, output, help.

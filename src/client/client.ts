@@ -1,10 +1,4 @@
-import {
-  AutoLabelTokenBasedProjectMutationDocument,
-  GetCabinetDocument,
-  GetCabinetLabelSetsByIdDocument,
-  GetJobDocument,
-  GetJobsDocument,
-} from '../../generated/graphql.js';
+import { AutoLabelTokenBasedProjectMutationDocument, GetCabinetDocument, GetJobDocument, GetJobsDocument } from '../../generated/graphql.js';
 import type { AuthOptions } from './auth.js';
 import { runAutoLabelMany } from './autoLabelMany.js';
 import type { AutoLabelManyOptions, AutoLabelManyResult } from './autoLabelMany.js';
@@ -15,6 +9,8 @@ import { createExecutor } from './executor.js';
 import type { CallOptions, RetryOptions } from './executor.js';
 import { DEFAULT_JOB_TIMEOUT_MS } from '../shared/constants.js';
 import { JobPoller } from './jobPoller.js';
+import { LabelSetDocuments } from './labelSetDocuments.js';
+import type { SchemaChangeEvent, SchemaGeneration } from './labelSetDocuments.js';
 import type { PollOptions, WaitOptions } from './jobPoller.js';
 import type { AutoLabelInput, Cabinet, Job, JobOutcome, JobSnapshot, LabelSet, Role } from './types.js';
 import { checkClientOptions, checkId, checkJobIds, checkRole, validateAutoLabelInput } from './validation.js';
@@ -33,6 +29,15 @@ export interface LabelingClientOptions extends AuthOptions {
   fetch?: typeof fetch;
   /** Extra headers for every request. */
   headers?: Record<string, string>;
+  /**
+   * Which generation of the service's schema the label-set query is written for: `tags` (today's
+   * production, `tagItems`/`tagName`) or `labels` (after the service's rename). A `tags` client
+   * switches to `labels` on its own, once, when the service refuses `tagItems`/`tagName`.
+   * @defaultValue 'tags' (today's production; a service already renamed costs one extra request, once)
+   */
+  schemaGeneration?: SchemaGeneration;
+  /** Called once when the client switches to the renamed label-set documents (see `schemaGeneration`). */
+  onSchemaChange?: (event: SchemaChangeEvent) => void;
 }
 
 /**
@@ -144,7 +149,8 @@ function assertValid(problems: ValidationProblem[], operationName: string): void
  * @remarks Every call is a POST with `operationName`, `query` and `variables`, an `x-request-id`
  * and `x-labelkit-client: labelkit/<version>`; there is no document cache. Queries are retried on
  * network errors, 408, 429 (honouring `Retry-After`) and 5xx with exponential back-off and jitter;
- * mutations never are. Errors are labelkit errors (see `errors.ts`) and hold no secret.
+ * mutations never are. Errors are labelkit errors (see `errors.ts`) and hold no secret. The label-set
+ * query follows the service across its tag→label rename on its own (see `schemaGeneration`).
  * @example
  * ```ts
  * import { createLabelingClient } from 'labelkit';
@@ -155,6 +161,7 @@ function assertValid(problems: ValidationProblem[], operationName: string): void
 export function createLabelingClient(options: LabelingClientOptions): LabelingClient {
   assertValid(checkClientOptions(options), 'createLabelingClient');
   const { execute, close: closeExecutor } = createExecutor(options);
+  const labelSetDocuments = new LabelSetDocuments(options.schemaGeneration ?? 'tags', options.onSchemaChange);
 
   const getJobs = async (jobIds: string[], callOptions?: CallOptions) => {
     assertValid(checkJobIds(jobIds), 'GetJobs');
@@ -181,12 +188,9 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
     },
     async getLabelSets(cabinetId, callOptions) {
       assertValid(checkId(cabinetId, 'cabinetId'), 'getCabinetLabelSetsById');
-      const data = await execute(GetCabinetLabelSetsByIdDocument, { cabinetId }, {
-        kind: 'query',
-        operationName: 'getCabinetLabelSetsById',
-        options: callOptions,
-        check: labelSetList(),
-      });
+      const data = await labelSetDocuments.send((document) =>
+        execute(document, { cabinetId }, { kind: 'query', operationName: 'getCabinetLabelSetsById', options: callOptions, check: labelSetList() }),
+      );
       return [...data.getCabinetLabelSetsById].sort((a, b) => a.index - b.index);
     },
     async getProjectLabelSets(projectId, role, callOptions) {

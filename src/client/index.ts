@@ -29,6 +29,7 @@ export type { AutoLabelManyOptions, AutoLabelManyResult, ManyEvent, ManyOutcomeK
 export { checkJournalRecord, createMemoryJournal, replayJournal } from './journal.js';
 export type { Journal, JournalContents, JournalProjectConfig, JournalProjectState, JournalRecord } from './journal.js';
 export type { PlannedProject, RerunRules } from './manyPlan.js';
+export type { SchemaChangeEvent, SchemaGeneration } from './labelSetDocuments.js';
 export type { LabelNode, LabelTree } from './labelTree.js';
 export type {
   AutoLabelInput,

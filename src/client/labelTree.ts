@@ -33,7 +33,7 @@ export interface LabelTree {
  * Builds the hierarchy of a label set from each item's `parentId`.
  *
  * @param set - a label set from `getLabelSets`
- * @returns the tree, with name↔id maps
+ * @returns the tree; its maps by name (`idByName`, `nameById`, `idByPath`) are built on first read
  * @throws {@link LabelSetError} listing every problem at once: duplicate ids, orphans (a
  * `parentId` that names no item of the set), cycles, and duplicate names (case-insensitive)
  * under one parent. It never loops, whatever the input.
@@ -54,68 +54,75 @@ export function buildLabelTree(set: LabelSet): LabelTree {
   }
 
   const roots: TreeNode[] = [];
+  let orphans: TreeNode[] | undefined;
   for (const node of byId.values()) {
     const parentId = node.item.parentId;
-    if (parentId === null || parentId === undefined) roots.push(node);
-    else if (!byId.has(parentId)) problems.push(`label ${describe(node)} has parent ${parentId}, which is not in the set (orphan)`);
-    else if (parentId === node.item.id) problems.push(`label ${describe(node)} is its own parent (cycle)`);
-    else byId.get(parentId)!.children.push(node);
+    if (parentId === null || parentId === undefined) {
+      roots.push(node);
+      continue;
+    }
+    const parent = byId.get(parentId);
+    if (parent === node) problems.push(`label ${describe(node)} is its own parent (cycle)`);
+    else if (parent) {
+      node.parent = parent;
+      parent.children.push(node);
+    } else {
+      problems.push(`label ${describe(node)} has parent ${parentId}, which is not in the set (orphan)`);
+      (orphans ??= []).push(node);
+    }
   }
 
-  // Walk down from the roots (iteratively: a deep chain must not overflow the stack).
-  const reached = new Set<string>();
-  const stack: Array<{ node: TreeNode; depth: number }> = roots.map((node) => ({ node, depth: 0 }));
-  while (stack.length > 0) {
-    const { node, depth } = stack.pop()!;
-    reached.add(node.item.id);
-    node.depth = depth;
-    for (const child of node.children) {
-      child.parent = node;
-      stack.push({ node: child, depth: depth + 1 });
+  // Depths, depth first from each root with an explicit stack (a deep chain must not overflow
+  // the call stack); the stack holds one path's siblings, not the whole set.
+  let reached = 0;
+  const stack: TreeNode[] = [];
+  for (const root of roots) {
+    root.depth = 0;
+    stack.push(root);
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      reached++;
+      for (const child of node.children) {
+        child.depth = node.depth + 1;
+        stack.push(child);
+      }
     }
   }
   // Whatever was not reached hangs below an orphan (already reported) or has no way up at all: it
   // sits on, or below, a cycle. One pass, each node classified once.
-  const onCycle = unreachable(byId, reached).filter((n) => !isOrphanOrSelf(n, byId));
-  if (onCycle.length > 0) {
-    const shown = onCycle.slice(0, 20).map(describe).join(', ');
-    const more = onCycle.length > 20 ? ` and ${onCycle.length - 20} more` : '';
-    problems.push(`labels ${shown}${more} form a cycle (no path to a top-level label)`);
+  if (reached < byId.size) {
+    const onCycle = unreachable(byId).filter((n) => !isOrphanOrSelf(n, byId));
+    if (onCycle.length > 0) {
+      const shown = onCycle.slice(0, 20).map(describe).join(', ');
+      const more = onCycle.length > 20 ? ` and ${onCycle.length - 20} more` : '';
+      problems.push(`labels ${shown}${more} form a cycle (no path to a top-level label)`);
+    }
   }
-
-  // Duplicate names under one parent: one map keyed by parent and lower-cased name (a map per
-  // sibling group cost one allocation per label).
-  const lowerById = new Map<string, string>();
-  const seen = new Map<string, LabelNode>();
-  for (const node of byId.values()) {
-    const lower = node.item.labelName.toLowerCase();
-    lowerById.set(node.item.id, lower);
-    const key = `${node.item.parentId ?? ''}\u0000${lower}`;
-    const first = seen.get(key);
-    if (first) {
-      const parent = node.item.parentId ? `under ${node.item.parentId}` : 'at the top level';
-      problems.push(`duplicate name "${node.item.labelName}" ${parent} (ids ${first.item.id} and ${node.item.id})`);
-    } else seen.set(key, node);
-  }
+  problems.push(...duplicateNames(set, byId, roots, orphans));
   if (problems.length > 0) throw new LabelSetError(set.id, problems);
 
-  const nameCount = new Map<string, number>();
-  const nameById = new Map<string, string>();
-  for (const node of byId.values()) {
-    const key = lowerById.get(node.item.id)!;
-    nameCount.set(key, (nameCount.get(key) ?? 0) + 1);
-    nameById.set(node.item.id, node.item.labelName);
-  }
-  const idByName = new Map<string, string>();
-  for (const [id, key] of lowerById) if (nameCount.get(key) === 1) idByName.set(key, id);
+  // The maps by name are built on first read: most callers read one of them, or none.
+  let idByName: Map<string, string> | undefined;
+  let nameById: Map<string, string> | undefined;
   let idByPath: Map<string, string> | undefined;
   return {
     labelSetId: set.id,
     roots,
     byId,
-    idByName,
-    nameById,
-    // Built on first read: most callers never need it, and its keys cost a string per label.
+    get idByName() {
+      if (idByName) return idByName;
+      const count = new Map<string, number>();
+      for (const node of byId.values()) count.set(node.lowerName, (count.get(node.lowerName) ?? 0) + 1);
+      idByName = new Map();
+      for (const node of byId.values()) if (count.get(node.lowerName) === 1) idByName.set(node.lowerName, node.item.id);
+      return idByName;
+    },
+    get nameById() {
+      if (nameById) return nameById;
+      nameById = new Map();
+      for (const node of byId.values()) nameById.set(node.item.id, node.item.labelName);
+      return nameById;
+    },
     get idByPath() {
       if (idByPath) return idByPath;
       idByPath = new Map();
@@ -126,16 +133,57 @@ export function buildLabelTree(set: LabelSet): LabelTree {
 }
 
 /**
+ * The duplicate names (case-insensitive) among siblings, in the set's order. One map serves every
+ * group of siblings in turn, emptied after each (so it never grows beyond the largest group);
+ * an only child is neither looked up nor lower-cased.
+ */
+function duplicateNames(set: LabelSet, byId: Map<string, TreeNode>, roots: TreeNode[], orphans: TreeNode[] | undefined): string[] {
+  const found: TreeNode[][] = [];
+  const names = new Map<string, TreeNode>();
+  const check = (group: readonly TreeNode[]) => {
+    if (group.length < 2) return;
+    for (const node of group) {
+      const earlier = names.get(node.lowerName);
+      if (earlier) found.push([earlier, node]);
+      else names.set(node.lowerName, node);
+    }
+    names.clear();
+  };
+  check(roots);
+  for (const node of byId.values()) check(node.children);
+  if (orphans) {
+    const byParent = new Map<string, TreeNode[]>();
+    for (const node of orphans) byParent.set(node.item.parentId!, [...(byParent.get(node.item.parentId!) ?? []), node]);
+    for (const group of byParent.values()) check(group);
+  }
+  if (found.length === 0) return [];
+  const order = new Map(set.labelItems.map((item, i) => [item, i]));
+  found.sort((a, b) => order.get(a[1]!.item)! - order.get(b[1]!.item)!);
+  return found.map(([earlier, node]) => {
+    const parentId = node!.item.parentId;
+    const where = parentId ? `under ${parentId}` : 'at the top level';
+    return `duplicate name "${node!.item.labelName}" ${where} (ids ${earlier!.item.id} and ${node!.item.id})`;
+  });
+}
+
+/**
  * A label in its tree. `parent` is internal (not part of {@link LabelNode}); `path` is built on
  * first read: eager paths cost O(depth) each, so O(n²) on a deep chain. A class rather than a
- * WeakMap of parents: the WeakMap was a third of the time on 50,000 labels.
+ * WeakMap of parents: the WeakMap was a third of the time on 50,000 labels. Few fields: building
+ * the tree of a large set is mostly allocation and garbage collection.
  */
 class TreeNode implements LabelNode {
   children: TreeNode[] = [];
-  depth = 0;
+  /** -1 until reached from a root. */
+  depth = -1;
   parent: TreeNode | undefined = undefined;
   private cachedPath: string[] | undefined = undefined;
+  private cachedLower: string | undefined = undefined;
   constructor(readonly item: LabelItem) {}
+  /** The name, lower-cased (names compare case-insensitively). */
+  get lowerName(): string {
+    return (this.cachedLower ??= this.item.labelName.toLowerCase());
+  }
   get path(): string[] {
     if (this.cachedPath) return this.cachedPath;
     // Iteratively up to the top (no recursion, so a deep chain cannot overflow the stack).
@@ -159,14 +207,14 @@ function isOrphanOrSelf(node: LabelNode, byId: Map<string, LabelNode>): boolean 
  * already), in the set's order. Each walk up stops at a label classified before, so the whole
  * pass is linear even for one long cycle.
  */
-function unreachable(byId: Map<string, LabelNode>, reached: Set<string>): LabelNode[] {
+function unreachable(byId: Map<string, TreeNode>): TreeNode[] {
   // true: below an orphan or a self-parent; false: on or below a cycle.
   const broken = new Map<string, boolean>();
   for (const start of byId.values()) {
-    if (reached.has(start.item.id) || broken.has(start.item.id)) continue;
+    if (start.depth >= 0 || broken.has(start.item.id)) continue;
     const walk: string[] = [];
     const inWalk = new Set<string>();
-    let current: LabelNode | undefined = start;
+    let current: TreeNode | undefined = start;
     let verdict = false;
     while (current) {
       const id = current.item.id;
@@ -187,5 +235,5 @@ function unreachable(byId: Map<string, LabelNode>, reached: Set<string>): LabelN
     }
     for (const id of walk) broken.set(id, verdict);
   }
-  return [...byId.values()].filter((n) => !reached.has(n.item.id) && broken.get(n.item.id) === false);
+  return [...byId.values()].filter((n) => n.depth < 0 && broken.get(n.item.id) === false);
 }

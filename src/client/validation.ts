@@ -153,6 +153,8 @@ export interface ClientOptionsToCheck {
   timeoutMs?: unknown;
   retry?: { maxAttempts?: unknown; initialDelayMs?: unknown; maxDelayMs?: unknown } | undefined;
   poll?: { intervalMs?: unknown; maxIntervalMs?: unknown } | undefined;
+  schemaGeneration?: unknown;
+  onSchemaChange?: unknown;
 }
 
 /** A number option: absent, or a number ≥ min (Infinity allowed where said), integer if asked. */
@@ -202,5 +204,11 @@ export function checkClientOptions(options: ClientOptionsToCheck): ValidationPro
   problems.push(...checkNumber(options.retry?.maxDelayMs, 'options.retry.maxDelayMs', { min: 0 }));
   problems.push(...checkNumber(options.poll?.intervalMs, 'options.poll.intervalMs', { min: 1 }));
   problems.push(...checkNumber(options.poll?.maxIntervalMs, 'options.poll.maxIntervalMs', { min: 1 }));
+  if (options.schemaGeneration !== undefined && options.schemaGeneration !== 'tags' && options.schemaGeneration !== 'labels') {
+    problems.push({ path: 'options.schemaGeneration', message: "must be 'tags' or 'labels'" });
+  }
+  if (options.onSchemaChange !== undefined && typeof options.onSchemaChange !== 'function') {
+    problems.push({ path: 'options.onSchemaChange', message: 'must be a function' });
+  }
   return problems;
 }

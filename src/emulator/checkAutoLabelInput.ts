@@ -1,4 +1,4 @@
-import type { AutoLabelTokenBasedProjectInput } from '../../generated/graphql.js';
+import type { AutoLabelTokenBasedProjectInput } from '../../generated/tags/resolvers.js';
 import type { EmulatorStore } from './store.js';
 
 /** One problem of the mutation's input: the field (`input.targetAPI.endpoint`) and the rule. */

@@ -9,7 +9,8 @@ import { secretRedactionPlugin } from './secretRedactionPlugin.js';
 import { createResolvers } from './resolvers.js';
 import { JobRunner } from './runner.js';
 import type { ModelOptions } from './runner.js';
-import { loadSchemaSource } from './schemaSource.js';
+import { emulatorSchemaSource, loadSchemaSource } from './schemaSource.js';
+import type { SchemaGeneration } from '../shared/schemaGeneration.js';
 import { EmulatorStore } from './store.js';
 import { TokenAuthority } from './tokenAuthority.js';
 import { isLoopbackHost } from '../shared/isLoopbackHost.js';
@@ -40,6 +41,13 @@ export interface EmulatorOptions {
   /** Origins that browsers may call from (exact strings), instead of the loopback ones. @defaultValue loopback origins: http(s)://localhost, 127.x.x.x, [::1], any port */
   corsOrigins?: string[];
   /**
+   * Which generation of the service's schema to speak: `tags` (today's production: `tagItems`,
+   * `tagName`) or `labels` (after the rename: `labelItems`, `labelName`). Switch a running emulator
+   * with {@link Emulator.setSchemaGeneration}.
+   * @defaultValue 'tags' (today's production)
+   */
+  schemaGeneration?: SchemaGeneration;
+  /**
    * The largest request body read, in bytes. A larger one is refused with HTTP 413 and a
    * GraphQL-shaped error (`REQUEST_ENTITY_TOO_LARGE`) before it is read; the token is checked
    * first, from the headers. @defaultValue 1_048_576 (1 MiB)
@@ -65,8 +73,20 @@ export interface Emulator {
   clientId: string;
   /** The client secret accepted at `/api/oauth/token` (a local test secret: do not print it). */
   clientSecret: string;
+  /** The schema generation the emulator speaks now. */
+  readonly schemaGeneration: SchemaGeneration;
+  /**
+   * Switches the schema generation at once, as the service will on the day of its rename: the
+   * next request is validated and answered with the other field names. Data and jobs stay.
+   */
+  setSchemaGeneration(generation: SchemaGeneration): void;
   /** Stops the job runner: running jobs end FAILED; resolves when none runs. */
   close(): Promise<void>;
+}
+
+function checkGeneration(value: unknown): SchemaGeneration {
+  if (value === 'tags' || value === 'labels') return value;
+  throw new TypeError(`[Emulator] schemaGeneration must be 'tags' or 'labels', got ${JSON.stringify(value)}`);
 }
 
 /** An `Origin` header of a page served from this machine (http or https, any port). */
@@ -75,6 +95,7 @@ function isLoopbackOrigin(origin: string): boolean {
   const url = new URL(origin);
   return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === origin && isLoopbackHost(url.hostname);
 }
+
 const ALLOWED_HEADERS = ['authorization', 'content-type', 'accept', 'x-request-id', 'x-labelkit-client'];
 /** Response headers a browser client may read: the retry hint and the request id it sent. */
 const EXPOSED_HEADERS = ['Retry-After', 'x-request-id'];
@@ -102,7 +123,8 @@ const browserHeaders = (): Plugin => ({
  * @param options - data, auth, CORS and job-runner settings (`port` and `host` are for `startEmulator`)
  * @returns the emulator; `handle(request)` answers like the service, `store` holds the data
  * @throws {@link EmulatorDataError} when `dataDir` holds bad files (every problem, with file and line)
- * @remarks Serves schema.graphql with graphql-yoga and real resolvers. Routes:
+ * @remarks Serves schema.graphql with graphql-yoga and real resolvers, in the schema generation of
+ * `schemaGeneration` (the store and job runner are the same in both). Routes:
  * - `POST /graphql` — GraphQL; needs `Authorization: Bearer <token>`, else a GraphQL error
  *   `Unauthorized` with `extensions.type` `AuthenticationError`. Any alphanumeric `operationName`
  *   is accepted when the document holds one operation.
@@ -144,10 +166,16 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const auth = new TokenAuthority(options);
   const runner = new JobRunner(store, options.model, options.log);
   const corsOrigins = options.corsOrigins;
+  const sdl = loadSchemaSource();
+  const schemas = {
+    tags: createSchema({ typeDefs: emulatorSchemaSource(sdl, 'tags'), resolvers: createResolvers(store, runner, 'tags') }),
+    labels: createSchema({ typeDefs: emulatorSchemaSource(sdl, 'labels'), resolvers: createResolvers(store, runner, 'labels') }),
+  };
+  let generation = checkGeneration(options.schemaGeneration ?? 'tags');
   const extraOrigins = new Set(options.extraCorsOrigins ?? []);
 
   const yoga = createYoga({
-    schema: createSchema({ typeDefs: loadSchemaSource(), resolvers: createResolvers(store, runner) }),
+    schema: () => schemas[generation],
     graphqlEndpoint: '/graphql',
     graphiql: false, // yoga's own page loads GraphiQL from a CDN; httpRoutes serves the bundled one
     landingPage: false,
@@ -176,6 +204,13 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     token: auth.staticToken,
     clientId: auth.clientId,
     clientSecret: auth.clientSecret,
+    get schemaGeneration() {
+      return generation;
+    },
+    setSchemaGeneration(next) {
+      generation = checkGeneration(next);
+      options.log?.(`schema generation: ${generation}`);
+    },
     close: () => runner.close(),
   };
 }

@@ -6,6 +6,7 @@
  */
 export { createEmulator } from './emulator.js';
 export type { Emulator, EmulatorOptions } from './emulator.js';
+export type { SchemaGeneration } from '../shared/schemaGeneration.js';
 export { startEmulator } from './startEmulator.js';
 export type { RunningEmulator } from './startEmulator.js';
 export { DEMO_PROJECT_ID, demoProject, demoProjectId, demoProjects, MAX_DEMO_PROJECTS } from './demoProject.js';
@@ -18,6 +19,7 @@ export type { ModelOptions } from './runner.js';
 export type {
   DocumentInput,
   JobSource,
+  StoredCabinet,
   LabelClassType,
   LabelInput,
   LabelSetInput,
@@ -26,8 +28,8 @@ export type {
   StoredDocument,
   StoredJob,
   StoredJobError,
+  StoredLabel,
   StoredLabelSet,
   StoredProject,
   StoredSpan,
-  StoredTagItem,
 } from './types.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { LabelClassType, StoredTagItem } from './types.js';
+import type { LabelClassType, StoredLabel } from './types.js';
 
 /** One broken rule in project data, with the path of the value at fault (keys and indexes). */
 export interface DataProblem {
@@ -13,7 +13,7 @@ export interface CheckedLabelSet {
   name: string;
   arrowLabelRequired: boolean;
   signature: string | null | undefined;
-  tagItems: StoredTagItem[];
+  labels: StoredLabel[];
 }
 
 const TYPES: readonly LabelClassType[] = ['SPAN', 'ARROW', 'ALL'];
@@ -32,11 +32,11 @@ const optionalString = (v: unknown) => v === undefined || v === null || typeof v
  * @remarks Any change to an item changes the signature; the same items give the same digest.
  * @example
  * ```ts
- * labelSetSignature([{ id: 'p', parentId: null, tagName: 'PERSON', color: null, desc: null, type: 'SPAN' }]);
+ * labelSetSignature([{ id: 'p', parentId: null, name: 'PERSON', color: null, desc: null, type: 'SPAN' }]);
  * ```
  */
-export function labelSetSignature(items: readonly StoredTagItem[]): string {
-  const canonical = items.map((i) => [i.id, i.parentId, i.tagName, i.color, i.desc, i.type]);
+export function labelSetSignature(items: readonly StoredLabel[]): string {
+  const canonical = items.map((i) => [i.id, i.parentId, i.name, i.color, i.desc, i.type]);
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
 }
 
@@ -69,7 +69,7 @@ export function checkLabelSet(raw: unknown): { set?: CheckedLabelSet; problems: 
     problems.push({ path: ['labels'], message: 'labels must be an array of labels' });
     return { problems };
   }
-  const items: StoredTagItem[] = [];
+  const items: StoredLabel[] = [];
   const ids = new Map<string, number>();
   const names = new Map<string, number>();
   raw.labels.forEach((label: unknown, i) => {
@@ -95,7 +95,7 @@ export function checkLabelSet(raw: unknown): { set?: CheckedLabelSet; problems: 
     items.push({
       id: String(id),
       parentId: typeof parentId === 'string' ? parentId : null,
-      tagName: String(name),
+      name: String(name),
       color: typeof color === 'string' ? color : null,
       desc: typeof desc === 'string' ? desc : null,
       type: TYPES.includes(type as LabelClassType) ? (type as LabelClassType) : 'SPAN',
@@ -110,14 +110,14 @@ export function checkLabelSet(raw: unknown): { set?: CheckedLabelSet; problems: 
       name: raw.name as string,
       arrowLabelRequired: (raw.arrowLabelRequired as boolean | undefined) ?? false,
       signature: raw.signature as string | null | undefined,
-      tagItems: items,
+      labels: items,
     },
     problems,
   };
 }
 
 /** Parents that do not exist, and cycles, reported at the label that has them. */
-function hierarchyProblems(items: StoredTagItem[], ids: Map<string, number>): DataProblem[] {
+function hierarchyProblems(items: StoredLabel[], ids: Map<string, number>): DataProblem[] {
   const problems: DataProblem[] = [];
   const parentOf = new Map(items.map((item) => [item.id, item.parentId]));
   items.forEach((item, i) => {

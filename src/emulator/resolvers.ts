@@ -1,45 +1,77 @@
 import { GraphQLError } from 'graphql';
-import type { AutoLabelTokenBasedProjectInput, Role } from '../../generated/graphql.js';
+import type * as Labels from '../../generated/labels/resolvers.js';
+import type * as Tags from '../../generated/tags/resolvers.js';
+import type { SchemaGeneration } from '../shared/schemaGeneration.js';
 import { checkAutoLabelInput } from './checkAutoLabelInput.js';
 import type { JobRunner } from './runner.js';
 import type { EmulatorStore } from './store.js';
-import type { StoredJob, StoredLabelSet } from './types.js';
-
-/** A resolver of a root field: arguments in, value (or a thrown GraphQLError) out. */
-type RootResolver<Args, Result> = (parent: unknown, args: Args) => Result;
+import type { StoredCabinet, StoredJob, StoredJobError, StoredLabel, StoredLabelSet } from './types.js';
 
 /**
- * The resolvers of every root field of schema.graphql, typed by hand from generated/graphql.ts
- * and the store's types (which have the schema's shapes, so nested types need no resolvers).
+ * A type's generated field resolvers, with a resolver required for every schema field that the
+ * store's type does not have (the fields graphql's default resolver would answer `undefined` for).
  */
-// A type alias, not an interface: yoga's IResolvers has an index signature that only aliases satisfy.
-export type EmulatorResolvers = {
-  Query: {
-    getCabinet: RootResolver<{ projectId: string; role: Role }, { id: string }>;
-    getCabinetLabelSetsById: RootResolver<{ cabinetId: string }, readonly StoredLabelSet[]>;
-    getJob: RootResolver<{ jobId: string }, StoredJob | null>;
-    getJobs: RootResolver<{ jobIds: string[] }, (StoredJob | null)[]>;
-  };
-  Mutation: {
-    autoLabelTokenBasedProject: RootResolver<{ input: AutoLabelTokenBasedProjectInput }, StoredJob>;
-  };
+type Strict<R, Gql, Stored> = R & Required<Pick<R, Extract<Exclude<keyof Gql, keyof Stored | '__typename'>, keyof R>>>;
+
+/**
+ * The emulator's resolvers of today's schema (`tagItems`, `tagName`), typed by
+ * `@graphql-codegen/typescript-resolvers` (generated/tags/resolvers.ts, the store's types as mappers).
+ *
+ * @remarks Every root field needs a resolver; every object type field that its store type lacks
+ * needs one too. After a rename in the schema, a resolver for the old name is an excess property
+ * and a missing one for the new name is a missing property: a compile error, never a runtime
+ * "Unexpected error".
+ */
+// Type aliases, not interfaces: yoga's IResolvers has an index signature that only aliases satisfy.
+export type TagsResolvers = {
+  Query: Required<Tags.QueryResolvers>;
+  Mutation: Required<Tags.MutationResolvers>;
+  Cabinet: Strict<Tags.CabinetResolvers, Tags.Cabinet, StoredCabinet>;
+  LabelSet: Strict<Tags.LabelSetResolvers, Tags.LabelSet, StoredLabelSet>;
+  TagItem: Strict<Tags.TagItemResolvers, Tags.TagItem, StoredLabel>;
+  Job: Strict<Tags.JobResolvers, Tags.Job, StoredJob>;
+  JobError: Strict<Tags.JobErrorResolvers, Tags.JobError, StoredJobError>;
 };
+
+/** The resolvers of the renamed schema (`labelItems`, `labelName`); see {@link TagsResolvers}. */
+export type LabelsResolvers = {
+  Query: Required<Labels.QueryResolvers>;
+  Mutation: Required<Labels.MutationResolvers>;
+  Cabinet: Strict<Labels.CabinetResolvers, Labels.Cabinet, StoredCabinet>;
+  LabelSet: Strict<Labels.LabelSetResolvers, Labels.LabelSet, StoredLabelSet>;
+  TagItem: Strict<Labels.TagItemResolvers, Labels.TagItem, StoredLabel>;
+  Job: Strict<Labels.JobResolvers, Labels.Job, StoredJob>;
+  JobError: Strict<Labels.JobErrorResolvers, Labels.JobError, StoredJobError>;
+};
+
+/** The resolvers of either generation. */
+export type EmulatorResolvers = TagsResolvers | LabelsResolvers;
 
 const notFound = (message: string, field: string) => new GraphQLError(message, { extensions: { code: 'NOT_FOUND', field } });
 
 /**
- * Builds the resolvers over the emulator's store and job runner.
+ * Builds the resolvers of one schema generation over the emulator's store and job runner.
  *
  * @param store - the data
  * @param runner - runs the jobs that `autoLabelTokenBasedProject` starts
+ * @param generation - which wire names to answer: `tags` (`tagItems`, `tagName`) or `labels`
  * @returns resolvers for graphql-yoga's `createSchema`
- * @remarks Unknown projects and cabinets are GraphQL errors (`extensions.code` NOT_FOUND); unknown
- * jobs are `null`. Bad mutation input is one GraphQL error (`extensions.code` BAD_USER_INPUT) whose
- * message lists every problem and whose `extensions.problems` holds them as `{ field, message }`.
- * The mutation answers the job as created (QUEUED) and the runner starts afterwards.
+ * @remarks The root fields are the same in both generations; only `LabelSet` and `TagItem` map the
+ * store's `labels` and `name` to the generation's field names. Unknown projects and cabinets are
+ * GraphQL errors (`extensions.code` NOT_FOUND); unknown jobs are `null`. Bad mutation input is one
+ * GraphQL error (`extensions.code` BAD_USER_INPUT) whose message lists every problem and whose
+ * `extensions.problems` holds them as `{ field, message }`. The mutation answers the job as created
+ * (QUEUED) and the runner starts afterwards.
+ * @example
+ * ```ts
+ * createSchema({ typeDefs, resolvers: createResolvers(store, runner, 'labels') });
+ * ```
  */
-export function createResolvers(store: EmulatorStore, runner: JobRunner): EmulatorResolvers {
-  return {
+export function createResolvers(store: EmulatorStore, runner: JobRunner, generation: 'tags'): TagsResolvers;
+export function createResolvers(store: EmulatorStore, runner: JobRunner, generation: 'labels'): LabelsResolvers;
+export function createResolvers(store: EmulatorStore, runner: JobRunner, generation: SchemaGeneration): EmulatorResolvers;
+export function createResolvers(store: EmulatorStore, runner: JobRunner, generation: SchemaGeneration): EmulatorResolvers {
+  const roots: Pick<TagsResolvers & LabelsResolvers, 'Query' | 'Mutation'> = {
     Query: {
       getCabinet: (_, { projectId, role }) => {
         if (!store.projects.has(projectId)) throw notFound(`no project has the id "${projectId}"`, 'projectId');
@@ -48,7 +80,7 @@ export function createResolvers(store: EmulatorStore, runner: JobRunner): Emulat
       getCabinetLabelSetsById: (_, { cabinetId }) => {
         const project = store.projectOfCabinet(cabinetId);
         if (!project) throw notFound(`no cabinet has the id "${cabinetId}"`, 'cabinetId');
-        return project.labelSets;
+        return [...project.labelSets];
       },
       getJob: (_, { jobId }) => store.jobs.get(jobId) ?? null,
       getJobs: (_, { jobIds }) => jobIds.map((id) => store.jobs.get(id) ?? null),
@@ -76,4 +108,22 @@ export function createResolvers(store: EmulatorStore, runner: JobRunner): Emulat
       },
     },
   };
+  // The store's Cabinet, Job and JobError have the schema's shapes: no field needs a resolver.
+  const same = { Cabinet: {}, Job: {}, JobError: {} };
+  if (generation === 'tags') {
+    const tags: TagsResolvers = {
+      ...roots,
+      ...same,
+      LabelSet: { tagItems: (set) => set.labels },
+      TagItem: { tagName: (label) => label.name },
+    };
+    return tags;
+  }
+  const labels: LabelsResolvers = {
+    ...roots,
+    ...same,
+    LabelSet: { labelItems: (set) => set.labels },
+    TagItem: { labelName: (label) => label.name },
+  };
+  return labels;
 }

@@ -143,7 +143,7 @@ export class JobRunner {
   }
 
   private async run(job: StoredJob, task: AutoLabelTask, signal: AbortSignal): Promise<void> {
-    const spanLabels = new Set(task.project.labelSets.flatMap((s) => s.tagItems.filter((i) => i.type !== 'ARROW').map((i) => i.tagName.toLowerCase())));
+    const spanLabels = new Set(task.project.labelSets.flatMap((s) => s.labels.filter((i) => i.type !== 'ARROW').map((i) => i.name.toLowerCase())));
     const batches = batchesOf(task.project, task.numberOfFilesPerRequest);
     this.store.updateJob(job, { status: 'IN_PROGRESS' });
     this.log(`job ${job.id} IN_PROGRESS: ${batches.length} model requests for project ${task.project.id}`);

@@ -1,5 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { schemaInGeneration } from '../shared/schemaGeneration.js';
+import type { SchemaGeneration } from '../shared/schemaGeneration.js';
 
 /**
  * Production's other service providers. schema.graphql (the client's subset) knows only CUSTOM; the
@@ -22,20 +24,41 @@ extend enum GqlAutoLabelServiceProvider {
 `;
 
 /**
- * The SDL the emulator serves: the package's own schema.graphql plus the emulator's extensions.
+ * The SDL the emulator serves in one schema generation, from the text of schema.graphql.
  *
- * @returns SDL text
+ * @param schemaSdl - the text of schema.graphql, written in either generation
+ * @param generation - `tags` (today's production) or `labels` (after the rename)
+ * @returns SDL text: the schema in that generation plus the emulator's extensions
+ * @remarks `codegen.ts` generates the emulator's resolver types from this same text, so the
+ * resolvers are type-checked against exactly what the emulator serves.
+ * @example
+ * ```ts
+ * emulatorSchemaSource(readFileSync('schema.graphql', 'utf8'), 'labels');
+ * ```
+ */
+export function emulatorSchemaSource(schemaSdl: string, generation: SchemaGeneration): string {
+  return `${schemaInGeneration(schemaSdl, generation)}\n${EMULATOR_EXTENSIONS}`;
+}
+
+/**
+ * The text of the package's own schema.graphql.
+ *
+ * @returns SDL text, in whichever generation the file is written
  * @throws Error when schema.graphql is not beside the package
  * @remarks The file is found from this module both in `src/emulator/` (tests, tsx) and in
  * `dist/src/emulator/` (the built package), so the emulator serves the schema the client was
  * generated from.
+ * @example
+ * ```ts
+ * const sdl = loadSchemaSource();
+ * ```
  */
 export function loadSchemaSource(): string {
   const tried: string[] = [];
   for (const up of ['../../schema.graphql', '../../../schema.graphql']) {
     const path = fileURLToPath(new URL(up, import.meta.url));
     tried.push(path);
-    if (existsSync(path)) return readFileSync(path, 'utf8') + EMULATOR_EXTENSIONS;
+    if (existsSync(path)) return readFileSync(path, 'utf8');
   }
   throw new Error(`[Emulator] schema.graphql not found; looked at ${tried.join(' and ')}`);
 }

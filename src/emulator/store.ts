@@ -101,7 +101,7 @@ export class EmulatorStore {
         problems.push(...checked.problems.map((p) => ({ path: ['labelSets', index, ...p.path], message: p.message })));
         if (checked.set) {
           const { id, signature, ...rest } = checked.set;
-          labelSets.push({ ...rest, id: id ?? String(++this.labelSetCounter), index, signature: signature === undefined ? labelSetSignature(rest.tagItems) : signature });
+          labelSets.push({ ...rest, id: id ?? String(++this.labelSetCounter), index, signature: signature === undefined ? labelSetSignature(rest.labels) : signature });
         }
       });
       const ids = labelSets.map((s) => s.id);

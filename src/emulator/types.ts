@@ -1,6 +1,8 @@
 /**
- * The emulator's data types: what callers give (`…Input`) and what the store keeps (`Stored…`,
- * shaped like the service's GraphQL types of schema.graphql, so resolvers return them as they are).
+ * The emulator's data types: what callers give (`…Input`) and what the store keeps (`Stored…`).
+ * The store speaks labelkit's own words (label, not tag) whatever the schema generation; only the
+ * GraphQL layer (resolvers.ts) knows the wire names, and codegen maps these types to the schema's
+ * (generated/<generation>/resolvers.ts), so a field the store lacks is a compile error there.
  */
 import type { JobStatus, Role } from '../../generated/graphql.js';
 
@@ -62,24 +64,29 @@ export interface ProjectInput {
   documents: DocumentInput[];
 }
 
-/** A label as the service publishes it (schema `TagItem`). */
-export interface StoredTagItem {
+/** A label of a label set (schema `TagItem`; its name is `tagName` or `labelName` on the wire). */
+export interface StoredLabel {
   id: string;
   parentId: string | null;
-  tagName: string;
+  name: string;
   color: string | null;
   desc: string | null;
   type: LabelClassType;
 }
 
-/** A label set as the service publishes it (schema `LabelSet`). */
+/** A label set (schema `LabelSet`; its labels are `tagItems` or `labelItems` on the wire). */
 export interface StoredLabelSet {
   id: string;
   index: number;
   name: string;
   signature: string | null;
-  tagItems: StoredTagItem[];
+  labels: StoredLabel[];
   arrowLabelRequired: boolean;
+}
+
+/** A project's cabinet for one role (schema `Cabinet`). */
+export interface StoredCabinet {
+  id: string;
 }
 
 /** A document of a project. */

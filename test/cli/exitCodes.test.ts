@@ -38,6 +38,11 @@ describe('exitCodeOf', () => {
     expect(exitCodeOf('a string')).toBe(EXIT.unexpected);
   });
 
+  it('gives schema check its own code, distinct from every other', () => {
+    expect(EXIT.schemaIncompatible).toBe(8);
+    expect(Object.values(EXIT).filter((c) => c === EXIT.schemaIncompatible)).toHaveLength(1);
+  });
+
   it('recognises a labelkit error from another copy of the package by its shape', () => {
     const foreign = Object.assign(new Error('[Auth] refused'), { code: 'AUTH' });
     expect(exitCodeOf(foreign)).toBe(3);

@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkRequest, createPrinter, main, runAction, runCabinet, runModelCheck } from '../../src/cli/api.js';
+import { checkRequest, createPrinter, main, runAction, runCabinet, runEmulator, runModelCheck } from '../../src/cli/api.js';
+import { printEmulatorStarted } from '../../src/cli/commands/emulator/logger.js';
 import type { ActionContext } from '../../src/cli/api.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
@@ -111,5 +112,29 @@ describe('labelkit emulator --data', () => {
     expect(await main(argv('emulator', '--port', '0', '--data', dir), io)).toBe(2);
     expect(io.err()).toMatch(new RegExp(`--data: ${dir}/p1/project\\.json:2: `));
     expect(io.out()).toBe('');
+  });
+});
+
+describe('labelkit emulator --schema-generation', () => {
+  it('exits 2 naming the flag and starts nothing when the generation is unknown', async () => {
+    const io = fakeIo();
+    expect(await main(argv('emulator', '--port', '0', '--schema-generation', 'tag'), io)).toBe(2);
+    expect(io.err()).toMatch(/--schema-generation: must be tags \(today's production\) or labels \(after the rename\)/);
+    expect(io.out()).toBe('');
+  });
+
+  it.each([
+    ['tags', "Schema: today's production (tagItems, tagName)."],
+    ['labels', 'Schema: after the rename (labelItems, labelName).'],
+  ] as const)('speaks the %s schema and says so when started with that generation', async (generation, line) => {
+    const ctx = context({});
+    const running = await runEmulator({ port: 0, host: '127.0.0.1', schemaGeneration: generation }, ctx);
+    try {
+      expect(running.emulator.schemaGeneration).toBe(generation);
+      printEmulatorStarted(ctx.printer, running, { json: false });
+      expect((ctx.io as ReturnType<typeof fakeIo>).out().split('\n')[1]).toBe(line);
+    } finally {
+      await running.close();
+    }
   });
 });

@@ -1,9 +1,8 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLabelingClient } from '../../src/client/index.js';
 import type { LabelingClient } from '../../src/client/index.js';
 import { startMockServer } from '../support/mockServer.js';
+import { productionSdl } from '../support/productionSchema.js';
 import type { MockServer } from '../support/mockServer.js';
 
 // The client against a server whose schema is the whole production schema, not only ours.
@@ -11,7 +10,7 @@ describe('the client against the whole production schema', () => {
   let server: MockServer;
   let client: LabelingClient;
   beforeAll(async () => {
-    const typeDefs = await readFile(join(import.meta.dirname, '..', '..', '..', 'shared', 'reference', 'production-schema.graphql'), 'utf8');
+    const typeDefs = productionSdl();
     const scalars = [...typeDefs.matchAll(/^scalar (\w+)/gm)].map((m) => m[1]!);
     expect(scalars.length).toBeGreaterThan(1);
     server = await startMockServer({ typeDefs, mocks: Object.fromEntries(scalars.map((s) => [s, () => ({})])) });

@@ -1,28 +1,19 @@
 import { generate } from '@graphql-codegen/cli';
-import type { CodegenConfig } from '@graphql-codegen/cli';
 import { join } from 'node:path';
 import ts from 'typescript';
-import config from '../../codegen.js';
+import { codegenConfig } from '../../codegen.js';
 
 /** The repository root, from this file's location. */
 export const repoRoot = join(import.meta.dirname, '..', '..');
 
 /**
- * Runs the project's own codegen.ts on another schema and operations folder, in memory.
- * Returns the text it would write to generated/graphql.ts.
+ * Runs the project's own codegen.ts on another checkout (a folder with schema.graphql and
+ * operations/), in memory.
+ * Returns the text of every output, by its path (`generated/graphql.ts`, `generated/tags/graphql.ts`, …).
  */
-export async function generateFrom(schemaFile: string, operationsDir: string): Promise<string> {
-  const [target] = Object.values(config.generates);
-  const run: CodegenConfig = {
-    ...config,
-    silent: true,
-    schema: schemaFile,
-    documents: [join(operationsDir, '**/*.graphql')],
-    generates: { 'generated/graphql.ts': target! },
-  };
-  const outputs = (await generate(run, false)) as Array<{ filename: string; content: string }>;
-  if (outputs.length !== 1) throw new Error(`expected one output, got ${outputs.length}`);
-  return outputs[0]!.content;
+export async function generateFrom(root: string): Promise<Map<string, string>> {
+  const outputs = (await generate({ ...codegenConfig(root), silent: true }, false)) as Array<{ filename: string; content: string }>;
+  return new Map(outputs.map((o) => [o.filename, o.content]));
 }
 
 /**

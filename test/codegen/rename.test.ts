@@ -1,62 +1,73 @@
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type * as ClientModule from '../../src/client/index.js';
+import type * as EmulatorModule from '../../src/emulator/index.js';
 import { generateFrom, operationTypeNames, repoRoot, typeCheck } from './codegenConfig.js';
 
 /**
  * The service will rename tag to label (tagItems → labelItems, tagName → labelName).
- * These are the steps the README gives ("When the service renames tags to labels"),
- * applied to a temporary copy: the generated public types must not change.
+ * These are the steps the README gives ("When the service renames tags to labels"), applied to a
+ * copy of the repository (a fork): rename the fields in schema.graphql, run codegen. Nothing else.
  */
 function renameSchema(sdl: string): string {
   return sdl.replace(/\btagItems:/g, 'labelItems:').replace(/\btagName:/g, 'labelName:');
 }
+/** The optional tidy-up: the aliases are no longer needed once the schema is renamed. */
 function dropRenameAliases(operation: string): string {
-  return operation
-    .replace(/\blabelItems:\s*tagItems\b/g, 'labelItems')
-    .replace(/\blabelName:\s*tagName\b/g, 'labelName');
+  return operation.replace(/\blabelItems:\s*tagItems\b/g, 'labelItems').replace(/\blabelName:\s*tagName\b/g, 'labelName');
 }
 /** GraphQL source without its comments: what the service reads. */
 function withoutComments(source: string): string {
   return source.replace(/#[^\n]*/g, '');
 }
+const GENERATION_FILES = ['generated/tags/graphql.ts', 'generated/labels/graphql.ts', 'generated/tags/resolvers.ts', 'generated/labels/resolvers.ts'];
 
 describe('the tag→label rename', () => {
-  let dir: string;
+  let fork: string;
   let today: string;
-  let renamed: string;
-  let renamedSources: string[];
+  let renamed: Map<string, string>;
+  let renamedWithoutAliases: Map<string, string>;
 
   beforeAll(async () => {
-    // Inside node_modules so that the generated files resolve their type imports.
-    const cache = join(repoRoot, 'node_modules', '.cache');
-    await mkdir(cache, { recursive: true });
-    dir = await mkdtemp(join(cache, 'labelkit-rename-'));
-    const schemaFile = join(dir, 'schema.graphql');
-    const opsDir = join(dir, 'operations');
-    await writeFile(schemaFile, renameSchema(await readFile(join(repoRoot, 'schema.graphql'), 'utf8')));
-    await cp(join(repoRoot, 'operations'), opsDir, { recursive: true });
-    renamedSources = [await readFile(schemaFile, 'utf8')];
-    for (const name of await readdir(opsDir)) {
-      const file = join(opsDir, name);
-      const text = dropRenameAliases(await readFile(file, 'utf8'));
-      await writeFile(file, text);
-      renamedSources.push(text);
+    // A fork inside the repository, so that its files resolve our node_modules (ignored by git).
+    fork = await mkdtemp(join(repoRoot, '.rename-fork-'));
+    await cp(join(repoRoot, 'src'), join(fork, 'src'), { recursive: true });
+    await cp(join(repoRoot, 'operations'), join(fork, 'operations'), { recursive: true });
+    await writeFile(join(fork, 'schema.graphql'), renameSchema(await readFile(join(repoRoot, 'schema.graphql'), 'utf8')));
+    renamed = await generateFrom(fork);
+    for (const [file, content] of renamed) {
+      await mkdir(dirname(join(fork, file)), { recursive: true });
+      await writeFile(join(fork, file), content);
     }
+    // The same with the aliases dropped from operations/ (step 2 of the README, optional).
+    const tidy = join(fork, 'tidy');
+    await mkdir(join(tidy, 'operations'), { recursive: true });
+    await cp(join(fork, 'schema.graphql'), join(tidy, 'schema.graphql'));
+    for (const name of await readdir(join(fork, 'operations'))) {
+      await writeFile(join(tidy, 'operations', name), dropRenameAliases(await readFile(join(fork, 'operations', name), 'utf8')));
+    }
+    renamedWithoutAliases = await generateFrom(tidy);
     today = await readFile(join(repoRoot, 'generated', 'graphql.ts'), 'utf8');
-    renamed = await generateFrom(schemaFile, opsDir);
-    await writeFile(join(dir, 'today.ts'), today);
-    await writeFile(join(dir, 'renamed.ts'), renamed);
+    await writeFile(join(fork, 'today.ts'), today);
+    await writeFile(join(fork, 'renamed.ts'), renamed.get('generated/graphql.ts')!);
   });
 
   afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
+    await rm(fork, { recursive: true, force: true });
   });
 
-  it('leaves no tag field in the renamed schema and operations', () => {
-    for (const text of renamedSources) {
-      expect(withoutComments(text)).not.toMatch(/\btag(Items|Name)\b/);
-    }
+  it('leaves no tag field in the renamed schema and the public documents generated from it', async () => {
+    expect(withoutComments(await readFile(join(fork, 'schema.graphql'), 'utf8'))).not.toMatch(/\btag(Items|Name)\b/);
+    expect(renamed.get('generated/graphql.ts')).not.toMatch(/"value":"tag(Items|Name)"/);
+    expect(renamed.get('generated/graphql.ts')).toMatch(/"value":"labelItems"/);
+    // The public documents are those of the schema's generation: labels in the fork.
+    expect(renamed.get('generated/graphql.ts')).toBe(renamed.get('generated/labels/graphql.ts'));
+    expect(renamed.get('generated/tags/graphql.ts')).toMatch(/"value":"tagItems"/);
+  });
+
+  it('generates the same public documents whether or not the aliases are dropped', () => {
+    expect(renamedWithoutAliases).toEqual(renamed);
   });
 
   it('generates the same set of operation types', () => {
@@ -73,7 +84,7 @@ describe('the tag→label rename', () => {
       'GetJobsQueryVariables',
       'JobFieldsFragment',
     ]);
-    expect(operationTypeNames(renamed)).toEqual(operationTypeNames(today));
+    expect(operationTypeNames(renamed.get('generated/graphql.ts')!)).toEqual(operationTypeNames(today));
   });
 
   it('generates identical result and variables types for every operation', async () => {
@@ -88,7 +99,7 @@ describe('the tag→label rename', () => {
       'export const control: Equal<Today.GetCabinetQuery, Renamed.GetJobQuery> = false;',
       'export const labelItem: Equal<Today.GetCabinetLabelSetsByIdQuery["getCabinetLabelSetsById"][number]["labelItems"][number], { id: string; parentId: string | null; labelName: string; color: string | null }> = true;',
     ];
-    const check = join(dir, 'check.ts');
+    const check = join(fork, 'check.ts');
     await writeFile(check, lines.join('\n') + '\n');
     expect(typeCheck(check)).toEqual([]);
 
@@ -103,10 +114,39 @@ describe('the tag→label rename', () => {
     for (const line of types) expect(line).not.toMatch(/tag/i);
   });
 
-  it('asks for the new field names once the aliases are dropped', () => {
-    // The documents change (they ask for labelItems), only the types stay.
-    expect(renamed).toMatch(/"value":"labelItems"/);
-    expect(renamed).not.toMatch(/"value":"tagItems"/);
-    expect(today).toMatch(/"value":"tagItems"/);
+  it('regenerates both generations of documents and resolver types byte for byte', async () => {
+    for (const file of GENERATION_FILES) {
+      expect(renamed.get(file), file).toBe(await readFile(join(repoRoot, file), 'utf8'));
+    }
+  });
+
+  it('runs one emulator round trip in the fork on the renamed schema', async () => {
+    const { startEmulator } = (await import(join(fork, 'src/emulator/index.ts'))) as typeof EmulatorModule;
+    const { createLabelingClient } = (await import(join(fork, 'src/client/index.ts'))) as typeof ClientModule;
+    const emu = await startEmulator({ schemaGeneration: 'labels' });
+    const queries: string[] = [];
+    const onSchemaChange = vi.fn();
+    const client = createLabelingClient({
+      url: emu.url,
+      token: emu.token,
+      schemaGeneration: 'labels',
+      onSchemaChange,
+      fetch: (input, init) => {
+        const body = JSON.parse(String(init?.body)) as { operationName: string; query: string };
+        if (body.operationName === 'getCabinetLabelSetsById') queries.push(body.query);
+        return fetch(input, init);
+      },
+    });
+    try {
+      const [set] = await client.getProjectLabelSets('demo-project', 'LABELER');
+      expect(set!.labelItems.map((i) => i.labelName)).toEqual(['ENTITY', 'PERSON', 'ORGANIZATION', 'LOCATION', 'DATE']);
+      expect(queries).toHaveLength(1);
+      expect(queries[0]).toMatch(/labelItems \{/);
+      expect(queries[0]).not.toMatch(/tag(Items|Name)/);
+      expect(onSchemaChange).not.toHaveBeenCalled();
+    } finally {
+      client.close();
+      await emu.close();
+    }
   });
 });

@@ -29,9 +29,9 @@ describe('createEmulator', () => {
     expect(await res.json()).toEqual({ data: { getCabinet: { id: 'demo-project:labeler' } } });
   });
 
-  it('has a resolver for every root field of schema.graphql', () => {
+  it.each(['tags', 'labels'] as const)('has a resolver for every root field of schema.graphql in the %s generation', (generation) => {
     const schema = buildSchema(readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8'));
-    const resolvers = createResolvers(new EmulatorStore(), new JobRunner(new EmulatorStore()));
+    const resolvers = createResolvers(new EmulatorStore(), new JobRunner(new EmulatorStore()), generation);
     expect(Object.keys(resolvers.Query).sort()).toEqual(Object.keys(schema.getQueryType()!.getFields()).sort());
     expect(Object.keys(resolvers.Mutation).sort()).toEqual(Object.keys(schema.getMutationType()!.getFields()).sort());
   });

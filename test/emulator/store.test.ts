@@ -21,10 +21,10 @@ describe('EmulatorStore.addProject', () => {
       [1, 'Unsigned', 'string', true],
     ]);
     expect(project.labelSets[0]!.id).toMatch(/^\d+$/);
-    expect(project.labelSets[0]!.signature).toBe(labelSetSignature(project.labelSets[0]!.tagItems));
-    expect(project.labelSets[0]!.tagItems).toEqual([
-      { id: 'a', parentId: null, tagName: 'A', color: '#000000', desc: null, type: 'SPAN' },
-      { id: 'b', parentId: 'a', tagName: 'B', color: null, desc: null, type: 'SPAN' },
+    expect(project.labelSets[0]!.signature).toBe(labelSetSignature(project.labelSets[0]!.labels));
+    expect(project.labelSets[0]!.labels).toEqual([
+      { id: 'a', parentId: null, name: 'A', color: '#000000', desc: null, type: 'SPAN' },
+      { id: 'b', parentId: 'a', name: 'B', color: null, desc: null, type: 'SPAN' },
     ]);
     expect(project.lineCount).toBe(3);
   });
@@ -73,7 +73,7 @@ describe('EmulatorStore.addProject', () => {
 
 describe('labelSetSignature', () => {
   it('changes when any item changes and stays the same for the same items', () => {
-    const items = new EmulatorStore().addProject(small()).labelSets[0]!.tagItems;
+    const items = new EmulatorStore().addProject(small()).labelSets[0]!.labels;
     const sig = labelSetSignature(items);
     expect(sig).toMatch(/^[0-9a-f]{64}$/);
     expect(labelSetSignature(items.map((i) => ({ ...i })))).toBe(sig);
@@ -112,8 +112,8 @@ describe('demoProject', () => {
   it('has four short documents, one with an odd line count, and a hierarchical entity set', () => {
     const project = new EmulatorStore().addProject(demoProject());
     expect(project.documents.map((d) => d.lines.length)).toEqual([3, 5, 4, 7]);
-    const names = new Map(project.labelSets[0]!.tagItems.map((i) => [i.id, i.tagName]));
-    expect(project.labelSets[0]!.tagItems.map((i) => `${i.parentId ? `${names.get(i.parentId)} > ` : ''}${i.tagName}`)).toEqual([
+    const names = new Map(project.labelSets[0]!.labels.map((i) => [i.id, i.name]));
+    expect(project.labelSets[0]!.labels.map((i) => `${i.parentId ? `${names.get(i.parentId)} > ` : ''}${i.name}`)).toEqual([
       'ENTITY',
       'ENTITY > PERSON',
       'ENTITY > ORGANIZATION',

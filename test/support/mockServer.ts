@@ -8,6 +8,7 @@ import type { GraphQLSchema } from 'graphql';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { addMocksToSchema } from '@graphql-tools/mock';
 import type { IMocks } from '@graphql-tools/mock';
+import { schemaInGeneration } from '../../src/shared/schemaGeneration.js';
 
 /** One request as the server saw it. */
 export interface RecordedRequest {
@@ -78,7 +79,8 @@ export interface MockServer {
 }
 
 const repoRoot = join(import.meta.dirname, '..', '..');
-export const projectSdl = readFileSync(join(repoRoot, 'schema.graphql'), 'utf8');
+/** The project's schema.graphql in today's generation (tagItems, tagName), whichever it is written in. */
+export const projectSdl = schemaInGeneration(readFileSync(join(repoRoot, 'schema.graphql'), 'utf8'), 'tags');
 
 /** A job snapshot with sensible defaults. */
 export function mockJob(id: string, patch: Partial<MockJob> = {}): MockJob {

@@ -1,4 +1,4 @@
-import type { StoredLabelSet, StoredTagItem } from '../types.js';
+import type { StoredLabelSet, StoredLabel } from '../types.js';
 import type { LabelLook } from './highlightLine.js';
 import { escapeHtml, safeColor } from './html.js';
 
@@ -19,9 +19,9 @@ export function labelLooks(labelSets: readonly StoredLabelSet[]): (label: string
   const looks = new Map<string, LabelLook>();
   let n = 0;
   for (const set of labelSets) {
-    for (const item of set.tagItems) {
-      const key = item.tagName.toLowerCase();
-      if (!looks.has(key)) looks.set(key, { name: item.tagName, color: safeColor(item.color, n) });
+    for (const item of set.labels) {
+      const key = item.name.toLowerCase();
+      if (!looks.has(key)) looks.set(key, { name: item.name, color: safeColor(item.color, n) });
       n++;
     }
   }
@@ -44,9 +44,9 @@ export function labelLegendHtml(labelSets: readonly StoredLabelSet[], counts: Re
   const lookOf = labelLooks(labelSets);
   return labelSets
     .map((set) => {
-      const ids = new Set(set.tagItems.map((i) => i.id));
-      const children = new Map<string | null, StoredTagItem[]>();
-      for (const item of set.tagItems) {
+      const ids = new Set(set.labels.map((i) => i.id));
+      const children = new Map<string | null, StoredLabel[]>();
+      for (const item of set.labels) {
         const parent = item.parentId !== null && ids.has(item.parentId) && item.parentId !== item.id ? item.parentId : null;
         children.set(parent, [...(children.get(parent) ?? []), item]);
       }
@@ -57,14 +57,14 @@ export function labelLegendHtml(labelSets: readonly StoredLabelSet[], counts: Re
         for (const i of items) seen.add(i.id);
         return `<ul>${items
           .map((i) => {
-            const look = lookOf(i.tagName);
-            const count = counts.get(i.tagName.toLowerCase()) ?? 0;
+            const look = lookOf(i.name);
+            const count = counts.get(i.name.toLowerCase()) ?? 0;
             const desc = i.desc ? ` <span class="muted small">${escapeHtml(i.desc)}</span>` : '';
-            return `<li data-legend-label="${escapeHtml(i.tagName)}"><span class="swatch" style="background:${look.color}"></span><strong>${escapeHtml(i.tagName)}</strong> <span class="muted">(${count})</span>${desc}${list(i.id)}</li>`;
+            return `<li data-legend-label="${escapeHtml(i.name)}"><span class="swatch" style="background:${look.color}"></span><strong>${escapeHtml(i.name)}</strong> <span class="muted">(${count})</span>${desc}${list(i.id)}</li>`;
           })
           .join('')}</ul>`;
       };
-      return `<div class="legend box"><strong>${escapeHtml(set.name)}</strong> <span class="muted small">label set ${set.index}, ${set.tagItems.length} labels</span>${list(null)}</div>`;
+      return `<div class="legend box"><strong>${escapeHtml(set.name)}</strong> <span class="muted small">label set ${set.index}, ${set.labels.length} labels</span>${list(null)}</div>`;
     })
     .join('\n');
 }

@@ -22,10 +22,11 @@ export function emulatorCommand(io: Io, done: (code: number) => void): Command {
     .option('--demo-projects <n>', 'also hold N small demo projects, demo-project-1 … demo-project-N (try auto-label over many projects)')
     .option('--client-id <id>', 'client id accepted at /api/oauth/token (default: generated)')
     .option('--client-secret-env <VAR>', 'environment variable holding the client secret (default: generated)')
+    .option('--schema-generation <generation>', "schema to speak: tags (today's production: tagItems, tagName) or labels (after the rename)", 'tags')
     .option('--cors-origin <origin>', 'also let browser pages on this origin call the emulator, e.g. https://app.example:8443 (repeatable; loopback origins are always allowed)', (value: string, previous: string[] = []) => [...previous, value])
-    .option('--json', 'print {"url","baseUrl","token","clientId","tokenUrl"} as one JSON line')
+    .option('--json', 'print {"url","baseUrl","token","clientId","tokenUrl","schemaGeneration"} as one JSON line')
     .option('--verbose', 'log each request and job event to stderr')
-    .addHelpText('after', '\nExample:\n  $ labelkit emulator --port 4000\n  $ labelkit emulator --port 4000 --cors-origin http://my-app.test:8080\n  $ labelkit emulator --port 4000 --demo-projects 1000   # then: seq -f "demo-project-%g" 1000 > projects.txt\n  $ export LABELKIT_URL=http://127.0.0.1:4000/graphql LABELKIT_TOKEN=…   # as printed')
+    .addHelpText('after', '\nExample:\n  $ labelkit emulator --port 4000\n  $ labelkit emulator --port 4000 --cors-origin http://my-app.test:8080\n  $ labelkit emulator --port 4000 --demo-projects 1000   # then: seq -f "demo-project-%g" 1000 > projects.txt\n  $ labelkit emulator --port 4000 --schema-generation labels   # as the service will be after its rename\n  $ export LABELKIT_URL=http://127.0.0.1:4000/graphql LABELKIT_TOKEN=…   # as printed')
     .action(async (flags: EmulatorFlags & CommonFlags) => {
       done(
         await runAction(io, flags, async (context) => {

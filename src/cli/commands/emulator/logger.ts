@@ -15,10 +15,22 @@ import type { Printer } from '../../io.js';
  */
 export function printEmulatorStarted(printer: Printer, emu: RunningEmulator, options: { json: boolean; clientSecretEnv?: string; demoProjects?: number }): void {
   if (options.json) {
-    printer.json({ url: emu.url, baseUrl: emu.baseUrl, token: emu.token, clientId: emu.clientId, tokenUrl: `${emu.baseUrl}/api/oauth/token` });
+    printer.json({
+      url: emu.url,
+      baseUrl: emu.baseUrl,
+      token: emu.token,
+      clientId: emu.clientId,
+      tokenUrl: `${emu.baseUrl}/api/oauth/token`,
+      schemaGeneration: emu.emulator.schemaGeneration,
+    });
     return;
   }
   printer.out(`labelkit emulator listening on ${emu.url}`);
+  printer.out(
+    emu.emulator.schemaGeneration === 'tags'
+      ? "Schema: today's production (tagItems, tagName)."
+      : 'Schema: after the rename (labelItems, labelName).',
+  );
   printer.out('Connect from another shell with:');
   printer.out(`  export LABELKIT_URL=${emu.url}`);
   printer.out(`  export LABELKIT_TOKEN=${emu.token}   # a throwaway test token of this emulator only`);

@@ -13,6 +13,8 @@ export interface EmulatorFlags {
   demoProjects?: string;
   clientId?: string;
   clientSecretEnv?: string;
+  /** `tags` or `labels`. @defaultValue 'tags' */
+  schemaGeneration?: string;
   /** `--cors-origin`, repeatable: browser origins allowed besides the loopback ones. */
   corsOrigin?: string[];
   verbose?: boolean;
@@ -64,7 +66,8 @@ export function demoProjectCount(value: string | undefined): number {
 /**
  * Starts the emulator from the flags.
  *
- * @param flags - port, host, data folder, client id, the variable with the client secret, extra CORS origins
+ * @param flags - port, host, data folder, client id, the variable with the client secret, extra CORS
+ * origins, the schema generation
  * @param context - the run (environment; the client secret is registered for redaction)
  * @returns the running emulator
  * @throws {@link CliUsageError} for bad flags, an unset variable, or a bad data folder (every
@@ -81,12 +84,17 @@ export async function runEmulator(flags: EmulatorFlags, context: ActionContext):
     clientSecret = context.io.env[flags.clientSecretEnv]?.trim() || undefined;
     if (!clientSecret) problems.push({ field: '--client-secret-env', message: `${flags.clientSecretEnv} is not set: export ${flags.clientSecretEnv}=…` });
   }
+  const schemaGeneration = flags.schemaGeneration;
+  if (schemaGeneration !== undefined && schemaGeneration !== 'tags' && schemaGeneration !== 'labels') {
+    problems.push({ field: '--schema-generation', message: "must be tags (today's production) or labels (after the rename)" });
+  }
   context.printer.addSecret(clientSecret);
   if (problems.length > 0) throw new CliUsageError(problems, 'labelkit emulator --help');
   try {
     return await startEmulator({
       port,
       host: flags.host,
+      ...(schemaGeneration !== undefined && { schemaGeneration: schemaGeneration as 'tags' | 'labels' }),
       ...(flags.data !== undefined && { dataDir: flags.data }),
       demoProjects,
       ...(flags.clientId !== undefined && { clientId: flags.clientId }),

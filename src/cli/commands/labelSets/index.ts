@@ -5,6 +5,7 @@ import { useColor } from '../../io.js';
 import type { Io } from '../../io.js';
 import { runAction } from '../../runAction.js';
 import type { CommonFlags } from '../../runAction.js';
+import type { SchemaChangeEvent } from '../../../client/index.js';
 import type { LabelSetsFlags } from './runner.js';
 
 /**
@@ -21,7 +22,7 @@ export function labelSetsCommand(io: Io, done: (code: number) => void): Command 
     .option('--role <role>', 'LABELER or REVIEWER')
     .option('--cabinet <id>', 'cabinet id (instead of --project/--role)')
     .option('--json', 'print {"cabinetId","labelSets":[…]} as one JSON object')
-    .option('--verbose', 'details, and the stack of an error')
+    .option('--verbose', 'details (e.g. a switch to the renamed schema), and the stack of an error')
     .addHelpText(
       'after',
       '\nExamples:\n  $ labelkit label-sets --project demo-project --role LABELER\n  $ labelkit label-sets --cabinet demo-project:labeler --json',
@@ -30,8 +31,10 @@ export function labelSetsCommand(io: Io, done: (code: number) => void): Command 
     done(
       await runAction(io, flags, async (context) => {
         const { runLabelSets } = await import('./runner.js');
-        const { printLabelSets } = await import('./logger.js');
-        const result = await runLabelSets(flags, context);
+        const { printLabelSets, printSchemaChange } = await import('./logger.js');
+        const result = await runLabelSets(flags, context, {
+          ...(flags.verbose && { onSchemaChange: (event: SchemaChangeEvent) => printSchemaChange(context.printer, event) }),
+        });
         printLabelSets(context.printer, result, { json: flags.json === true, color: useColor(io, io.stdout) });
         return EXIT.ok;
       }),

@@ -1,6 +1,6 @@
 import pc from 'picocolors';
 import { buildLabelTree } from '../../../client/index.js';
-import type { LabelNode, LabelSet } from '../../../client/index.js';
+import type { LabelNode, LabelSet, SchemaChangeEvent } from '../../../client/index.js';
 import type { Printer } from '../../io.js';
 import { drawTree } from '../../../shared/drawTree.js';
 import type { LabelSetsResult } from './runner.js';
@@ -63,4 +63,21 @@ export function printLabelSets(printer: Printer, result: LabelSetsResult, option
     if (i > 0) printer.out('');
     for (const line of labelSetLines(set, options.color)) printer.out(line);
   });
+}
+
+/**
+ * Prints, on stderr, that the client switched to the renamed label-set documents (`--verbose`).
+ *
+ * @param printer - where to print
+ * @param event - the switch the client reported
+ * @example
+ * ```ts
+ * printSchemaChange(printer, { from: 'tags', to: 'labels', operationName: 'getCabinetLabelSetsById', message: '…' });
+ * // labelkit: the service has renamed tagItems/tagName to labelItems/labelName; getCabinetLabelSetsById was sent again with the new names (…)
+ * ```
+ */
+export function printSchemaChange(printer: Printer, event: SchemaChangeEvent): void {
+  printer.err(
+    `labelkit: the service has renamed tagItems/tagName to labelItems/labelName; ${event.operationName} was sent again with the new names (the service said: ${event.message})`,
+  );
 }

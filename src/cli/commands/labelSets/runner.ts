@@ -1,5 +1,5 @@
 import { createLabelingClient } from '../../../client/index.js';
-import type { LabelSet, Role } from '../../../client/index.js';
+import type { LabelSet, Role, SchemaChangeEvent } from '../../../client/index.js';
 import { parseRole, requireConnection } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
 import type { ActionContext } from '../../runAction.js';
@@ -10,6 +10,12 @@ export interface LabelSetsFlags extends ConnectionFlags {
   project?: string;
   role?: string;
   cabinet?: string;
+}
+
+/** What the caller of {@link runLabelSets} hears while it runs. */
+export interface LabelSetsHooks {
+  /** The client switched to the renamed label-set documents (the service renamed tag to label). */
+  onSchemaChange?: (event: SchemaChangeEvent) => void;
 }
 
 /** What `labelkit label-sets` read. */
@@ -26,10 +32,11 @@ export interface LabelSetsResult {
  *
  * @param flags - `--cabinet`, or `--project` with `--role`, and the connection flags
  * @param context - the run's io, printer and Ctrl-C signal
+ * @param hooks - `onSchemaChange`, called once if the service has renamed tag to label
  * @returns the cabinet id and its label sets
  * @throws {@link CliUsageError} listing every problem with the flags (nothing is sent)
  */
-export async function runLabelSets(flags: LabelSetsFlags, context: ActionContext): Promise<LabelSetsResult> {
+export async function runLabelSets(flags: LabelSetsFlags, context: ActionContext, hooks: LabelSetsHooks = {}): Promise<LabelSetsResult> {
   const problems: UsageProblem[] = [];
   let role: Role | undefined;
   if (flags.cabinet !== undefined) {
@@ -43,7 +50,7 @@ export async function runLabelSets(flags: LabelSetsFlags, context: ActionContext
     role = parseRole(flags.role, problems);
   }
   const connection = await requireConnection(flags, context.io, context.printer, problems);
-  const client = createLabelingClient({ url: connection.url, ...connection.auth, retry: connection.retry });
+  const client = createLabelingClient({ url: connection.url, ...connection.auth, retry: connection.retry, ...(hooks.onSchemaChange && { onSchemaChange: hooks.onSchemaChange }) });
   const call = { signal: context.signal };
   try {
     const cabinetId = flags.cabinet?.trim() ?? (await client.getCabinet(flags.project!.trim(), role!, call)).id;

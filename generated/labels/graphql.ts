@@ -1,0 +1,110 @@
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** How an auto-labeling job calls the model. */
+export type AutoLabelProjectOptionsInput = {
+  /**
+   * Lines sent to the model per request: 0 sends all lines of a document in one request,
+   * N > 0 sends N lines per request.
+   */
+  numberOfFilesPerRequest: number;
+  /** Who provides the predictions; only `CUSTOM` is supported. */
+  serviceProvider?: GqlAutoLabelServiceProvider | null | undefined;
+};
+
+/** What to auto-label, as whom, and with which model. */
+export type AutoLabelTokenBasedProjectInput = {
+  /** The e-mail address of the labeler whose copies receive the predictions. */
+  labelerEmail: string;
+  /** How the model is called. */
+  options: AutoLabelProjectOptionsInput;
+  /** The id of the token-based (span) project to label. */
+  projectId: string;
+  /** The role whose cabinet receives the predictions; the service's default when absent. */
+  role?: Role | null | undefined;
+  /** The model endpoint and its secret. */
+  targetAPI: TargetApiInput;
+};
+
+/**
+ * Who provides the predictions of an auto-labeling job. This API supports only a
+ * customer's own model, so labelkit knows only `CUSTOM`.
+ */
+export type GqlAutoLabelServiceProvider =
+  /** The customer's own model, reached at `TargetApiInput.endpoint`. */
+  | 'CUSTOM';
+
+/** The life cycle of an asynchronous job. */
+export type JobStatus =
+  /** The job finished and its results were stored. */
+  | 'DELIVERED'
+  /** The job stopped with errors; see `Job.errors`. */
+  | 'FAILED'
+  /** The job is running; `Job.progress` moves from 0 to 100. */
+  | 'IN_PROGRESS'
+  /** The service knows no state for the job (yet). */
+  | 'NONE'
+  /** The job was accepted and waits for a worker. */
+  | 'QUEUED';
+
+/** Which cabinet of a project to open: the labeler's working copy or the reviewer's. */
+export type Role =
+  /** The labeler's cabinet: the documents a labeler annotates. */
+  | 'LABELER'
+  /** The reviewer's cabinet: the documents a reviewer checks. */
+  | 'REVIEWER';
+
+/** Where the customer's model listens and the secret it expects. */
+export type TargetApiInput = {
+  /** The absolute URL of the model's prediction endpoint. */
+  endpoint: string;
+  /** The secret the service presents to the model; never echoed back. */
+  secretKey: string;
+};
+
+export type AutoLabelTokenBasedProjectMutationVariables = Exact<{
+  input: AutoLabelTokenBasedProjectInput;
+}>;
+
+
+export type AutoLabelTokenBasedProjectMutation = { result: { id: string, status: JobStatus, progress: number } };
+
+export type GetCabinetQueryVariables = Exact<{
+  projectId: string;
+  role: Role;
+}>;
+
+
+export type GetCabinetQuery = { getCabinet: { id: string } };
+
+export type GetCabinetLabelSetsByIdQueryVariables = Exact<{
+  cabinetId: string;
+}>;
+
+
+export type GetCabinetLabelSetsByIdQuery = { getCabinetLabelSetsById: Array<{ id: string, index: number, name: string, signature: string | null, labelItems: Array<{ id: string, parentId: string | null, labelName: string, color: string | null }> }> };
+
+export type GetJobQueryVariables = Exact<{
+  jobId: string;
+}>;
+
+
+export type GetJobQuery = { getJob: { id: string, status: JobStatus, progress: number, resultId: string | null, createdAt: string, updatedAt: string, errors: Array<{ id: string, stack: string, args: Record<string, unknown> | null }> } | null };
+
+export type GetJobsQueryVariables = Exact<{
+  jobIds: Array<string> | string;
+}>;
+
+
+export type GetJobsQuery = { getJobs: Array<{ id: string, status: JobStatus, progress: number, resultId: string | null, createdAt: string, updatedAt: string, errors: Array<{ id: string, stack: string, args: Record<string, unknown> | null }> } | null> };
+
+export type JobFieldsFragment = { id: string, status: JobStatus, progress: number, resultId: string | null, createdAt: string, updatedAt: string, errors: Array<{ id: string, stack: string, args: Record<string, unknown> | null }> };
+
+export const JobFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"JobFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Job"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"progress"}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"stack"}},{"kind":"Field","name":{"kind":"Name","value":"args"}}]}},{"kind":"Field","name":{"kind":"Name","value":"resultId"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<JobFieldsFragment, unknown>;
+export const AutoLabelTokenBasedProjectMutationDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AutoLabelTokenBasedProjectMutation"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"AutoLabelTokenBasedProjectInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","alias":{"kind":"Name","value":"result"},"name":{"kind":"Name","value":"autoLabelTokenBasedProject"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"progress"}}]}}]}}]} as unknown as DocumentNode<AutoLabelTokenBasedProjectMutation, AutoLabelTokenBasedProjectMutationVariables>;
+export const GetCabinetDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"GetCabinet"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"projectId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"role"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Role"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"getCabinet"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"projectId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"projectId"}}},{"kind":"Argument","name":{"kind":"Name","value":"role"},"value":{"kind":"Variable","name":{"kind":"Name","value":"role"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}}]}}]} as unknown as DocumentNode<GetCabinetQuery, GetCabinetQueryVariables>;
+export const GetCabinetLabelSetsByIdDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"getCabinetLabelSetsById"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"cabinetId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"getCabinetLabelSetsById"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"cabinetId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"cabinetId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"index"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"signature"}},{"kind":"Field","name":{"kind":"Name","value":"labelItems"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"parentId"}},{"kind":"Field","name":{"kind":"Name","value":"labelName"}},{"kind":"Field","name":{"kind":"Name","value":"color"}}]}}]}}]}}]} as unknown as DocumentNode<GetCabinetLabelSetsByIdQuery, GetCabinetLabelSetsByIdQueryVariables>;
+export const GetJobDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"GetJob"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"jobId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"getJob"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"jobId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"jobId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"JobFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"JobFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Job"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"progress"}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"stack"}},{"kind":"Field","name":{"kind":"Name","value":"args"}}]}},{"kind":"Field","name":{"kind":"Name","value":"resultId"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<GetJobQuery, GetJobQueryVariables>;
+export const GetJobsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"GetJobs"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"jobIds"}},"type":{"kind":"NonNullType","type":{"kind":"ListType","type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"getJobs"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"jobIds"},"value":{"kind":"Variable","name":{"kind":"Name","value":"jobIds"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"JobFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"JobFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Job"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"progress"}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"stack"}},{"kind":"Field","name":{"kind":"Name","value":"args"}}]}},{"kind":"Field","name":{"kind":"Name","value":"resultId"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<GetJobsQuery, GetJobsQueryVariables>;

@@ -1,0 +1,118 @@
+import { isObjectType, isSchema, Kind, parse, print, visit } from 'graphql';
+import type { DocumentNode, FieldNode, GraphQLSchema, NameNode, ObjectTypeDefinitionNode } from 'graphql';
+
+/**
+ * The two generations of the service's schema: `tags` (today's production: `tagItems`, `tagName`)
+ * and `labels` (after the announced rename: `labelItems`, `labelName`).
+ */
+export type SchemaGeneration = 'tags' | 'labels';
+
+/** Both generations, today's first. */
+export const SCHEMA_GENERATIONS: readonly SchemaGeneration[] = ['tags', 'labels'];
+
+/**
+ * The fields the rename touches: on which type, and their name in each generation. The type
+ * names stay (`TagItem` is not part of the announced rename).
+ */
+export const RENAMED_FIELDS = [
+  { type: 'LabelSet', tags: 'tagItems', labels: 'labelItems' },
+  { type: 'TagItem', tags: 'tagName', labels: 'labelName' },
+] as const;
+
+/**
+ * Which generation a schema speaks, by the fields of its `LabelSet` and `TagItem` types.
+ *
+ * @param sdl - schema text (SDL), its parsed document, or a built schema (e.g. from introspection)
+ * @returns `tags` or `labels`; `undefined` when the schema has neither set of names, or a mix
+ * @remarks This is what `codegen.ts` and the emulator use to read schema.graphql, so a fork that
+ * renames the fields in schema.graphql needs no other change.
+ * @example
+ * ```ts
+ * generationOfSchema('type LabelSet { tagItems: [TagItem!]! } type TagItem { tagName: String! }'); // 'tags'
+ * ```
+ */
+export function generationOfSchema(sdl: string | DocumentNode | GraphQLSchema): SchemaGeneration | undefined {
+  const fields = new Map<string, Set<string>>();
+  if (isSchema(sdl)) {
+    for (const r of RENAMED_FIELDS) {
+      const type = sdl.getType(r.type);
+      if (isObjectType(type)) fields.set(r.type, new Set(Object.keys(type.getFields())));
+    }
+  }
+  const doc = typeof sdl === 'string' ? parse(sdl) : isSchema(sdl) ? { definitions: [] } : sdl;
+  for (const def of doc.definitions) {
+    if (def.kind === Kind.OBJECT_TYPE_DEFINITION || def.kind === Kind.OBJECT_TYPE_EXTENSION) {
+      const names = fields.get(def.name.value) ?? new Set<string>();
+      for (const f of def.fields ?? []) names.add(f.name.value);
+      fields.set(def.name.value, names);
+    }
+  }
+  const has = (g: SchemaGeneration) => RENAMED_FIELDS.every((r) => fields.get(r.type)?.has(r[g]) === true);
+  const hasAny = (g: SchemaGeneration) => RENAMED_FIELDS.some((r) => fields.get(r.type)?.has(r[g]) === true);
+  if (has('tags') && !hasAny('labels')) return 'tags';
+  if (has('labels') && !hasAny('tags')) return 'labels';
+  return undefined;
+}
+
+/**
+ * Rewrites a schema (SDL) into one generation.
+ *
+ * @param sdl - schema text in either generation
+ * @param to - the generation wanted
+ * @returns the SDL printed in that generation (comments dropped; descriptions kept)
+ * @remarks Only the field definitions of {@link RENAMED_FIELDS} change, on their own types;
+ * everything else is printed as it was parsed. Applying it twice gives the same text.
+ * @example
+ * ```ts
+ * schemaInGeneration(readFileSync('schema.graphql', 'utf8'), 'labels'); // LabelSet.labelItems, TagItem.labelName
+ * ```
+ */
+export function schemaInGeneration(sdl: string, to: SchemaGeneration): string {
+  const from: SchemaGeneration = to === 'tags' ? 'labels' : 'tags';
+  const renamed = visit(parse(sdl), {
+    ObjectTypeDefinition(node: ObjectTypeDefinitionNode) {
+      const renames = RENAMED_FIELDS.filter((r) => r.type === node.name.value);
+      if (renames.length === 0) return undefined;
+      return {
+        ...node,
+        fields: node.fields?.map((f) => {
+          const r = renames.find((x) => x[from] === f.name.value);
+          return r ? { ...f, name: { ...f.name, value: r[to] } } : f;
+        }),
+      };
+    },
+  });
+  return print(renamed);
+}
+
+/**
+ * Rewrites operations into one generation, keeping every result key the same.
+ *
+ * @param source - operations (GraphQL text) written against either generation
+ * @param to - the generation wanted
+ * @returns the operations printed for that generation (comments dropped)
+ * @remarks In `tags`, a selection of `labelItems`/`labelName` becomes `labelItems: tagItems` /
+ * `labelName: tagName` (the alias keeps the result key). In `labels`, the alias goes:
+ * `labelItems: tagItems` becomes `labelItems`. A field selected as `tagItems` without an alias
+ * keeps its result key `tagItems` in both. Fields are matched by name: the four names occur only
+ * on `LabelSet` and `TagItem`.
+ * @example
+ * ```ts
+ * operationsInGeneration('{ getCabinetLabelSetsById(cabinetId: "c") { labelItems { labelName } } }', 'tags');
+ * // … labelItems: tagItems { labelName: tagName } …
+ * ```
+ */
+export function operationsInGeneration(source: string, to: SchemaGeneration): string {
+  const from: SchemaGeneration = to === 'tags' ? 'labels' : 'tags';
+  const renamed = visit(parse(source), {
+    Field(node: FieldNode): FieldNode | undefined {
+      const r = RENAMED_FIELDS.find((x) => x[from] === node.name.value);
+      if (!r) return undefined;
+      const key = node.alias?.value ?? node.name.value;
+      const name = { ...node.name, value: r[to] };
+      const alias: NameNode | undefined = key === r[to] ? undefined : { kind: Kind.NAME, value: key };
+      return { ...node, name, alias };
+    },
+  });
+  return print(renamed);
+}
