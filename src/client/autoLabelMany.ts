@@ -1,4 +1,5 @@
 import { redact } from '../shared/redact.js';
+import type { LabelingClient } from './client.js';
 import { clientUrl } from './clientInternals.js';
 import { isLabelkitError, ValidationError } from './errors.js';
 import type { ErrorCode } from './errors.js';
@@ -132,7 +133,7 @@ function fromJournal(p: PlannedProject, errors: string[] | undefined): ProjectOu
  * const { outcomes } = await autoLabelMany(client, inputs, { journal: createMemoryJournal(), concurrency: 4 });
  * ```
  */
-export function autoLabelMany(client: ManyRunClient, inputs: AutoLabelInput[], options?: AutoLabelManyOptions): Promise<AutoLabelManyResult> {
+export function autoLabelMany(client: LabelingClient, inputs: AutoLabelInput[], options?: AutoLabelManyOptions): Promise<AutoLabelManyResult> {
   const url = clientUrl(client);
   if (url === undefined) {
     const problem = { path: 'client', message: 'must be a client made by createLabelingClient' };

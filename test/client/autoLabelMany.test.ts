@@ -65,7 +65,7 @@ describe('autoLabelMany', () => {
   it('rejects with a ValidationError naming the client and sends nothing when the client was not made by createLabelingClient', async () => {
     const before = service.requests.length;
     const real = newClient();
-    const copy = { startAutoLabel: real.startAutoLabel, waitForJob: real.waitForJob };
+    const copy: LabelingClient = { ...real };
     const error = await autoLabelMany(copy, [input(demoProjectId(53))]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).problems).toEqual([{ path: 'client', message: 'must be a client made by createLabelingClient' }]);
