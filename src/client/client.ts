@@ -1,10 +1,9 @@
 import { AutoLabelTokenBasedProjectMutationDocument, GetCabinetDocument, GetJobDocument, GetJobsDocument } from '../../generated/graphql.js';
 import type { AuthOptions } from './auth.js';
-import { runAutoLabelMany } from './autoLabelMany.js';
-import type { AutoLabelManyOptions, AutoLabelManyResult } from './autoLabelMany.js';
 import { JobFailedError, JobNotFoundError, JobTimeoutError, ValidationError } from './errors.js';
 import type { AuthError, GraphQLRequestError, NetworkError } from './errors.js';
 import { jobList, labelSetList, nullableJob, objectField } from './answerShape.js';
+import { rememberClientUrl } from './clientInternals.js';
 import { createExecutor } from './executor.js';
 import type { CallOptions, RetryOptions } from './executor.js';
 import { DEFAULT_JOB_TIMEOUT_MS } from '../shared/constants.js';
@@ -120,15 +119,6 @@ export interface LabelingClient {
    * @throws {@link JobFailedError}, {@link JobTimeoutError} or {@link JobNotFoundError}
    */
   waitForJobOrThrow(jobId: string, options?: WaitOptions): Promise<Job>;
-  /**
-   * Starts auto-labeling of many projects, each job exactly once, and waits for all of them.
-   * @param inputs - one input per project
-   * @param options - concurrency, journal, rerun rules, signal, onEvent; see {@link AutoLabelManyOptions}
-   * @returns the plan and one outcome per project (see `autoLabelMany.ts` for the journal's rules)
-   * @throws {@link ValidationError} listing every problem of every input, or a journal from another
-   * configuration; nothing is sent then
-   */
-  autoLabelMany(inputs: AutoLabelInput[], options?: AutoLabelManyOptions): Promise<AutoLabelManyResult>;
   /**
    * Ends every wait and call in progress (they reject with a {@link NetworkError} of code
    * `ABORTED`); no request leaves the client afterwards, and later calls reject at once.
@@ -251,13 +241,11 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
           throw new JobNotFoundError(jobId);
       }
     },
-    autoLabelMany(inputs, manyOptions) {
-      return runAutoLabelMany(client, options.url, inputs, manyOptions);
-    },
     close() {
       poller.close();
       closeExecutor();
     },
   };
+  rememberClientUrl(client, options.url);
   return client;
 }
