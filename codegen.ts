@@ -29,10 +29,9 @@ import { generationOfSchema, operationsInGeneration, SCHEMA_GENERATIONS, schemaI
 /** How documents become typed documents; shared by every document target. */
 const documentPlugins: Types.ConfiguredOutput = {
   plugins: ['typescript-operations', 'typed-document-node'],
+  // typescript-operations 6 emits only the types the operations reach, and enums as
+  // string-literal unions (its `enumType` default): no runtime enums, no option needed.
   config: {
-    // Only the types that operations reach; no runtime enums.
-    onlyOperationTypes: true,
-    enumsAsTypes: true,
     useTypeImports: true,
     skipTypename: true,
     dedupeOperationSuffix: true,

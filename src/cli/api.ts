@@ -1,6 +1,7 @@
 /**
  * The CLI's runners for programmatic use: the same work as the commands, without printing or
  * exit codes. Each takes the command's flags and an {@link ActionContext} (see `runAction`).
+ * Published as the package's `labelkit/cli` entry point.
  *
  * @packageDocumentation
  */
@@ -27,4 +28,6 @@ export type { ActionContext, CommonFlags } from './runAction.js';
 export { createPrinter, processIo } from './io.js';
 export type { Io, Printer } from './io.js';
 export { EXIT, exitCodeOf } from './exitCodes.js';
+export { CliUsageError } from './usageError.js';
+export type { UsageProblem } from './usageError.js';
 export { main } from './main.js';

@@ -1,7 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import type { LabelingClientOptions } from '../client/index.js';
+import type { LabelingClientOptions, RetryOptions } from '../client/index.js';
+import { ROLES } from '../shared/constants.js';
 import type { Io } from './io.js';
+import { readSecretFile } from './readSecretFile.js';
 import { CliUsageError } from './usageError.js';
 import type { UsageProblem } from './usageError.js';
 
@@ -13,6 +14,7 @@ export interface ConnectionFlags {
   tokenStdin?: boolean;
   clientId?: string;
   clientSecretFile?: string;
+  retries?: string;
 }
 
 /** Where the service is and how to authenticate, resolved from flags, files, stdin and environment. */
@@ -24,6 +26,8 @@ export interface Connection {
   source: string;
   /** Every secret value involved, for redaction. */
   secrets: string[];
+  /** Retries of reads, when `--retries` was given (otherwise the client's default applies). */
+  retry?: Pick<RetryOptions, 'maxAttempts'>;
 }
 
 /** The outcome of {@link resolveConnection}: a connection, or the problems that prevent one. */
@@ -32,6 +36,9 @@ export interface ConnectionResult {
   problems: UsageProblem[];
   warnings: string[];
 }
+
+/** The client's default (4 attempts in all), as the help states it. */
+const DEFAULT_RETRIES = 3;
 
 /**
  * Declares the connection flags on a command.
@@ -46,19 +53,17 @@ export function addConnectionOptions(command: Command): Command {
     .option('--token-stdin', 'read the access token from stdin')
     .option('--client-id <id>', 'client id for the client-credentials login (default: $LABELKIT_CLIENT_ID)')
     .option('--client-secret-file <file>', 'read the client secret from a file (default: $LABELKIT_CLIENT_SECRET)')
-    .option('--token <token>', 'access token (discouraged: it shows in the process list; prefer $LABELKIT_TOKEN)');
+    .option('--token <token>', 'access token (discouraged: it shows in the process list; prefer $LABELKIT_TOKEN)')
+    .option('--retries <n>', `retries of a read after a transient failure (network, 408, 429, 5xx); 0 turns them off (default: ${DEFAULT_RETRIES})`);
 }
 
-async function readSecretFile(path: string, field: string, problems: UsageProblem[]): Promise<string | undefined> {
-  try {
-    const value = (await readFile(path, 'utf8')).trim();
-    if (value === '') problems.push({ field, message: `the file ${path} is empty` });
-    return value || undefined;
-  } catch (error) {
-    const code = (error as { code?: string }).code ?? 'unreadable';
-    problems.push({ field, message: `cannot read the file ${path} (${code})` });
+function checkRetries(value: string | undefined, problems: UsageProblem[]): Pick<RetryOptions, 'maxAttempts'> | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,2}$/.test(value.trim()) || Number(value) > 20) {
+    problems.push({ field: '--retries', message: 'must be a whole number from 0 to 20 (0 turns retries off)' });
     return undefined;
   }
+  return { maxAttempts: Number(value) + 1 };
 }
 
 function checkUrl(value: string | undefined, field: string, problems: UsageProblem[]): string | undefined {
@@ -92,7 +97,8 @@ function checkUrl(value: string | undefined, field: string, problems: UsageProbl
  * @remarks Order: an explicit flag (`--token`, `--token-file`, `--token-stdin`, or
  * `--client-secret-file`) wins; then `LABELKIT_TOKEN`; then `LABELKIT_CLIENT_ID` with
  * `LABELKIT_CLIENT_SECRET`. Secrets read from files or stdin lose surrounding white space.
- * Problems name the flag or variable, never a secret value.
+ * Problems name the flag or variable, never a secret value. `--retries N` (0 to 20) becomes
+ * `retry: { maxAttempts: N + 1 }`; without it the client's default applies.
  * @example
  * ```ts
  * const { connection, problems } = await resolveConnection({}, { ...processIo(), env: { LABELKIT_URL: 'http://127.0.0.1:4000/graphql', LABELKIT_TOKEN: 't0k3n' } });
@@ -102,6 +108,7 @@ export async function resolveConnection(flags: ConnectionFlags, io: Io): Promise
   const problems: UsageProblem[] = [];
   const warnings: string[] = [];
   const url = checkUrl(flags.url ?? io.env.LABELKIT_URL, flags.url !== undefined ? '--url' : 'LABELKIT_URL', problems);
+  const retry = checkRetries(flags.retries, problems);
 
   const tokenFlags = [flags.token !== undefined && '--token', flags.tokenFile !== undefined && '--token-file', flags.tokenStdin === true && '--token-stdin'].filter(
     (f): f is string => typeof f === 'string',
@@ -132,13 +139,13 @@ export async function resolveConnection(flags: ConnectionFlags, io: Io): Promise
   }
   if (tokenFlags.length > 0) {
     if (problems.length > 0 || !url || !token) return { problems, warnings };
-    return { connection: { url, auth: { token }, source, secrets: [token] }, problems, warnings };
+    return { connection: { url, auth: { token }, source, secrets: [token], ...(retry && { retry }) }, problems, warnings };
   }
 
   const envToken = io.env.LABELKIT_TOKEN?.trim();
   if (envToken && flags.clientSecretFile === undefined) {
     if (!url || problems.length > 0) return { problems, warnings };
-    return { connection: { url, auth: { token: envToken }, source: 'LABELKIT_TOKEN', secrets: [envToken] }, problems, warnings };
+    return { connection: { url, auth: { token: envToken }, source: 'LABELKIT_TOKEN', secrets: [envToken], ...(retry && { retry }) }, problems, warnings };
   }
 
   const clientId = (flags.clientId ?? io.env.LABELKIT_CLIENT_ID)?.trim();
@@ -159,7 +166,13 @@ export async function resolveConnection(flags: ConnectionFlags, io: Io): Promise
   }
   if (problems.length > 0 || !url || !clientId || !clientSecret) return { problems, warnings };
   return {
-    connection: { url, auth: { clientCredentials: { clientId, clientSecret } }, source: `client credentials (${secretField})`, secrets: [clientSecret] },
+    connection: {
+      url,
+      auth: { clientCredentials: { clientId, clientSecret } },
+      source: `client credentials (${secretField})`,
+      secrets: [clientSecret],
+      ...(retry && { retry }),
+    },
     problems,
     warnings,
   };
@@ -191,9 +204,6 @@ export async function requireConnection(
   return result.connection;
 }
 
-/** The roles a cabinet can be opened for. */
-export const ROLES = ['LABELER', 'REVIEWER'] as const;
-
 /**
  * Checks a `--role` flag (case-insensitive).
  *
@@ -204,12 +214,12 @@ export const ROLES = ['LABELER', 'REVIEWER'] as const;
  */
 export function parseRole(value: string | undefined, problems: UsageProblem[], required = true): (typeof ROLES)[number] | undefined {
   if (value === undefined) {
-    if (required) problems.push({ field: '--role', message: 'required: LABELER or REVIEWER' });
+    if (required) problems.push({ field: '--role', message: `required: ${ROLES.join(' or ')}` });
     return undefined;
   }
   const role = value.toUpperCase();
   if (!(ROLES as readonly string[]).includes(role)) {
-    problems.push({ field: '--role', message: `must be LABELER or REVIEWER` });
+    problems.push({ field: '--role', message: `must be ${ROLES.join(' or ')}` });
     return undefined;
   }
   return role as (typeof ROLES)[number];

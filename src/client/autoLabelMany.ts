@@ -1,4 +1,6 @@
 import { redact } from '../shared/redact.js';
+import type { LabelingClient } from './client.js';
+import { clientUrl } from './clientInternals.js';
 import { isLabelkitError, ValidationError } from './errors.js';
 import type { ErrorCode } from './errors.js';
 import type { WaitOptions } from './jobPoller.js';
@@ -47,7 +49,7 @@ export type ManyEvent =
   | { event: 'progress'; projectId: string; jobId: string; status: Job['status']; progress: number }
   | ({ event: 'outcome' } & ProjectOutcome);
 
-/** Options of `client.autoLabelMany`. */
+/** Options of {@link autoLabelMany}. */
 export interface AutoLabelManyOptions extends RerunRules {
   /** Jobs being started at once. @defaultValue 4 */
   concurrency?: number;
@@ -71,7 +73,7 @@ export interface AutoLabelManyOptions extends RerunRules {
   dryRun?: boolean;
 }
 
-/** What `client.autoLabelMany` resolves to. */
+/** What {@link autoLabelMany} resolves to. */
 export interface AutoLabelManyResult {
   /** What was (or, with `dryRun`, would be) done with each project. */
   plan: PlannedProject[];
@@ -111,6 +113,36 @@ function fromJournal(p: PlannedProject, errors: string[] | undefined): ProjectOu
 }
 
 /**
+ * Starts auto-labeling of many projects with one client, each job exactly once, and waits for all
+ * of them.
+ *
+ * @param client - a client from `createLabelingClient` (its URL is recorded in the journal)
+ * @param inputs - one auto-labeling input per project
+ * @param options - concurrency, journal, rerun rules, signal, onEvent; see {@link AutoLabelManyOptions}
+ * @returns the plan and one outcome per input, in order
+ * @throws {@link ValidationError} listing every problem of every input, a journal from another
+ * configuration, or a client not made by `createLabelingClient`; nothing is sent then
+ * @remarks A function, not a method of the client, so that an app that never runs many projects
+ * does not carry its planner and journal code in its bundle. Waiting goes through the client's
+ * shared poller (one `getJobs` per interval for the whole run); see {@link runAutoLabelMany} for
+ * the journal's rules.
+ * @example
+ * ```ts
+ * import { autoLabelMany, createLabelingClient, createMemoryJournal } from 'labelkit';
+ * const client = createLabelingClient({ url: process.env.LABELKIT_URL!, token: process.env.LABELKIT_TOKEN });
+ * const { outcomes } = await autoLabelMany(client, inputs, { journal: createMemoryJournal(), concurrency: 4 });
+ * ```
+ */
+export function autoLabelMany(client: LabelingClient, inputs: AutoLabelInput[], options?: AutoLabelManyOptions): Promise<AutoLabelManyResult> {
+  const url = clientUrl(client);
+  if (url === undefined) {
+    const problem = { path: 'client', message: 'must be a client made by createLabelingClient' };
+    return Promise.reject(new ValidationError([problem], { operationName: 'AutoLabelTokenBasedProjectMutation' }));
+  }
+  return runAutoLabelMany(client, url, inputs, options);
+}
+
+/**
  * Starts one job per input with bounded concurrency, journals each step, then waits for all the
  * jobs through the client's shared poller (one `getJobs` per interval for the whole run).
  *
@@ -128,7 +160,7 @@ function fromJournal(p: PlannedProject, errors: string[] | undefined): ProjectOu
  * rerun with the same journal continues.
  * @example
  * ```ts
- * // Usually called as client.autoLabelMany(inputs, options), which passes the client and its URL.
+ * // Usually called as autoLabelMany(client, inputs, options), which passes the client's URL.
  * const { outcomes } = await runAutoLabelMany(client, url, inputs, { journal: createMemoryJournal() });
  * ```
  */

@@ -1,7 +1,5 @@
 import type { OperationResult } from '@urql/core';
-
-/** The longest delay setTimeout accepts; longer ones fire at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+import { MAX_TIMER_MS } from '../shared/constants.js';
 
 /** How a call may end before its answer: its time-out, its signal, the client's close(). */
 export interface CallLimits {

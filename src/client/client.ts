@@ -1,12 +1,12 @@
 import { AutoLabelTokenBasedProjectMutationDocument, GetCabinetDocument, GetJobDocument, GetJobsDocument } from '../../generated/graphql.js';
 import type { AuthOptions } from './auth.js';
-import { runAutoLabelMany } from './autoLabelMany.js';
-import type { AutoLabelManyOptions, AutoLabelManyResult } from './autoLabelMany.js';
 import { JobFailedError, JobNotFoundError, JobTimeoutError, ValidationError } from './errors.js';
 import type { AuthError, GraphQLRequestError, NetworkError } from './errors.js';
 import { jobList, labelSetList, nullableJob, objectField } from './answerShape.js';
+import { rememberClientUrl } from './clientInternals.js';
 import { createExecutor } from './executor.js';
 import type { CallOptions, RetryOptions } from './executor.js';
+import { DEFAULT_JOB_TIMEOUT_MS } from '../shared/constants.js';
 import { JobPoller } from './jobPoller.js';
 import { LabelSetDocuments } from './labelSetDocuments.js';
 import type { SchemaChangeEvent, SchemaGeneration } from './labelSetDocuments.js';
@@ -14,8 +14,6 @@ import type { PollOptions, WaitOptions } from './jobPoller.js';
 import type { AutoLabelInput, Cabinet, Job, JobOutcome, JobSnapshot, LabelSet, Role } from './types.js';
 import { checkClientOptions, checkId, checkJobIds, checkRole, validateAutoLabelInput } from './validation.js';
 import type { ValidationProblem } from './validation.js';
-
-export type { CallOptions, RetryOptions } from './executor.js';
 
 /** Options of {@link createLabelingClient}. Give exactly one of `token`, `getToken`, `clientCredentials`. */
 export interface LabelingClientOptions extends AuthOptions {
@@ -121,15 +119,6 @@ export interface LabelingClient {
    * @throws {@link JobFailedError}, {@link JobTimeoutError} or {@link JobNotFoundError}
    */
   waitForJobOrThrow(jobId: string, options?: WaitOptions): Promise<Job>;
-  /**
-   * Starts auto-labeling of many projects, each job exactly once, and waits for all of them.
-   * @param inputs - one input per project
-   * @param options - concurrency, journal, rerun rules, signal, onEvent; see {@link AutoLabelManyOptions}
-   * @returns the plan and one outcome per project (see `autoLabelMany.ts` for the journal's rules)
-   * @throws {@link ValidationError} listing every problem of every input, or a journal from another
-   * configuration; nothing is sent then
-   */
-  autoLabelMany(inputs: AutoLabelInput[], options?: AutoLabelManyOptions): Promise<AutoLabelManyResult>;
   /**
    * Ends every wait and call in progress (they reject with a {@link NetworkError} of code
    * `ABORTED`); no request leaves the client afterwards, and later calls reject at once.
@@ -247,18 +236,16 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
         case 'failed':
           throw new JobFailedError(result.job);
         case 'timed-out':
-          throw new JobTimeoutError(jobId, result.job, waitOptions?.timeoutMs ?? 600_000);
+          throw new JobTimeoutError(jobId, result.job, waitOptions?.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS);
         case 'not-found':
           throw new JobNotFoundError(jobId);
       }
-    },
-    autoLabelMany(inputs, manyOptions) {
-      return runAutoLabelMany(client, options.url, inputs, manyOptions);
     },
     close() {
       poller.close();
       closeExecutor();
     },
   };
+  rememberClientUrl(client, options.url);
   return client;
 }

@@ -25,6 +25,7 @@ export type { ErrorCode, ErrorDetails, GraphQLErrorEntry } from './errors.js';
 export { validateAutoLabelInput } from './validation.js';
 export type { AutoLabelValidationOptions, ValidationProblem } from './validation.js';
 export { buildLabelTree } from './labelTree.js';
+export { autoLabelMany } from './autoLabelMany.js';
 export type { AutoLabelManyOptions, AutoLabelManyResult, ManyEvent, ManyOutcomeKind, ProjectOutcome } from './autoLabelMany.js';
 export { checkJournalRecord, createMemoryJournal, replayJournal } from './journal.js';
 export type { Journal, JournalContents, JournalProjectConfig, JournalProjectState, JournalRecord } from './journal.js';

@@ -1,6 +1,7 @@
 import { NetworkError } from './errors.js';
 import { isTransientError } from './toLabelkitError.js';
 import type { Job, JobOutcome } from './types.js';
+import { DEFAULT_JOB_TIMEOUT_MS, MAX_TIMER_MS } from '../shared/constants.js';
 
 /** Options of one wait (see `LabelingClient.waitForJob`). */
 export interface WaitOptions {
@@ -42,9 +43,6 @@ interface Waiter {
 }
 
 const TERMINAL = { DELIVERED: 'delivered', FAILED: 'failed' } as const;
-
-/** The longest delay setTimeout accepts; longer ones fire at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** `job a` or `jobs a, b, c and 7 more`, for messages. */
 function describeJobs(ids: readonly string[]): string {
@@ -108,7 +106,7 @@ export class JobPoller {
    * non-transient error, or when `onProgress` throws
    */
   waitAll(jobIds: readonly string[], options: WaitOptions = {}): Promise<JobOutcome[]> {
-    const timeoutMs = options.timeoutMs ?? 600_000;
+    const timeoutMs = options.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS;
     const { signal } = options;
     return new Promise<JobOutcome[]>((resolve, reject) => {
       if (this.closed) return reject(aborted(`the client is closed; not waiting for ${describeJobs(jobIds)}`));

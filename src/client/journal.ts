@@ -51,7 +51,7 @@ export interface JournalContents {
  * @example
  * ```ts
  * const journal = createMemoryJournal();
- * await client.autoLabelMany(inputs, { journal });
+ * await autoLabelMany(client, inputs, { journal });
  * ```
  */
 export interface Journal {
@@ -78,7 +78,7 @@ export interface Journal {
  * @example
  * ```ts
  * const journal = createMemoryJournal();
- * await client.autoLabelMany(inputs, { journal });
+ * await autoLabelMany(client, inputs, { journal });
  * console.log(journal.records.filter((r) => r.type === 'started').length);
  * ```
  */

@@ -33,8 +33,9 @@ const RENAMED_FIELD = /\b(?:cannot query|unknown) field\W+(?:tagItems|tagName)\b
  *
  * @param error - what a call rejected with
  * @returns the validation message that names the field, or undefined for any other error
- * @remarks Matches graphql-js's validation message (`Cannot query field "tagItems" on type
- * "LabelSet".`), which the service and the emulator answer, and the wording `Unknown field`.
+ * @remarks Matches graphql-js's validation message
+ * (`Cannot query field "tagItems" on type "LabelSet".`), which the service and the emulator
+ * answer, and the wording `Unknown field`.
  * @example
  * ```ts
  * renamedFieldMessage(new GraphQLRequestError([{ message: 'Cannot query field "tagItems" on type "LabelSet".' }])); // that message

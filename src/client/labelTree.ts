@@ -187,8 +187,8 @@ class TreeNode implements LabelNode {
   get path(): string[] {
     if (this.cachedPath) return this.cachedPath;
     // Iteratively up to the top (no recursion, so a deep chain cannot overflow the stack).
-    const names: string[] = [];
-    for (let current: TreeNode | undefined = this; current; current = current.parent) names.push(current.item.labelName);
+    const names = [this.item.labelName];
+    for (let current = this.parent; current; current = current.parent) names.push(current.item.labelName);
     return (this.cachedPath = names.reverse());
   }
 }

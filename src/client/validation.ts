@@ -1,3 +1,6 @@
+import { MAX_GRAPHQL_INT, ROLES } from '../shared/constants.js';
+import { isLoopbackHost } from '../shared/isLoopbackHost.js';
+
 /** One reason why input was refused, with the path of the field at fault. */
 export interface ValidationProblem {
   /** Where the problem is, e.g. `input.targetAPI.endpoint`. */
@@ -16,10 +19,8 @@ export interface AutoLabelValidationOptions {
   allowInsecureEndpoint?: boolean;
 }
 
-const ROLES = ['LABELER', 'REVIEWER'] as const;
 // A plausible address: something@something.tld, no spaces. Deliberately loose.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -62,10 +63,6 @@ export function checkRole(value: unknown, path: string): ValidationProblem[] {
   return [];
 }
 
-function isLoopback(hostname: string): boolean {
-  return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
-}
-
 /**
  * Validates the input of `autoLabelTokenBasedProject` before anything is sent.
  *
@@ -73,7 +70,7 @@ function isLoopback(hostname: string): boolean {
  * @param options - see {@link AutoLabelValidationOptions}
  * @returns every problem at once; an empty list means the input is valid
  * @remarks Rules: non-empty `projectId`; a plausible `labelerEmail`; `options.numberOfFilesPerRequest`
- * an integer >= 0; `options.serviceProvider` absent or `CUSTOM`; `targetAPI.endpoint` an absolute
+ * an integer ≥ 0; `options.serviceProvider` absent or `CUSTOM`; `targetAPI.endpoint` an absolute
  * http(s) URL, https unless the host is loopback or `allowInsecureEndpoint` is set;
  * `targetAPI.secretKey` a non-empty string; `role`, when given, `LABELER` or `REVIEWER`.
  * Messages never quote the secret key.
@@ -97,7 +94,7 @@ export function validateAutoLabelInput(input: unknown, options: AutoLabelValidat
     problems.push({ path: 'input.options', message: 'must be an object with numberOfFilesPerRequest' });
   } else {
     const n = opts.numberOfFilesPerRequest;
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 2 ** 31 - 1) {
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_GRAPHQL_INT) {
       problems.push({
         path: 'input.options.numberOfFilesPerRequest',
         message: 'must be an integer >= 0 (0 sends all lines of a document in one request)',
@@ -135,7 +132,7 @@ function checkEndpoint(value: unknown, options: AutoLabelValidationOptions): Val
   if (url.username || url.password) {
     return [{ path, message: 'must not carry credentials in the URL; pass the secret as secretKey' }];
   }
-  if (url.protocol === 'http:' && !isLoopback(url.hostname) && !options.allowInsecureEndpoint) {
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !options.allowInsecureEndpoint) {
     return [
       {
         path,
@@ -160,7 +157,7 @@ export interface ClientOptionsToCheck {
   onSchemaChange?: unknown;
 }
 
-/** A number option: absent, or a number >= min (Infinity allowed where said), integer if asked. */
+/** A number option: absent, or a number ≥ min (Infinity allowed where said), integer if asked. */
 function checkNumber(value: unknown, path: string, rule: { min: number; integer?: boolean }): ValidationProblem[] {
   if (value === undefined) return [];
   const ok = typeof value === 'number' && !Number.isNaN(value) && value >= rule.min && (!rule.integer || Number.isInteger(value));

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { buildLabelTree, createLabelingClient, isLabelkitError } from '../client/index.js';
-import type { LabelNode, LabelSet } from '../client/index.js';
+import type { LabelSet } from '../client/index.js';
 import { DEMO_PROJECT_ID, startEmulator } from '../emulator/index.js';
 import type { RunningEmulator } from '../emulator/index.js';
 import { startModelServer } from '../model/index.js';
 import type { RunningModelServer } from '../model/index.js';
+import { drawTree } from '../shared/drawTree.js';
 
 /** Options of {@link runDemo}. */
 export interface DemoOptions {
@@ -19,16 +20,8 @@ export interface DemoOptions {
 }
 
 function treeLines(set: LabelSet): string[] {
-  const tree = buildLabelTree(set);
-  const lines = [`${set.name} (label set ${set.index}, ${set.labelItems.length} labels)`];
-  const walk = (nodes: LabelNode[], indent: string) =>
-    nodes.forEach((node, i) => {
-      const last = i === nodes.length - 1;
-      lines.push(`${indent}${last ? '└─' : '├─'} ${node.item.labelName}${node.item.color ? ` ${node.item.color}` : ''}`);
-      walk(node.children, `${indent}${last ? '   ' : '│  '}`);
-    });
-  walk(tree.roots, '  ');
-  return lines;
+  const heading = `${set.name} (label set ${set.index}, ${set.labelItems.length} labels)`;
+  return [heading, ...drawTree(buildLabelTree(set).roots, ({ item }) => `${item.labelName}${item.color ? ` ${item.color}` : ''}`, '  ')];
 }
 
 function mark(text: string, entities: { label: string; start_char: number; end_char: number }[]): string {

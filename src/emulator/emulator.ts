@@ -13,6 +13,7 @@ import { emulatorSchemaSource, loadSchemaSource } from './schemaSource.js';
 import type { SchemaGeneration } from '../shared/schemaGeneration.js';
 import { EmulatorStore } from './store.js';
 import { TokenAuthority } from './tokenAuthority.js';
+import { isLoopbackHost } from '../shared/isLoopbackHost.js';
 
 /** Options of {@link createEmulator} and `startEmulator`. */
 export interface EmulatorOptions {
@@ -88,7 +89,13 @@ function checkGeneration(value: unknown): SchemaGeneration {
   throw new TypeError(`[Emulator] schemaGeneration must be 'tags' or 'labels', got ${JSON.stringify(value)}`);
 }
 
-const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127(?:\.\d{1,3}){3}|\[::1\])(:\d{1,5})?$/;
+/** An `Origin` header of a page served from this machine (http or https, any port). */
+function isLoopbackOrigin(origin: string): boolean {
+  if (!URL.canParse(origin)) return false;
+  const url = new URL(origin);
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === origin && isLoopbackHost(url.hostname);
+}
+
 const ALLOWED_HEADERS = ['authorization', 'content-type', 'accept', 'x-request-id', 'x-labelkit-client'];
 /** Response headers a browser client may read: the retry hint and the request id it sent. */
 const EXPOSED_HEADERS = ['Retry-After', 'x-request-id'];
@@ -178,7 +185,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     maxRequestBodySize: maxBodyBytes, // checked after the token (httpRoutes answers a bad one from the headers)
     cors: (request) => {
       const origin = request.headers.get('origin') ?? '';
-      const allowed = extraOrigins.has(origin) || (corsOrigins ? corsOrigins.includes(origin) : LOOPBACK_ORIGIN.test(origin));
+      const allowed = extraOrigins.has(origin) || (corsOrigins ? corsOrigins.includes(origin) : isLoopbackOrigin(origin));
       // `false` sends no CORS headers at all (an empty origin list would mean "allow all").
       return allowed ? { origin, credentials: false, allowedHeaders: ALLOWED_HEADERS, exposedHeaders: EXPOSED_HEADERS, methods: ['GET', 'POST'], maxAge: 600 } : false;
     },

@@ -15,7 +15,7 @@ export { labelSetSignature } from './labelSetCheck.js';
 export { loadDataDir } from './loadDataDir.js';
 export { EmulatorDataError } from './dataError.js';
 export type { DataErrorProblem } from './dataError.js';
-export type { ModelOptions, ModelOptions as RunnerOptions } from './runner.js';
+export type { ModelOptions } from './runner.js';
 export type {
   DocumentInput,
   JobSource,

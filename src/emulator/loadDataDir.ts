@@ -5,10 +5,9 @@ import type { DataErrorProblem } from './dataError.js';
 import { parseJsonWithLines } from './jsonLocations.js';
 import { checkLabelSet } from './labelSetCheck.js';
 import { parseLabelSetCsv } from './labelSetCsv.js';
-import { MAX_LABEL_SETS } from './store.js';
+import { MAX_LABEL_SETS, PROJECT_ID } from './store.js';
 import type { DocumentInput, LabelSetInput, ProjectInput } from './types.js';
 
-const PROJECT_ID = /^[A-Za-z0-9_-]+$/;
 const visible = (dir: string) => readdirSync(dir).filter((name) => !name.startsWith('.')).sort();
 const isDir = (path: string) => statSync(path).isDirectory();
 

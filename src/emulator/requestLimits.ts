@@ -61,8 +61,8 @@ const report = (code: string) => (context: ValidationContext | null, error: Grap
  * The caps on GraphQL operations, from graphql-armor: selection depth and aliases.
  *
  * @returns yoga plugins that refuse a deeper or more aliased operation with a validation error,
- * e.g. `Query depth limit of 8 exceeded, found 9.` (code `QUERY_TOO_DEEP`) or `Aliases limit of 15
- * exceeded, found 16.` (code `TOO_MANY_ALIASES`)
+ * e.g. `Query depth limit of 8 exceeded, found 9.` (code `QUERY_TOO_DEEP`) or
+ * `Aliases limit of 15 exceeded, found 16.` (code `TOO_MANY_ALIASES`)
  * @remarks Introspection (`__schema`) is not counted in the depth, so the explorer page works.
  * @example
  * ```ts

@@ -52,8 +52,8 @@ function withoutCoercedSecret(message: string): string {
  *
  * @returns a yoga plugin
  * @remarks The resolvers never echo a secret, but GraphQL and the HTTP layer do: graphql-js quotes
- * a variable of the wrong type (`Variable "$input" got invalid value 12345 at
- * "input.targetAPI.secretKey"`), an input with a misspelled key whole, an inline literal in a
+ * a variable of the wrong type
+ * (`Variable "$input" got invalid value 12345 at "input.targetAPI.secretKey"`), an input with a misspelled key whole, an inline literal in a
  * validation error; yoga quotes a malformed JSON body in `extensions.originalError`. This plugin
  * collects, for each request, every value under a secret-like key (`secretKey`, `clientSecret`,
  * `client_secret`, `token`, …, any case or spelling: `isSecretKeyName`) of the variables and of

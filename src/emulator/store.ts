@@ -10,7 +10,8 @@ import type { JobSource, LabeledCopy, ProjectInput, StoredJob, StoredLabelSet, S
 /** The most label sets a project may have (as in production). */
 export const MAX_LABEL_SETS = 5;
 
-const PROJECT_ID = /^[A-Za-z0-9_-]+$/;
+/** What a project id may be: letters, digits, `_` and `-` (it is also a folder name in a data directory). */
+export const PROJECT_ID = /^[A-Za-z0-9_-]+$/;
 const pathText = (path: (string | number)[]) => path.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? k : `.${k}`)).join('');
 
 interface Copy {

@@ -115,7 +115,7 @@ async function takeLock(lockPath: string, path: string): Promise<string | undefi
  *
  * @param path - the file; created on the first open unless `readOnly`
  * @param options - see {@link FileJournalOptions}
- * @returns a {@link Journal} for `client.autoLabelMany`
+ * @returns a {@link Journal} for `autoLabelMany`
  * @remarks On open, an incomplete last line (a crash mid-write) is reported in `warnings` and cut
  * off the file, so that the next record starts on a line of its own; any other bad line is a
  * {@link ValidationError} naming it. Appends made at the same time are written together and
@@ -127,7 +127,7 @@ async function takeLock(lockPath: string, path: string): Promise<string | undefi
  * @example
  * ```ts
  * import { openFileJournal } from 'labelkit/journal';
- * const result = await client.autoLabelMany(inputs, { journal: openFileJournal('run.ndjson') });
+ * const result = await autoLabelMany(client, inputs, { journal: openFileJournal('run.ndjson') });
  * ```
  */
 export function openFileJournal(path: string, options: FileJournalOptions = {}): Journal {

@@ -25,4 +25,25 @@ describe('the browser build of the client', () => {
     // Size is measured in `npm run bench`; here only a sanity bound against accidental bloat.
     expect(gz).toBeLessThan(40_000);
   });
+
+  it('leaves the many-projects run out of an app that only creates a client and calls its methods', async () => {
+    const result = await build({
+      stdin: {
+        contents: "import { createLabelingClient } from './src/client/index.ts';\nexport const run = (url, token) => createLabelingClient({ url, token }).getProjectLabelSets('p', 'LABELER');",
+        resolveDir: root,
+        loader: 'ts',
+      },
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      platform: 'browser',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs).toContain('src/client/client.ts');
+    const carried = Object.entries(result.metafile.outputs).flatMap(([, o]) => Object.entries(o.inputs).filter(([, i]) => i.bytesInOutput > 0).map(([p]) => p));
+    expect(carried.filter((p) => /src\/client\/(autoLabelMany|manyPlan|journal)\.ts$/.test(p))).toEqual([]);
+  });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VERSION } from '../../src/client/index.js';
-import { startEmulator } from '../../src/emulator/index.js';
+import { demoProject, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { startModelServer } from '../../src/model/index.js';
 import type { RunningModelServer } from '../../src/model/index.js';
@@ -45,7 +45,7 @@ const autoLabelArgs = (endpoint: string, ...more: string[]) => [
   'auto-label', '--project', 'demo-project', '--labeler-email', 'labeler@example.com', '--endpoint', endpoint, '--files-per-request', '3', '--interval', '50ms', ...more,
 ];
 
-describe('labelkit --help and --version', () => {
+describe('labelkit --help, --version and usage errors', () => {
   it('prints the version of the client when --version is given', async () => {
     expect(await runCli(['--version'])).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
   });
@@ -59,6 +59,26 @@ describe('labelkit --help and --version', () => {
       expect(r.stdout).toMatch(new RegExp(`\\$ labelkit ${commands[i]!.join(' ')}`));
       expect(r.stdout).toContain('130  interrupted (Ctrl-C)');
     });
+  });
+
+  it('exits 2 naming the command on stderr when the command is unknown', async () => {
+    const r = await runCli(['frobnicate']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/unknown command 'frobnicate'/);
+  });
+});
+
+describe('labelkit demo', () => {
+  it('exits 0 and prints DELIVERED, the labels each document got and marked lines when the demo runs', async () => {
+    const r = await runCli(['demo']);
+    expect(r.code).toBe(0);
+    const out = lines(r.stdout);
+    expect(out).toContain('status    DELIVERED');
+    const counts = out.filter((l) => l.startsWith('labels    ')).map((l) => Number(l.split(': ')[1]));
+    expect(counts).toHaveLength(demoProject().documents.length);
+    for (const n of counts) expect(n).toBeGreaterThan(0);
+    expect(out.some((l) => /\[[^\]]+\]\{PERSON\}/.test(l))).toBe(true);
   });
 });
 
@@ -134,7 +154,8 @@ describe('the service commands, end to end', () => {
   });
 
   it('exits 4 with a hint when the service cannot be reached', async () => {
-    const r = await runCli(['cabinet', '--project', 'p', '--role', 'LABELER'], env({ LABELKIT_URL: 'http://127.0.0.1:9/graphql' }));
+    // --retries 0: the retries themselves are the client's (test/client/retry.test.ts); here only the exit matters.
+    const r = await runCli(['cabinet', '--project', 'p', '--role', 'LABELER', '--retries', '0'], env({ LABELKIT_URL: 'http://127.0.0.1:9/graphql' }));
     expect(r.code).toBe(4);
     expect(lines(r.stderr)).toHaveLength(1);
     expect(r.stderr).toMatch(/^labelkit: \[Network\] .*\(hint: check the URL/);
@@ -184,6 +205,11 @@ describe('labelkit model check', () => {
 });
 
 describe('labelkit emulator and labelkit model', () => {
+  it('exits 2 with a hint, and serves nothing, when the model has no secret', async () => {
+    const r = await runCli(['model', '--secret-key-env', 'LABELKIT_TEST_UNSET_VAR']);
+    expect(r).toEqual({ code: 2, stdout: '', stderr: 'labelkit: no secret key (hint: export LABELKIT_TEST_UNSET_VAR=…)\n' });
+  });
+
   it('serves until SIGINT, prints how to connect, and never prints a given client secret', async () => {
     const server = startCli(['emulator', '--port', '0', '--client-id', 'my-client', '--client-secret-env', 'MY_SECRET'], { MY_SECRET: SENTINEL });
     await server.waitFor(/Ctrl-C stops/);

@@ -93,4 +93,19 @@ describe('resolveConnection', () => {
     const r = await resolveConnection({ tokenFile: file('t2', 'tok'), clientSecretFile: file('s2', 'sec') }, fakeIo({ LABELKIT_URL: URL }));
     expect(r.problems.map((p) => p.field)).toEqual(['--token-file, --client-secret-file']);
   });
+
+  it('turns --retries N into N + 1 attempts in all, whatever the credential, when --retries is given', async () => {
+    const token = await resolveConnection({ retries: '0' }, fakeIo({ LABELKIT_URL: URL, LABELKIT_TOKEN: SENTINEL }));
+    expect(token.connection?.retry).toEqual({ maxAttempts: 1 });
+    const login = await resolveConnection({ retries: '5' }, fakeIo({ LABELKIT_URL: URL, LABELKIT_CLIENT_ID: 'cid', LABELKIT_CLIENT_SECRET: SENTINEL }));
+    expect(login.connection?.retry).toEqual({ maxAttempts: 6 });
+    const none = await resolveConnection({}, fakeIo({ LABELKIT_URL: URL, LABELKIT_TOKEN: SENTINEL }));
+    expect(none.connection).not.toHaveProperty('retry');
+  });
+
+  it.each(['-1', '1.5', 'three', '21', ''])('refuses --retries %j with the rule when it is not a whole number from 0 to 20', async (value) => {
+    const r = await resolveConnection({ retries: value }, fakeIo({ LABELKIT_URL: URL, LABELKIT_TOKEN: SENTINEL }));
+    expect(r.connection).toBeUndefined();
+    expect(r.problems).toEqual([{ field: '--retries', message: 'must be a whole number from 0 to 20 (0 turns retries off)' }]);
+  });
 });

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createLabelingClient, createMemoryJournal, ValidationError } from '../../src/client/index.js';
+import { autoLabelMany, createLabelingClient, createMemoryJournal, ValidationError } from '../../src/client/index.js';
 import type { AutoLabelInput, JournalRecord, LabelingClient, ManyEvent } from '../../src/client/index.js';
 import { demoProjectId } from '../../src/emulator/index.js';
 import { openFileJournal } from '../../src/journal/index.js';
@@ -40,13 +40,13 @@ const ids = (from: number, to: number) => Array.from({ length: to - from + 1 }, 
 const started = (projectId: string) => service.jobsStarted.get(projectId) ?? 0;
 const typesOf = (records: JournalRecord[], projectId: string) => records.filter((r) => r.type !== 'run' && r.projectId === projectId).map((r) => (r.type === 'outcome' ? r.outcome : r.type));
 
-describe('client.autoLabelMany', () => {
+describe('autoLabelMany', () => {
   it('delivers 50 projects in one run, one job each, with a complete journal and shared polling', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'labelkit-many-')), 'run.ndjson');
     const projects = ids(1, 50);
     const before = service.requests.length;
     const events: ManyEvent[] = [];
-    const result = await newClient().autoLabelMany(projects.map((p) => input(p)), { journal: openFileJournal(path), concurrency: 8, onEvent: (e) => events.push(e) });
+    const result = await autoLabelMany(newClient(), projects.map((p) => input(p)), { journal: openFileJournal(path), concurrency: 8, onEvent: (e) => events.push(e) });
 
     expect(result.outcomes.map((o) => o.outcome)).toEqual(projects.map(() => 'delivered'));
     expect(result.outcomes.map((o) => o.projectId)).toEqual(projects);
@@ -62,11 +62,22 @@ describe('client.autoLabelMany', () => {
     expect(Math.max(...during.map((r) => r.jobIds ?? 0))).toBeGreaterThan(1);
   });
 
+  it('rejects with a ValidationError naming the client and sends nothing when the client was not made by createLabelingClient', async () => {
+    const before = service.requests.length;
+    const real = newClient();
+    const copy: LabelingClient = { ...real };
+    const error = await autoLabelMany(copy, [input(demoProjectId(53))]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).problems).toEqual([{ path: 'client', message: 'must be a client made by createLabelingClient' }]);
+    expect(service.requests.length).toBe(before);
+    expect(started(demoProjectId(53))).toBe(0);
+  });
+
   it('lists every problem of every input and sends nothing when any input is bad', async () => {
     const before = service.requests.length;
     const journal = createMemoryJournal();
     const bad = [input(demoProjectId(51)), { ...input(''), labelerEmail: 'nope' }, input(demoProjectId(51)), { ...input(demoProjectId(52)), targetAPI: { endpoint: 'ftp://x', secretKey: '' } }];
-    const error = await newClient().autoLabelMany(bad, { journal, concurrency: 0 }).catch((e: unknown) => e);
+    const error = await autoLabelMany(newClient(), bad, { journal, concurrency: 0 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).problems).toEqual([
       { path: 'options.concurrency', message: 'must be an integer >= 1' },
@@ -100,7 +111,7 @@ describe('client.autoLabelMany', () => {
       { type: 'unknown', at, projectId: demoProjectId(57), error: '[Network] connection lost' },
     ]);
     const projects = ids(53, 58);
-    const result = await c.autoLabelMany(projects.map((p) => input(p)), { journal });
+    const result = await autoLabelMany(c, projects.map((p) => input(p)), { journal });
 
     expect(result.plan.map((p) => p.action)).toEqual(['wait', 'skip', 'skip', 'skip', 'skip', 'start']);
     expect(result.outcomes.map((o) => [o.outcome, o.fromJournal])).toEqual([
@@ -114,11 +125,11 @@ describe('client.autoLabelMany', () => {
     expect(result.outcomes[0]!.jobId).toBe(earlier.id);
     expect(projects.map(started)).toEqual([1, 0, 0, 0, 0, 1]);
 
-    const again = await c.autoLabelMany(projects.map((p) => input(p)), { journal, retryFailed: true });
+    const again = await autoLabelMany(c, projects.map((p) => input(p)), { journal, retryFailed: true });
     expect(again.plan.map((p) => p.action)).toEqual(['skip', 'skip', 'start', 'skip', 'skip', 'skip']);
     expect(projects.map(started)).toEqual([1, 0, 1, 0, 0, 1]);
 
-    const unknownToo = await c.autoLabelMany(projects.map((p) => input(p)), { journal, retryUnknown: true });
+    const unknownToo = await autoLabelMany(c, projects.map((p) => input(p)), { journal, retryUnknown: true });
     expect(unknownToo.outcomes.map((o) => o.outcome)).toEqual(projects.map(() => 'delivered'));
     expect(projects.map(started)).toEqual([1, 0, 1, 1, 1, 1]);
   });
@@ -127,14 +138,14 @@ describe('client.autoLabelMany', () => {
     const journal = createMemoryJournal();
     const [lost, fine] = [demoProjectId(59), demoProjectId(60)];
     service.dropAnswerFor.add(lost);
-    const first = await newClient().autoLabelMany([input(lost), input(fine)], { journal });
+    const first = await autoLabelMany(newClient(), [input(lost), input(fine)], { journal });
     expect(first.outcomes.map((o) => o.outcome)).toEqual(['outcome-unknown', 'delivered']);
     expect(first.outcomes[0]!.error?.message).toMatch(/may have started/);
     expect(typesOf(journal.records, lost)).toEqual(['intent', 'unknown']);
     expect(started(lost)).toBe(1); // the service did start it: its id never arrived
 
     service.dropAnswerFor.clear();
-    const rerun = await client.autoLabelMany([input(lost), input(fine)], { journal });
+    const rerun = await autoLabelMany(client, [input(lost), input(fine)], { journal });
     expect(rerun.outcomes.map((o) => [o.outcome, o.fromJournal])).toEqual([['outcome-unknown', true], ['delivered', true]]);
     expect([started(lost), started(fine)]).toEqual([1, 1]);
   });
@@ -150,7 +161,7 @@ describe('client.autoLabelMany', () => {
     ];
     const before = service.requests.length;
     const journal = createMemoryJournal(records);
-    const error = await newClient().autoLabelMany([input(demoProjectId(1), { numberOfFilesPerRequest: 5 })], { journal }).catch((e: unknown) => e);
+    const error = await autoLabelMany(newClient(), [input(demoProjectId(1), { numberOfFilesPerRequest: 5 })], { journal }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).problems.map((p) => p.message)).toEqual([
       `was written for the service at https://other.example.com/graphql; this run uses ${service.url}`,
@@ -160,14 +171,14 @@ describe('client.autoLabelMany', () => {
     expect(service.requests.length).toBe(before);
     expect(journal.records).toHaveLength(4);
 
-    const forced = await client.autoLabelMany([input(demoProjectId(1), { numberOfFilesPerRequest: 5 })], { journal, force: true });
+    const forced = await autoLabelMany(client, [input(demoProjectId(1), { numberOfFilesPerRequest: 5 })], { journal, force: true });
     expect(forced.outcomes.map((o) => [o.outcome, o.fromJournal])).toEqual([['delivered', true]]);
   });
 
   it('plans without sending or writing anything when dryRun is set', async () => {
     const before = service.requests.length;
     const journal = createMemoryJournal();
-    const result = await newClient().autoLabelMany(ids(1, 3).map((p) => input(p)), { journal, dryRun: true });
+    const result = await autoLabelMany(newClient(), ids(1, 3).map((p) => input(p)), { journal, dryRun: true });
     expect(result.plan.map((p) => p.action)).toEqual(['start', 'start', 'start']);
     expect(result.outcomes).toEqual([]);
     expect(service.requests.length).toBe(before);
@@ -179,7 +190,7 @@ describe('client.autoLabelMany', () => {
     const controller = new AbortController();
     const fresh = ids(61, 72);
     service.mutationDelayMs = 20;
-    const first = await newClient().autoLabelMany(fresh.map((p) => input(p)), {
+    const first = await autoLabelMany(newClient(), fresh.map((p) => input(p)), {
       journal,
       concurrency: 2,
       signal: controller.signal,
@@ -189,7 +200,7 @@ describe('client.autoLabelMany', () => {
     const kinds = first.outcomes.map((o) => o.outcome);
     expect(kinds.filter((k) => k === 'interrupted').length).toBeGreaterThan(0);
     expect(kinds.every((k) => k === 'interrupted')).toBe(true);
-    const rerun = await client.autoLabelMany(fresh.map((p) => input(p)), { journal });
+    const rerun = await autoLabelMany(client, fresh.map((p) => input(p)), { journal });
     expect(rerun.outcomes.map((o) => o.outcome)).toEqual(fresh.map(() => 'delivered'));
     for (const p of fresh) expect(started(p), p).toBe(1);
   });
@@ -197,10 +208,10 @@ describe('client.autoLabelMany', () => {
   it('only starts the jobs when wait is false, and a rerun waits for them without starting any other', async () => {
     const journal = createMemoryJournal();
     const projects = ids(73, 75);
-    const first = await newClient().autoLabelMany(projects.map((p) => input(p)), { journal, wait: false });
+    const first = await autoLabelMany(newClient(), projects.map((p) => input(p)), { journal, wait: false });
     expect(first.outcomes.map((o) => [o.outcome, o.fromJournal])).toEqual(projects.map(() => ['started', false]));
     for (const p of projects) expect(typesOf(journal.records, p)).toEqual(['intent', 'started']);
-    const later = await client.autoLabelMany(projects.map((p) => input(p)), { journal });
+    const later = await autoLabelMany(client, projects.map((p) => input(p)), { journal });
     expect(later.plan.map((p) => p.action)).toEqual(['wait', 'wait', 'wait']);
     expect(later.outcomes.map((o) => [o.outcome, o.jobId])).toEqual(first.outcomes.map((o) => ['delivered', o.jobId]));
     expect(projects.map(started)).toEqual([1, 1, 1]);
@@ -209,7 +220,7 @@ describe('client.autoLabelMany', () => {
   it('writes no secret key into the journal or the result when the endpoint quotes it', async () => {
     const journal = createMemoryJournal();
     const leaky = { ...input(demoProjectId(76)), targetAPI: { endpoint: `${model.url}?key=${SECRET}`, secretKey: SECRET } };
-    const result = await newClient().autoLabelMany([leaky], { journal });
+    const result = await autoLabelMany(newClient(), [leaky], { journal });
     expect(result.outcomes[0]!.outcome).toBe('delivered');
     expect(JSON.stringify(journal.records)).not.toContain(SECRET);
     expect(JSON.stringify(result)).not.toContain(SECRET);

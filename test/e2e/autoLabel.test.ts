@@ -136,8 +136,8 @@ describe.each(SCHEMA_GENERATIONS)('with the emulator speaking the %s schema', (s
 
     it('keeps at most `concurrency` model requests in flight, also over two jobs at once', async () => {
       await setUp(undefined, { delayMs: 25, model: { concurrency: 3 } });
-      // Two labelers: the client (at the time of writing) never answers the second of two identical
-      // concurrent startAutoLabel calls, so the inputs differ.
+      // Two labelers, so that each job writes its own copy. (Two identical concurrent calls would
+      // work as well: the client sends and answers each one, see test/client/request.test.ts.)
       const outcomes = await Promise.all([runJob(1), runJob(1, undefined, 'bob@example.com')]);
       expect(outcomes.map((o) => o.outcome)).toEqual(['delivered', 'delivered']);
       expect(model!.requests).toHaveLength(TOTAL_LINES * 2);

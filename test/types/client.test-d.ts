@@ -11,11 +11,15 @@ import {
 } from '../../src/client/index.js';
 import type { GetCabinetLabelSetsByIdQuery, GetCabinetLabelSetsByIdQueryVariables } from '../../src/client/index.js';
 import {
+  autoLabelMany,
   buildLabelTree,
   isLabelkitError,
   validateAutoLabelInput,
   VERSION,
   type AutoLabelInput,
+  type AutoLabelManyOptions,
+  type AutoLabelManyResult,
+  type LabelingClient,
   type CallOptions,
   type ErrorCode,
   type GraphQLRequestError,
@@ -81,6 +85,12 @@ describe('options, errors and helpers', () => {
     expectTypeOf<AutoLabelInput['targetAPI']>().toEqualTypeOf<{ endpoint: string; secretKey: string }>();
     expectTypeOf<{ numberOfFilesPerRequest: number }>().toMatchTypeOf<AutoLabelInput['options']>();
     expectTypeOf(client.startAutoLabel).parameter(1).toMatchTypeOf<{ allowInsecureEndpoint?: boolean } | undefined>();
+  });
+
+  it('runs many projects as a function of a client, not as a method of it', () => {
+    expectTypeOf(autoLabelMany).parameters.toEqualTypeOf<[LabelingClient, AutoLabelInput[], (AutoLabelManyOptions | undefined)?]>();
+    expectTypeOf(autoLabelMany).returns.toEqualTypeOf<Promise<AutoLabelManyResult>>();
+    expectTypeOf<LabelingClient>().not.toHaveProperty('autoLabelMany');
   });
 
   it('types the error family and its guard', () => {

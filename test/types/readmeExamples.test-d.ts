@@ -1,7 +1,7 @@
 // The TypeScript examples of the client's README section, compiled as they are printed
 // (the `labelkit` import points at the source). If one stops compiling, fix the README too.
 import { describe, expectTypeOf, it } from 'vitest';
-import { buildLabelTree, createLabelingClient, isLabelkitError, LabelSetError, NetworkError, ValidationError } from '../../src/client/index.js';
+import { autoLabelMany, buildLabelTree, createLabelingClient, isLabelkitError, LabelSetError, NetworkError, ValidationError } from '../../src/client/index.js';
 import type { AutoLabelInput, Job, JobOutcome, LabelSet, LabelingClient, ProjectOutcome } from '../../src/client/index.js';
 import { openFileJournal } from '../../src/journal/index.js';
 
@@ -18,7 +18,7 @@ describe('README examples', () => {
       options: { numberOfFilesPerRequest: 10 },
       targetAPI: { endpoint: 'https://model.example.com/predict', secretKey: process.env.MODEL_SECRET! },
     }));
-    const { outcomes } = await client.autoLabelMany(inputs, {
+    const { outcomes } = await autoLabelMany(client, inputs, {
       journal: openFileJournal('run.ndjson'),
       concurrency: 4,
       onEvent: (e) => e.event === 'outcome' && console.log(e.projectId, e.outcome),

@@ -1,9 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { isLoopbackHost } from '../../shared/isLoopbackHost.js';
 
 /** The cookie that lets a browser see the emulator's pages. */
 export const PAGE_COOKIE = 'labelkit_emulator_pages';
 
-const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])(:\d{1,5})?$/i;
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
 /**
@@ -40,9 +40,8 @@ export class PageAccess {
    */
   isLocalHost(request: Request): boolean {
     const host = (request.headers.get('host') ?? new URL(request.url).host).toLowerCase();
-    if (LOOPBACK_HOST.test(host)) return true;
     const name = host.replace(/:\d{1,5}$/, '');
-    return this.hosts.has(name);
+    return isLoopbackHost(name) || this.hosts.has(name);
   }
 
   /**

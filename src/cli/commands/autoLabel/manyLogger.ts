@@ -31,7 +31,7 @@ function detail(o: ProjectOutcome): string {
  * @example
  * ```ts
  * const progress = await createManyProgress(io, printer, { json: false, dryRun: false });
- * await client.autoLabelMany(inputs, { onEvent: (e) => progress.onEvent(e) });
+ * await autoLabelMany(client, inputs, { onEvent: (e) => progress.onEvent(e) });
  * progress.stop();
  * ```
  */

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { createLabelingClient, createMemoryJournal } from '../../../client/index.js';
+import { autoLabelMany, createLabelingClient, createMemoryJournal } from '../../../client/index.js';
 import type { AutoLabelManyResult, ManyEvent, ProjectOutcome } from '../../../client/index.js';
 import { openFileJournal } from '../../../journal/index.js';
 import { requireConnection } from '../../connection.js';
@@ -137,7 +137,8 @@ export async function runAutoLabelMany(flags: AutoLabelManyFlags, context: Actio
 
   const client = createLabelingClient({ url: connection.url, ...connection.auth, poll: { intervalMs, maxIntervalMs: intervalMs * 5 } });
   try {
-    const result = await client.autoLabelMany(
+    const result = await autoLabelMany(
+      client,
       ids.map((projectId) => ({ ...input, projectId })),
       {
         concurrency,

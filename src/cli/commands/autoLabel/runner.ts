@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import { createLabelingClient, validateAutoLabelInput } from '../../../client/index.js';
 import type { AutoLabelInput, JobOutcome, JobSnapshot } from '../../../client/index.js';
 import { REDACTED } from '../../../shared/redact.js';
 import { parseRole, requireConnection } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
+import { readSecretFile } from '../../readSecretFile.js';
 import type { ActionContext } from '../../runAction.js';
 import type { UsageProblem } from '../../usageError.js';
 import { parseWaitFlags, waitForAll } from '../jobs/runner.js';
@@ -57,16 +57,7 @@ async function readSecretKey(flags: AutoLabelFlags, context: ActionContext, prob
     problems.push({ field: '--secret-key-env, --secret-key-file', message: 'give only one source of the secret key' });
     return undefined;
   }
-  if (flags.secretKeyFile !== undefined) {
-    try {
-      const value = (await readFile(flags.secretKeyFile, 'utf8')).trim();
-      if (!value) problems.push({ field: '--secret-key-file', message: `the file ${flags.secretKeyFile} is empty` });
-      return value || undefined;
-    } catch (error) {
-      problems.push({ field: '--secret-key-file', message: `cannot read the file ${flags.secretKeyFile} (${(error as { code?: string }).code ?? 'unreadable'})` });
-      return undefined;
-    }
-  }
+  if (flags.secretKeyFile !== undefined) return readSecretFile(flags.secretKeyFile, '--secret-key-file', problems);
   const name = flags.secretKeyEnv ?? DEFAULT_SECRET_KEY_ENV;
   const value = context.io.env[name]?.trim();
   if (!value) problems.push({ field: '--secret-key-env', message: `${name} is not set: export ${name}=… (the secret your model expects), or use --secret-key-file` });
@@ -149,7 +140,7 @@ export async function runAutoLabel(flags: AutoLabelFlags, context: ActionContext
     return { kind: 'dry-run', request: { url: connection.url, operationName, query, variables: shown } };
   }
 
-  const client = createLabelingClient({ url: connection.url, ...connection.auth, poll: { intervalMs, maxIntervalMs: intervalMs * 5 } });
+  const client = createLabelingClient({ url: connection.url, ...connection.auth, retry: connection.retry, poll: { intervalMs, maxIntervalMs: intervalMs * 5 } });
   try {
     const job = await client.startAutoLabel(input, { signal: context.signal, allowInsecureEndpoint });
     hooks.onStarted(job);

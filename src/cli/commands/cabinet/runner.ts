@@ -32,7 +32,7 @@ export async function runCabinet(flags: CabinetFlags, context: ActionContext): P
   const projectId = requireId(flags.project, '--project', problems);
   const role = parseRole(flags.role, problems);
   const connection = await requireConnection(flags, context.io, context.printer, problems);
-  const client = createLabelingClient({ url: connection.url, ...connection.auth });
+  const client = createLabelingClient({ url: connection.url, ...connection.auth, retry: connection.retry });
   try {
     const cabinet = await client.getCabinet(projectId!, role!, { signal: context.signal });
     return { projectId: projectId!, role: role!, cabinetId: cabinet.id };

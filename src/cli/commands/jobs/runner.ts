@@ -1,5 +1,6 @@
 import { createLabelingClient, isLabelkitError } from '../../../client/index.js';
 import type { Job, JobOutcome, LabelingClient } from '../../../client/index.js';
+import { DEFAULT_JOB_TIMEOUT_MS } from '../../../shared/constants.js';
 import { requireConnection } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
 import { parseDuration } from '../../duration.js';
@@ -22,7 +23,7 @@ export interface JobWatcher {
 }
 
 /** Default of `--timeout`: 10 minutes. */
-export const DEFAULT_TIMEOUT_MS = 600_000;
+export const DEFAULT_TIMEOUT_MS = DEFAULT_JOB_TIMEOUT_MS;
 /** Default of `--interval`: the first poll interval (it grows to 5× while nothing changes). */
 export const DEFAULT_INTERVAL_MS = 1_000;
 
@@ -124,7 +125,7 @@ export async function runJobs(ids: string[], flags: JobsFlags, context: ActionCo
   });
   const { timeoutMs, intervalMs } = parseWaitFlags(flags, problems);
   const connection = await requireConnection(flags, context.io, context.printer, problems);
-  const client = createLabelingClient({ url: connection.url, ...connection.auth, poll: { intervalMs, maxIntervalMs: intervalMs * 5 } });
+  const client = createLabelingClient({ url: connection.url, ...connection.auth, retry: connection.retry, poll: { intervalMs, maxIntervalMs: intervalMs * 5 } });
   try {
     if (!flags.wait) return { kind: 'status', jobIds: ids, jobs: await client.getJobs(ids, { signal: context.signal }) };
     return { kind: 'outcomes', outcomes: await waitForAll(client, ids, { timeoutMs, signal: context.signal, watcher: await makeWatcher() }) };

@@ -2,6 +2,7 @@ import pc from 'picocolors';
 import { buildLabelTree } from '../../../client/index.js';
 import type { LabelNode, LabelSet, SchemaChangeEvent } from '../../../client/index.js';
 import type { Printer } from '../../io.js';
+import { drawTree } from '../../../shared/drawTree.js';
 import type { LabelSetsResult } from './runner.js';
 
 const HEX = /^#?([0-9a-f]{6}|[0-9a-f]{3})$/i;
@@ -36,18 +37,10 @@ export function swatch(color: string | null): string {
  */
 export function labelSetLines(set: LabelSet, color: boolean): string[] {
   const c = pc.createColors(color);
-  const tree = buildLabelTree(set);
-  const lines = [`${c.bold(set.name)} (label set ${set.index}, id ${set.id}, ${set.labelItems.length} label${set.labelItems.length === 1 ? '' : 's'})`];
-  const walk = (nodes: LabelNode[], indent: string) =>
-    nodes.forEach((node, i) => {
-      const last = i === nodes.length - 1;
-      const { labelName, color: hue, id } = node.item;
-      const mark = color ? swatch(hue) : '';
-      lines.push(`${indent}${last ? '└─' : '├─'} ${mark}${labelName}${hue ? ` ${c.dim(hue)}` : ''} ${c.dim(`(id ${id})`)}`);
-      walk(node.children, `${indent}${last ? '   ' : '│  '}`);
-    });
-  walk(tree.roots, '');
-  return lines;
+  const count = set.labelItems.length;
+  const heading = `${c.bold(set.name)} (label set ${set.index}, id ${set.id}, ${count} label${count === 1 ? '' : 's'})`;
+  const line = ({ item: { labelName, color: hue, id } }: LabelNode) => `${color ? swatch(hue) : ''}${labelName}${hue ? ` ${c.dim(hue)}` : ''} ${c.dim(`(id ${id})`)}`;
+  return [heading, ...drawTree(buildLabelTree(set).roots, line)];
 }
 
 /**

@@ -50,7 +50,7 @@ export async function runLabelSets(flags: LabelSetsFlags, context: ActionContext
     role = parseRole(flags.role, problems);
   }
   const connection = await requireConnection(flags, context.io, context.printer, problems);
-  const client = createLabelingClient({ url: connection.url, ...connection.auth, ...(hooks.onSchemaChange && { onSchemaChange: hooks.onSchemaChange }) });
+  const client = createLabelingClient({ url: connection.url, ...connection.auth, retry: connection.retry, ...(hooks.onSchemaChange && { onSchemaChange: hooks.onSchemaChange }) });
   const call = { signal: context.signal };
   try {
     const cabinetId = flags.cabinet?.trim() ?? (await client.getCabinet(flags.project!.trim(), role!, call)).id;

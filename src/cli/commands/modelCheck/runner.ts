@@ -1,6 +1,7 @@
 import { NetworkError } from '../../../client/index.js';
 import { validateSpanResponse } from '../../../model/index.js';
 import type { SpanRequest } from '../../../model/index.js';
+import { isLoopbackHost } from '../../../shared/isLoopbackHost.js';
 import { parseDuration } from '../../duration.js';
 import type { ActionContext } from '../../runAction.js';
 import { CliUsageError } from '../../usageError.js';
@@ -85,7 +86,7 @@ function checkUrl(value: string, allowInsecure: boolean, problems: UsageProblem[
   }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     problems.push({ field: '<url>', message: 'must be an absolute http(s) URL of the model endpoint' });
-  } else if (url.protocol === 'http:' && !/^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/.test(url.hostname) && !allowInsecure) {
+  } else if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !allowInsecure) {
     problems.push({ field: '<url>', message: 'plain http on a non-loopback host would send the secret in clear; use https or --allow-insecure-endpoint' });
   }
 }

@@ -1,0 +1,48 @@
+/**
+ * Numbers and lists that several rooms (client, CLI, emulator) must agree on, each given once.
+ *
+ * @remarks Imports nothing, so that the client (and its browser build) may use it.
+ * @packageDocumentation
+ */
+
+/**
+ * The roles a cabinet can be opened for, as the service's `Role` enum lists them.
+ *
+ * @example
+ * ```ts
+ * (ROLES as readonly string[]).includes('LABELER'); // true
+ * ```
+ */
+export const ROLES = ['LABELER', 'REVIEWER'] as const;
+
+/**
+ * The longest delay `setTimeout` accepts (2^31-1 ms, about 24.8 days); a longer one fires at once.
+ * A time-out at or above it (or `Infinity`) therefore means "no limit".
+ *
+ * @example
+ * ```ts
+ * const timer = timeoutMs < MAX_TIMER_MS ? setTimeout(onTimeout, timeoutMs) : undefined;
+ * ```
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * The largest value of a GraphQL `Int` (a signed 32-bit integer, 2^31-1).
+ *
+ * @example
+ * ```ts
+ * Number.isInteger(n) && n >= 0 && n <= MAX_GRAPHQL_INT;
+ * ```
+ */
+export const MAX_GRAPHQL_INT = 2 ** 31 - 1;
+
+/**
+ * How long waiting for a job lasts unless told otherwise: 10 minutes. The client's `waitForJob`
+ * and the CLI's `--timeout` both default to it.
+ *
+ * @example
+ * ```ts
+ * const timeoutMs = options.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS;
+ * ```
+ */
+export const DEFAULT_JOB_TIMEOUT_MS = 600_000;
