@@ -200,6 +200,9 @@ export class EmulatorStore {
    * @param documentId - a document of the project
    * @param line - the zero-based line number
    * @param entities - the labels of the line (a missing `layer` is stored as 0)
+   * @throws RangeError when a `start_char` or `end_char` is not a 32-bit integer (the line keeps
+   * its labels); the runner stores only answers that passed the span contract, whose offsets are
+   * integers within the line
    * @remarks Labels are kept compactly (numbers in typed arrays, each label name once per copy);
    * {@link EmulatorStore.labelsOf} gives them back as plain objects.
    */
