@@ -261,7 +261,7 @@ describe('secrets in the output', () => {
     );
     let verboseStacks = 0;
     for (const { c, r } of runs) {
-      expect(r.code, `${c.args.join(' ')}\n${r.stderr}`).toBe(c.code);
+      expect(r.code, `${c.args.join(' ')}\n${r.stderr}\n${r.stdout.slice(-2000)}`).toBe(c.code);
       expect(r.stdout + r.stderr, c.args.join(' ')).not.toContain(SENTINEL);
       if (/\n\s+at /.test(r.stderr)) verboseStacks++;
     }
