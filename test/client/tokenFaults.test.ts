@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuthError, createLabelingClient, isLabelkitError, NetworkError } from '../../src/client/index.js';
 import type { LabelingClient } from '../../src/client/index.js';
-import { advance, until, useFakeClock } from '../support/fakeClock.js';
+import { advance, track, until, useFakeClock } from '../support/fakeClock.js';
 import { startMockServer } from '../support/mockServer.js';
 import type { MockServer } from '../support/mockServer.js';
 
@@ -12,17 +12,6 @@ const input = {
   options: { numberOfFilesPerRequest: 1 },
   targetAPI: { endpoint: 'https://model.example.com/', secretKey: 'k3y-k3y-k3y' },
 };
-
-/** Records how a promise settled, without awaiting it (fake time must move meanwhile). */
-function track<T>(promise: Promise<T>): { settled: () => boolean; value: () => T | unknown } {
-  let done = false;
-  let value: unknown;
-  promise.then(
-    (v) => ((done = true), (value = v)),
-    (e: unknown) => ((done = true), (value = e)),
-  );
-  return { settled: () => done, value: () => value };
-}
 
 describe('the token request under faults', () => {
   let server: MockServer;
