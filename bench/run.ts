@@ -1,10 +1,11 @@
 /**
  * `npm run bench` (`-- --smoke` for a short run, `-- name…` for some benchmarks): runs the
  * benchmarks one after another in this process, prints a table and writes bench/results.json
- * (bench/results-smoke.json in smoke mode, which is not committed).
+ * (bench/results-smoke.json in smoke mode, which is not committed). Naming benchmarks replaces
+ * only their rows; the others stay, each marked with the date of the run that measured it.
  */
 import { cpus } from 'node:os';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { emulatorThroughput } from './emulatorThroughput.js';
 import { largeLabelSets } from './largeLabelSets.js';
@@ -34,5 +35,16 @@ for (const name of chosen) {
 printTable(figures);
 const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, smoke, seconds: Math.round((Date.now() - started) / 1000) };
 const out = smoke ? 'results-smoke.json' : 'results.json';
-writeFileSync(join(import.meta.dirname, out), JSON.stringify({ date: new Date().toISOString(), machine, figures }, null, 2) + '\n');
-console.error(`wrote bench/${out} (${machine.seconds} s)`);
+const path = join(import.meta.dirname, out);
+const date = new Date().toISOString();
+// A run of some benchmarks replaces only their rows: the others keep the figures (and the date)
+// of the run that measured them, so `npm run bench -- name` never loses the rest of the file.
+let kept: Figure[] = [];
+if (named.length > 0 && existsSync(path)) {
+  const previous = JSON.parse(readFileSync(path, 'utf8')) as { date?: string; figures?: Figure[] };
+  const ran = new Set(figures.map((f) => f.bench));
+  kept = (previous.figures ?? []).filter((f) => !ran.has(f.bench)).map((f) => ({ measuredAt: previous.date, ...f }));
+}
+const dated = named.length > 0 ? figures.map((f) => ({ ...f, measuredAt: date })) : figures;
+writeFileSync(path, JSON.stringify({ date, machine, figures: [...kept, ...dated] }, null, 2) + '\n');
+console.error(`wrote bench/${out} (${machine.seconds} s${kept.length > 0 ? `; kept ${kept.length} rows of benchmarks not run` : ''})`);

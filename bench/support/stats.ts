@@ -17,6 +17,8 @@ export interface Figure {
   unit: string;
   goal?: string;
   met?: boolean;
+  /** When a run of only some benchmarks wrote the file: the date of the run that measured this row. */
+  measuredAt?: string;
 }
 
 /** Prints a table of figures. */
