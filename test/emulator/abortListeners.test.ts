@@ -1,10 +1,9 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createEmulator } from '../../src/emulator/index.js';
+import { closeServer, listenOnLoopback, startJob } from '../support/emulatorJobs.js';
 
-const MUTATION = 'mutation Start($input: AutoLabelTokenBasedProjectInput!) { autoLabelTokenBasedProject(input: $input) { id } }';
 const IN_FLIGHT = 16;
 
 describe('JobRunner abort listeners', () => {
@@ -35,19 +34,9 @@ describe('JobRunner abort listeners', () => {
         }
       });
     });
-    await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
+    const endpoint = await listenOnLoopback(model);
     try {
-      const res = await emulator.handle(
-        new Request('http://emulator.test/graphql', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: 'Bearer tok' },
-          body: JSON.stringify({
-            query: MUTATION,
-            variables: { input: { projectId: 'many', labelerEmail: 'a@example.com', options: { numberOfFilesPerRequest: 1 }, targetAPI: { endpoint: `http://127.0.0.1:${(model.address() as AddressInfo).port}/`, secretKey: 'k-secret' } } },
-          }),
-        }),
-      );
-      const job = emulator.store.jobs.get(((await res.json()) as { data: { autoLabelTokenBasedProject: { id: string } } }).data.autoLabelTokenBasedProject.id)!;
+      const job = await startJob(emulator, { projectId: 'many', endpoint, secretKey: 'k-secret', filesPerRequest: 1, token: 'tok' });
       await expect.poll(() => job.status).toBe('DELIVERED');
       await new Promise((resolve) => setImmediate(resolve)); // process warnings are emitted on a later tick
       expect(most).toBe(IN_FLIGHT);
@@ -55,8 +44,7 @@ describe('JobRunner abort listeners', () => {
     } finally {
       process.off('warning', onWarning);
       await emulator.close();
-      model.closeAllConnections();
-      await new Promise((resolve) => model.close(resolve));
+      await closeServer(model);
     }
   });
 });
