@@ -10,16 +10,11 @@ import type { RetryOptions } from './exchanges.js';
 import { newRequestId } from './requestId.js';
 import { toLabelkitError } from './toLabelkitError.js';
 import type { FailedCall } from './toLabelkitError.js';
+import { inBrowser } from './inBrowser.js';
 import { uniqueRequests } from './urqlInternals.js';
 import { VERSION } from './version.js';
 
 export type { RetryOptions } from './exchanges.js';
-
-/** True in a web page or a web worker (where fetch follows CORS). */
-function inBrowser(): boolean {
-  const scope = globalThis as { document?: unknown; WorkerGlobalScope?: unknown };
-  return scope.document !== undefined || scope.WorkerGlobalScope !== undefined;
-}
 
 /** Per-call options. */
 export interface CallOptions {

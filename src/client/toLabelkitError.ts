@@ -5,6 +5,7 @@ import type { Secrets } from '../shared/redact.js';
 import { AuthError, GraphQLRequestError, isLabelkitError, MUTATION_OUTCOME_UNKNOWN_HINT, NetworkError, ProtocolError } from './errors.js';
 import type { GraphQLErrorEntry, LabelkitError } from './errors.js';
 import { isAuthFailure } from './auth.js';
+import { inBrowser } from './inBrowser.js';
 
 /** What the one conversion point knows about the failed call. */
 export interface FailedCall {
@@ -72,10 +73,6 @@ function bodyCut(error: unknown): boolean {
   return error instanceof TypeError || causeCode(error) !== undefined;
 }
 
-/** A page's (or web worker's) fetch reports a CORS refusal exactly like an unreachable server ("Failed to fetch"). */
-const IN_BROWSER =
-  typeof (globalThis as { document?: unknown }).document !== 'undefined' || typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== 'undefined';
-
 /**
  * Turns urql's `result.error` into one error of labelkit's family: the single conversion point.
  *
@@ -137,7 +134,7 @@ export function toLabelkitError(error: CombinedError, call: FailedCall): Labelki
     ? `the connection to ${call.url} was lost while reading the answer (HTTP ${status})${code ? ` (${code})` : ''}`
     : status !== undefined
       ? `HTTP ${status} from ${call.url}${graphQL ? `: ${graphQL.slice(0, 500)}` : ''}`
-      : `could not reach ${call.url}${code ? ` (${code})` : ''}${IN_BROWSER ? ' (in a browser this can also be a CORS refusal)' : ''}`;
+      : `could not reach ${call.url}${code ? ` (${code})` : ''}${inBrowser() ? ' (in a browser this can also be a CORS refusal)' : ''}`;
   const hint = unknownOutcome ? MUTATION_OUTCOME_UNKNOWN_HINT : '';
   const ra = retryAfterMs(error.response);
   // A cut answer is no answer: its 200 status is not kept, so that it classifies as transient.
