@@ -1,7 +1,10 @@
 import { authExchange } from '@urql/exchange-auth';
-import type { CombinedError, Exchange, Operation } from '@urql/core';
-import { isTransientStatus } from '../shared/classify.js';
+import type { Exchange, Operation } from '@urql/core';
+import { classifyFailure, isTransientStatus } from '../shared/classify.js';
 import { AuthError, NetworkError } from './errors.js';
+import { backoffDelays } from './retryPolicy.js';
+import { isAuthFailure } from './toLabelkitError.js';
+import type { RetryOptions } from './retryPolicy.js';
 
 /** Client-credentials login, as production issues tokens. */
 export interface ClientCredentials {
@@ -30,36 +33,13 @@ export interface Token {
   refreshAt?: number;
 }
 
-/** Seconds before a known expiry at which a token is refreshed. */
+/** How long before a known expiry a token is refreshed, in milliseconds. */
 const EXPIRY_MARGIN_MS = 30_000;
-
-/**
- * Tells whether an urql error means "not authenticated".
- *
- * @param error - the CombinedError of a result
- * @returns true for HTTP 401, or production's GraphQL error `Unauthorized` (with
- * `extensions.type` `AuthenticationError`)
- */
-export function isAuthFailure(error: CombinedError): boolean {
-  const status = (error.response as { status?: number } | undefined)?.status;
-  return (
-    status === 401 ||
-    error.graphQLErrors.some((e) => e.extensions?.type === 'AuthenticationError' || e.message === 'Unauthorized')
-  );
-}
 
 /** How long a token request may take unless `tokenTimeoutMs` says otherwise (capped by the call time-out). */
 export const DEFAULT_TOKEN_TIMEOUT_MS = 10_000;
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return null;
-  }
-}
-
-/** Rejects with `onTimeout()` when `work` has not settled within `ms`; `work` gets a signal that aborts then. */
+/** Runs `work` with an abort signal that fires after `ms`; rejects with `onTimeout()` then. */
 async function withTimeout<T>(ms: number, work: (signal: AbortSignal) => Promise<T>, onTimeout: () => Error): Promise<T> {
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -76,22 +56,75 @@ async function withTimeout<T>(ms: number, work: (signal: AbortSignal) => Promise
   }
 }
 
+/** One request to the token endpoint (client-credentials grant). */
+async function requestToken(credentials: ClientCredentials, tokenUrl: string, fetchFn: typeof fetch, signal: AbortSignal): Promise<Token> {
+  const phase = 'token' as const;
+  const secrets = [credentials.clientSecret];
+  const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: credentials.clientId, client_secret: credentials.clientSecret });
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetchFn(tokenUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body, signal });
+    text = await response.text();
+  } catch (error) {
+    throw new NetworkError('NETWORK', `the token endpoint ${tokenUrl} could not be reached`, { cause: error, phase, secrets });
+  }
+  const { status } = response;
+  if (isTransientStatus(status)) {
+    throw new NetworkError('NETWORK', `the token endpoint ${tokenUrl} answered HTTP ${status}`, { status, phase, secrets, cause: text });
+  }
+  if (!response.ok) {
+    const refused = status === 400 || status === 401 || status === 403;
+    const why = refused ? 'refused the client credentials' : 'answered';
+    const hint = refused ? 'check the client id and secret' : 'check the token URL';
+    throw new AuthError(`the token endpoint ${tokenUrl} ${why} (HTTP ${status}); ${hint}`, { status, phase, secrets });
+  }
+  let json: { access_token?: unknown; expires_in?: unknown } | null;
+  try {
+    json = JSON.parse(text) as typeof json;
+  } catch {
+    json = null; // no access_token: said below
+  }
+  if (!json || typeof json.access_token !== 'string' || json.access_token === '') {
+    throw new AuthError(`the token endpoint ${tokenUrl} answered without an access_token`, { phase, secrets });
+  }
+  const ttl = typeof json.expires_in === 'number' ? json.expires_in * 1000 : undefined;
+  return { value: json.access_token, ...(ttl !== undefined && { refreshAt: Date.now() + Math.max(ttl - EXPIRY_MARGIN_MS, ttl / 2) }) };
+}
+
+/** What {@link makeTokenSource} needs besides the credentials. */
+export interface TokenSourceOptions {
+  /** The GraphQL endpoint; the default token URL is `/api/oauth/token` on its origin. */
+  url: string;
+  fetch: typeof fetch;
+  /** The time-out of one token request or `getToken()` call. */
+  timeoutMs: number;
+  /** Transient failures of the token endpoint are retried with the client's retry settings. */
+  retry?: RetryOptions | undefined;
+  /** Ends any wait between token attempts (the client's close()). */
+  signal: AbortSignal;
+}
+
 /**
- * Builds the token source that the auth exchange calls (before the first call, and again on
- * refresh).
+ * Turns the auth options into a function that obtains a fresh access token.
  *
- * @param options - the client's auth options
- * @param url - the GraphQL endpoint (the token URL defaults to its origin + /api/oauth/token)
- * @param fetchFn - the fetch to use for the token request
- * @param timeoutMs - how long one token request (or `getToken()` call) may take
- * @returns a function that obtains a fresh token
- * @throws (from the returned function) an {@link AuthError} with `phase: 'token'` when the
- * credentials are refused or `getToken` fails, or a {@link NetworkError} with `phase: 'token'`
- * when the token endpoint cannot be reached, times out or answers 408/429/5xx (a fault of the
- * token endpoint, not of the credentials). Messages name the token endpoint and hold no secret.
+ * @param options - `token`, `getToken` or `clientCredentials`
+ * @param source - endpoint, fetch, time-out, retry settings and the client's close signal
+ * @returns a function that resolves with a token, or rejects with an {@link AuthError} or a
+ * {@link NetworkError}, both of `phase: 'token'` and naming the token endpoint (or `getToken()`)
+ * @remarks Each request (or `getToken()` call) has its own time-out. A transient failure of the
+ * token endpoint (no answer, 408, 429, 5xx, a time-out) is retried here, with the client's back-off,
+ * since nothing was sent to the service yet; wrong credentials are not. Nothing is cached here: the
+ * auth exchange keeps the token.
+ * @example
+ * ```ts
+ * const next = makeTokenSource({ clientCredentials: { clientId, clientSecret } }, { url, fetch, timeoutMs: 10_000, signal });
+ * const { value } = await next();
+ * ```
  */
-export function makeTokenSource(options: AuthOptions, url: string, fetchFn: typeof fetch, timeoutMs = DEFAULT_TOKEN_TIMEOUT_MS): () => Promise<Token> {
+export function makeTokenSource(options: AuthOptions, source: TokenSourceOptions): () => Promise<Token> {
   const { token, getToken, clientCredentials } = options;
+  const { timeoutMs } = source;
   const phase = 'token' as const;
   if (getToken) {
     return async () => {
@@ -109,55 +142,26 @@ export function makeTokenSource(options: AuthOptions, url: string, fetchFn: type
     };
   }
   if (clientCredentials) {
-    const tokenUrl = clientCredentials.tokenUrl ?? new URL('/api/oauth/token', url).toString();
-    const secrets = [clientCredentials.clientSecret];
-    return () =>
-      withTimeout(
-        timeoutMs,
-        async (signal) => {
-          const body = new URLSearchParams({
-            grant_type: 'client_credentials',
-            client_id: clientCredentials.clientId,
-            client_secret: clientCredentials.clientSecret,
-          });
-          let response: Response;
-          let text: string;
-          try {
-            response = await fetchFn(tokenUrl, {
-              method: 'POST',
-              headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-              body,
-              signal,
-            });
-            text = await response.text();
-          } catch (error) {
-            throw new NetworkError('NETWORK', `the token endpoint ${tokenUrl} could not be reached`, { cause: error, phase, secrets });
-          }
-          const status = response.status;
-          if (isTransientStatus(status)) {
-            throw new NetworkError('NETWORK', `the token endpoint ${tokenUrl} answered HTTP ${status}`, { status, phase, secrets, cause: text });
-          }
-          if (!response.ok) {
-            const refused = status === 400 || status === 401 || status === 403;
-            throw new AuthError(
-              refused
-                ? `the token endpoint ${tokenUrl} refused the client credentials (HTTP ${status}); check the client id and secret`
-                : `the token endpoint ${tokenUrl} answered HTTP ${status}; check the token URL`,
-              { status, phase, secrets },
-            );
-          }
-          const json = parseJson(text) as { access_token?: unknown; expires_in?: unknown } | null;
-          if (!json || typeof json.access_token !== 'string' || json.access_token === '') {
-            throw new AuthError(`the token endpoint ${tokenUrl} answered without an access_token`, { phase, secrets });
-          }
-          const ttl = typeof json.expires_in === 'number' ? json.expires_in * 1000 : undefined;
-          return {
-            value: json.access_token,
-            ...(ttl !== undefined && { refreshAt: Date.now() + Math.max(ttl - EXPIRY_MARGIN_MS, ttl / 2) }),
-          };
-        },
-        () => new NetworkError('TIMEOUT', `the token endpoint ${tokenUrl} did not answer within ${timeoutMs} ms`, { phase }),
+    const tokenUrl = clientCredentials.tokenUrl ?? new URL('/api/oauth/token', source.url).toString();
+    const once = () =>
+      withTimeout(timeoutMs, (signal) => requestToken(clientCredentials, tokenUrl, source.fetch, signal), () =>
+        new NetworkError('TIMEOUT', `the token endpoint ${tokenUrl} did not answer within ${timeoutMs} ms`, { phase }),
       );
+    return async () => {
+      for (const delayMs of backoffDelays(source.retry)) {
+        try {
+          return await once();
+        } catch (error) {
+          const transient = error instanceof NetworkError && classifyFailure({ status: error.status }) === 'transient';
+          if (!transient || delayMs === undefined || source.signal.aborted) throw error;
+          await new Promise((resolve) => {
+            const timer = setTimeout(resolve, delayMs);
+            source.signal.addEventListener('abort', () => (clearTimeout(timer), resolve(undefined)), { once: true });
+          });
+        }
+      }
+      throw new Error('unreachable: backoffDelays yields at least one attempt');
+    };
   }
   if (typeof token === 'string' && token !== '') return async () => ({ value: token });
   return async () => {
@@ -165,48 +169,43 @@ export function makeTokenSource(options: AuthOptions, url: string, fetchFn: type
   };
 }
 
-/** The `Authorization` header an operation was sent with, if any. */
+/** The `Authorization` header an operation was sent with (from its public `fetchOptions`). */
 function sentAuthorization(operation: Operation): string | undefined {
-  const fetchOptions = operation.context.fetchOptions;
-  const options = typeof fetchOptions === 'function' ? fetchOptions() : fetchOptions;
-  const headers = options?.headers as Record<string, string> | undefined;
-  return headers?.authorization;
+  const options = typeof operation.context.fetchOptions === 'function' ? operation.context.fetchOptions() : operation.context.fetchOptions;
+  return (options?.headers as Record<string, string> | undefined)?.authorization;
 }
 
 /**
- * The auth exchange: adds `Authorization: Bearer`, fetches a token before the first call,
- * refreshes before a known expiry and after an auth failure. urql's authExchange keeps one
- * refresh in flight however many operations wait for it, and re-sends each failed operation
- * once; a second failure reaches the caller and becomes an {@link AuthError}.
+ * urql's `authExchange`, configured to add `Authorization: Bearer <token>` from a token source.
  *
- * @param source - obtains a fresh token (see {@link makeTokenSource}); it has its own time-out
- * @returns an exchange to place before the transport
- * @remarks No operation is sent without a token: while there is none (at start, or after a failed
- * token request, which is forgotten), `willAuthError` holds each operation until a token request
- * succeeds, and a failed request fails the operations that waited for it. urql only merges
- * refreshes that overlap in time: a failure that arrives after a refresh has finished would
- * start another. So a failure of a request sent with an older token than the current one does
- * not refresh again; the request is simply re-sent with the current token. A mutation refused
- * with 401/Unauthorized was not executed, so re-sending it after a refresh cannot start a second job.
+ * @param next - obtains a fresh token (see {@link makeTokenSource})
+ * @returns the exchange
+ * @remarks The first token is asked for when the exchange starts; its failure reaches the
+ * operations waiting for it as their error result (and is forgotten: the next one asks again). A token is refreshed before a known expiry, and after an HTTP 401 or production's
+ * `Unauthorized` error; many operations refused together share one refresh, and one refused with
+ * a token that has since been replaced is re-sent without another. A failed refresh forgets the
+ * token, so the next operation asks again: nothing is ever sent without a token.
+ * @example
+ * ```ts
+ * new Client({ url, exchanges: [labelkitAuthExchange(next), fetchExchange] });
+ * ```
  */
-export function labelkitAuthExchange(source: () => Promise<Token>): Exchange {
+export function labelkitAuthExchange(next: () => Promise<Token>): Exchange {
   return authExchange(async (utils) => {
-    // The first token request (it has its own time-out: urql holds every operation until this
-    // function returns). A failure is kept and thrown from refreshAuth, so that it reaches the
-    // waiting operations as an error result (a throwing init function would only be logged by urql).
+    // The first token (urql holds every operation until this function returns). A failure is
+    // kept and thrown from refreshAuth, so that it reaches the waiting operations as their error
+    // result (a throwing init function would only be logged by urql).
     let token: Token | undefined;
     let initError: unknown;
     try {
-      token = await source();
+      token = await next();
     } catch (error) {
       initError = error;
     }
-    // Set just before urql calls refreshAuth: false when the failed request carried a token that
-    // has since been replaced, so that the current token is tried before fetching another.
+    // False when the refused request carried a token that has since been replaced.
     let mustRefresh = true;
     return {
-      addAuthToOperation: (operation) =>
-        token ? utils.appendHeaders(operation, { authorization: `Bearer ${token.value}` }) : operation,
+      addAuthToOperation: (operation) => (token ? utils.appendHeaders(operation, { authorization: `Bearer ${token.value}` }) : operation),
       willAuthError: () => {
         const will = initError !== undefined || token === undefined || (token.refreshAt !== undefined && Date.now() >= token.refreshAt);
         if (will) mustRefresh = true;
@@ -225,9 +224,9 @@ export function labelkitAuthExchange(source: () => Promise<Token>): Exchange {
         }
         if (!mustRefresh && token) return;
         try {
-          token = await source();
+          token = await next();
         } catch (error) {
-          token = undefined; // forgotten: the next operation asks again (never sent without a token)
+          token = undefined;
           throw error;
         }
       },

@@ -1,6 +1,5 @@
 import { redact } from '../shared/redact.js';
 import type { LabelingClient } from './client.js';
-import { clientUrl } from './clientInternals.js';
 import { isLabelkitError, ValidationError } from './errors.js';
 import type { ErrorCode } from './errors.js';
 import type { WaitOptions } from './jobPoller.js';
@@ -134,9 +133,9 @@ function fromJournal(p: PlannedProject, errors: string[] | undefined): ProjectOu
  * ```
  */
 export function autoLabelMany(client: LabelingClient, inputs: AutoLabelInput[], options?: AutoLabelManyOptions): Promise<AutoLabelManyResult> {
-  const url = clientUrl(client);
+  const url = client.url;
   if (url === undefined) {
-    const problem = { path: 'client', message: 'must be a client made by createLabelingClient' };
+    const problem = { path: 'client', message: 'must be a client made by createLabelingClient (it has no url)' };
     return Promise.reject(new ValidationError([problem], { operationName: 'AutoLabelTokenBasedProjectMutation' }));
   }
   return runAutoLabelMany(client, url, inputs, options);

@@ -1,20 +1,19 @@
-import { Client } from '@urql/core';
-import type { AnyVariables, OperationResult, TypedDocumentNode } from '@urql/core';
-import { DEFAULT_TOKEN_TIMEOUT_MS, makeTokenSource } from './auth.js';
-import type { AuthOptions, Token } from './auth.js';
-import { callPromise } from './callPromise.js';
-import { MUTATION_OUTCOME_UNKNOWN_HINT, NetworkError, ProtocolError } from './errors.js';
-import { buildExchanges, callContext } from './exchanges.js';
-import { guardFetch } from './guardFetch.js';
-import type { RetryOptions } from './exchanges.js';
-import { newRequestId } from './requestId.js';
-import { toLabelkitError } from './toLabelkitError.js';
-import type { FailedCall } from './toLabelkitError.js';
+import { Client, createRequest, fetchExchange, makeOperation } from '@urql/core';
+import type { AnyVariables, Exchange, OperationResult, TypedDocumentNode } from '@urql/core';
+import { retryExchange } from '@urql/exchange-retry';
+import { delay, filter, fromValue, makeSubject, mergeMap, pipe, take, takeUntil, toPromise } from 'wonka';
+import { MAX_TIMER_MS } from '../shared/constants.js';
+import { DEFAULT_TOKEN_TIMEOUT_MS, labelkitAuthExchange, makeTokenSource } from './auth.js';
+import type { AuthOptions } from './auth.js';
+import { AuthError, MUTATION_OUTCOME_UNKNOWN_HINT, NetworkError, ProtocolError } from './errors.js';
 import { inBrowser } from './inBrowser.js';
-import { uniqueRequests } from './urqlInternals.js';
+import { newRequestId } from './requestId.js';
+import { retrySettings } from './retryPolicy.js';
+import type { RetryOptions } from './retryPolicy.js';
+import { HttpStatusError, isRetryable, responseOf, retryAfterMs, toLabelkitError } from './toLabelkitError.js';
 import { VERSION } from './version.js';
 
-export type { RetryOptions } from './exchanges.js';
+export type { RetryOptions } from './retryPolicy.js';
 
 /** Per-call options. */
 export interface CallOptions {
@@ -61,57 +60,154 @@ export interface Executor {
   close(): void;
 }
 
+/** The most bytes of an error answer's body that are read. */
+export const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+/** Reads at most `max` bytes of a body as text, then cancels the rest. */
+async function readCapped(response: Response, max: number): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < max) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } finally {
+    void reader.cancel().catch(() => undefined);
+  }
+  const bytes = new Uint8Array(size);
+  chunks.reduce((offset, chunk) => (bytes.set(chunk, offset), offset + chunk.byteLength), 0);
+  return new TextDecoder().decode(bytes.subarray(0, max));
+}
+
+/** Whether a body is a GraphQL response with errors. */
+function hasGraphQLErrors(text: string): boolean {
+  try {
+    const json = JSON.parse(text) as { errors?: unknown } | null;
+    return Array.isArray(json?.errors) && json.errors.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The fetch urql is given: it refuses a request without `Authorization` (nothing is ever sent
+ * without a token), and it reads at most {@link MAX_ERROR_BODY_BYTES} of an error answer. A non-2xx
+ * answer with GraphQL errors goes on to urql as it came; any other rejects with an
+ * {@link HttpStatusError} (the status decides, not the body: `{"data":null}` with 503 is a failure).
+ *
+ * @param fetchFn - the fetch to wrap
+ * @returns a fetch with the same signature
+ */
+export function guardedFetch(fetchFn: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    if (!new Headers(init?.headers).has('authorization')) throw new AuthError('no access token; the request was not sent', { phase: 'token' });
+    const response = await fetchFn(input, init);
+    if (response.ok) return response;
+    const { status, statusText, headers } = response;
+    const text = await readCapped(response, MAX_ERROR_BODY_BYTES);
+    if (hasGraphQLErrors(text)) return new Response(text, { status, statusText, headers });
+    throw new HttpStatusError(new Response(null, { status, statusText, headers }), text);
+  };
+}
+
+/** Context key of the least delay a retry must wait (a server's `Retry-After`). */
+const RETRY_AFTER = 'labelkitRetryAfterMs';
+
+/**
+ * Holds back an operation whose context asks for a least delay (set by the retry rule from a
+ * `Retry-After`), until that delay has passed or the operation is torn down.
+ */
+const retryAfterExchange: Exchange = ({ forward }) => (operations$) => {
+  const delayed$ = pipe(
+    operations$,
+    mergeMap((operation) => {
+      const ms = operation.context[RETRY_AFTER] as number | undefined;
+      if (!ms || operation.kind === 'teardown') return fromValue(operation);
+      const torndown$ = pipe(operations$, filter((o) => o.kind === 'teardown' && o.key === operation.key));
+      return pipe(fromValue(makeOperation(operation.kind, operation, { ...operation.context, [RETRY_AFTER]: undefined })), delay(ms), takeUntil(torndown$));
+    }),
+  );
+  return forward(delayed$);
+};
+
 /**
  * Builds the one urql Client of a labelkit client and the function that runs operations on it.
  *
  * @param options - endpoint, credentials, retry and time-out settings
  * @returns `execute`, which sends one operation per call, and `close`
- * @remarks Composition only: the exchange pipeline comes from `buildExchanges` (exchanges.ts),
- * each call's request from `uniqueRequests` (urqlInternals.ts: never deduplicated by urql), and
- * the call→promise adaptation (time-out, abort, close) from `callPromise`, the fetch from
- * `guardFetch` (no request without `Authorization`; an error status no body can hide). Here:
- * headers, the secrets errors must not echo, the token source with its time-out, and the one
- * conversion of a result (`settle`).
+ * @remarks Composition of urql's public parts: `retryExchange` (queries only, on the rule of
+ * `isRetryable`, honouring `Retry-After` up to `maxDelayMs` through a small exchange that holds the
+ * retry back), `authExchange` (see `labelkitAuthExchange`) and `fetchExchange`, with a guarded
+ * fetch. Each call is urql's result source, ended early by its time-out, its signal or close()
+ * (`takeUntil`: urql then tears the operation down, which aborts the fetch and stops retries), and
+ * read with `toPromise`. Identical queries in flight at the same moment share one request, as urql
+ * deduplicates them. A result is converted once: to its data, or to one labelkit error.
  * @example
  * ```ts
- * const execute = createExecutor({ url, token });
+ * const { execute } = createExecutor({ url, token });
  * const data = await execute(GetCabinetDocument, { projectId, role }, { kind: 'query', operationName: 'GetCabinet' });
  * ```
  */
 export function createExecutor(options: ExecutorOptions): Executor {
   const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
   const defaultTimeout = options.timeoutMs ?? 30_000;
+  const retry = retrySettings(options.retry);
+  const closing = new AbortController();
   // Every secret the client has held, so that no error can echo one (tokens join on refresh).
   const knownSecrets: (string | undefined)[] = [options.token, options.clientCredentials?.clientSecret];
-  // Half the call's time-out at most, so that a hung token request fails as itself (naming the
-  // token endpoint) and leaves a retry room within the call.
-  const tokenTimeoutMs = options.tokenTimeoutMs ?? Math.min(DEFAULT_TOKEN_TIMEOUT_MS, defaultTimeout / 2);
-  const tokenSource = makeTokenSource(options, options.url, fetchFn, tokenTimeoutMs);
-  const recordingSource = async (): Promise<Token> => {
-    const token = await tokenSource();
-    knownSecrets.push(token.value);
-    if (knownSecrets.length > 16) knownSecrets.splice(2, knownSecrets.length - 16);
-    return token;
-  };
+  const nextToken = makeTokenSource(options, {
+    url: options.url,
+    fetch: fetchFn,
+    // Half the call's time-out at most, so that a hung token request fails as itself.
+    timeoutMs: options.tokenTimeoutMs ?? Math.min(DEFAULT_TOKEN_TIMEOUT_MS, defaultTimeout / 2),
+    retry: options.retry,
+    signal: closing.signal,
+  });
   const baseHeaders: Record<string, string> = {
     ...options.headers,
     'x-labelkit-client': `labelkit/${VERSION}`,
-    // Not in a browser: there User-Agent is the browser's, and sending it would add a header to
-    // the CORS preflight that servers need not allow (x-labelkit-client always arrives).
+    // In a browser User-Agent is the browser's: sending it would add a header to the CORS preflight.
     ...(!inBrowser() && { 'user-agent': `labelkit/${VERSION}` }),
   };
   const urql = new Client({
     url: options.url,
-    fetch: guardFetch(fetchFn),
+    fetch: guardedFetch(fetchFn),
     preferGetMethod: false,
     requestPolicy: 'network-only',
-    exchanges: buildExchanges({ retry: options.retry, tokenSource: recordingSource }),
+    exchanges: [
+      retryExchange({
+        maxNumberAttempts: retry.maxAttempts,
+        initialDelayMs: retry.initialDelayMs,
+        maxDelayMs: retry.maxDelayMs,
+        randomDelay: true,
+        retryIf: (error, operation) => operation.kind === 'query' && isRetryable(error),
+        retryWith: (error, operation) => {
+          const wish = retryAfterMs(responseOf(error));
+          if (wish !== undefined && wish > retry.maxDelayMs) return null;
+          return makeOperation(operation.kind, operation, { ...operation.context, [RETRY_AFTER]: wish });
+        },
+      }),
+      retryAfterExchange,
+      labelkitAuthExchange(async () => {
+        const token = await nextToken();
+        knownSecrets.push(token.value);
+        if (knownSecrets.length > 16) knownSecrets.splice(2, knownSecrets.length - 16);
+        return token;
+      }),
+      fetchExchange,
+    ],
   });
-  const unique = uniqueRequests();
   const closers = new Set<() => void>();
-  let closed = false;
+  // urql's auth exchange holds operations by key while it waits for a token, and identical
+  // mutations share a key: they go one after another (each is still sent once).
+  const mutationTurns = new Map<number, Promise<unknown>>();
 
-  const execute = function execute<Data, Variables extends AnyVariables>(
+  const execute = async function execute<Data, Variables extends AnyVariables>(
     document: TypedDocumentNode<Data, Variables>,
     variables: Variables,
     call: Call,
@@ -121,45 +217,58 @@ export function createExecutor(options: ExecutorOptions): Executor {
     const where = `(operation ${call.operationName}, request ${requestId})`;
     const unknownOutcome = call.kind === 'mutation';
     const hint = unknownOutcome ? MUTATION_OUTCOME_UNKNOWN_HINT : '';
-    if (closed) return Promise.reject(new NetworkError('ABORTED', `the client is closed; nothing was sent ${where}`, details));
-    if (call.options?.signal?.aborted) {
-      return Promise.reject(new NetworkError('ABORTED', `the call was aborted before it was sent ${where}`, details));
-    }
+    const signal = call.options?.signal;
+    if (closing.signal.aborted) throw new NetworkError('ABORTED', `the client is closed; nothing was sent ${where}`, details);
+    if (signal?.aborted) throw new NetworkError('ABORTED', `the call was aborted before it was sent ${where}`, details);
     const secrets = () => (call.secrets ? [...knownSecrets, ...call.secrets] : knownSecrets);
-    const failed: FailedCall = {
-      kind: call.kind,
-      operationName: call.operationName,
-      requestId,
-      url: options.url,
-      get secrets() {
-        return secrets();
-      },
+
+    // The call ends early on its time-out, its signal or close(): `lost` says which.
+    const stop = makeSubject<void>();
+    let lost: NetworkError | undefined;
+    let stopped!: () => void;
+    const ended = new Promise<void>((resolve) => (stopped = resolve));
+    const end = (code: 'TIMEOUT' | 'ABORTED', text: string) => () => {
+      lost ??= new NetworkError(code, `${text}${hint} ${where}`, { ...details, mutationOutcomeUnknown: unknownOutcome });
+      stopped();
+      stop.next();
     };
-    const operation = urql.createRequestOperation(call.kind, unique(document, variables), {
-      fetchOptions: { headers: { ...baseHeaders, 'x-request-id': requestId } },
-      ...callContext(failed),
-    });
+    const timeoutMs = call.options?.timeoutMs ?? defaultTimeout;
+    const timer = timeoutMs < MAX_TIMER_MS ? setTimeout(end('TIMEOUT', `no answer within ${timeoutMs} ms`), timeoutMs) : undefined;
+    const onAbort = end('ABORTED', 'the call was aborted');
+    const onClose = end('ABORTED', 'the client was closed during the call');
+    signal?.addEventListener('abort', onAbort, { once: true });
+    closers.add(onClose);
+
+    const request = createRequest(document, variables);
+    const operation = urql.createRequestOperation(call.kind, request, { fetchOptions: { headers: { ...baseHeaders, 'x-request-id': requestId } } });
+    const before = call.kind === 'mutation' ? mutationTurns.get(request.key) : undefined;
+    let result: OperationResult | undefined;
+    const turn = (async () => {
+      if (before) await Promise.race([before, ended]);
+      if (!lost) result = await pipe(urql.executeRequestOperation(operation), takeUntil(stop.source), take(1), toPromise);
+    })();
+    if (call.kind === 'mutation') mutationTurns.set(request.key, turn);
+    try {
+      await turn;
+    } finally {
+      if (mutationTurns.get(request.key) === turn) mutationTurns.delete(request.key);
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      closers.delete(onClose);
+    }
+    if (!result) throw lost ?? new NetworkError('ABORTED', `the call ended without an answer${hint} ${where}`, details);
     // The one conversion point: a result becomes the data, or one error of the family.
-    const settle = (result: OperationResult): Data | Error => {
-      if (result.error) return toLabelkitError(result.error, failed);
-      const problem = result.data == null ? 'the answer has no data' : call.check?.(result.data);
-      if (problem === undefined) return result.data as Data;
-      return new ProtocolError(`${problem}${hint} ${where}`, { ...details, secrets: secrets(), mutationOutcomeUnknown: unknownOutcome });
-    };
-    return callPromise(urql.executeRequestOperation(operation), settle, {
-      timeoutMs: call.options?.timeoutMs ?? defaultTimeout,
-      signal: call.options?.signal,
-      onClose: (end) => {
-        closers.add(end);
-        return () => closers.delete(end);
-      },
-      lost: (code, text) => new NetworkError(code, `${text}${hint} ${where}`, { ...details, mutationOutcomeUnknown: unknownOutcome }),
-    });
+    if (result.error) {
+      throw toLabelkitError(result.error, { kind: call.kind, operationName: call.operationName, requestId, url: options.url, secrets: secrets() });
+    }
+    const problem = result.data == null ? 'the answer has no data' : call.check?.(result.data);
+    if (problem === undefined) return result.data as Data;
+    throw new ProtocolError(`${problem}${hint} ${where}`, { ...details, secrets: secrets(), mutationOutcomeUnknown: unknownOutcome });
   };
   return {
     execute,
     close() {
-      closed = true;
+      closing.abort();
       for (const end of [...closers]) end();
     },
   };

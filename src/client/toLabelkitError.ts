@@ -4,7 +4,6 @@ import { redactValue } from '../shared/redact.js';
 import type { Secrets } from '../shared/redact.js';
 import { AuthError, GraphQLRequestError, isLabelkitError, MUTATION_OUTCOME_UNKNOWN_HINT, NetworkError, ProtocolError } from './errors.js';
 import type { GraphQLErrorEntry, LabelkitError } from './errors.js';
-import { isAuthFailure } from './auth.js';
 import { inBrowser } from './inBrowser.js';
 
 /** What the one conversion point knows about the failed call. */
@@ -17,6 +16,50 @@ export interface FailedCall {
   secrets: Secrets;
 }
 
+/**
+ * A non-2xx answer that is not a GraphQL response: the request failed at the HTTP level. The
+ * client's fetch rejects with it (so urql reports it as the network error), keeping the status
+ * and headers in `response` and the start of the body in the message.
+ */
+export class HttpStatusError extends Error {
+  override name = 'HttpStatusError';
+  /**
+   * @param response - the answer's status, status text and headers (its body already read)
+   * @param body - the body's text, already capped
+   */
+  constructor(
+    readonly response: Response,
+    body: string,
+  ) {
+    super(`HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}${body ? `: ${body}` : ''}`);
+  }
+}
+
+/**
+ * The response behind an urql error: the one urql kept, or the one of an {@link HttpStatusError}.
+ *
+ * @param error - the CombinedError of a result
+ * @returns the response (status and headers), or undefined when none arrived
+ */
+export function responseOf(error: CombinedError): Response | undefined {
+  return (error.response as Response | undefined) ?? (error.networkError instanceof HttpStatusError ? error.networkError.response : undefined);
+}
+
+/**
+ * Tells whether an urql error means "not authenticated".
+ *
+ * @param error - the CombinedError of a result
+ * @returns true for HTTP 401, or production's GraphQL error `Unauthorized` (with
+ * `extensions.type` `AuthenticationError`)
+ */
+export function isAuthFailure(error: CombinedError): boolean {
+  return (
+    responseOf(error)?.status === 401 ||
+    error.graphQLErrors.some((e) => e.extensions?.type === 'AuthenticationError' || e.message === 'Unauthorized')
+  );
+}
+
+/** Error codes of a connection that never carried the request: a mutation sent nothing. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'ERR_INVALID_URL']);
 
 /**
@@ -32,16 +75,6 @@ export function retryAfterMs(response: unknown): number | undefined {
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
-
-/**
- * The HTTP status of the response behind an urql error, if one arrived.
- *
- * @param error - the CombinedError of a result
- * @returns the status, or undefined when no response arrived
- */
-export function statusOf(error: CombinedError): number | undefined {
-  return (error.response as { status?: number } | undefined)?.status;
 }
 
 /**
@@ -63,87 +96,109 @@ export function isTransientError(error: unknown): boolean {
   return classifyFailure({ status: error.status }) === 'transient';
 }
 
+/** What kind of failure an urql error is: the one reading of its shape, for conversion and retries. */
+type FailureKind = 'labelkit' | 'auth' | 'graphql' | 'protocol' | 'network';
+
 function causeCode(error: unknown): string | undefined {
-  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
-  return typeof cause?.code === 'string' ? cause.code : undefined;
+  const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  return typeof code === 'string' ? code : undefined;
 }
 
-/** True when reading the body of an answer failed (the connection dropped mid-body), not parsing it. */
-function bodyCut(error: unknown): boolean {
-  return error instanceof TypeError || causeCode(error) !== undefined;
+function kindOf(error: CombinedError): FailureKind {
+  const status = responseOf(error)?.status;
+  const cause = error.networkError;
+  if (isLabelkitError(cause)) return 'labelkit'; // a token failure, or a request refused before it was sent
+  if (isAuthFailure(error)) return 'auth';
+  if (error.graphQLErrors.length > 0 && (status === undefined || !isTransientStatus(status))) return 'graphql';
+  // A 2xx whose body is not GraphQL JSON; a body cut mid-way (a TypeError, or a socket error code) is no answer.
+  const ok = status !== undefined && status >= 200 && status < 300;
+  if (ok && cause && !(cause instanceof TypeError) && causeCode(cause) === undefined) return 'protocol';
+  return 'network';
 }
 
 /**
- * Turns urql's `result.error` into one error of labelkit's family: the single conversion point.
+ * Whether a failed query is worth sending again: the retry rule of the exchange pipeline.
  *
  * @param error - the CombinedError of a result
- * @param call - which call failed, and the secrets to scrub
- * @returns an {@link AuthError}, {@link NetworkError}, {@link GraphQLRequestError} or
- * {@link ProtocolError}, whose message names the operation and request id and holds no secret
- * @remarks The HTTP status decides first: 408, 429 and 5xx give a {@link NetworkError} (with
- * `retryAfterMs` when `Retry-After` was sent) even when the body is JSON with GraphQL errors.
+ * @returns true for no answer, a cut answer, HTTP 408/429/5xx; false for GraphQL errors, auth,
+ * a malformed answer, a refused 4xx, and token failures (the token source retries those itself)
+ */
+export function isRetryable(error: CombinedError): boolean {
+  if (kindOf(error) !== 'network') return false;
+  const status = responseOf(error)?.status;
+  return status === undefined || (status >= 200 && status < 300) || classifyFailure({ status }) === 'transient';
+}
+
+/**
+ * Converts an urql error into the labelkit error family: the one conversion point.
+ *
+ * @param error - the CombinedError of a result
+ * @param call - the call's kind, operation name, request id, URL and secrets
+ * @returns an {@link AuthError}, {@link GraphQLRequestError}, {@link ProtocolError} or
+ * {@link NetworkError}; messages end with `(operation X, request Y)` and hold no secret
+ * @remarks A mutation's outcome is unknown (`mutationOutcomeUnknown`, with a hint in the message)
+ * when the request may have reached the service: not when the connection was refused or never
+ * made, and not when the service answered 4xx.
  */
 export function toLabelkitError(error: CombinedError, call: FailedCall): LabelkitError {
-  const status = statusOf(error);
+  const response = responseOf(error);
+  const status = response?.status;
   const where = `(operation ${call.operationName}, request ${call.requestId})`;
-  const secrets = call.secrets;
+  const { secrets } = call;
   const details = { operationName: call.operationName, requestId: call.requestId, secrets, ...(status !== undefined && { status }) };
   const cause = error.networkError;
-
-  // Obtaining the token failed (the token source's errors arrive as the network error): nothing was sent.
-  if (isLabelkitError(cause) && cause.phase === 'token') {
-    const text = `${cause.message.replace(/^\[\w+\] /, '')} ${where}`;
-    const tokenDetails = { ...details, phase: 'token' as const, cause: cause.cause, ...(cause.status !== undefined && { status: cause.status }) };
-    if (cause instanceof NetworkError) return new NetworkError(cause.code as 'NETWORK' | 'TIMEOUT', text, tokenDetails);
-    return new AuthError(text, tokenDetails);
-  }
-  if (cause instanceof AuthError) return new AuthError(`${cause.message.replace(/^\[Auth\] /, '')} ${where}`, { ...details, cause: cause.cause });
-  if (isAuthFailure(error)) {
-    return new AuthError(
-      `the service refused the access token${status === 401 ? ' (HTTP 401)' : ' (Unauthorized)'} even after a refresh; check the token or client credentials ${where}`,
-      details,
-    );
-  }
-  const ok = status !== undefined && status >= 200 && status < 300;
-  if (error.graphQLErrors.length > 0 && (status === undefined || !isTransientStatus(status))) {
-    const entries: GraphQLErrorEntry[] = error.graphQLErrors.map((e) => ({
-      message: e.message,
-      ...(e.path && { path: e.path }),
-      ...(e.extensions && Object.keys(e.extensions).length > 0 && { extensions: e.extensions as Record<string, unknown> }),
-    }));
-    const err = new GraphQLRequestError(redactValue(entries, secrets), details);
-    Object.defineProperty(err, 'message', { value: `${err.message} ${where}`, enumerable: false });
-    return err;
-  }
   const mutation = call.kind === 'mutation';
-  if (ok && cause && !bodyCut(cause)) {
-    return new ProtocolError(`the answer from ${call.url} (HTTP ${status}) is not GraphQL JSON${mutation ? MUTATION_OUTCOME_UNKNOWN_HINT : ''} ${where}`, {
-      ...details,
-      mutationOutcomeUnknown: mutation,
-      cause,
-    });
+  switch (kindOf(error)) {
+    case 'labelkit': {
+      const known = cause as LabelkitError;
+      const text = `${known.message.replace(/^\[\w+\] /, '')} ${where}`;
+      const own = { ...details, cause: known.cause, phase: known.phase, status: known.status };
+      if (known instanceof NetworkError) return new NetworkError(known.code as 'NETWORK' | 'TIMEOUT', text, own);
+      return new AuthError(text, own);
+    }
+    case 'auth':
+      return new AuthError(
+        `the service refused the access token${status === 401 ? ' (HTTP 401)' : ' (Unauthorized)'} even after a refresh; check the token or client credentials ${where}`,
+        details,
+      );
+    case 'graphql': {
+      const entries: GraphQLErrorEntry[] = error.graphQLErrors.map((e) => ({
+        message: e.message,
+        ...(e.path && { path: e.path }),
+        ...(e.extensions && Object.keys(e.extensions).length > 0 && { extensions: e.extensions as Record<string, unknown> }),
+      }));
+      const err = new GraphQLRequestError(redactValue(entries, secrets), details);
+      Object.defineProperty(err, 'message', { value: `${err.message} ${where}`, enumerable: false });
+      return err;
+    }
+    case 'protocol':
+      return new ProtocolError(`the answer from ${call.url} (HTTP ${status}) is not GraphQL JSON${mutation ? MUTATION_OUTCOME_UNKNOWN_HINT : ''} ${where}`, {
+        ...details,
+        mutationOutcomeUnknown: mutation,
+        cause,
+      });
+    case 'network': {
+      const code = causeCode(cause);
+      const ok = status !== undefined && status >= 200 && status < 300;
+      // A 4xx (429 included) means the service refused the request: the mutation did not run.
+      const refused = status !== undefined && status >= 400 && status < 500;
+      const unknownOutcome = mutation && !(code !== undefined && NEVER_SENT.has(code)) && !refused;
+      const graphQL = error.graphQLErrors.map((e) => e.message).join('; ');
+      const reason = ok
+        ? `the connection to ${call.url} was lost while reading the answer (HTTP ${status})${code ? ` (${code})` : ''}`
+        : status !== undefined
+          ? `HTTP ${status} from ${call.url}${graphQL ? `: ${graphQL.slice(0, 500)}` : ''}`
+          : `could not reach ${call.url}${code ? ` (${code})` : ''}${inBrowser() ? ' (in a browser this can also be a CORS refusal)' : ''}`;
+      // A cut answer is no answer: its 200 status is not kept, so that it classifies as transient.
+      const err = new NetworkError('NETWORK', `${reason}${unknownOutcome ? MUTATION_OUTCOME_UNKNOWN_HINT : ''} ${where}`, {
+        ...details,
+        ...(ok && { status: undefined }),
+        mutationOutcomeUnknown: unknownOutcome,
+        cause,
+      });
+      const wish = retryAfterMs(response);
+      if (wish !== undefined) err.retryAfterMs = wish;
+      return err;
+    }
   }
-
-  const code = causeCode(cause);
-  const neverSent = code !== undefined && NEVER_SENT.has(code);
-  // A 4xx (429 included) means the service refused the request: the mutation did not run.
-  const httpRefused = status !== undefined && status >= 400 && status < 500;
-  const unknownOutcome = mutation && !neverSent && !httpRefused;
-  const graphQL = error.graphQLErrors.map((e) => e.message).join('; ');
-  const reason = ok
-    ? `the connection to ${call.url} was lost while reading the answer (HTTP ${status})${code ? ` (${code})` : ''}`
-    : status !== undefined
-      ? `HTTP ${status} from ${call.url}${graphQL ? `: ${graphQL.slice(0, 500)}` : ''}`
-      : `could not reach ${call.url}${code ? ` (${code})` : ''}${inBrowser() ? ' (in a browser this can also be a CORS refusal)' : ''}`;
-  const hint = unknownOutcome ? MUTATION_OUTCOME_UNKNOWN_HINT : '';
-  const ra = retryAfterMs(error.response);
-  // A cut answer is no answer: its 200 status is not kept, so that it classifies as transient.
-  const err = new NetworkError('NETWORK', `${reason}${hint} ${where}`, {
-    ...details,
-    ...(ok && { status: undefined }),
-    mutationOutcomeUnknown: unknownOutcome,
-    cause,
-  });
-  if (ra !== undefined) err.retryAfterMs = ra;
-  return err;
 }

@@ -62,13 +62,13 @@ describe('autoLabelMany', () => {
     expect(Math.max(...during.map((r) => r.jobIds ?? 0))).toBeGreaterThan(1);
   });
 
-  it('rejects with a ValidationError naming the client and sends nothing when the client was not made by createLabelingClient', async () => {
+  it('rejects with a ValidationError naming the client and sends nothing when the client has no url', async () => {
     const before = service.requests.length;
     const real = newClient();
-    const copy: LabelingClient = { ...real };
+    const copy = { ...real, url: undefined } as unknown as LabelingClient;
     const error = await autoLabelMany(copy, [input(demoProjectId(53))]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
-    expect((error as ValidationError).problems).toEqual([{ path: 'client', message: 'must be a client made by createLabelingClient' }]);
+    expect((error as ValidationError).problems).toEqual([{ path: 'client', message: 'must be a client made by createLabelingClient (it has no url)' }]);
     expect(service.requests.length).toBe(before);
     expect(started(demoProjectId(53))).toBe(0);
   });

@@ -16,8 +16,8 @@ afterEach(async () => {
 });
 
 /** An emulator in one generation and a client that records the label-set queries it sends. */
-async function setUp(generation: 'tags' | 'labels', options: Partial<LabelingClientOptions> = {}) {
-  emu = await startEmulator({ schemaGeneration: generation });
+async function setUp(generation: 'tags' | 'labels', options: Partial<LabelingClientOptions> = {}, demoProjects = 0) {
+  emu = await startEmulator({ schemaGeneration: generation, demoProjects });
   const queries: string[] = [];
   const fetchFn: typeof fetch = (input, init) => {
     const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as { operationName: string; query: string }) : undefined;
@@ -49,13 +49,15 @@ describe('createLabelingClient schemaGeneration', () => {
   });
 
   it('switches once and reports once when several label-set queries are refused together', async () => {
-    const { client, queries, onSchemaChange } = await setUp('labels');
-    const results = await Promise.all([client.getLabelSets(CABINET), client.getLabelSets(CABINET), client.getLabelSets(CABINET)]);
-    expect(results[1]).toEqual(results[0]);
+    // Three cabinets, so that three queries are in flight (identical ones would share one request, as urql deduplicates).
+    const { client, queries, onSchemaChange } = await setUp('labels', {}, 2);
+    const cabinets = [CABINET, 'demo-project-1:labeler', 'demo-project-2:reviewer'];
+    const results = await Promise.all(cabinets.map((id) => client.getLabelSets(id)));
+    for (const sets of results) expect(sets[0]!.labelItems.map((i) => i.labelName)).toContain('PERSON');
     expect(queries.filter((q) => /tagItems/.test(q))).toHaveLength(3);
     expect(queries.filter((q) => !/tagItems/.test(q))).toHaveLength(3);
     expect(onSchemaChange).toHaveBeenCalledTimes(1);
-    await client.getLabelSets(CABINET);
+    expect(await client.getLabelSets(CABINET)).toEqual(results[0]);
     expect(queries).toHaveLength(7);
   });
 

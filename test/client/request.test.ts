@@ -150,7 +150,7 @@ describe('createLabelingClient: requests', () => {
 });
 
 describe('createLabelingClient: identical calls at the same time', () => {
-  it('sends each one and answers each one', async () => {
+  it('sends each mutation, shares one request among identical queries in flight (urql deduplicates them), and answers each call', async () => {
     const server = await startMockServer();
     const client = createLabelingClient({ url: server.url, token: 'test-token' });
     try {
@@ -164,6 +164,9 @@ describe('createLabelingClient: identical calls at the same time', () => {
       expect(new Set(jobs.map((j) => j.id)).size).toBe(2);
       const cabinets = await Promise.all([client.getCabinet('p', 'LABELER'), client.getCabinet('p', 'LABELER')]);
       expect(cabinets).toEqual([{ id: 'cabinet-p-LABELER' }, { id: 'cabinet-p-LABELER' }]);
+      expect(server.graphqlRequests().map((r) => r.json?.operationName)).toEqual(['AutoLabelTokenBasedProjectMutation', 'AutoLabelTokenBasedProjectMutation', 'GetCabinet']);
+      // Once the first is answered, the same query is sent again (no cache).
+      expect(await client.getCabinet('p', 'LABELER')).toEqual({ id: 'cabinet-p-LABELER' });
       expect(server.graphqlRequests()).toHaveLength(4);
     } finally {
       client.close();

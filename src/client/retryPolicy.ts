@@ -1,0 +1,35 @@
+/** Retries of queries (mutations are never retried). */
+export interface RetryOptions {
+  /** Attempts in all, the first included. @defaultValue 4 */
+  maxAttempts?: number;
+  /** The first back-off delay; later ones grow with jitter. @defaultValue 300 */
+  initialDelayMs?: number;
+  /** The longest delay; a `Retry-After` beyond it is not waited for. @defaultValue 15_000 */
+  maxDelayMs?: number;
+}
+
+/** The retry settings with their defaults filled in. */
+export function retrySettings(options: RetryOptions | undefined): Required<RetryOptions> {
+  return { maxAttempts: options?.maxAttempts ?? 4, initialDelayMs: options?.initialDelayMs ?? 300, maxDelayMs: options?.maxDelayMs ?? 15_000 };
+}
+
+/**
+ * The delays between attempts, as `@urql/exchange-retry` draws them (each one the previous one
+ * times a jitter of 1.5–2.5, at most `maxDelayMs`), for work retried outside urql (token requests).
+ *
+ * @param options - the client's retry settings
+ * @returns one entry per attempt: the delay to wait after it fails, `undefined` after the last
+ * @example
+ * ```ts
+ * for (const delayMs of backoffDelays({ maxAttempts: 3 })) { … } // e.g. 480, 1050, undefined
+ * ```
+ */
+export function* backoffDelays(options: RetryOptions | undefined): Generator<number | undefined> {
+  const { maxAttempts, initialDelayMs, maxDelayMs } = retrySettings(options);
+  let delay = initialDelayMs;
+  for (let attempt = 1; attempt < maxAttempts; attempt++) {
+    delay = Math.min(delay * (Math.random() + 1.5), maxDelayMs);
+    yield delay;
+  }
+  yield undefined;
+}
