@@ -1,3 +1,4 @@
+import type { AnyVariables, TypedDocumentNode } from '@urql/core';
 import { AutoLabelTokenBasedProjectMutationDocument, GetCabinetDocument, GetJobDocument, GetJobsDocument } from '../../generated/graphql.js';
 import type { AuthOptions } from './auth.js';
 import { JobFailedError, JobNotFoundError, JobTimeoutError, ValidationError } from './errors.js';
@@ -11,7 +12,7 @@ import { LabelSetDocuments } from './labelSetDocuments.js';
 import type { SchemaChangeEvent, SchemaGeneration } from './labelSetDocuments.js';
 import type { PollOptions, WaitOptions } from './jobPoller.js';
 import type { AutoLabelInput, Cabinet, Job, JobOutcome, JobSnapshot, LabelSet, Role } from './types.js';
-import { checkClientOptions, checkId, checkJobIds, checkRole, validateAutoLabelInput } from './validation.js';
+import { checkClientOptions, checkId, checkJobIds, checkRole, checkTimingOptions, validateAutoLabelInput } from './validation.js';
 import type { ValidationProblem } from './validation.js';
 
 /** Options of {@link createLabelingClient}. Give exactly one of `token`, `getToken`, `clientCredentials`. */
@@ -153,33 +154,32 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
   assertValid(checkClientOptions(options), 'createLabelingClient');
   const { execute, close: closeExecutor } = createExecutor(options);
   const labelSetDocuments = new LabelSetDocuments(options.schemaGeneration ?? 'tags', options.onSchemaChange);
-
-  const getJobs = async (jobIds: string[], callOptions?: CallOptions) => {
-    assertValid(checkJobIds(jobIds), 'GetJobs');
-    const data = await execute(GetJobsDocument, { jobIds }, {
-      kind: 'query',
-      operationName: 'GetJobs',
-      options: callOptions,
-      check: jobList(jobIds.length),
-    });
-    return data.getJobs;
+  /** Validates (the arguments' problems and the options'), then runs a query; nothing is sent on a problem. */
+  const query = <Data, Variables extends AnyVariables>(
+    document: TypedDocumentNode<Data, Variables>,
+    variables: Variables,
+    operationName: string,
+    problems: ValidationProblem[],
+    callOptions: CallOptions | undefined,
+    check: (data: unknown) => string | undefined,
+  ): Promise<Data> => {
+    assertValid([...problems, ...checkTimingOptions(callOptions, 'options')], operationName);
+    return execute(document, variables, { kind: 'query', operationName, options: callOptions, check });
   };
+  const getJobs = async (jobIds: string[], callOptions?: CallOptions) =>
+    (await query(GetJobsDocument, { jobIds }, 'GetJobs', checkJobIds(jobIds), callOptions, jobList(Array.isArray(jobIds) ? jobIds.length : 0))).getJobs;
   const poller = new JobPoller((ids, signal) => getJobs(ids, { signal }), options.poll);
+  const checkWait = (problems: ValidationProblem[], waitOptions: WaitOptions | undefined) =>
+    assertValid([...problems, ...checkTimingOptions(waitOptions, 'options')], 'GetJobs');
 
   const client: LabelingClient = {
     url: options.url,
     async getCabinet(projectId, role, callOptions) {
-      assertValid([...checkId(projectId, 'projectId'), ...checkRole(role, 'role')], 'GetCabinet');
-      const data = await execute(GetCabinetDocument, { projectId, role }, {
-        kind: 'query',
-        operationName: 'GetCabinet',
-        options: callOptions,
-        check: objectField('getCabinet'),
-      });
-      return data.getCabinet;
+      const problems = [...checkId(projectId, 'projectId'), ...checkRole(role, 'role')];
+      return (await query(GetCabinetDocument, { projectId, role }, 'GetCabinet', problems, callOptions, objectField('getCabinet'))).getCabinet;
     },
     async getLabelSets(cabinetId, callOptions) {
-      assertValid(checkId(cabinetId, 'cabinetId'), 'getCabinetLabelSetsById');
+      assertValid([...checkId(cabinetId, 'cabinetId'), ...checkTimingOptions(callOptions, 'options')], 'getCabinetLabelSetsById');
       const data = await labelSetDocuments.send((document) =>
         execute(document, { cabinetId }, { kind: 'query', operationName: 'getCabinetLabelSetsById', options: callOptions, check: labelSetList() }),
       );
@@ -191,11 +191,9 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
     },
     async startAutoLabel(input, callOptions) {
       const allowInsecureEndpoint = callOptions?.allowInsecureEndpoint ?? false;
-      assertValid(validateAutoLabelInput(input, { allowInsecureEndpoint }), 'AutoLabelTokenBasedProjectMutation');
-      const normalized: AutoLabelInput = {
-        ...input,
-        options: { ...input.options, serviceProvider: input.options.serviceProvider ?? 'CUSTOM' },
-      };
+      const problems = [...validateAutoLabelInput(input, { allowInsecureEndpoint }), ...checkTimingOptions(callOptions, 'options')];
+      assertValid(problems, 'AutoLabelTokenBasedProjectMutation');
+      const normalized: AutoLabelInput = { ...input, options: { ...input.options, serviceProvider: input.options.serviceProvider ?? 'CUSTOM' } };
       const data = await execute(AutoLabelTokenBasedProjectMutationDocument, { input: normalized }, {
         kind: 'mutation',
         operationName: 'AutoLabelTokenBasedProjectMutation',
@@ -206,27 +204,15 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
       return data.result;
     },
     async getJob(jobId, callOptions) {
-      assertValid(checkId(jobId, 'jobId'), 'GetJob');
-      const data = await execute(GetJobDocument, { jobId }, {
-        kind: 'query',
-        operationName: 'GetJob',
-        options: callOptions,
-        check: nullableJob(),
-      });
-      return data.getJob;
+      return (await query(GetJobDocument, { jobId }, 'GetJob', checkId(jobId, 'jobId'), callOptions, nullableJob())).getJob;
     },
     getJobs,
-    waitForJob(jobId, waitOptions) {
-      try {
-        assertValid(checkId(jobId, 'jobId'), 'GetJobs');
-      } catch (error) {
-        return Promise.reject(error);
-      }
+    async waitForJob(jobId, waitOptions) {
+      checkWait(checkId(jobId, 'jobId'), waitOptions);
       return poller.wait(jobId, waitOptions);
     },
-    waitForJobs(jobIds, waitOptions) {
-      const problems = checkJobIds(jobIds);
-      if (problems.length > 0) return Promise.reject(new ValidationError(problems, { operationName: 'GetJobs' }));
+    async waitForJobs(jobIds, waitOptions) {
+      checkWait(checkJobIds(jobIds), waitOptions);
       // One group: one abort listener for all ids; one failure ends every wait of the group.
       return poller.waitAll(jobIds, waitOptions);
     },

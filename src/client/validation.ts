@@ -152,7 +152,7 @@ export interface ClientOptionsToCheck {
   clientCredentials?: { clientId?: unknown; clientSecret?: unknown } | undefined;
   timeoutMs?: unknown;
   retry?: { maxAttempts?: unknown; initialDelayMs?: unknown; maxDelayMs?: unknown } | undefined;
-  poll?: { intervalMs?: unknown; maxIntervalMs?: unknown } | undefined;
+  poll?: TimingOptionsToCheck | undefined;
   schemaGeneration?: unknown;
   onSchemaChange?: unknown;
 }
@@ -163,6 +163,47 @@ function checkNumber(value: unknown, path: string, rule: { min: number; integer?
   const ok = typeof value === 'number' && !Number.isNaN(value) && value >= rule.min && (!rule.integer || Number.isInteger(value));
   if (ok) return [];
   return [{ path, message: `must be ${rule.integer ? 'an integer' : 'a number'} >= ${rule.min}` }];
+}
+
+/** The timing options of a client, a call or a wait, as given. */
+export interface TimingOptionsToCheck {
+  timeoutMs?: unknown;
+  intervalMs?: unknown;
+  maxIntervalMs?: unknown;
+  notFoundGraceMs?: unknown;
+  signal?: unknown;
+  onProgress?: unknown;
+}
+
+/**
+ * Checks time-outs, poll intervals, a signal and a progress callback: the one rule for the
+ * client's options (`timeoutMs`, `poll`) and for each call's and each wait's options.
+ *
+ * @param options - the options as given (absent is fine)
+ * @param path - where they sit, e.g. `options` or `options.poll`
+ * @returns every problem, each naming its option
+ * @example
+ * ```ts
+ * checkTimingOptions({ intervalMs: 0, timeoutMs: -1 }, 'options');
+ * // [{ path: 'options.timeoutMs', … }, { path: 'options.intervalMs', message: 'must be a number >= 1' }]
+ * ```
+ */
+export function checkTimingOptions(options: TimingOptionsToCheck | undefined, path: string): ValidationProblem[] {
+  if (options === undefined) return [];
+  if (typeof options !== 'object' || options === null) return [{ path, message: 'must be an object' }];
+  const problems = [
+    ...checkNumber(options.timeoutMs, `${path}.timeoutMs`, { min: 1 }),
+    ...checkNumber(options.intervalMs, `${path}.intervalMs`, { min: 1 }),
+    ...checkNumber(options.maxIntervalMs, `${path}.maxIntervalMs`, { min: 1 }),
+    ...checkNumber(options.notFoundGraceMs, `${path}.notFoundGraceMs`, { min: 0 }),
+  ];
+  if (options.signal !== undefined && !(typeof options.signal === 'object' && options.signal !== null && 'aborted' in options.signal && 'addEventListener' in options.signal)) {
+    problems.push({ path: `${path}.signal`, message: 'must be an AbortSignal' });
+  }
+  if (options.onProgress !== undefined && typeof options.onProgress !== 'function') {
+    problems.push({ path: `${path}.onProgress`, message: 'must be a function' });
+  }
+  return problems;
 }
 
 /**
@@ -198,12 +239,11 @@ export function checkClientOptions(options: ClientOptionsToCheck): ValidationPro
     problems.push(...checkId(cc?.clientId, 'options.clientCredentials.clientId'));
     problems.push(...checkId(cc?.clientSecret, 'options.clientCredentials.clientSecret'));
   }
-  problems.push(...checkNumber(options.timeoutMs, 'options.timeoutMs', { min: 1 }));
+  problems.push(...checkTimingOptions({ timeoutMs: options.timeoutMs }, 'options'));
   problems.push(...checkNumber(options.retry?.maxAttempts, 'options.retry.maxAttempts', { min: 1, integer: true }));
   problems.push(...checkNumber(options.retry?.initialDelayMs, 'options.retry.initialDelayMs', { min: 0 }));
   problems.push(...checkNumber(options.retry?.maxDelayMs, 'options.retry.maxDelayMs', { min: 0 }));
-  problems.push(...checkNumber(options.poll?.intervalMs, 'options.poll.intervalMs', { min: 1 }));
-  problems.push(...checkNumber(options.poll?.maxIntervalMs, 'options.poll.maxIntervalMs', { min: 1 }));
+  problems.push(...checkTimingOptions(options.poll, 'options.poll'));
   if (options.schemaGeneration !== undefined && options.schemaGeneration !== 'tags' && options.schemaGeneration !== 'labels') {
     problems.push({ path: 'options.schemaGeneration', message: "must be 'tags' or 'labels'" });
   }

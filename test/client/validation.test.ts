@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLabelingClient, validateAutoLabelInput, ValidationError } from '../../src/client/index.js';
+import { mockJob, startMockServer } from '../support/mockServer.js';
 
 const valid = {
   projectId: 'p1',
@@ -125,5 +126,42 @@ describe('client validation before any network call', () => {
     expect(() => createLabelingClient({ url: 'not a url' })).toThrow(
       '[Validation] 2 problems: options.url: must be an absolute http(s) URL of the GraphQL endpoint; options: give exactly one of token, getToken, clientCredentials',
     );
+  });
+});
+
+describe('per-call and per-wait options', () => {
+  it('refuses bad wait and call options with a ValidationError naming each option, and sends nothing', async () => {
+    const server = await startMockServer();
+    const client = createLabelingClient({ url: server.url, token: 'test-token' });
+    try {
+      const problemsOf = async (call: Promise<unknown>) => {
+        const error = await call.then(() => undefined, (e: unknown) => e);
+        expect(error).toBeInstanceOf(ValidationError);
+        return (error as ValidationError).problems.map((p) => `${p.path}: ${p.message}`);
+      };
+      expect(await problemsOf(client.waitForJob('j', { intervalMs: 0 }))).toEqual(['options.intervalMs: must be a number >= 1']);
+      expect(await problemsOf(client.waitForJob('j', { timeoutMs: -5, maxIntervalMs: Number.NaN }))).toEqual([
+        'options.timeoutMs: must be a number >= 1',
+        'options.maxIntervalMs: must be a number >= 1',
+      ]);
+      expect(await problemsOf(client.waitForJobs(['j', 'k'], { signal: {} as AbortSignal, notFoundGraceMs: -1, onProgress: 'x' as never }))).toEqual([
+        'options.notFoundGraceMs: must be a number >= 0',
+        'options.signal: must be an AbortSignal',
+        'options.onProgress: must be a function',
+      ]);
+      expect(await problemsOf(client.waitForJobOrThrow('', { intervalMs: -1 }))).toEqual(['jobId: must be a non-empty string', 'options.intervalMs: must be a number >= 1']);
+      expect(await problemsOf(client.getCabinet('p', 'LABELER', { timeoutMs: 0 }))).toEqual(['options.timeoutMs: must be a number >= 1']);
+      expect(await problemsOf(client.getJobs(['j'], { signal: 'stop' as never }))).toEqual(['options.signal: must be an AbortSignal']);
+      expect(await problemsOf(client.getLabelSets('c', { timeoutMs: -1 }))).toEqual(['options.timeoutMs: must be a number >= 1']);
+      expect(await problemsOf(client.startAutoLabel(valid as never, { timeoutMs: -1 }))).toEqual(['options.timeoutMs: must be a number >= 1']);
+      expect(server.graphqlRequests()).toHaveLength(0);
+      // Good options pass: Infinity waits without limit, and an AbortSignal is accepted.
+      server.jobs.set('j', mockJob('j', { status: 'DELIVERED', progress: 100 }));
+      const outcome = await client.waitForJob('j', { timeoutMs: Infinity, intervalMs: 10, signal: new AbortController().signal });
+      expect(outcome.outcome).toBe('delivered');
+    } finally {
+      client.close();
+      await server.close();
+    }
   });
 });
