@@ -25,14 +25,3 @@ export class CliUsageError extends Error {
     this.hint = hint;
   }
 }
-
-/**
- * Throws a {@link CliUsageError} when any problem was found.
- *
- * @param problems - the problems collected so far
- * @param hint - printed after them
- * @throws {@link CliUsageError} when `problems` is not empty
- */
-export function assertNoProblems(problems: UsageProblem[], hint?: string): void {
-  if (problems.length > 0) throw new CliUsageError(problems, hint);
-}

@@ -34,9 +34,20 @@ function mark(text: string, entities: { label: string; start_char: number; end_c
   return out + text.slice(at);
 }
 
+/** Whether the servers stay up after the job: `keepUntil` was given and has not aborted yet. */
+const keeping = (signal: AbortSignal | undefined): boolean => signal !== undefined && !signal.aborted;
+
+/**
+ * The line with the job's results page. When the servers stop with the demo, the URL is dead by the
+ * time anyone opens it, so the line says so and how to keep it.
+ */
+function resultsLine(url: string, signal: AbortSignal | undefined): string {
+  return keeping(signal) ? `results   ${url}` : `results   ${url} (the emulator stops with the demo: rerun with --keep to open it)`;
+}
+
 /** With `keepUntil`, says where to look and waits for Ctrl-C; without it, returns at once. */
 async function keepUp(signal: AbortSignal | undefined, baseUrl: string, out: (line: string) => void): Promise<void> {
-  if (!signal || signal.aborted) return;
+  if (!signal || !keeping(signal)) return;
   out(`keeping   the emulator up at ${baseUrl}/ (home) and ${baseUrl}/graphql (GraphiQL); Ctrl-C stops`);
   await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
@@ -49,7 +60,9 @@ async function keepUp(signal: AbortSignal | undefined, baseUrl: string, out: (li
  * @param options - where to print; `keepUntil` keeps the servers up until it aborts
  * @returns the exit code: 0 when the job was DELIVERED, 1 otherwise (one clear line printed)
  * @remarks Prints the results page URL of the job (`results  http://…`): opening it in a browser
- * on this machine passes through the emulator's home page, which sets the page cookie.
+ * on this machine passes through the emulator's home page, which sets the page cookie. Without
+ * `keepUntil` (or once it has aborted) the servers stop when the demo returns, so that line ends
+ * with `(the emulator stops with the demo: rerun with --keep to open it)`.
  * @example
  * ```ts
  * const code = await runDemo({ out: (line) => console.log(line) });
@@ -88,7 +101,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<number> {
     if (outcome.outcome !== 'delivered') {
       const why = outcome.outcome === 'failed' ? outcome.errors.map((e) => e.stack).join('; ') : outcome.outcome;
       out(`demo failed: job ${job.id} ended ${outcome.outcome}: ${why}`);
-      out(`results   ${resultsUrl}`);
+      out(resultsLine(resultsUrl, options.keepUntil));
       await keepUp(options.keepUntil, emu.baseUrl, out);
       return 1;
     }
@@ -106,7 +119,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<number> {
     }
     const examples = docs.flatMap((d) => d.lines).filter((l) => l.entities.length > 0).slice(0, 3);
     for (const line of examples) out(`  ${mark(line.text, line.entities)}`);
-    out(`results   ${resultsUrl}`);
+    out(resultsLine(resultsUrl, options.keepUntil));
     await keepUp(options.keepUntil, emu.baseUrl, out);
     return 0;
   } catch (error) {

@@ -8,7 +8,7 @@ import type { Plugin } from 'graphql-yoga';
 export const MAX_BODY_BYTES = 1_048_576;
 /** The deepest selection a GraphQL operation may nest (the service's own documents need 3). */
 export const MAX_QUERY_DEPTH = 8;
-/** The most aliases one GraphQL operation may use (the client's documents use 1). */
+/** The most aliases one GraphQL operation may use, `__typename` aliases included (the client's documents use 1). */
 export const MAX_QUERY_ALIASES = 15;
 
 /** Thrown by {@link readLimitedText} when a body is over the limit. */
@@ -64,6 +64,9 @@ const report = (code: string) => (context: ValidationContext | null, error: Grap
  * e.g. `Query depth limit of 8 exceeded, found 9.` (code `QUERY_TOO_DEEP`) or
  * `Aliases limit of 15 exceeded, found 16.` (code `TOO_MANY_ALIASES`)
  * @remarks Introspection (`__schema`) is not counted in the depth, so the explorer page works.
+ * Every alias counts towards the alias cap, `__typename` ones too: graphql-armor leaves
+ * `__typename` out by default (its `allowList`), which let 40 aliases `t0: __typename …` through
+ * a cap of 15; an alias costs the server an answer field whatever it names.
  * @example
  * ```ts
  * createYoga({ schema, plugins: [...queryLimitPlugins()] });
@@ -72,6 +75,6 @@ const report = (code: string) => (context: ValidationContext | null, error: Grap
 export function queryLimitPlugins(): Plugin[] {
   return [
     maxDepthPlugin({ n: MAX_QUERY_DEPTH, ignoreIntrospection: true, propagateOnRejection: false, onReject: [report('QUERY_TOO_DEEP')] }) as Plugin,
-    maxAliasesPlugin({ n: MAX_QUERY_ALIASES, propagateOnRejection: false, onReject: [report('TOO_MANY_ALIASES')] }) as Plugin,
+    maxAliasesPlugin({ n: MAX_QUERY_ALIASES, allowList: [], propagateOnRejection: false, onReject: [report('TOO_MANY_ALIASES')] }) as Plugin,
   ];
 }

@@ -23,10 +23,11 @@ describe('labelkit demo --keep', () => {
     await expect(fetch(results!)).rejects.toThrow(); // the port is closed after Ctrl-C
   });
 
-  it('prints the results page URL and stops everything at the end when --keep is not given', async () => {
+  it('prints the results page URL saying to rerun with --keep, and stops everything at the end, when --keep is not given', async () => {
     const io = fakeIo();
     expect(await main(argv('demo'), io)).toBe(0);
-    const results = /^results {3}(http:\S+)$/m.exec(io.out())?.[1];
+    // The line says the URL is dead by the time it is opened, and how to keep it alive.
+    const results = /^results {3}(http:\S+) \(the emulator stops with the demo: rerun with --keep to open it\)$/m.exec(io.out())?.[1];
     expect(results).toMatch(/\/emulator\/projects\/demo-project\/results\?job=job-1$/);
     expect(io.out()).not.toContain('keeping');
     await expect(fetch(results!)).rejects.toThrow();

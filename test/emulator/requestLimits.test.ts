@@ -106,6 +106,22 @@ describe('the emulator refuses oversized and over-complex requests', () => {
     expect(Object.keys(atCap.data!)).toHaveLength(MAX_QUERY_ALIASES);
   });
 
+  it('counts aliases of __typename (and aliases named __typename) towards the alias cap', async () => {
+    // graphql-armor leaves __typename out of the count by default, so 40 such aliases used to pass a cap of 15.
+    const ask = async (query: string) =>
+      (await (await fetch(emu.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer tok' }, body: JSON.stringify({ query }) })).json()) as {
+        data?: Record<string, unknown>;
+        errors?: unknown[];
+      };
+    const typenames = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `t${i}: __typename`).join(' ')} }`;
+    expect(await ask(typenames(40))).toEqual({ errors: [{ message: `Aliases limit of ${MAX_QUERY_ALIASES} exceeded, found 40.`, extensions: { code: 'TOO_MANY_ALIASES' } }] });
+    const namedTypename = `{ ${Array.from({ length: MAX_QUERY_ALIASES + 1 }, (_, i) => `${i === 0 ? '__typename' : `a${i}`}: getJob(jobId: "x") { id }`).join(' ')} }`;
+    expect(await ask(namedTypename)).toEqual({ errors: [{ message: `Aliases limit of ${MAX_QUERY_ALIASES} exceeded, found ${MAX_QUERY_ALIASES + 1}.`, extensions: { code: 'TOO_MANY_ALIASES' } }] });
+    const atCap = await ask(typenames(MAX_QUERY_ALIASES));
+    expect(atCap.errors).toBeUndefined();
+    expect(atCap.data).toEqual(Object.fromEntries(Array.from({ length: MAX_QUERY_ALIASES }, (_, i) => [`t${i}`, 'Query'])));
+  });
+
   it('answers 400 naming the rule when Basic credentials are not valid percent-encoding', async () => {
     const res = await fetch(`${emu.baseUrl}/api/oauth/token`, {
       method: 'POST',

@@ -1,0 +1,142 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+const script = readFileSync(join(repo, 'scripts/buildIfStale.mjs'), 'utf8');
+
+interface Script {
+  buildIfStale(options?: { log?: (line: string) => void }): Promise<{ built: boolean; reason?: string; status: number }>;
+  staleReason(): Promise<string | undefined>;
+  BUILD_COMMAND: string;
+  INPUTS: string[];
+  STAMP: string;
+}
+
+// Fixed file times, set with utimes: nothing here depends on the clock or on how long anything takes.
+const OLD = new Date('2020-01-01T00:00:00Z');
+const NEWER = new Date('2021-01-01T00:00:00Z');
+const DURING_BUILD = new Date('2022-01-01T00:00:00Z');
+const LATER = new Date('2023-01-01T00:00:00Z');
+
+/** One file of each kind of input the real script lists, plus files that are not inputs. */
+const INPUT_FILES = ['src/a/b.ts', 'generated/graphql.ts', 'schema.graphql', 'tsconfig.json', 'tsconfig.build.json', 'scripts/bundleCli.mjs', 'package.json'];
+const FOLDERS = ['src', 'src/a', 'generated', 'scripts'];
+
+// The build of the fixture: counts its runs, fails on request, and can save an input while it runs.
+const FAKE_BUILD = `
+import { appendFileSync, existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+appendFileSync('builds.log', 'built\\n');
+if (existsSync('fail-next')) process.exit(3);
+if (existsSync('touch-during-build')) utimesSync('src/a/b.ts', new Date('${DURING_BUILD.toISOString()}'), new Date('${DURING_BUILD.toISOString()}'));
+mkdirSync('dist/bin', { recursive: true });
+writeFileSync('dist/bin/main.js', '');
+`;
+
+describe('scripts/buildIfStale.mjs', () => {
+  let root: string;
+  let mod: Script;
+  const builds = () => (existsSync(join(root, 'builds.log')) ? readFileSync(join(root, 'builds.log'), 'utf8').split('\n').filter(Boolean).length : 0);
+  const setTime = (path: string, time: Date) => utimesSync(join(root, path), time, time);
+  const lines: string[] = [];
+  const build = () => mod.buildIfStale({ log: (line) => lines.push(line) });
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'labelkit-build-if-stale-'));
+    for (const file of [...INPUT_FILES, 'README.md', 'build.mjs']) {
+      mkdirSync(dirname(join(root, file)), { recursive: true });
+      writeFileSync(join(root, file), file === 'build.mjs' ? FAKE_BUILD : '{}\n');
+    }
+    // The real script, in the fixture's scripts/ (so its ROOT is the fixture), with a build command
+    // that skips npm's start-up; the command is one of the constants meant to be re-pointed.
+    expect(script).toContain("export const BUILD_COMMAND = 'npm run -s build';");
+    writeFileSync(join(root, 'scripts/buildIfStale.mjs'), script.replace("'npm run -s build'", "'node build.mjs'"));
+    for (const path of [...INPUT_FILES, ...FOLDERS]) setTime(path, OLD);
+    mod = (await import(pathToFileURL(join(root, 'scripts/buildIfStale.mjs')).href)) as Script;
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('builds when no build has been stamped, then skips while no input changes (a change outside the inputs included)', async () => {
+    expect(await build()).toEqual({ built: true, reason: `no stamp of a successful build (${mod.STAMP})`, status: 0 });
+    expect(lines).toEqual([`building: no stamp of a successful build (${mod.STAMP})`]);
+    expect(existsSync(join(root, mod.STAMP))).toBe(true);
+    expect(await build()).toEqual({ built: false, reason: undefined, status: 0 });
+    setTime('README.md', NEWER);
+    setTime('build.mjs', NEWER);
+    expect(await build()).toEqual({ built: false, reason: undefined, status: 0 });
+    expect(builds()).toBe(1);
+  });
+
+  it('names each input that is newer than the last build: files deep in src/ and generated/, the tsconfig*.json pattern, single files', async () => {
+    expect(mod.INPUTS).toEqual(['src', 'generated', 'schema.graphql', 'tsconfig*.json', 'scripts/bundleCli.mjs', 'package.json']);
+    for (const path of [...INPUT_FILES, ...FOLDERS.filter((f) => f !== 'scripts')]) {
+      setTime(path, NEWER);
+      expect(await mod.staleReason(), path).toBe(`${path} changed since the last build`);
+      setTime(path, OLD);
+      expect(await mod.staleReason(), path).toBeUndefined();
+    }
+    expect(builds()).toBe(1);
+  });
+
+  it('is stale when an input is removed or added with an old time (a copy that kept its mtime)', async () => {
+    rmSync(join(root, 'src/a/b.ts'));
+    setTime('src/a', OLD); // the folder's own time would tell too; the count must tell alone
+    expect(await mod.staleReason()).toBe('inputs were added or removed since the last build (10 then, 9 now)');
+    writeFileSync(join(root, 'src/a/b.ts'), '{}\n');
+    setTime('src/a/b.ts', OLD);
+    writeFileSync(join(root, 'src/a/c.ts'), '{}\n');
+    setTime('src/a/c.ts', OLD);
+    setTime('src/a', OLD);
+    expect(await mod.staleReason()).toBe('inputs were added or removed since the last build (10 then, 11 now)');
+    rmSync(join(root, 'src/a/c.ts'));
+    setTime('src/a', OLD);
+    expect(await mod.staleReason()).toBeUndefined();
+  });
+
+  it('rebuilds when an output is missing or the stamp names another build command', async () => {
+    rmSync(join(root, 'dist/bin/main.js'));
+    expect(await build()).toEqual({ built: true, reason: 'dist/bin/main.js is missing', status: 0 });
+    expect(existsSync(join(root, 'dist/bin/main.js'))).toBe(true);
+    expect(builds()).toBe(2);
+    const stamp = JSON.parse(readFileSync(join(root, mod.STAMP), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(root, mod.STAMP), JSON.stringify({ ...stamp, command: 'make' }));
+    expect(await mod.staleReason()).toBe('the build command changed (was "make")');
+    writeFileSync(join(root, mod.STAMP), JSON.stringify(stamp));
+    expect(await mod.staleReason()).toBeUndefined();
+  });
+
+  it('rebuilds next time when an input is saved while the build runs', async () => {
+    setTime('schema.graphql', NEWER);
+    writeFileSync(join(root, 'touch-during-build'), '');
+    expect(await build()).toEqual({ built: true, reason: 'schema.graphql changed since the last build', status: 0 });
+    rmSync(join(root, 'touch-during-build'));
+    // The build ended after src/a/b.ts was saved, but the stamp holds what the build started from.
+    expect(await mod.staleReason()).toBe('src/a/b.ts changed since the last build');
+    expect(await build()).toEqual({ built: true, reason: 'src/a/b.ts changed since the last build', status: 0 });
+    expect(await mod.staleReason()).toBeUndefined();
+    expect(builds()).toBe(4);
+  });
+
+  it('exits with the build status and leaves no stamp when the build fails, so the next run builds again', async () => {
+    setTime('schema.graphql', LATER);
+    writeFileSync(join(root, 'fail-next'), '');
+    // As `npm run demo` runs it: the exit code is what stops `&& node bin/labelkit.js demo`.
+    const run = spawnSync(process.execPath, [join(root, 'scripts/buildIfStale.mjs')], { cwd: tmpdir(), encoding: 'utf8' });
+    expect(run.status).toBe(3);
+    expect(run.stderr).toBe('building: schema.graphql changed since the last build\n');
+    expect(existsSync(join(root, mod.STAMP))).toBe(false);
+    rmSync(join(root, 'fail-next'));
+    setTime('schema.graphql', OLD); // even with nothing newer, a failed build is not trusted
+    expect(await build()).toEqual({ built: true, reason: `no stamp of a successful build (${mod.STAMP})`, status: 0 });
+    expect(builds()).toBe(6);
+  });
+
+  it('is what npm run demo and npm run bench start with', () => {
+    const { scripts } = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(scripts.demo).toMatch(/^node scripts\/buildIfStale\.mjs && /);
+    expect(scripts.bench).toMatch(/^node scripts\/buildIfStale\.mjs && /);
+  });
+});
