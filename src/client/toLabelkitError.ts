@@ -1,6 +1,7 @@
 import type { CombinedError } from '@urql/core';
 import { classifyFailure, isTransientStatus } from '../shared/classify.js';
 import { redactValue } from '../shared/redact.js';
+import { isBadPort } from '../shared/badPorts.js';
 import type { Secrets } from '../shared/redact.js';
 import { AuthError, GraphQLRequestError, isLabelkitError, MUTATION_OUTCOME_UNKNOWN_HINT, NetworkError, ProtocolError } from './errors.js';
 import type { GraphQLErrorEntry, LabelkitError } from './errors.js';
@@ -134,7 +135,7 @@ export function toLabelkitError(error: CombinedError, call: FailedCall): Labelki
     ? `the connection to ${call.url} was lost while reading the answer (HTTP ${status})${code ? ` (${code})` : ''}`
     : status !== undefined
       ? `HTTP ${status} from ${call.url}${graphQL ? `: ${graphQL.slice(0, 500)}` : ''}`
-      : `could not reach ${call.url}${code ? ` (${code})` : ''}${inBrowser() ? ' (in a browser this can also be a CORS refusal)' : ''}`;
+      : `could not reach ${call.url}${code ? ` (${code})` : ''}${isBadPort(new URL(call.url).port) ? `: the URL uses port ${new URL(call.url).port}, which fetch refuses to call` : ''}${inBrowser() ? ' (in a browser this can also be a CORS refusal)' : ''}`;
   const hint = unknownOutcome ? MUTATION_OUTCOME_UNKNOWN_HINT : '';
   const ra = retryAfterMs(error.response);
   // A cut answer is no answer: its 200 status is not kept, so that it classifies as transient.
