@@ -97,8 +97,11 @@ const sleep = (ms: number, stop: JobAbort) =>
  *
  * @remarks A job goes QUEUED → IN_PROGRESS → DELIVERED (progress 100) or FAILED (with `JobError`s).
  * Each batch is stored all or nothing, by line (a retried batch never duplicates a label). Progress
- * only grows. The secret goes only into the `Authorization` header; errors name the batch and the
- * rule broken, never the secret.
+ * is the share of batches whose labels were stored (a failed batch is not progress), below 100
+ * until the job is DELIVERED, and only grows. A FAILED job's last error sums it up
+ * (`N of M model requests failed…`, or `the job stopped after N failed model requests…`) with the
+ * counts in its `args`: `{ failedBatches, batches, notSent }`. The secret goes only into the
+ * `Authorization` header; errors name the batch and the rule broken, never the secret.
  */
 export class JobRunner {
   private readonly running = new Map<StoredJob, { controller: AbortController; done: Promise<void> }>();
@@ -157,6 +160,11 @@ export class JobRunner {
     else if (job.errors.length === MAX_JOB_ERRORS) job.errors.push({ id: `${job.id}-e${MAX_JOB_ERRORS + 1}`, stack: 'more errors were left out', args: null });
   }
 
+  /** Adds the job's closing summary: kept even past {@link MAX_JOB_ERRORS}, and it holds no secret. */
+  private summarize(job: StoredJob, text: string, counts: { failedBatches: number; batches: number; notSent: number }): void {
+    job.errors.push({ id: `${job.id}-e${job.errors.length + 1}`, stack: text, args: counts });
+  }
+
   private async run(job: StoredJob, task: AutoLabelTask, signal: AbortSignal): Promise<void> {
     // One listener on the job's signal, whatever the number of calls in flight.
     const stop = new JobAbort(signal);
@@ -179,21 +187,31 @@ export class JobRunner {
     let next = 0;
     let finished = 0;
     let failedBatches = 0;
+    // Progress is work done: only batches whose labels were stored count, a failed one does not.
+    let stored = 0;
     const worker = async () => {
       while (next < batches.length && !signal.aborted && failedBatches < this.opts.maxFailedBatches) {
         const batch = batches[next++]!;
         const ok = await this.runBatch(job, batch, context);
-        if (!ok) failedBatches++;
         finished++;
-        const progress = Math.min(99, Math.floor((finished * 100) / batches.length));
+        if (!ok) {
+          failedBatches++;
+          continue;
+        }
+        stored++;
+        const progress = Math.min(99, Math.floor((stored * 100) / batches.length));
         if (progress > job.progress) this.store.updateJob(job, { progress });
       }
     };
     const workers = Math.min(this.opts.concurrency, batches.length);
     await Promise.all(Array.from({ length: workers }, worker));
+    // The last error sums the job up, with counts in its args ({ failedBatches, batches, notSent }).
+    const counts = { failedBatches, batches: batches.length, notSent: batches.length - finished };
     if (signal.aborted) this.fail(job, 'the emulator stopped before the job ended', null);
     else if (failedBatches >= this.opts.maxFailedBatches && finished < batches.length) {
-      this.fail(job, `the job stopped after ${failedBatches} failed model requests; ${batches.length - finished} were not sent`, { failedBatches, notSent: batches.length - finished });
+      this.summarize(job, `the job stopped after ${failedBatches} failed model requests; ${counts.notSent} were not sent`, counts);
+    } else if (failedBatches > 0) {
+      this.summarize(job, `${failedBatches} of ${batches.length} model requests failed; ${stored > 0 ? `the labels of the other ${stored} were stored` : 'no labels were stored'}`, counts);
     }
     if (job.errors.length > 0) this.store.updateJob(job, { status: 'FAILED' });
     else this.store.updateJob(job, { status: 'DELIVERED', progress: 100, resultId: `result-${job.id}` });
