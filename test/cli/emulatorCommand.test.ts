@@ -66,3 +66,24 @@ describe('labelkit emulator --port', () => {
     expect(io.out()).toBe('');
   });
 });
+
+describe('labelkit emulator --verbose', () => {
+  it('logs each request with its operation, request id and the status the client saw, and never the token', async () => {
+    const io = fakeIo();
+    const run = main(argv('emulator', '--port', '0', '--json', '--verbose'), io);
+    await vi.waitFor(() => expect(io.out()).toContain('"url"'), { timeout: 10_000, interval: 20 });
+    const { url, token } = JSON.parse(io.out()) as { url: string; token: string };
+    const cabinet = (env: Record<string, string>) => main(argv('cabinet', '--project', 'demo-project', '--role', 'LABELER'), fakeIo({ LABELKIT_URL: url, ...env }));
+    expect(await cabinet({ LABELKIT_TOKEN: token })).toBe(0);
+    expect(await cabinet({ LABELKIT_TOKEN: 'wrong-token-SENTINEL' })).toBe(3);
+    io.interrupt();
+    expect(await run).toBe(0);
+    const uuid = '[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}';
+    const posts = io.err().split('\n').filter((l) => l.startsWith('POST /graphql'));
+    expect(posts[0]).toMatch(new RegExp(`^POST /graphql 200 op=GetCabinet request=${uuid} \\d+ms$`));
+    expect(posts.slice(1).length).toBeGreaterThan(0);
+    for (const line of posts.slice(1)) expect(line).toMatch(new RegExp(`^POST /graphql 200 Unauthorized request=${uuid} \\d+ms$`));
+    expect(io.err()).not.toContain(token);
+    expect(io.err()).not.toContain('SENTINEL');
+  });
+});
