@@ -56,6 +56,8 @@ interface JobContext {
   origin: string;
   /** The copy the labels go to. */
   copy: { labelerEmail: string; role: Role };
+  /** How many batches the job has: each batch error says it, so a reader can count "N of M failed". */
+  batches: number;
 }
 
 /** Most errors kept on one job; the last one says how many more there were. */
@@ -98,10 +100,10 @@ const sleep = (ms: number, stop: JobAbort) =>
  * @remarks A job goes QUEUED → IN_PROGRESS → DELIVERED (progress 100) or FAILED (with `JobError`s).
  * Each batch is stored all or nothing, by line (a retried batch never duplicates a label). Progress
  * is the share of batches whose labels were stored (a failed batch is not progress), below 100
- * until the job is DELIVERED, and only grows. A FAILED job's last error sums it up
- * (`N of M model requests failed…`, or `the job stopped after N failed model requests…`) with the
- * counts in its `args`: `{ failedBatches, batches, notSent }`. The secret goes only into the
- * `Authorization` header; errors name the batch and the rule broken, never the secret.
+ * until the job is DELIVERED, and only grows. Each batch error's `args` hold the job's number of
+ * `batches`; the error that stops a job early, and the note that ends a capped list of errors, hold
+ * the exact `{ failedBatches, batches, notSent }`. The secret goes only into the `Authorization`
+ * header; errors name the batch and the rule broken, never the secret.
  */
 export class JobRunner {
   private readonly running = new Map<StoredJob, { controller: AbortController; done: Promise<void> }>();
@@ -160,11 +162,6 @@ export class JobRunner {
     else if (job.errors.length === MAX_JOB_ERRORS) job.errors.push({ id: `${job.id}-e${MAX_JOB_ERRORS + 1}`, stack: 'more errors were left out', args: null });
   }
 
-  /** Adds the job's closing summary: kept even past {@link MAX_JOB_ERRORS}, and it holds no secret. */
-  private summarize(job: StoredJob, text: string, counts: { failedBatches: number; batches: number; notSent: number }): void {
-    job.errors.push({ id: `${job.id}-e${job.errors.length + 1}`, stack: text, args: counts });
-  }
-
   private async run(job: StoredJob, task: AutoLabelTask, signal: AbortSignal): Promise<void> {
     // One listener on the job's signal, whatever the number of calls in flight.
     const stop = new JobAbort(signal);
@@ -181,7 +178,7 @@ export class JobRunner {
     const batches = batchesOf(task.project, task.numberOfFilesPerRequest);
     // Parsed once per job, not twice per model call (checkAutoLabelInput accepted it already).
     const endpoint = new URL(task.endpoint);
-    const context: JobContext = { task, spanLabels, stop, endpoint, origin: endpoint.origin, copy: { labelerEmail: task.labelerEmail, role: task.role } };
+    const context: JobContext = { task, spanLabels, stop, endpoint, origin: endpoint.origin, copy: { labelerEmail: task.labelerEmail, role: task.role }, batches: batches.length };
     this.store.updateJob(job, { status: 'IN_PROGRESS' });
     this.log(`job ${job.id} IN_PROGRESS: ${batches.length} model requests for project ${task.project.id}`);
     let next = 0;
@@ -205,14 +202,14 @@ export class JobRunner {
     };
     const workers = Math.min(this.opts.concurrency, batches.length);
     await Promise.all(Array.from({ length: workers }, worker));
-    // The last error sums the job up, with counts in its args ({ failedBatches, batches, notSent }).
     const counts = { failedBatches, batches: batches.length, notSent: batches.length - finished };
     if (signal.aborted) this.fail(job, 'the emulator stopped before the job ended', null);
     else if (failedBatches >= this.opts.maxFailedBatches && finished < batches.length) {
-      this.summarize(job, `the job stopped after ${failedBatches} failed model requests; ${counts.notSent} were not sent`, counts);
-    } else if (failedBatches > 0) {
-      this.summarize(job, `${failedBatches} of ${batches.length} model requests failed; ${stored > 0 ? `the labels of the other ${stored} were stored` : 'no labels were stored'}`, counts);
+      this.fail(job, `the job stopped after ${failedBatches} failed model requests; ${counts.notSent} were not sent`, counts);
     }
+    // A capped list ends with a note: it carries the counts that the errors left out would have given.
+    const capped = job.errors[MAX_JOB_ERRORS];
+    if (capped) capped.args = counts;
     if (job.errors.length > 0) this.store.updateJob(job, { status: 'FAILED' });
     else this.store.updateJob(job, { status: 'DELIVERED', progress: 100, resultId: `result-${job.id}` });
     this.log(`job ${job.id} ${job.status} (${job.errors.length} errors)`);
@@ -244,7 +241,7 @@ export class JobRunner {
     const last = batch.first + batch.count - 1;
     // Only a failure names the batch: these are built then, not for every batch.
     const where = () => `document "${documentId}" lines ${batch.first}-${last}`;
-    const args = () => ({ documentId, firstLine: batch.first, lastLine: last });
+    const args = () => ({ documentId, firstLine: batch.first, lastLine: last, batches: context.batches });
     let body: unknown;
     for (let attempt = 1; ; attempt++) {
       try {

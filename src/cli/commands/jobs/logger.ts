@@ -3,7 +3,7 @@ import type { Io, Printer } from '../../io.js';
 import { redact } from '../../../shared/redact.js';
 import type { JobWatcher, JobsResult } from './runner.js';
 
-/** Counts of a FAILED job's batches, as the emulator's closing error holds them in its `args`. */
+/** Counts of a FAILED job's batches, read from its errors' `args`. */
 interface BatchCounts {
   failedBatches: number;
   batches: number;
@@ -12,20 +12,26 @@ interface BatchCounts {
 
 const count = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 0;
 
-/** The counts of the job's summary error, when it has one (the emulator writes it last). */
+/**
+ * The batch counts a job's errors hold, when they hold any (the emulator's do): each batch error
+ * has the job's number of `batches`; an error with `failedBatches` (a job stopped early, a capped
+ * list) has the exact counts; otherwise the failed batches are the distinct batches with errors.
+ */
 function batchCounts(job: Job): BatchCounts | undefined {
-  for (let i = job.errors.length - 1; i >= 0; i--) {
-    const args = job.errors[i]!.args;
-    if (args && count(args.failedBatches) && count(args.batches)) return { failedBatches: args.failedBatches, batches: args.batches, notSent: count(args.notSent) ? args.notSent : 0 };
+  let batches: number | undefined;
+  let exact: Omit<BatchCounts, 'batches'> | undefined;
+  const failed = new Set<string>();
+  for (const { args } of job.errors) {
+    if (!args || !count(args.batches)) continue;
+    batches = args.batches;
+    if (count(args.failedBatches)) exact = { failedBatches: args.failedBatches, notSent: count(args.notSent) ? args.notSent : 0 };
+    else failed.add(JSON.stringify([args.documentId, args.firstLine]));
   }
-  return undefined;
+  if (batches === undefined) return undefined;
+  return { batches, ...(exact ?? { failedBatches: failed.size, notSent: 0 }) };
 }
 
-/** The first line of the first error that names what failed (not the summary). */
-function firstLine(job: Job | null): string | undefined {
-  const first = job?.errors.find((e) => !(e.args && count(e.args.failedBatches) && count(e.args.batches)));
-  return (first ?? job?.errors[0])?.stack.split('\n')[0];
-}
+const firstLine = (job: Job | null) => job?.errors[0]?.stack.split('\n')[0];
 
 /**
  * What failed, in words, for a job that has errors.
@@ -33,9 +39,10 @@ function firstLine(job: Job | null): string | undefined {
  * @param job - a job
  * @returns e.g. `12 of 12 batches failed` (with `, 8 not sent` when the job stopped early), when
  * the job's errors hold batch counts (the emulator's do); undefined otherwise
- * @remarks The service does not publish the shape of a job's errors; the emulator ends a FAILED
- * job with an error whose `args` are `{ failedBatches, batches, notSent }`. Without such counts,
- * the line falls back to the number of errors.
+ * @remarks The service does not publish the shape of a job's errors. The emulator's batch errors
+ * carry the job's number of `batches` in their `args`, and the error that stops a job early
+ * `{ failedBatches, batches, notSent }`. Without such counts, the line falls back to the number
+ * of errors.
  */
 export function batchesFailed(job: Job): string | undefined {
   const counts = batchCounts(job);
