@@ -1,3 +1,4 @@
+import { isBadPort } from '../shared/badPorts.js';
 import { MAX_GRAPHQL_INT, ROLES } from '../shared/constants.js';
 import { isLoopbackHost } from '../shared/isLoopbackHost.js';
 
@@ -147,6 +148,7 @@ function checkEndpoint(value: unknown, options: AutoLabelValidationOptions): Val
 /** The parts of the client's options that {@link checkClientOptions} looks at. */
 export interface ClientOptionsToCheck {
   url: unknown;
+  fetch?: unknown;
   token?: unknown;
   getToken?: unknown;
   clientCredentials?: { clientId?: unknown; clientSecret?: unknown } | undefined;
@@ -223,6 +225,9 @@ export function checkClientOptions(options: ClientOptionsToCheck): ValidationPro
   }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     problems.push({ path: 'options.url', message: 'must be an absolute http(s) URL of the GraphQL endpoint' });
+  } else if (options.fetch === undefined && isBadPort(url.port)) {
+    // Every fetch (Node's and browsers') refuses these ports: without this, each call would fail after its retries.
+    problems.push({ path: 'options.url', message: `uses port ${url.port}, which fetch refuses to call (a "bad port" of the Fetch standard); serve the API on another port` });
   }
   const sources = [options.token, options.getToken, options.clientCredentials].filter((s) => s !== undefined);
   if (sources.length !== 1) {

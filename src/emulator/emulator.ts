@@ -4,6 +4,7 @@ import { demoProject, demoProjects } from './demoProject.js';
 import { httpRoutes } from './httpRoutes.js';
 import { loadDataDir } from './loadDataDir.js';
 import { operationNamePlugin } from './operationNamePlugin.js';
+import { createRequestLog, REQUEST_ID } from './requestLog.js';
 import { MAX_BODY_BYTES, queryLimitPlugins } from './requestLimits.js';
 import { secretRedactionPlugin } from './secretRedactionPlugin.js';
 import { createResolvers } from './resolvers.js';
@@ -57,7 +58,12 @@ export interface EmulatorOptions {
   extraCorsOrigins?: string[];
   /** How the job runner calls models: time-out, concurrency, retries. */
   model?: ModelOptions;
-  /** Receives one line per HTTP request and per job event; never a token or secret. @defaultValue no logging */
+  /**
+   * Receives one line per HTTP request and per job event; never a token or secret. A request's
+   * line names its operation, its `x-request-id` and what the client saw, e.g.
+   * `POST /graphql 200 op=GetCabinet request=3b24… 4ms` or `POST /graphql 200 Unauthorized request=… 1ms`
+   * (see `createRequestLog`). @defaultValue no logging
+   */
   log?: (line: string) => void;
 }
 
@@ -99,8 +105,6 @@ function isLoopbackOrigin(origin: string): boolean {
 const ALLOWED_HEADERS = ['authorization', 'content-type', 'accept', 'x-request-id', 'x-labelkit-client'];
 /** Response headers a browser client may read: the retry hint and the request id it sent. */
 const EXPOSED_HEADERS = ['Retry-After', 'x-request-id'];
-
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
  * Headers for browser clients on every answer: `Vary: Origin` (whether CORS headers are sent
@@ -173,6 +177,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   };
   let generation = checkGeneration(options.schemaGeneration ?? 'tags');
   const extraOrigins = new Set(options.extraCorsOrigins ?? []);
+  const requestLog = options.log ? createRequestLog(options.log, [auth.staticToken, auth.clientSecret]) : undefined;
 
   const yoga = createYoga({
     schema: () => schemas[generation],
@@ -190,7 +195,8 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       return allowed ? { origin, credentials: false, allowedHeaders: ALLOWED_HEADERS, exposedHeaders: EXPOSED_HEADERS, methods: ['GET', 'POST'], maxAge: 600 } : false;
     },
     plugins: [
-      httpRoutes(store, auth, options.log, { maxBodyBytes, ...(options.host !== undefined && { listenHost: options.host }) }),
+      ...(requestLog ? [requestLog.plugin] : []), // first: it sees every request and the operationName as sent
+      httpRoutes(store, auth, requestLog?.note, { maxBodyBytes, ...(options.host !== undefined && { listenHost: options.host }) }),
       operationNamePlugin(),
       ...queryLimitPlugins(),
       secretRedactionPlugin(),

@@ -44,7 +44,8 @@ async function readGrant(request: Request, maxBodyBytes: number): Promise<URLSea
  *
  * @param store - the data, for the labels route
  * @param auth - checks Bearer tokens and answers the token route
- * @param log - one line per request: method, path, status, milliseconds (no query string, no header)
+ * @param note - told what an answer means when its status does not say it (`Unauthorized` for a
+ * refused token answered 200, the OAuth error code of a refused grant), for the request log
  * @param pages - where the emulator listens (`listenHost`), for the web pages' local-visit check,
  * and the largest body the token route reads (`maxBodyBytes`, 413 above it)
  * @returns a yoga plugin
@@ -57,13 +58,20 @@ async function readGrant(request: Request, maxBodyBytes: number): Promise<URLSea
  * - `POST /graphql`: needs a valid Bearer token, else `Unauthorized` / `AuthenticationError`.
  * - `GET /emulator/projects/:id/labels`: emulator-only (not part of the service), Bearer required.
  */
-export function httpRoutes(store: EmulatorStore, auth: TokenAuthority, log?: (line: string) => void, pages: { listenHost?: string; maxBodyBytes?: number } = {}): Plugin {
+export function httpRoutes(
+  store: EmulatorStore,
+  auth: TokenAuthority,
+  note: (request: Request, outcome: string) => void = () => {},
+  pages: { listenHost?: string; maxBodyBytes?: number } = {},
+): Plugin {
   const maxBodyBytes = pages.maxBodyBytes ?? MAX_BODY_BYTES;
-  const started = new WeakMap<Request, number>();
+  const refused = (request: Request, status = 200) => {
+    note(request, 'Unauthorized');
+    return json(UNAUTHORIZED_BODY, status);
+  };
   const pageRouter = pageRoutes({ store, token: auth.staticToken, ...(pages.listenHost !== undefined && { listenHost: pages.listenHost }) });
   return {
     async onRequest({ request, url, endResponse }) {
-      if (log) started.set(request, performance.now());
       const path = url.pathname;
       const page = await pageRouter.route(request, url);
       if (page) return endResponse(page);
@@ -71,12 +79,13 @@ export function httpRoutes(store: EmulatorStore, auth: TokenAuthority, log?: (li
         if (request.method !== 'POST') return endResponse(json({ error: 'invalid_request', error_description: 'POST a form body' }, 405, { allow: 'POST' }));
         const grant = await readGrant(request, maxBodyBytes);
         const { status, body } = grant instanceof URLSearchParams ? auth.grant(grant) : grant;
+        if (typeof body.error === 'string') note(request, body.error);
         return endResponse(json(body, status, { 'cache-control': 'no-store' }));
       }
       const labels = /^\/emulator\/projects\/([^/]+)\/labels$/.exec(path);
       if (labels) {
         if (request.method !== 'GET') return endResponse(json({ error: 'use GET' }, 405, { allow: 'GET' }));
-        if (!auth.check(request.headers.get('authorization'))) return endResponse(json(UNAUTHORIZED_BODY, 401));
+        if (!auth.check(request.headers.get('authorization'))) return endResponse(refused(request, 401));
         let projectId: string;
         try {
           projectId = decodeURIComponent(labels[1]!);
@@ -90,13 +99,9 @@ export function httpRoutes(store: EmulatorStore, auth: TokenAuthority, log?: (li
         if (request.method === 'GET' || request.method === 'HEAD') {
           return endResponse(json({ errors: [{ message: 'Queries are not accepted as GET: POST them as JSON to /graphql' }] }, 405, { allow: 'POST' }));
         }
-        if (request.method === 'POST' && !auth.check(request.headers.get('authorization'))) return endResponse(json(UNAUTHORIZED_BODY));
+        if (request.method === 'POST' && !auth.check(request.headers.get('authorization'))) return endResponse(refused(request));
       }
       return undefined;
-    },
-    onResponse({ request, response }) {
-      const t0 = started.get(request);
-      if (log && t0 !== undefined) log(`${request.method} ${new URL(request.url).pathname} ${response.status} ${Math.round(performance.now() - t0)}ms`);
     },
   };
 }

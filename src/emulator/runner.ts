@@ -56,6 +56,8 @@ interface JobContext {
   origin: string;
   /** The copy the labels go to. */
   copy: { labelerEmail: string; role: Role };
+  /** How many batches the job has: each batch error says it, so a reader can count "N of M failed". */
+  batches: number;
 }
 
 /** Most errors kept on one job; the last one says how many more there were. */
@@ -97,8 +99,11 @@ const sleep = (ms: number, stop: JobAbort) =>
  *
  * @remarks A job goes QUEUED → IN_PROGRESS → DELIVERED (progress 100) or FAILED (with `JobError`s).
  * Each batch is stored all or nothing, by line (a retried batch never duplicates a label). Progress
- * only grows. The secret goes only into the `Authorization` header; errors name the batch and the
- * rule broken, never the secret.
+ * is the share of batches whose labels were stored (a failed batch is not progress), below 100
+ * until the job is DELIVERED, and only grows. Each batch error's `args` hold the job's number of
+ * `batches`; the error that stops a job early, and the note that ends a capped list of errors, hold
+ * the exact `{ failedBatches, batches, notSent }`. The secret goes only into the `Authorization`
+ * header; errors name the batch and the rule broken, never the secret.
  */
 export class JobRunner {
   private readonly running = new Map<StoredJob, { controller: AbortController; done: Promise<void> }>();
@@ -173,28 +178,38 @@ export class JobRunner {
     const batches = batchesOf(task.project, task.numberOfFilesPerRequest);
     // Parsed once per job, not twice per model call (checkAutoLabelInput accepted it already).
     const endpoint = new URL(task.endpoint);
-    const context: JobContext = { task, spanLabels, stop, endpoint, origin: endpoint.origin, copy: { labelerEmail: task.labelerEmail, role: task.role } };
+    const context: JobContext = { task, spanLabels, stop, endpoint, origin: endpoint.origin, copy: { labelerEmail: task.labelerEmail, role: task.role }, batches: batches.length };
     this.store.updateJob(job, { status: 'IN_PROGRESS' });
     this.log(`job ${job.id} IN_PROGRESS: ${batches.length} model requests for project ${task.project.id}`);
     let next = 0;
     let finished = 0;
     let failedBatches = 0;
+    // Progress is work done: only batches whose labels were stored count, a failed one does not.
+    let stored = 0;
     const worker = async () => {
       while (next < batches.length && !signal.aborted && failedBatches < this.opts.maxFailedBatches) {
         const batch = batches[next++]!;
         const ok = await this.runBatch(job, batch, context);
-        if (!ok) failedBatches++;
         finished++;
-        const progress = Math.min(99, Math.floor((finished * 100) / batches.length));
+        if (!ok) {
+          failedBatches++;
+          continue;
+        }
+        stored++;
+        const progress = Math.min(99, Math.floor((stored * 100) / batches.length));
         if (progress > job.progress) this.store.updateJob(job, { progress });
       }
     };
     const workers = Math.min(this.opts.concurrency, batches.length);
     await Promise.all(Array.from({ length: workers }, worker));
+    const counts = { failedBatches, batches: batches.length, notSent: batches.length - finished };
     if (signal.aborted) this.fail(job, 'the emulator stopped before the job ended', null);
     else if (failedBatches >= this.opts.maxFailedBatches && finished < batches.length) {
-      this.fail(job, `the job stopped after ${failedBatches} failed model requests; ${batches.length - finished} were not sent`, { failedBatches, notSent: batches.length - finished });
+      this.fail(job, `the job stopped after ${failedBatches} failed model requests; ${counts.notSent} were not sent`, counts);
     }
+    // A capped list ends with a note: it carries the counts that the errors left out would have given.
+    const capped = job.errors[MAX_JOB_ERRORS];
+    if (capped) capped.args = counts;
     if (job.errors.length > 0) this.store.updateJob(job, { status: 'FAILED' });
     else this.store.updateJob(job, { status: 'DELIVERED', progress: 100, resultId: `result-${job.id}` });
     this.log(`job ${job.id} ${job.status} (${job.errors.length} errors)`);
@@ -226,7 +241,7 @@ export class JobRunner {
     const last = batch.first + batch.count - 1;
     // Only a failure names the batch: these are built then, not for every batch.
     const where = () => `document "${documentId}" lines ${batch.first}-${last}`;
-    const args = () => ({ documentId, firstLine: batch.first, lastLine: last });
+    const args = () => ({ documentId, firstLine: batch.first, lastLine: last, batches: context.batches });
     let body: unknown;
     for (let attempt = 1; ; attempt++) {
       try {

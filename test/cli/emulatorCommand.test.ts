@@ -1,3 +1,5 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/api.js';
 import { argv, fakeIo } from './fakeIo.js';
@@ -35,5 +37,53 @@ describe('labelkit emulator --cors-origin', () => {
     expect(io.out()).toMatch(/^Web pages: http:\/\/127\.0\.0\.1:\d+\/ \(home: token, projects, jobs, results\) and http:\/\/127\.0\.0\.1:\d+\/graphql \(GraphiQL\)$/m);
     io.interrupt();
     expect(await run).toBe(0);
+  });
+});
+
+describe('labelkit emulator --port', () => {
+  it('exits 2 with one line naming the busy port and --port 0 when the port is taken', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const io = fakeIo();
+      expect(await main(argv('emulator', '--port', String(port)), io)).toBe(2);
+      expect(io.err()).toBe(`labelkit: --port: port ${port} is in use (try --port 0)\n`);
+      expect(io.out()).toBe('');
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+
+  it.each([6000, 10080, 6666])('refuses port %i, which fetch refuses to call, before listening', async (port) => {
+    const io = fakeIo();
+    const run = main(argv('emulator', '--port', String(port)), io);
+    // Today's code would start listening there: wait for either line, then stop it either way.
+    await vi.waitFor(() => expect(io.err() + io.out()).toMatch(/labelkit/), { timeout: 10_000, interval: 20 });
+    io.interrupt();
+    expect(await run).toBe(2);
+    expect(io.err()).toMatch(new RegExp(`^labelkit: --port: ${port} is one of the ports that fetch refuses to call \\(the Fetch standard's "bad ports"\\); choose another, or 0 for a free one`));
+    expect(io.out()).toBe('');
+  });
+});
+
+describe('labelkit emulator --verbose', () => {
+  it('logs each request with its operation, request id and the status the client saw, and never the token', async () => {
+    const io = fakeIo();
+    const run = main(argv('emulator', '--port', '0', '--json', '--verbose'), io);
+    await vi.waitFor(() => expect(io.out()).toContain('"url"'), { timeout: 10_000, interval: 20 });
+    const { url, token } = JSON.parse(io.out()) as { url: string; token: string };
+    const cabinet = (env: Record<string, string>) => main(argv('cabinet', '--project', 'demo-project', '--role', 'LABELER'), fakeIo({ LABELKIT_URL: url, ...env }));
+    expect(await cabinet({ LABELKIT_TOKEN: token })).toBe(0);
+    expect(await cabinet({ LABELKIT_TOKEN: 'wrong-token-SENTINEL' })).toBe(3);
+    io.interrupt();
+    expect(await run).toBe(0);
+    const uuid = '[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}';
+    const posts = io.err().split('\n').filter((l) => l.startsWith('POST /graphql'));
+    expect(posts[0]).toMatch(new RegExp(`^POST /graphql 200 op=GetCabinet request=${uuid} \\d+ms$`));
+    expect(posts.slice(1).length).toBeGreaterThan(0);
+    for (const line of posts.slice(1)) expect(line).toMatch(new RegExp(`^POST /graphql 200 Unauthorized request=${uuid} \\d+ms$`));
+    expect(io.err()).not.toContain(token);
+    expect(io.err()).not.toContain('SENTINEL');
   });
 });

@@ -51,4 +51,30 @@ describe('JobRunner', () => {
       await closeServer(model);
     }
   });
+  it('counts the batches of a FAILED job in its errors, exactly even when the list of errors was capped', async () => {
+    const emulator = createEmulator({ staticToken: 'tok', model: { retries: 0 } });
+    // Every line gets 30 entities of a label the project does not have: 30 errors per line.
+    const model = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        const asked = JSON.parse(body) as { id: string; documents: { id: string; sentences: { id: number }[] }[] };
+        const entities = Array.from({ length: 30 }, () => ({ label: 'NO_SUCH_LABEL', start_char: 0, end_char: 1 }));
+        const documents = asked.documents.map((d) => ({ id: d.id, labels: d.sentences.map((s) => ({ id: s.id, entities })) }));
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: asked.id, documents }));
+      });
+    });
+    const endpoint = await listenOnLoopback(model);
+    try {
+      const job = await startJob(emulator, { projectId: DEMO_PROJECT_ID, endpoint, secretKey: 'k-secret', filesPerRequest: 0, token: 'tok' });
+      await expect.poll(() => job.status).toBe('FAILED');
+      expect(job.progress).toBe(0); // no batch was stored
+      expect(job.errors[0]!.args).toMatchObject({ documentId: 'doc-1', firstLine: 0, lastLine: 2, batches: 4 });
+      expect(job.errors).toHaveLength(51);
+      expect(job.errors.at(-1)).toMatchObject({ stack: 'more errors were left out', args: { failedBatches: 4, batches: 4, notSent: 0 } });
+    } finally {
+      await emulator.close();
+      await closeServer(model);
+    }
+  });
 });

@@ -1,7 +1,7 @@
 import { EmulatorDataError, MAX_DEMO_PROJECTS, startEmulator } from '../../../emulator/index.js';
 import type { RunningEmulator } from '../../../emulator/index.js';
 import type { ActionContext } from '../../runAction.js';
-import { parsePort } from '../../serverFlags.js';
+import { listenError, parsePort } from '../../serverFlags.js';
 import { CliUsageError } from '../../usageError.js';
 import type { UsageProblem } from '../../usageError.js';
 
@@ -70,8 +70,9 @@ export function demoProjectCount(value: string | undefined): number {
  * origins, the schema generation
  * @param context - the run (environment; the client secret is registered for redaction)
  * @returns the running emulator
- * @throws {@link CliUsageError} for bad flags, an unset variable, or a bad data folder (every
- * problem with file and line)
+ * @throws {@link CliUsageError} for bad flags (a `--port` that fetch refuses to call included), an
+ * unset variable, a bad data folder (every problem with file and line), or a port in use
+ * (`port N is in use (try --port 0)`)
  */
 export async function runEmulator(flags: EmulatorFlags, context: ActionContext): Promise<RunningEmulator> {
   const problems: UsageProblem[] = [];
@@ -112,6 +113,6 @@ export async function runEmulator(flags: EmulatorFlags, context: ActionContext):
         'fix the data folder; the README describes its layout',
       );
     }
-    throw error;
+    throw listenError(error, { port, host: flags.host });
   }
 }

@@ -3,7 +3,61 @@ import type { Io, Printer } from '../../io.js';
 import { redact } from '../../../shared/redact.js';
 import type { JobWatcher, JobsResult } from './runner.js';
 
+/** Counts of a FAILED job's batches, read from its errors' `args`. */
+interface BatchCounts {
+  failedBatches: number;
+  batches: number;
+  notSent: number;
+}
+
+const count = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 0;
+
+/**
+ * The batch counts a job's errors hold, when they hold any (the emulator's do): each batch error
+ * has the job's number of `batches`; an error with `failedBatches` (a job stopped early, a capped
+ * list) has the exact counts; otherwise the failed batches are the distinct batches with errors.
+ */
+function batchCounts(job: Job): BatchCounts | undefined {
+  let batches: number | undefined;
+  let exact: Omit<BatchCounts, 'batches'> | undefined;
+  const failed = new Set<string>();
+  for (const { args } of job.errors) {
+    if (!args || !count(args.batches)) continue;
+    batches = args.batches;
+    if (count(args.failedBatches)) exact = { failedBatches: args.failedBatches, notSent: count(args.notSent) ? args.notSent : 0 };
+    else failed.add(JSON.stringify([args.documentId, args.firstLine]));
+  }
+  if (batches === undefined) return undefined;
+  return { batches, ...(exact ?? { failedBatches: failed.size, notSent: 0 }) };
+}
+
 const firstLine = (job: Job | null) => job?.errors[0]?.stack.split('\n')[0];
+
+/**
+ * What failed, in words, for a job that has errors.
+ *
+ * @param job - a job
+ * @returns e.g. `12 of 12 batches failed` (with `, 8 not sent` when the job stopped early), when
+ * the job's errors hold batch counts (the emulator's do); undefined otherwise
+ * @remarks The service does not publish the shape of a job's errors. The emulator's batch errors
+ * carry the job's number of `batches` in their `args`, and the error that stops a job early
+ * `{ failedBatches, batches, notSent }`. Without such counts, the line falls back to the number
+ * of errors.
+ */
+export function batchesFailed(job: Job): string | undefined {
+  const counts = batchCounts(job);
+  if (!counts) return undefined;
+  return `${counts.failedBatches} of ${counts.batches} batch${counts.batches === 1 ? '' : 'es'} failed${counts.notSent > 0 ? `, ${counts.notSent} not sent` : ''}`;
+}
+
+/** ` (12 of 12 batches failed: <first error>)`, or ` (3 errors; first: <first error>)`, or '' without errors. */
+function statusNote(job: Job): string {
+  if (job.errors.length === 0) return '';
+  const batches = batchesFailed(job);
+  const first = firstLine(job);
+  if (batches) return ` (${batches}${first ? `: ${first}` : ''})`;
+  return ` (${job.errors.length} errors; first: ${first})`;
+}
 
 /**
  * One job as JSON (`--json`), the same shape in every command.
@@ -22,14 +76,19 @@ export function jobJson(jobId: string, job: Job | null): Record<string, unknown>
  * One outcome as a line of text.
  *
  * @param outcome - how the wait for a job ended
- * @returns e.g. `job-1 DELIVERED 100%` or `job-2 FAILED 40%: model answered 500`
+ * @returns e.g. `job-1 DELIVERED 100%`, or
+ * `job-2 FAILED 75%: 1 of 4 batches failed: document "doc-2" lines 0-4: the model answered HTTP 500 (2 errors)`
+ * @remarks A FAILED job's progress counts the batches whose labels were stored; the words after it
+ * say what failed (see {@link batchesFailed}) and the first error.
  */
 export function outcomeLine(outcome: JobOutcome): string {
   switch (outcome.outcome) {
     case 'delivered':
       return `${outcome.jobId} DELIVERED ${outcome.job.progress}%`;
-    case 'failed':
-      return `${outcome.jobId} FAILED ${outcome.job.progress}%${firstLine(outcome.job) ? `: ${firstLine(outcome.job)}` : ''} (${outcome.errors.length} error${outcome.errors.length === 1 ? '' : 's'})`;
+    case 'failed': {
+      const what = [batchesFailed(outcome.job), firstLine(outcome.job)].filter(Boolean).join(': ');
+      return `${outcome.jobId} FAILED ${outcome.job.progress}%${what ? `: ${what}` : ''} (${outcome.errors.length} error${outcome.errors.length === 1 ? '' : 's'})`;
+    }
     case 'timed-out':
       return outcome.job
         ? `${outcome.jobId} still running when --timeout ran out (last seen ${outcome.job.status} ${outcome.job.progress}%)`
@@ -45,6 +104,9 @@ export function outcomeLine(outcome: JobOutcome): string {
  * @param printer - where to print
  * @param result - snapshots or outcomes
  * @param json - NDJSON: one object per job (`event: "status"` or `event: "outcome"`)
+ * @remarks A job with errors gets what failed next to its progress, e.g.
+ * `job-1 FAILED 0% (12 of 12 batches failed: document "doc-1" lines 0-2: …)`; the errors' text is
+ * the service's (the emulator's is redacted), and the printer redacts every secret it knows.
  */
 export function printJobs(printer: Printer, result: JobsResult, json: boolean): void {
   if (result.kind === 'status') {
@@ -52,7 +114,7 @@ export function printJobs(printer: Printer, result: JobsResult, json: boolean): 
       const job = result.jobs[i] ?? null;
       if (json) printer.json({ event: 'status', ...jobJson(jobId, job) });
       else if (!job) printer.out(`${jobId} not found`);
-      else printer.out(`${jobId} ${job.status} ${job.progress}%${job.errors.length > 0 ? ` (${job.errors.length} errors; first: ${firstLine(job)})` : ''}`);
+      else printer.out(`${jobId} ${job.status} ${job.progress}%${statusNote(job)}`);
     });
     return;
   }

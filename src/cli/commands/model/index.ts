@@ -3,7 +3,7 @@ import { EXIT } from '../../exitCodes.js';
 import type { Io } from '../../io.js';
 import { runAction } from '../../runAction.js';
 import type { CommonFlags } from '../../runAction.js';
-import { parsePort, untilAborted } from '../../serverFlags.js';
+import { listenError, parsePort, untilAborted } from '../../serverFlags.js';
 import { CliUsageError } from '../../usageError.js';
 import type { UsageProblem } from '../../usageError.js';
 import { modelCheckCommand } from '../modelCheck/index.js';
@@ -40,10 +40,16 @@ export function modelCommand(io: Io, done: (code: number) => void): Command {
           const port = parsePort(flags.port, problems);
           const secretKey = io.env[flags.secretKeyEnv]?.trim();
           if (!secretKey) problems.push({ field: '', message: 'no secret key' });
-          if (problems.length > 0) throw new CliUsageError(problems, `export ${flags.secretKeyEnv}=…`);
+          // The hint is about the secret: it is given only when the secret is what is missing.
+          if (problems.length > 0) throw new CliUsageError(problems, secretKey ? 'labelkit model --help' : `export ${flags.secretKeyEnv}=…`);
           context.printer.addSecret(secretKey);
           const { startModelServer } = await import('../../../model/index.js');
-          const model = await startModelServer({ port, host: flags.host, secretKey: secretKey! });
+          let model;
+          try {
+            model = await startModelServer({ port, host: flags.host, secretKey: secretKey! });
+          } catch (error) {
+            throw listenError(error, { port, host: flags.host });
+          }
           if (flags.json) context.printer.json({ url: model.url });
           else context.printer.out(`labelkit sample model listening on ${model.url} (secret from ${flags.secretKeyEnv}). Ctrl-C stops.`);
           await untilAborted(context.signal);
