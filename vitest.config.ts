@@ -1,7 +1,29 @@
+import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
+
+/**
+ * Test files that need a process of their own (isolate: true), and why. Every other file runs in
+ * the `shared` project, where files run one after another in the same worker process and share
+ * its loaded modules (isolate: false): graphql, graphql-yoga and urql load once per worker instead
+ * of once per file. A shared file must put back what it changes of the process (fake timers,
+ * stubbed globals, process listeners); test/support/sharedProcessGuard.ts fails one that does not.
+ */
+const NEEDS_OWN_PROCESS = [
+  // Fails on any unhandledRejection of the process while it runs: in a shared process, a late
+  // rejection from an earlier file's leftover work would be counted against this file.
+  'test/client/answerShape.test.ts',
+  // Both assert that no MaxListenersExceededWarning is emitted on the process while a job or a
+  // wait runs: a warning from an earlier file's leftover work would be counted here too.
+  'test/client/waitFaults.test.ts',
+  'test/emulator/abortListeners.test.ts',
+  // graphql-codegen's generate() runs listr2, which adds a process.once('SIGINT') handler that
+  // calls process.exit(127) on every run and never removes it (14 per run of this file): in a
+  // shared worker they would stay, and a later file's Ctrl-C test would end the worker.
+  'test/codegen/rename.test.ts',
+];
 
 export default defineConfig({
   resolve: {
@@ -10,18 +32,44 @@ export default defineConfig({
     alias: { graphql: require.resolve('graphql') },
   },
   test: {
-    include: ['test/**/*.test.ts'],
-    // Type tests (*.test-d.ts) pin the public types; see test/types/.
-    typecheck: {
-      enabled: true,
-      include: ['test/**/*.test-d.ts'],
-      tsconfig: './tsconfig.json',
-    },
+    // Two workers on a two-core machine (vitest's default is one fewer than the cores: one), more
+    // where there are more cores. The tests mostly wait on sockets and child processes.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // Servers in tests listen on 127.0.0.1 and are closed by each file; a slow 2-core
     // machine running several files at once needs room.
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // The JSON report is what .ci/run counts ("tests: N passed, N failed").
     reporters: ['default', ['json', { outputFile: '.vitest-report.json' }]],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...NEEDS_OWN_PROCESS],
+          isolate: false,
+          // Fails a file that leaves fake timers, a stubbed global or a process listener behind.
+          setupFiles: ['test/support/sharedProcessGuard.ts'],
+          // Type tests (*.test-d.ts) pin the public types; see test/types/. This runs
+          // `tsc --noEmit -p tsconfig.json`: the whole project (src, tests, bench), so it is also
+          // the type check of `npm test` (an error in any file fails the run as a source error).
+          // Only here: every project with typecheck enabled would start its own tsc.
+          typecheck: {
+            enabled: true,
+            include: ['test/**/*.test-d.ts'],
+            tsconfig: './tsconfig.json',
+          },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'own-process',
+          include: NEEDS_OWN_PROCESS,
+          isolate: true,
+        },
+      },
+    ],
   },
 });

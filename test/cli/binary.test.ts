@@ -9,10 +9,16 @@ import { startModelServer } from '../../src/model/index.js';
 import type { RunningModelServer } from '../../src/model/index.js';
 import { startStubModel } from '../e2e/stubModel.js';
 import type { StubModel } from '../e2e/stubModel.js';
-import { killStarted, runCli, startCli } from './spawnCli.js';
+import { captureStrayOutput } from '../support/strayOutput.js';
+import { killStarted, runCli, runMain, startCli } from './spawnCli.js';
 
-// End to end: the built binary (node bin/labelkit.js) against an emulator and models started
-// in this test process on 127.0.0.1. Pipes are not terminals, so progress comes as plain lines.
+// End to end against an emulator and models started in this test process on 127.0.0.1, two ways:
+// - runCli/startCli spawn the built binary (node bin/labelkit.js), for what only a real process
+//   shows: the exit status it ends with, signals (Ctrl-C), stdin and stdout as pipes that are not
+//   terminals (progress comes as plain lines), and the bundle in dist/bin loading at all;
+// - runMain runs the same command in this process (main(argv, io), test/cli/fakeIo.ts) with the
+//   same arguments, environment and stdin, and returns the same { code, stdout, stderr }: for
+//   what a command prints, which needs no process start of about half a second each.
 const SENTINEL = 'SENTINEL-e2e-secret-91c7d3';
 let emu: RunningEmulator;
 let sample: RunningModelServer;
@@ -52,11 +58,13 @@ describe('labelkit --help, --version and usage errors', () => {
 
   it('shows an example and the exit codes for every command when --help is given', async () => {
     const commands = [['cabinet'], ['label-sets'], ['auto-label'], ['jobs'], ['emulator'], ['model'], ['model', 'check'], ['demo']];
-    const runs = await Promise.all(commands.map((c) => runCli([...c, '--help'])));
+    // Each command in process, and one through the built binary (the bundle's help is the same code).
+    const runs = [...(await Promise.all(commands.map((c) => runMain([...c, '--help'])))), await runCli(['auto-label', '--help'])];
+    const names = [...commands, ['auto-label']];
     runs.forEach((r, i) => {
-      expect(r.code, commands[i]!.join(' ')).toBe(0);
+      expect(r.code, names[i]!.join(' ')).toBe(0);
       expect(r.stdout).toMatch(/Examples?:\n {2}\$ /);
-      expect(r.stdout).toMatch(new RegExp(`\\$ labelkit ${commands[i]!.join(' ')}`));
+      expect(r.stdout).toMatch(new RegExp(`\\$ labelkit ${names[i]!.join(' ')}`));
       expect(r.stdout).toContain('130  interrupted (Ctrl-C)');
     });
   });
@@ -86,22 +94,23 @@ describe('the service commands, end to end', () => {
   it('prints the cabinet id and the label sets as JSON when the environment points at the emulator', async () => {
     const cabinet = await runCli(['cabinet', '--project', 'demo-project', '--role', 'LABELER'], env());
     expect(cabinet).toEqual({ code: 0, stdout: 'demo-project:labeler\n', stderr: '' });
-    const sets = await runCli(['label-sets', '--cabinet', 'demo-project:labeler', '--json'], env());
+    const sets = await runMain(['label-sets', '--cabinet', 'demo-project:labeler', '--json'], env());
     expect(sets.code).toBe(0);
     expect(JSON.parse(sets.stdout)).toMatchObject({ cabinetId: 'demo-project:labeler', labelSets: [{ id: '1', index: 0, name: 'Entities' }] });
   });
 
   it('reads the token from stdin and from a file when --token-stdin or --token-file is given', async () => {
     const bare = { LABELKIT_URL: emu.url };
+    // Through the binary: the token comes from the real stdin, a pipe.
     const viaStdin = await runCli(['cabinet', '--project', 'demo-project', '--role', 'LABELER', '--token-stdin'], bare, `${emu.token}\n`);
     expect(viaStdin).toEqual({ code: 0, stdout: 'demo-project:labeler\n', stderr: '' });
     const file = join(mkdtempSync(join(tmpdir(), 'labelkit-bin-')), 'token');
     writeFileSync(file, emu.token);
-    expect((await runCli(['cabinet', '--project', 'demo-project', '--role', 'LABELER', '--token-file', file], bare)).code).toBe(0);
+    expect((await runMain(['cabinet', '--project', 'demo-project', '--role', 'LABELER', '--token-file', file], bare)).code).toBe(0);
   });
 
   it('logs in with client credentials when LABELKIT_CLIENT_ID and LABELKIT_CLIENT_SECRET are set', async () => {
-    const r = await runCli(['cabinet', '--project', 'demo-project', '--role', 'LABELER'], {
+    const r = await runMain(['cabinet', '--project', 'demo-project', '--role', 'LABELER'], {
       LABELKIT_URL: emu.url,
       LABELKIT_CLIENT_ID: emu.clientId,
       LABELKIT_CLIENT_SECRET: emu.clientSecret,
@@ -110,6 +119,7 @@ describe('the service commands, end to end', () => {
   });
 
   it('runs a job to DELIVERED with plain progress lines on stderr when --wait runs off a terminal', async () => {
+    // Through the binary: its stderr is a pipe, not a terminal.
     const r = await runCli(autoLabelArgs(sample.url, '--wait'), env());
     expect(r.code).toBe(0);
     const jobId = r.stdout.trim();
@@ -119,14 +129,14 @@ describe('the service commands, end to end', () => {
     for (const line of progress.slice(0, -1)) expect(line).toMatch(new RegExp(`^job ${jobId} (QUEUED|IN_PROGRESS|DELIVERED) \\d+%$`));
     expect(r.stderr).not.toContain('\u001b['); // no bar, no colour off a terminal
 
-    const jobs = await runCli(['jobs', jobId, '--wait', '--json'], env());
+    const jobs = await runMain(['jobs', jobId, '--wait', '--json'], env());
     expect(jobs.code).toBe(0);
     expect(lines(jobs.stdout).map((l) => JSON.parse(l) as unknown).at(-1)).toMatchObject({ event: 'outcome', outcome: 'delivered', jobId, status: 'DELIVERED' });
   });
 
   it('sends nothing and prints the request with *** for the secret when --dry-run is given', async () => {
     const before = log.length;
-    const r = await runCli(autoLabelArgs(sample.url, '--dry-run'), env());
+    const r = await runMain(autoLabelArgs(sample.url, '--dry-run'), env());
     expect(r.code).toBe(0);
     expect(log.length).toBe(before);
     expect(r.stderr).toMatch(/^labelkit: dry run, nothing was sent/);
@@ -162,7 +172,7 @@ describe('the service commands, end to end', () => {
   });
 
   it('exits 130 naming the running job when SIGINT arrives while waiting', async () => {
-    const started = await runCli(autoLabelArgs(hanging.url), env());
+    const started = await runMain(autoLabelArgs(hanging.url), env());
     const jobId = started.stdout.trim();
     const waiting = startCli(['jobs', jobId, '--wait', '--interval', '50ms'], env());
     await waiting.waitFor(/IN_PROGRESS/);
@@ -175,7 +185,7 @@ describe('the service commands, end to end', () => {
 
 describe('labelkit model check', () => {
   it('prints a latency table and exits 0 when the sample model answers every size validly', async () => {
-    const r = await runCli(['model', 'check', sample.url, '--sizes', '1,5,20'], env());
+    const r = await runMain(['model', 'check', sample.url, '--sizes', '1,5,20'], env());
     expect(r.code).toBe(0);
     const rows = lines(r.stdout);
     expect(rows[1]).toMatch(/lines\s+HTTP\s+latency\s+entities\s+result/);
@@ -185,7 +195,7 @@ describe('labelkit model check', () => {
   });
 
   it('exits 1 listing the problems of each answer when the model breaks the contract', async () => {
-    const r = await runCli(['model', 'check', broken.url, '--sizes', '1,4', '--json'], env());
+    const r = await runMain(['model', 'check', broken.url, '--sizes', '1,4', '--json'], env());
     expect(r.code).toBe(1);
     const result = JSON.parse(r.stdout) as { valid: boolean; wrongSecretStatus: number; rows: { size: number; problems: { path: string; message: string }[] }[] };
     expect(result.valid).toBe(false);
@@ -198,7 +208,7 @@ describe('labelkit model check', () => {
   });
 
   it('exits 4 when nothing listens at the URL', async () => {
-    const r = await runCli(['model', 'check', 'http://127.0.0.1:9/'], env());
+    const r = await runMain(['model', 'check', 'http://127.0.0.1:9/'], env());
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/^labelkit: \[Network\] cannot reach the model at http:\/\/127\.0\.0\.1:9\//);
   });
@@ -206,7 +216,7 @@ describe('labelkit model check', () => {
 
 describe('labelkit emulator and labelkit model', () => {
   it('exits 2 with a hint, and serves nothing, when the model has no secret', async () => {
-    const r = await runCli(['model', '--secret-key-env', 'LABELKIT_TEST_UNSET_VAR']);
+    const r = await runMain(['model', '--secret-key-env', 'LABELKIT_TEST_UNSET_VAR']);
     expect(r).toEqual({ code: 2, stdout: '', stderr: 'labelkit: no secret key (hint: export LABELKIT_TEST_UNSET_VAR=…)\n' });
   });
 
@@ -216,8 +226,8 @@ describe('labelkit emulator and labelkit model', () => {
     const url = /export LABELKIT_URL=(\S+)/.exec(server.stdout())![1]!;
     const token = /export LABELKIT_TOKEN=(\S+)/.exec(server.stdout())![1]!;
     expect(server.stdout()).toContain('LABELKIT_CLIENT_ID=my-client and LABELKIT_CLIENT_SECRET="$MY_SECRET"');
-    expect(await runCli(['cabinet', '--project', 'demo-project', '--role', 'LABELER'], { LABELKIT_URL: url, LABELKIT_TOKEN: token })).toMatchObject({ code: 0 });
-    const login = await runCli(['cabinet', '--project', 'demo-project', '--role', 'LABELER'], { LABELKIT_URL: url, LABELKIT_CLIENT_ID: 'my-client', LABELKIT_CLIENT_SECRET: SENTINEL });
+    expect(await runMain(['cabinet', '--project', 'demo-project', '--role', 'LABELER'], { LABELKIT_URL: url, LABELKIT_TOKEN: token })).toMatchObject({ code: 0 });
+    const login = await runMain(['cabinet', '--project', 'demo-project', '--role', 'LABELER'], { LABELKIT_URL: url, LABELKIT_CLIENT_ID: 'my-client', LABELKIT_CLIENT_SECRET: SENTINEL });
     expect(login.code).toBe(0);
     server.child.kill('SIGINT');
     const r = await server.exited;
@@ -229,7 +239,7 @@ describe('labelkit emulator and labelkit model', () => {
     const server = startCli(['model', '--port', '0', '--json'], { LABELKIT_MODEL_SECRET: SENTINEL });
     await server.waitFor(/"url"/);
     const { url } = JSON.parse(server.stdout()) as { url: string };
-    const check = await runCli(['model', 'check', url, '--sizes', '3', '--json'], { LABELKIT_MODEL_SECRET: SENTINEL });
+    const check = await runMain(['model', 'check', url, '--sizes', '3', '--json'], { LABELKIT_MODEL_SECRET: SENTINEL });
     expect(check.code).toBe(0);
     expect(JSON.parse(check.stdout)).toMatchObject({ valid: true, wrongSecretStatus: 401, rows: [{ size: 3, status: 200, problems: [] }] });
     server.child.kill('SIGINT');
@@ -256,9 +266,20 @@ describe('secrets in the output', () => {
       { args: ['model', 'check', sample.url, '--sizes', '2'], env: env(), code: 0 },
       { args: ['model', 'check', broken.url, '--sizes', '2'], env: env(), code: 1 },
     ];
-    const runs = await Promise.all(
-      cases.flatMap((c) => [runCli(c.args, c.env, c.stdin), runCli([...c.args, '--verbose'], c.env, c.stdin)].map(async (p) => ({ c, r: await p }))),
-    );
+    // In process (runMain): everything a command prints goes through its Io, and anything printed
+    // past it (console, process.stdout/stderr) is recorded too, so nothing goes unseen that the
+    // spawned binary's stdout and stderr would have held.
+    const stray = captureStrayOutput();
+    let strayText: string;
+    let runs: { c: (typeof cases)[number]; r: Awaited<ReturnType<typeof runMain>> }[];
+    try {
+      runs = await Promise.all(
+        cases.flatMap((c) => [runMain(c.args, c.env, c.stdin), runMain([...c.args, '--verbose'], c.env, c.stdin)].map(async (p) => ({ c, r: await p }))),
+      );
+      strayText = stray.text();
+    } finally {
+      stray.restore();
+    }
     let verboseStacks = 0;
     for (const { c, r } of runs) {
       expect(r.code, `${c.args.join(' ')}\n${r.stderr}\n${r.stdout.slice(-2000)}`).toBe(c.code);
@@ -266,5 +287,6 @@ describe('secrets in the output', () => {
       if (/\n\s+at /.test(r.stderr)) verboseStacks++;
     }
     expect(verboseStacks).toBeGreaterThan(0); // --verbose did print details (stacks) and they were clean too
+    expect(strayText).not.toContain(SENTINEL);
   });
 });

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { main } from '../../src/cli/main.js';
+import { argv, fakeIo } from './fakeIo.js';
 
 /** The built binary (npm test builds before vitest runs; run `npm run build` first by hand). */
 export const BIN = join(import.meta.dirname, '..', '..', 'bin', 'labelkit.js');
@@ -101,4 +103,23 @@ export function startCli(args: string[], env: Record<string, string> = {}, stdin
  */
 export function runCli(args: string[], env: Record<string, string> = {}, stdin = ''): Promise<CliRun> {
   return startCli(args, env, stdin).exited;
+}
+
+/**
+ * Runs the CLI in this process: `main(argv, io)` with an in-memory Io, the same arguments,
+ * environment and stdin as {@link runCli} would give the binary, and the same result shape.
+ *
+ * @param args - the arguments
+ * @param env - the whole environment the command sees (nothing of the test runner's leaks in)
+ * @param stdin - what stdin holds (piped, not a terminal)
+ * @returns exit code, stdout and stderr
+ * @remarks No process start: for what the command prints and returns. What only a real process
+ * shows (the exit status, signals, pipes that are not terminals, the bundle loading) stays with
+ * {@link runCli}. Anything written past the Io (console, process.stdout) is not in the result:
+ * see `captureStrayOutput` in test/support/strayOutput.ts.
+ */
+export async function runMain(args: string[], env: Record<string, string> = {}, stdin = ''): Promise<CliRun> {
+  const io = fakeIo(env, { stdin });
+  const code = await main(argv(...args), io);
+  return { code, stdout: io.out(), stderr: io.err() };
 }

@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLabelingClient } from '../../src/client/index.js';
 import type { LabelingClient } from '../../src/client/index.js';
 import { DEMO_PROJECT_ID, startEmulator } from '../../src/emulator/index.js';
@@ -11,6 +11,7 @@ const CLIENT_SECRET = 'client-secret-SENTINEL-42';
 let emu: RunningEmulator | undefined;
 let client: LabelingClient | undefined;
 afterEach(async () => {
+  vi.useRealTimers();
   client?.close();
   await emu?.close();
   emu = client = undefined;
@@ -34,13 +35,37 @@ describe.each(SCHEMA_GENERATIONS)('with the emulator speaking the %s schema', (s
       expect(`${inspect(error)} ${JSON.stringify(error)}`).not.toContain('wrong-token-SENTINEL');
     });
 
-    it('lets the client fetch a new token with client credentials when the emulator expired the old one', async () => {
+    it('refreshes the token and repeats the call when the emulator refuses a token the client still holds as valid', async () => {
+      // The emulator answers the grant with whole seconds (expires_in: 1 for a 0.2 s life) and the
+      // client refreshes a token half-way through so short an advertised life: from 0.2 s to 0.5 s
+      // after the grant, the emulator refuses a token the client still believes valid. Only Date
+      // is faked (sockets and timers stay real): the clock stands at the grant until the test moves
+      // it into that window, so neither load nor a slow answer can make the client refresh early.
+      vi.useFakeTimers({ toFake: ['Date'] });
+      const granted = Date.now();
       const log: string[] = [];
       emu = await startEmulator({ schemaGeneration, clientId: 'cid', clientSecret: CLIENT_SECRET, tokenTtlSeconds: 0.2, log: (l) => log.push(l) });
-      client = createLabelingClient({ url: emu.url, clientCredentials: { clientId: 'cid', clientSecret: CLIENT_SECRET } });
+      // What the service answered, in order: the token route, or the GraphQL errors (ok: none).
+      const exchanges: string[] = [];
+      const recordingFetch: typeof fetch = async (input, init) => {
+        const response = await fetch(input, init);
+        const path = new URL(input instanceof Request ? input.url : String(input)).pathname;
+        const body = path === '/graphql' ? ((await response.clone().json()) as { errors?: { message: string }[] }) : {};
+        exchanges.push(`${path} ${response.status} ${body.errors?.map((e) => e.message).join(', ') ?? 'ok'}`);
+        return response;
+      };
+      client = createLabelingClient({ url: emu.url, clientCredentials: { clientId: 'cid', clientSecret: CLIENT_SECRET }, fetch: recordingFetch });
       expect(await client.getCabinet(DEMO_PROJECT_ID, 'LABELER')).toEqual({ id: 'demo-project:labeler' });
-      await new Promise((r) => setTimeout(r, 300)); // the emulator's token has expired by now
+      vi.setSystemTime(granted + 300); // expired for the emulator (0.2 s), not yet due for the client (0.5 s)
       expect(await client.getCabinet(DEMO_PROJECT_ID, 'REVIEWER')).toEqual({ id: 'demo-project:reviewer' });
+      // The refused call ran: Unauthorized, then one new token, then the same call again.
+      expect(exchanges).toEqual([
+        '/api/oauth/token 200 ok',
+        '/graphql 200 ok',
+        '/graphql 200 Unauthorized', // production's answer to an expired token
+        '/api/oauth/token 200 ok',
+        '/graphql 200 ok',
+      ]);
       expect(log.filter((l) => l.startsWith('POST /api/oauth/token 200')).length).toBe(2);
       expect(log.join('\n')).not.toContain(CLIENT_SECRET);
     });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { buildSchema } from 'graphql';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createEmulator, DEMO_PROJECT_ID, startEmulator } from '../../src/emulator/index.js';
 import type { Emulator, RunningEmulator } from '../../src/emulator/index.js';
 import { createResolvers } from '../../src/emulator/resolvers.js';
@@ -92,17 +92,25 @@ describe('createEmulator', () => {
 describe('startEmulator', () => {
   let emu: RunningEmulator | undefined;
   afterEach(async () => {
+    vi.useRealTimers();
     await emu?.close();
     emu = undefined;
   });
 
-  it('refuses an issued token once it has expired, while the static token still works', async () => {
+  it('refuses an issued token from the moment it expires, while the static token still works', async () => {
+    // Only Date is faked (sockets and timers stay real): the token's life is measured on a clock
+    // that moves when the test moves it, so a loaded machine cannot expire it before the first answer.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const granted = Date.now();
     emu = await startEmulator({ clientId: 'cid', clientSecret: 'csecret', tokenTtlSeconds: 0.15 });
     const grant = await fetch(`${emu.baseUrl}/api/oauth/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'cid', client_secret: 'csecret' }) });
-    const { access_token: issued } = (await grant.json()) as { access_token: string };
+    const { access_token: issued, expires_in: expiresIn } = (await grant.json()) as { access_token: string; expires_in: number };
+    expect(expiresIn).toBe(1); // a fraction of a second is announced as whole seconds, rounded up
     const ask = async (token: string) => (await fetch(emu!.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query: CABINET, variables: { projectId: DEMO_PROJECT_ID, role: 'LABELER' } }) })).json();
     expect(await ask(issued)).toEqual({ data: { getCabinet: { id: 'demo-project:labeler' } } });
-    await new Promise((r) => setTimeout(r, 250));
+    vi.setSystemTime(granted + 149); // the last millisecond of its 150 ms life
+    expect(await ask(issued)).toEqual({ data: { getCabinet: { id: 'demo-project:labeler' } } });
+    vi.setSystemTime(granted + 150);
     expect(await ask(issued)).toEqual({ data: null, errors: [{ message: 'Unauthorized', extensions: { type: 'AuthenticationError' } }] });
     expect(await ask(emu.token)).toEqual({ data: { getCabinet: { id: 'demo-project:labeler' } } });
   });
