@@ -105,7 +105,10 @@ function hasGraphQLErrors(text: string): boolean {
  */
 export function guardedFetch(fetchFn: typeof fetch): typeof fetch {
   return async (input, init) => {
-    if (!new Headers(init?.headers).has('authorization')) throw new AuthError('no access token; the request was not sent', { phase: 'token' });
+    // urql passes its headers as a plain object with lower-case names; anything else is read through Headers.
+    const given = init?.headers;
+    const authorized = given && given.constructor === Object ? 'authorization' in given : new Headers(given).has('authorization');
+    if (!authorized) throw new AuthError('no access token; the request was not sent', { phase: 'token' });
     const response = await fetchFn(input, init);
     if (response.ok) return response;
     const { status, statusText, headers } = response;
