@@ -6,9 +6,10 @@ import type { DataProblem } from './labelSetCheck.js';
 import { CompactLines, LabelNames } from './compactLines.js';
 import type { SpanInput } from './compactLines.js';
 import type { JobSource, LabeledCopy, ProjectInput, StoredJob, StoredLabelSet, StoredProject } from './types.js';
+import { MAX_LABEL_SETS } from '../shared/constants.js';
 
-/** The most label sets a project may have (as in production). */
-export const MAX_LABEL_SETS = 5;
+// One home for the limit (src/shared/constants.ts); the emulator's entry exports it as before.
+export { MAX_LABEL_SETS };
 
 /** What a project id may be: letters, digits, `_` and `-` (it is also a folder name in a data directory). */
 export const PROJECT_ID = /^[A-Za-z0-9_-]+$/;

@@ -46,3 +46,14 @@ export const MAX_GRAPHQL_INT = 2 ** 31 - 1;
  * ```
  */
 export const DEFAULT_JOB_TIMEOUT_MS = 600_000;
+
+/**
+ * The most label sets a project may have, as in production (`index` 0–4). The emulator enforces
+ * it; label-set files and plans check it before anything is sent.
+ *
+ * @example
+ * ```ts
+ * if (sets.length > MAX_LABEL_SETS) throw new Error(`at most ${MAX_LABEL_SETS} label sets`);
+ * ```
+ */
+export const MAX_LABEL_SETS = 5;
