@@ -6,7 +6,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const show = (value: string | null | undefined) => (value === null || value === undefined ? '(none)' : JSON.stringify(value));
 const label = (item: PlanItem) => `${item.labelName} (${item.id === null ? 'id made by the service' : `id ${item.id}`})`;
 const applied = (count: number | null | undefined) =>
-  count === null || count === undefined ? 'an unknown number of applied labels go' : count === 0 ? 'no applied labels' : `${plural(count, 'applied label')} go`;
+  count === null || count === undefined ? 'an unknown number of applied labels go' : count === 0 ? 'no applied labels' : `${plural(count, 'applied label')} ${count === 1 ? 'goes' : 'go'}`;
 
 /** The set a write is about, as a person names it: `label set 0 "Entities" (id 1)`. */
 function setTitle(plan: LabelSetPlan, write: PlanWrite): string {
