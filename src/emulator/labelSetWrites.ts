@@ -1,11 +1,6 @@
+import { LABEL_COLOR, MAX_LABEL_SETS } from '../shared/constants.js';
 import { labelSetSignature } from './labelSetCheck.js';
 import type { LabelClassType, StoredLabel, StoredLabelSet } from './types.js';
-
-/** The most label sets a project may have (as in production: `index` 0 to 4). */
-export const MAX_LABEL_SETS = 5;
-
-/** A colour as production documents it: `#` and six hex digits, e.g. `#df3920`. */
-export const LABEL_COLOR = /^#[0-9a-fA-F]{6}$/;
 
 /** Where a problem is, in the store's words: `labels`, an item's index, `name`, … */
 export type WritePath = (string | number)[];

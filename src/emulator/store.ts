@@ -6,11 +6,13 @@ import type { DataProblem } from './labelSetCheck.js';
 import { CompactLines } from './compactLines.js';
 import type { SpanInput } from './compactLines.js';
 import { itemKey, LabelRefs } from './labelRefs.js';
-import { checkAppendedLabels, checkLabels, checkSignature, LabelSetWriteError, MAX_LABEL_SETS, placeOfNewSet } from './labelSetWrites.js';
+import { MAX_LABEL_SETS } from '../shared/constants.js';
+import { checkAppendedLabels, checkLabels, checkSignature, LabelSetWriteError, placeOfNewSet } from './labelSetWrites.js';
 import type { LabelSetWriteProblem, LabelWriteInput, NewLabelWriteInput } from './labelSetWrites.js';
 import type { JobSource, LabeledCopy, ProjectInput, StoredJob, StoredLabel, StoredLabelSet, StoredProject } from './types.js';
 
-export { MAX_LABEL_SETS } from './labelSetWrites.js';
+/** The most label sets a project may have (as in production); one constant for the client and the emulator. */
+export { MAX_LABEL_SETS } from '../shared/constants.js';
 
 /** What a project id may be: letters, digits, `_` and `-` (it is also a folder name in a data directory). */
 export const PROJECT_ID = /^[A-Za-z0-9_-]+$/;
