@@ -68,14 +68,14 @@ describe('schema.graphql', () => {
   });
 });
 
-/** The .graphql files of a folder of the repository (operations/ also holds the emulator/ folder). */
+/** The .graphql files of a folder of the repository (operations/ also holds the emulator-only/ folder). */
 async function graphqlFiles(folder: string): Promise<string[]> {
   return (await readdir(join(repoRoot, folder))).filter((f) => f.endsWith('.graphql')).sort();
 }
 
 describe('operations/', () => {
   it('holds one operation or fragment per file, named <name>.<kind>.graphql', async () => {
-    for (const folder of ['operations', 'operations/emulator']) {
+    for (const folder of ['operations', 'operations/emulator-only']) {
       const files = await graphqlFiles(folder);
       expect(files.length).toBeGreaterThan(0);
       for (const file of files) {
@@ -108,8 +108,8 @@ describe('operations/', () => {
   });
 
   it('keeps the emulator-only queries out of production: they validate against the emulator only', async () => {
-    const dir = join(repoRoot, 'operations', 'emulator');
-    const source = (await Promise.all((await graphqlFiles('operations/emulator')).map((f) => readFile(join(dir, f), 'utf8')))).join('\n');
+    const dir = join(repoRoot, 'operations', 'emulator-only');
+    const source = (await Promise.all((await graphqlFiles('operations/emulator-only')).map((f) => readFile(join(dir, f), 'utf8')))).join('\n');
     const sdl = await readFile(join(repoRoot, 'schema.graphql'), 'utf8');
     for (const generation of SCHEMA_GENERATIONS) {
       expect(validate(buildSchema(emulatorSchemaSource(sdl, generation)), parse(source)).map((e) => e.message)).toEqual([]);
