@@ -41,6 +41,11 @@ export interface Call {
   secrets?: ReadonlyArray<string | undefined>;
   options?: CallOptions | undefined;
   /**
+   * What a mutation of unknown outcome tells the caller to do, appended to the error's message.
+   * @defaultValue MUTATION_OUTCOME_UNKNOWN_HINT (a job may have started)
+   */
+  outcomeHint?: string;
+  /**
    * Checks the shape of the answer's data: returns what is wrong (e.g. `getJobs is missing`), or
    * undefined when the data is what the operation asks for. A problem rejects the call with a
    * {@link ProtocolError} (code `BAD_RESPONSE`).
@@ -120,7 +125,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
     const details = { operationName: call.operationName, requestId };
     const where = `(operation ${call.operationName}, request ${requestId})`;
     const unknownOutcome = call.kind === 'mutation';
-    const hint = unknownOutcome ? MUTATION_OUTCOME_UNKNOWN_HINT : '';
+    const hint = unknownOutcome ? (call.outcomeHint ?? MUTATION_OUTCOME_UNKNOWN_HINT) : '';
     if (closed) return Promise.reject(new NetworkError('ABORTED', `the client is closed; nothing was sent ${where}`, details));
     if (call.options?.signal?.aborted) {
       return Promise.reject(new NetworkError('ABORTED', `the call was aborted before it was sent ${where}`, details));
@@ -131,6 +136,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
       operationName: call.operationName,
       requestId,
       url: options.url,
+      ...(call.outcomeHint !== undefined && { outcomeHint: call.outcomeHint }),
       get secrets() {
         return secrets();
       },

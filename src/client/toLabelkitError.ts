@@ -15,6 +15,8 @@ export interface FailedCall {
   url: string;
   /** Secret values that must not survive into the error (tokens, client secret, secretKey). */
   secrets: Secrets;
+  /** What a mutation of unknown outcome tells the caller to do. @defaultValue MUTATION_OUTCOME_UNKNOWN_HINT (a job's) */
+  outcomeHint?: string;
 }
 
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'ERR_INVALID_URL']);
@@ -117,7 +119,7 @@ export function toLabelkitError(error: CombinedError, call: FailedCall): Labelki
   }
   const mutation = call.kind === 'mutation';
   if (ok && cause && !bodyCut(cause)) {
-    return new ProtocolError(`the answer from ${call.url} (HTTP ${status}) is not GraphQL JSON${mutation ? MUTATION_OUTCOME_UNKNOWN_HINT : ''} ${where}`, {
+    return new ProtocolError(`the answer from ${call.url} (HTTP ${status}) is not GraphQL JSON${mutation ? (call.outcomeHint ?? MUTATION_OUTCOME_UNKNOWN_HINT) : ''} ${where}`, {
       ...details,
       mutationOutcomeUnknown: mutation,
       cause,
@@ -135,7 +137,7 @@ export function toLabelkitError(error: CombinedError, call: FailedCall): Labelki
     : status !== undefined
       ? `HTTP ${status} from ${call.url}${graphQL ? `: ${graphQL.slice(0, 500)}` : ''}`
       : `could not reach ${call.url}${code ? ` (${code})` : ''}${inBrowser() ? ' (in a browser this can also be a CORS refusal)' : ''}`;
-  const hint = unknownOutcome ? MUTATION_OUTCOME_UNKNOWN_HINT : '';
+  const hint = unknownOutcome ? (call.outcomeHint ?? MUTATION_OUTCOME_UNKNOWN_HINT) : '';
   const ra = retryAfterMs(error.response);
   // A cut answer is no answer: its 200 status is not kept, so that it classifies as transient.
   const err = new NetworkError('NETWORK', `${reason}${hint} ${where}`, {
