@@ -1,11 +1,12 @@
 import { ValidationError } from '../client/index.js';
-import type { LabelSet } from '../client/index.js';
+import type { AppliedLabelCount, LabelSet } from '../client/index.js';
 import { checkLabelSetPlan } from './checkPlan.js';
 import { ApplyError, DestructiveStepsError, PlanStaleError } from './errors.js';
 import { compareFingerprints } from './fingerprint.js';
 import { describeStep, describeWrite } from './formatPlan.js';
 import { destructiveSteps } from './plan.js';
 import type { LabelSetPlan, PlanWrite } from './plan.js';
+import { countsBySet } from './types.js';
 import type { LabelSetsClient } from './types.js';
 
 /** Options of {@link applyLabelSetPlan}. */
@@ -63,7 +64,8 @@ export interface ApplyLabelSetPlanResult {
  * @returns the writes done, the ids the service made, the sets created
  * @throws {@link ValidationError} when the plan is not a plan (nothing is sent);
  * {@link DestructiveStepsError} when a step removes labels with applied labels (or an unknown
- * number) and `allowDestructive` is not set (nothing is sent);
+ * number) and `allowDestructive` is not set (nothing is sent), also when labels were applied
+ * since the plan to a label it removes (counted again when the client can count; nothing written);
  * {@link PlanStaleError} when a set differs from what the plan was computed against ("changed
  * since the plan: re-plan"; nothing is written);
  * {@link ApplyError} when a write fails part way: it names the writes done, the one that failed
@@ -88,15 +90,15 @@ export async function applyLabelSetPlan(client: LabelSetsClient, plan: LabelSetP
     if (typeof client?.[method] !== 'function') problems.push({ path: 'client', message: `must have ${method} (a client made by createLabelingClient)` });
   }
   if (problems.length > 0) throw new ValidationError(problems, { operationName: 'applyLabelSetPlan' });
-  const destructive = destructiveSteps(plan);
-  if (destructive.steps.length > 0 && options.allowDestructive !== true) {
-    throw new DestructiveStepsError(destructive.steps.map(describeStep), destructive.appliedLabels);
-  }
+  assertDestructiveAllowed(plan, options.allowDestructive);
   const call = { ...(options.signal && { signal: options.signal }), ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }) };
   const live = await client.getProjectLabelSets(plan.projectId, plan.role, call);
   const differences = compareFingerprints(plan.against, live);
   if (differences.length > 0) throw new PlanStaleError(differences);
-  if (options.allowDestructive !== true) refuseHiddenRemovals(plan, live);
+  if (options.allowDestructive !== true) {
+    refuseHiddenRemovals(plan, live);
+    await refuseNewlyApplied(plan, options.allowDestructive, () => client.getAppliedLabelCounts?.(plan.projectId, call));
+  }
 
   const signatures = new Map(live.map((set) => [set.id, set.signature ?? undefined]));
   const result: ApplyLabelSetPlanResult = { writes: [], generatedIds: [], createdSets: [] };
@@ -163,6 +165,48 @@ export async function applyLabelSetPlan(client: LabelSetsClient, plan: LabelSetP
         return write.setId;
     }
   }
+}
+
+/**
+ * Refuses a plan with destructive steps unless they are allowed: what {@link applyLabelSetPlan}
+ * checks first, for callers that want to refuse before asking a person.
+ *
+ * @param plan - a plan
+ * @param allowDestructive - whether steps that remove applied labels (or an unknown number) may run
+ * @throws {@link DestructiveStepsError} naming each such step and the applied labels they remove
+ * @example
+ * ```ts
+ * assertDestructiveAllowed(plan, flags.allowDestructive); // before asking "apply?"
+ * ```
+ */
+export function assertDestructiveAllowed(plan: LabelSetPlan, allowDestructive: boolean | undefined): void {
+  const destructive = destructiveSteps(plan);
+  if (destructive.steps.length > 0 && allowDestructive !== true) {
+    throw new DestructiveStepsError(destructive.steps.map(describeStep), destructive.appliedLabels);
+  }
+}
+
+/**
+ * Labeling goes on between a plan and its apply: a removal planned with 0 applied labels is
+ * counted again (when the client can count) and refused if labels were applied since.
+ */
+async function refuseNewlyApplied(
+  plan: LabelSetPlan,
+  allowDestructive: boolean | undefined,
+  count: () => Promise<AppliedLabelCount[] | null> | undefined,
+): Promise<void> {
+  const removals = plan.steps.filter((s) => (s.kind === 'remove-items' || s.kind === 'delete-set') && s.items.length > 0);
+  if (removals.length === 0 || allowDestructive === true) return;
+  const now = countsBySet(await count());
+  if (!now) return;
+  const grown: string[] = [];
+  let total = 0;
+  for (const step of removals) {
+    const n = step.items.reduce((sum, item) => sum + (now[step.setId ?? '']?.[item.id ?? ''] ?? 0), 0);
+    if (n > 0) grown.push(`${describeStep(step)}, but ${n} applied label${n === 1 ? ' has' : 's have'} been added since the plan`);
+    total += n;
+  }
+  if (grown.length > 0) throw new DestructiveStepsError(grown, total);
 }
 
 /**

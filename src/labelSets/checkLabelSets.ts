@@ -1,4 +1,4 @@
-import { MAX_LABEL_SETS, ROLES } from '../shared/constants.js';
+import { LABEL_COLOR, MAX_LABEL_SETS, ROLES } from '../shared/constants.js';
 import type { Role } from '../client/index.js';
 import type { LabelItemSpec, LabelSetSpec, LabelSetsFile } from './types.js';
 
@@ -11,7 +11,6 @@ export interface SpecProblem {
   message: string;
 }
 
-const COLOR = /^#[0-9a-f]{6}$/i;
 const FILE_KEYS = ['projectId', 'role', 'cabinetId', 'labelSets'];
 const SET_KEYS = ['id', 'index', 'name', 'signature', 'labelItems'];
 const ITEM_KEYS = ['id', 'parentId', 'labelName', 'color', 'desc'];
@@ -173,7 +172,7 @@ function checkItem(raw: unknown, path: ValuePath, add: (path: ValuePath, message
     fail('labelName', raw.labelName === undefined ? "required: the label's name" : 'must be a non-empty string');
   } else item.labelName = raw.labelName;
   if (raw.color !== undefined) {
-    if (raw.color !== null && (typeof raw.color !== 'string' || !COLOR.test(raw.color))) fail('color', `must be a #rrggbb colour or null (got ${quote(raw.color)})`);
+    if (raw.color !== null && (typeof raw.color !== 'string' || !LABEL_COLOR.test(raw.color))) fail('color', `must be a #rrggbb colour or null (got ${quote(raw.color)})`);
     else item.color = raw.color;
   }
   if (raw.desc !== undefined) {

@@ -101,12 +101,14 @@ export function diffLabelSets(projectId: string, role: Role, live: readonly Labe
 
   for (const { spec, d, live: set } of byIndex(pairs)) {
     if (!set) continue;
-    if (spec.signature && set.signature && spec.signature !== set.signature) {
+    const stepsBefore = plan.steps.length;
+    diffSet(set, spec, d);
+    // Only where the plan changes the set: then it may undo a change made since the pull.
+    if (plan.steps.length > stepsBefore && spec.signature && set.signature && spec.signature !== set.signature) {
       plan.warnings.push(
-        `${where(['labelSets', d, 'signature'])}label set "${set.name}" changed on the service since the file was pulled (signature ${spec.signature} → ${set.signature}): where the file differs, the plan undoes those changes`,
+        `${where(['labelSets', d, 'signature'])}label set "${set.name}" changed on the service since the file was pulled (signature ${spec.signature} → ${set.signature}): where the file differs, the plan undoes those changes (pull again to see them)`,
       );
     }
-    diffSet(set, spec, d);
   }
   for (const { spec } of byIndex(pairs)) {
     if (pairs.find((p) => p.spec === spec)!.live) continue;

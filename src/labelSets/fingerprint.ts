@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type { LabelItem, LabelSet } from '../client/index.js';
 import type { LabelSetFingerprint } from './plan.js';
 
-/** A live label as read; `desc` only when the read selects it. */
-export type LiveLabelItem = LabelItem & { desc?: string | null };
+/** A live label as read. */
+export type LiveLabelItem = LabelItem;
 
 /**
  * A digest of a set's items as read: every field of every item, in the set's order.

@@ -9,7 +9,7 @@
  */
 export { planLabelSets } from './planLabelSets.js';
 export type { PlanLabelSetsOptions } from './planLabelSets.js';
-export { applyLabelSetPlan } from './applyLabelSetPlan.js';
+export { applyLabelSetPlan, assertDestructiveAllowed } from './applyLabelSetPlan.js';
 export type { ApplyLabelSetPlanOptions, ApplyLabelSetPlanResult, AppliedWrite, GeneratedLabelId } from './applyLabelSetPlan.js';
 export { diffLabelSets } from './diffLabelSets.js';
 export type { DiffOptions } from './diffLabelSets.js';
@@ -25,6 +25,7 @@ export { destructiveSteps, PLAN_FORMAT, planIsEmpty } from './plan.js';
 export type { LabelSetFingerprint, LabelSetPlan, PlanItem, PlanStep, PlanStepKind, PlanWrite } from './plan.js';
 export { ApplyError, DestructiveStepsError, isLabelSetsError, LabelSetsError, LabelSetsFileError, LabelSetsPlanError, PlanStaleError } from './errors.js';
 export type { FileProblem, LabelSetsErrorCode } from './errors.js';
+export { countsBySet } from './types.js';
 export type {
   AppliedLabelCounts,
   LabelItemSpec,

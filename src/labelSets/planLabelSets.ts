@@ -5,6 +5,7 @@ import { checkLabelSets, pathText } from './checkLabelSets.js';
 import { diffLabelSets } from './diffLabelSets.js';
 import type { DiffOptions } from './diffLabelSets.js';
 import type { LabelSetPlan } from './plan.js';
+import { countsBySet } from './types.js';
 import type { AppliedLabelCounts, LabelSetsClient, LabelSetsFile } from './types.js';
 
 /** Options of {@link planLabelSets}. */
@@ -36,15 +37,17 @@ export function checkProjectAndRole(projectId: unknown, role: unknown): Validati
  * @param projectId - the project
  * @param role - the cabinet's role, `LABELER` or `REVIEWER`
  * @param desired - the sets as they should be: a label-set file's contents (see `readLabelSetsFile`)
- * @param options - applied-label counts (`appliedLabels`), how to name file lines (`where`), signal, time-out
+ * @param options - applied-label counts (`appliedLabels`; read with the client's
+ * `getAppliedLabelCounts` when not given and the client has it), how to name file lines
+ * (`where`), signal, time-out
  * @returns the plan: steps, writes, and what it was computed against; print it with
  * `formatLabelSetPlan`, save it as JSON, apply it with {@link applyLabelSetPlan}
  * @throws {@link ValidationError} listing every problem with the arguments (nothing is sent);
  * {@link LabelSetsPlanError} when the desired sets cannot be reached (see `diffLabelSets`);
  * the client's errors for the read
  * @remarks Reads only. The matching rules and the choice of writes are those of `diffLabelSets`.
- * Without `appliedLabels`, the plan does not know how many applied labels a removal takes, and
- * counts it as destructive.
+ * When the counts are not known (the service cannot tell; the emulator can), the plan does not
+ * know how many applied labels a removal takes, and counts it as destructive.
  * @example
  * ```ts
  * import { createLabelingClient } from 'labelkit';
@@ -57,7 +60,7 @@ export function checkProjectAndRole(projectId: unknown, role: unknown): Validati
  * ```
  */
 export async function planLabelSets(
-  client: Pick<LabelSetsClient, 'getProjectLabelSets'>,
+  client: Pick<LabelSetsClient, 'getProjectLabelSets' | 'getAppliedLabelCounts'>,
   projectId: string,
   role: Role,
   desired: Pick<LabelSetsFile, 'labelSets'>,
@@ -70,6 +73,7 @@ export async function planLabelSets(
   if (problems.length > 0 || !checked.file) throw new ValidationError(problems, { operationName: 'planLabelSets' });
   const call = { ...(options.signal && { signal: options.signal }), ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }) };
   const live = await client.getProjectLabelSets(projectId.trim(), role, call);
-  const appliedLabels: AppliedLabelCounts | undefined = options.appliedLabels;
+  const appliedLabels: AppliedLabelCounts | undefined =
+    options.appliedLabels ?? (client.getAppliedLabelCounts ? countsBySet(await client.getAppliedLabelCounts(projectId.trim(), call)) : undefined);
   return diffLabelSets(projectId.trim(), role, live, checked.file.labelSets, { ...options, ...(appliedLabels && { appliedLabels }) });
 }

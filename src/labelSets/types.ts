@@ -1,4 +1,4 @@
-import type { CallOptions, LabelItem, LabelSet, Role } from '../client/index.js';
+import type { AppliedLabelCount, LabelingClient, LabelItemInput, NewLabelItemInput, Role } from '../client/index.js';
 
 /**
  * One label of a label-set file: what `labelkit label-sets --json` prints for an item.
@@ -44,47 +44,39 @@ export interface LabelSetsFile {
 }
 
 /** A label sent to `createLabelSet` or `updateLabelSet` (the whole list replaces the set's). */
-export interface LabelItemWrite {
-  id: string;
-  parentId?: string | null;
-  labelName: string;
-  color?: string | null;
-  desc?: string | null;
-}
+export type LabelItemWrite = LabelItemInput;
 
 /** A label sent to `appendLabelItems`: top level only; the service makes an id when none is given. */
-export interface NewLabelItemWrite {
-  id?: string;
-  labelName: string;
-  color?: string | null;
-  desc?: string | null;
-}
+export type NewLabelItemWrite = NewLabelItemInput;
 
 /**
  * The client methods a plan is computed and applied with: a structural view of `LabelingClient`
  * (entry `labelkit`), so any object with these methods will do (a test double, a wrapper).
  *
  * @remarks Only `getProjectLabelSets` is needed to plan; the writes are needed to apply.
- * `getAppliedLabelCounts`, when the client has it, gives the plan real counts of the applied
- * labels a step would remove.
+ * `getAppliedLabelCounts`, when the client has it (the emulator answers it; the service
+ * cannot tell, and it resolves null), gives the plan real counts of the applied labels a step
+ * would remove, and lets apply count them again right before writing.
  */
-export interface LabelSetsClient {
-  getProjectLabelSets(projectId: string, role: Role, options?: CallOptions): Promise<LabelSet[]>;
-  createLabelSet(
-    projectId: string,
-    input: { index: number; name: string; labelItems: LabelItemWrite[]; arrowLabelRequired?: boolean },
-    options?: CallOptions,
-  ): Promise<LabelSet>;
-  updateLabelSet(
-    input: { id: string; projectId: string; labelSetSignature?: string; name?: string; labelItems?: LabelItemWrite[] },
-    options?: CallOptions,
-  ): Promise<LabelSet>;
-  appendLabelItems(
-    input: { labelSetId: string; labelSetSignature?: string; labelItems: NewLabelItemWrite[] },
-    options?: CallOptions,
-  ): Promise<LabelItem[]>;
-  deleteLabelSet(id: string, options?: CallOptions): Promise<string[]>;
-}
+export type LabelSetsClient = Pick<LabelingClient, 'getProjectLabelSets' | 'createLabelSet' | 'updateLabelSet' | 'appendLabelItems' | 'deleteLabelSet'> &
+  Partial<Pick<LabelingClient, 'getAppliedLabelCounts'>>;
 
 /** How many applied labels use each label: label-set id → label id → count. */
 export type AppliedLabelCounts = Readonly<Record<string, Readonly<Record<string, number>>>>;
+
+/**
+ * Turns the client's list of counts into {@link AppliedLabelCounts}.
+ *
+ * @param counts - from `getAppliedLabelCounts`, or null when the service cannot tell
+ * @returns set id → label id → count, or undefined when not known
+ * @example
+ * ```ts
+ * countsBySet([{ labelSetId: '1', labelItemId: '11', appliedLabels: 4 }]); // { '1': { '11': 4 } }
+ * ```
+ */
+export function countsBySet(counts: readonly AppliedLabelCount[] | null | undefined): AppliedLabelCounts | undefined {
+  if (!counts) return undefined;
+  const bySet: Record<string, Record<string, number>> = {};
+  for (const c of counts) (bySet[c.labelSetId] ??= {})[c.labelItemId] = c.appliedLabels;
+  return bySet;
+}

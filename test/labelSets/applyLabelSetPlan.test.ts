@@ -75,6 +75,23 @@ describe('applyLabelSetPlan', () => {
     expect(service.state[0]!.labelItems.map((i) => i.id)).toEqual(['10', '11', '12', '13']);
   });
 
+  it('counts again right before writing, and refuses a removal of a label that was applied since the plan', async () => {
+    const service = memoryClient();
+    service.setApplied({ '1': {} });
+    const desired = pull(service);
+    desired[0]!.labelItems.pop(); // DATE, never applied when planned
+    const plan = await planFor(service, desired);
+    expect(plan.steps.at(-1)).toMatchObject({ kind: 'remove-items', destroysLabels: false, appliedLabels: 0 });
+    service.setApplied({ '1': { '14': 3 } }); // a labeler used DATE meanwhile
+    const error = await applyLabelSetPlan(service.client, plan).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DestructiveStepsError);
+    expect((error as DestructiveStepsError).appliedLabels).toBe(3);
+    expect((error as Error).message).toContain('remove DATE (id 14) from label set 0 "Entities": no applied labels, but 3 applied labels have been added since the plan');
+    expect(service.writeCalls()).toEqual([]);
+    await applyLabelSetPlan(service.client, plan, { allowDestructive: true });
+    expect(service.state[0]!.labelItems.map((i) => i.id)).not.toContain('14');
+  });
+
   it('refuses a saved plan whose writes remove labels that its steps do not show', async () => {
     const service = memoryClient();
     const desired = pull(service);
@@ -147,6 +164,7 @@ describe('applyLabelSetPlan', () => {
   it('refuses something that is not a plan, naming every problem, before sending anything', async () => {
     const service = memoryClient();
     const plan = await planFor(service, pull(service));
+    const reads = service.calls.length;
     const broken = { ...plan, role: 'BOSS', writes: [{ op: 'update', setIndex: 0, labelItems: [{ id: '', labelName: 'X' }] }], against: 'x' };
     const error = await applyLabelSetPlan(service.client, broken as never).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
@@ -156,7 +174,7 @@ describe('applyLabelSetPlan', () => {
       { path: 'plan.writes[0].setId', message: 'must be a non-empty string' },
       { path: 'plan.writes[0].labelItems[0].id', message: 'must be a non-empty string' },
     ]);
-    expect(service.calls.length).toBe(1); // the plan's own read
+    expect(service.calls.length).toBe(reads);
   });
 });
 

@@ -63,9 +63,9 @@ describe('diffLabelSets', () => {
         setIndex: 0,
         setId: '1',
         labelItems: [
-          { id: '11', parentId: null, labelName: 'PER', color: '#ef4444' },
-          { id: '12', parentId: null, labelName: 'ORGANIZATION', color: '#2563eb' },
-          { id: '13', parentId: null, labelName: 'LOCATION', color: '#10b981' },
+          { id: '11', parentId: null, labelName: 'PER', color: '#ef4444', desc: null },
+          { id: '12', parentId: null, labelName: 'ORGANIZATION', color: '#2563eb', desc: null },
+          { id: '13', parentId: null, labelName: 'LOCATION', color: '#10b981', desc: null },
           { id: '14', parentId: null, labelName: 'DATE', color: '#f59e0b', desc: 'A calendar date' },
           { id: 'city', parentId: '13', labelName: 'City' },
         ],
@@ -109,7 +109,7 @@ describe('diffLabelSets', () => {
     desired[0]!.labelItems[0]!.labelName = 'THING';
     const p = plan(desired);
     expect(kinds(p)).toEqual(['rename-items@0']);
-    expect(p.writes[0]).toMatchObject({ labelItems: expect.arrayContaining([{ id: '11', parentId: '10', labelName: 'PERSON', color: '#ef4444' }]) });
+    expect(p.writes[0]).toMatchObject({ labelItems: expect.arrayContaining([{ id: '11', parentId: '10', labelName: 'PERSON', color: '#ef4444', desc: null }]) });
   });
 
   it('creates a set the project does not have, deletes one the file does not have, after the updates', () => {
@@ -169,8 +169,8 @@ describe('diffLabelSets', () => {
     const p = plan(desired, {}, live);
     expect(kinds(p)).toEqual(['add-items@0', 'remove-items@0']);
     expect(p.warnings).toEqual([
-      'labelSets[0].signature: label set "Entities" changed on the service since the file was pulled (signature old-signature → new-signature): where the file differs, the plan undoes those changes',
       'labelSets[0].labelItems[4].id: "DATE" has id "date", which the set does not have, so it replaces the live "DATE" (id 14) and that one\'s applied labels go; leave the id out (or give 14) to keep them',
+      'labelSets[0].signature: label set "Entities" changed on the service since the file was pulled (signature old-signature → new-signature): where the file differs, the plan undoes those changes (pull again to see them)',
     ]);
   });
 });

@@ -3,7 +3,7 @@ import type { LabelItem, LabelSet } from '../../src/client/index.js';
 import type { LabelSetsClient } from '../../src/labelSets/index.js';
 
 /** A label as the in-memory service keeps it. */
-export type StoredItem = LabelItem & { desc?: string | null };
+export type StoredItem = LabelItem;
 
 /** The demo project's first set, as the emulator serves it, and a second one. */
 export const demoSets = (): LabelSet[] => [
@@ -13,16 +13,23 @@ export const demoSets = (): LabelSet[] => [
     name: 'Entities',
     signature: null,
     labelItems: [
-      { id: '10', parentId: null, labelName: 'ENTITY', color: '#6b7280' },
-      { id: '11', parentId: '10', labelName: 'PERSON', color: '#ef4444' },
-      { id: '12', parentId: '10', labelName: 'ORGANIZATION', color: '#3b82f6' },
-      { id: '13', parentId: '10', labelName: 'LOCATION', color: '#10b981' },
-      { id: '14', parentId: null, labelName: 'DATE', color: '#f59e0b' },
+      { id: '10', parentId: null, labelName: 'ENTITY', color: '#6b7280', desc: null },
+      { id: '11', parentId: '10', labelName: 'PERSON', color: '#ef4444', desc: null },
+      { id: '12', parentId: '10', labelName: 'ORGANIZATION', color: '#3b82f6', desc: null },
+      { id: '13', parentId: '10', labelName: 'LOCATION', color: '#10b981', desc: null },
+      { id: '14', parentId: null, labelName: 'DATE', color: '#f59e0b', desc: null },
     ],
   },
-  { id: '2', index: 1, name: 'Relations', signature: null, labelItems: [{ id: '20', parentId: null, labelName: 'WORKS_FOR', color: '#000000' }] },
+  { id: '2', index: 1, name: 'Relations', signature: null, labelItems: [{ id: '20', parentId: null, labelName: 'WORKS_FOR', color: '#000000', desc: null }] },
 ];
 
+const stored = (i: { id: string; parentId?: string | null; labelName: string; color?: string | null; desc?: string | null }): StoredItem => ({
+  id: i.id,
+  parentId: i.parentId ?? null,
+  labelName: i.labelName,
+  color: i.color ?? null,
+  desc: i.desc ?? null,
+});
 const sign = (items: readonly StoredItem[]) => createHash('sha1').update(JSON.stringify(items)).digest('hex').slice(0, 12);
 
 /**
@@ -30,7 +37,9 @@ const sign = (items: readonly StoredItem[]) => createHash('sha1').update(JSON.st
  * methods, a signature per set, ids made for appended labels, and a hook to fail a call.
  */
 export function memoryClient(sets: LabelSet[] = demoSets()) {
-  const state = sets.map((s) => ({ ...s, labelItems: s.labelItems.map((i) => ({ ...i })) as StoredItem[], signature: sign(s.labelItems) }));
+  const state = sets.map((s) => ({ ...s, labelItems: s.labelItems.map((i) => ({ ...i })), signature: sign(s.labelItems) }));
+  /** Applied labels per label, as `getAppliedLabelCounts` answers them; undefined: the method is missing. */
+  let applied: Record<string, Record<string, number>> | undefined;
   const calls: { method: string; input: unknown }[] = [];
   let nextId = 100;
   let nextSet = 10;
@@ -54,7 +63,7 @@ export function memoryClient(sets: LabelSet[] = demoSets()) {
     },
     async createLabelSet(projectId, input) {
       write('createLabelSet', { projectId, ...input });
-      const set = { id: String(nextSet++), index: input.index, name: input.name, labelItems: input.labelItems.map((i) => ({ ...i, parentId: i.parentId ?? null, color: i.color ?? null })) as StoredItem[], signature: '' };
+      const set = { id: String(nextSet++), index: input.index, name: input.name, labelItems: input.labelItems.map(stored), signature: '' };
       set.signature = sign(set.labelItems);
       state.push(set);
       return copy(set);
@@ -63,14 +72,14 @@ export function memoryClient(sets: LabelSet[] = demoSets()) {
       write('updateLabelSet', input);
       const set = find(input.id);
       if (input.name !== undefined) set.name = input.name;
-      if (input.labelItems) set.labelItems = input.labelItems.map((i) => ({ ...i, parentId: i.parentId ?? null, color: i.color ?? null }));
+      if (input.labelItems) set.labelItems = input.labelItems.map(stored);
       set.signature = sign(set.labelItems);
       return copy(set);
     },
     async appendLabelItems(input) {
       write('appendLabelItems', input);
       const set = find(input.labelSetId);
-      const added = input.labelItems.map((i) => ({ ...i, id: i.id ?? String(nextId++), parentId: null, color: i.color ?? null }));
+      const added = input.labelItems.map((i) => stored({ ...i, id: i.id ?? String(nextId++) }));
       set.labelItems.push(...added);
       set.signature = sign(set.labelItems);
       return structuredClone(added);
@@ -82,11 +91,22 @@ export function memoryClient(sets: LabelSet[] = demoSets()) {
       return [id];
     },
   };
+  const withCounts = Object.assign(client, {
+    async getAppliedLabelCounts(projectId: string) {
+      calls.push({ method: 'getAppliedLabelCounts', input: { projectId } });
+      if (!applied) return null;
+      return state.flatMap((set) => set.labelItems.map((i) => ({ labelSetId: set.id, labelItemId: i.id, appliedLabels: applied![set.id]?.[i.id] ?? 0 })));
+    },
+  });
   return {
-    client,
+    client: withCounts,
     state,
+    /** Sets the applied-label counts the stand-in answers (null until set: a service that cannot tell). */
+    setApplied(counts: Record<string, Record<string, number>>) {
+      applied = counts;
+    },
     calls,
-    writeCalls: () => calls.filter((c) => c.method !== 'getProjectLabelSets'),
+    writeCalls: () => calls.filter((c) => c.method !== 'getProjectLabelSets' && c.method !== 'getAppliedLabelCounts'),
     failWrites(hook: (method: string, count: number) => void) {
       beforeWrite = hook;
     },
