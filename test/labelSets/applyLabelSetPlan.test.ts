@@ -133,6 +133,26 @@ describe('applyLabelSetPlan', () => {
     expect((await planFor(service, desired)).writes).toEqual([]);
   });
 
+  it('leaves a set that the next plan finishes when the append after its rename fails', async () => {
+    const service = memoryClient();
+    const desired = pull(service);
+    desired[0]!.name = 'Named entities';
+    desired[0]!.labelItems.push({ labelName: 'EVENT' });
+    const plan = await planFor(service, desired);
+    service.failWrites((method) => {
+      if (method === 'appendLabelItems') throw new Error('refused');
+    });
+    await expect(applyLabelSetPlan(service.client, plan)).rejects.toMatchObject({
+      done: ['rename label set 0 "Named entities" (id 1) to "Named entities"'],
+      failed: 'append 1 label to label set 0 "Named entities" (id 1)',
+    });
+    service.failWrites(() => undefined);
+    const rest = await planFor(service, desired);
+    expect(rest.steps.map((s) => s.kind)).toEqual(['add-items']);
+    await applyLabelSetPlan(service.client, rest);
+    expect((await planFor(service, desired)).writes).toEqual([]);
+  });
+
   it('reports a lost answer as unknown and sends the write once, never again', async () => {
     const service = memoryClient();
     const desired = pull(service);

@@ -288,6 +288,21 @@ describe.each(SCHEMA_GENERATIONS)('label sets as code against the emulator speak
     expect(posts.length).toBe(seen);
   });
 
+  it('never prints the access token, also with --verbose and when the token is refused', async () => {
+    const project = freshProject();
+    const file = path('secret.json');
+    const pulled = await pull(project, file);
+    pulled.labelSets[0]!.name = 'Secretive';
+    await save(file, pulled);
+    const refused = await run(['label-sets', 'apply', file, '--yes', '--verbose'], fakeIo({ LABELKIT_URL: emu.url, LABELKIT_TOKEN: 'SENTINEL-not-the-token-5c1e' }));
+    expect(refused.code).toBe(3);
+    expect(refused.out + refused.err).not.toContain('SENTINEL-not-the-token-5c1e');
+    const applied = await run(['label-sets', 'apply', file, '--yes', '--verbose']);
+    expect(applied.code).toBe(0);
+    const plan = await run(['label-sets', 'plan', file, '--json', '--verbose']);
+    expect(applied.out + applied.err + plan.out + plan.err).not.toContain(emu.token);
+  });
+
   it('prints the plan as JSON with --json, and a saved plan applies', async () => {
     const project = freshProject();
     const file = path('json.json');
