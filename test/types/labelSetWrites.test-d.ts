@@ -42,4 +42,15 @@ describe('the label-set write methods', () => {
     expectTypeOf<UpdateProjectLabelSetMutation['updateProjectLabelSet']>().toEqualTypeOf<LabelSet>();
     expectTypeOf<NonNullable<AppendLabelSetLabelItemsMutation['appendLabelSetLabelItems']>[number]>().toEqualTypeOf<LabelItem>();
   });
+
+  it('compile the README example as printed', async () => {
+    const [set] = await client.getProjectLabelSets('PROJECT_ID', 'LABELER');
+    // Add labels at the top of the set; the answer holds them with the ids the service generated.
+    const added = await client.appendLabelItems({ labelSetId: set.id, labelSetSignature: set.signature ?? undefined,
+      labelItems: [{ labelName: 'EVENT', color: '#a855f7' }] });
+    // Rename a label: keep its id, and the labels applied with it stay.
+    await client.updateLabelSet({ id: set.id, projectId: 'PROJECT_ID',
+      labelItems: set.labelItems.map((i) => (i.labelName === 'PERSON' ? { ...i, labelName: 'HUMAN' } : i)) });
+    expectTypeOf(added).toEqualTypeOf<LabelItem[]>();
+  });
 });
