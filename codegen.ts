@@ -15,6 +15,8 @@ import { generationOfSchema, operationsInGeneration, SCHEMA_GENERATIONS, schemaI
  *   `labelkit/documents` (today byte-identical to generated/tags/graphql.ts).
  * - generated/<generation>/graphql.ts: the same documents rewritten for each generation, with the
  *   same result types; the client sends one or the other (src/client/labelSetDocuments.ts).
+ * - generated/emulator-only/graphql.ts: the typed documents of operations/emulator-only/ (queries only the
+ *   emulator answers, such as the applied labels per label), against the emulator's schema.
  * - generated/<generation>/resolvers.ts: the emulator's resolver types for the schema it serves in
  *   each generation, with the store's types as mappers: a field the store does not have must get a
  *   resolver (src/emulator/resolvers.ts), so a rename is a compile error.
@@ -87,15 +89,29 @@ export function codegenConfig(root = '.'): CodegenConfig {
       [`generated/${generation}/resolvers.ts`, { ...resolverPlugins, schema: emulatorSchemaSource(schemaSdl, generation) }],
     ]),
   );
+  const generation = generationOfSchema(schemaSdl) ?? 'tags';
   return {
     emitLegacyCommonJSImports: false,
     generates: {
       'generated/graphql.ts': {
         ...documentPlugins,
-        schema: join(root, 'schema.graphql'),
-        documents: operationsInGeneration(operations, generationOfSchema(schemaSdl) ?? 'tags'),
+        // Written out whole in its generation, so that a schema.graphql renamed only in part
+        // (tagItems and tagName, not yet appendLabelSetTagItems) still matches the documents.
+        schema: schemaInGeneration(schemaSdl, generation),
+        documents: operationsInGeneration(operations, generation),
       },
       ...generationTargets,
+      // The emulator-only query (applied labels per label), typed against what the emulator
+      // serves; never part of the public documents, which are true to production.
+      'generated/emulator-only/graphql.ts': {
+        ...documentPlugins,
+        schema: emulatorSchemaSource(schemaSdl, generation),
+        documents: readdirSync(join(root, 'operations', 'emulator-only'))
+          .filter((f) => f.endsWith('.graphql'))
+          .sort()
+          .map((f) => readFileSync(join(root, 'operations', 'emulator-only', f), 'utf8'))
+          .join('\n'),
+      },
     },
   };
 }

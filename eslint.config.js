@@ -23,7 +23,7 @@ const rooms = [
   {
     files: ['src/client/**/*.ts'],
     patterns: [
-      noImportOf(['emulator', 'model', 'cli', 'demo', 'journal'], 'the client (the published package, also for browsers) imports only src/shared and generated/'),
+      noImportOf(['emulator', 'model', 'cli', 'demo', 'journal', 'labelSets'], 'the client (the published package, also for browsers) imports only src/shared and generated/'),
       { regex: '^node:|(?:^|/)serveFetchHandler(?:\\.js)?$', message: 'the client runs in browsers too: no Node built-ins, no server adapter (docs/ARCHITECTURE.md)' },
       // schemaGeneration rewrites documents with the graphql package: its types only.
       { regex: '(?:^|/)schemaGeneration(?:\\.js)?$', allowTypeImports: true, message: 'the client may take only types from schemaGeneration, which loads the graphql package (docs/ARCHITECTURE.md)' },
@@ -33,19 +33,27 @@ const rooms = [
   },
   {
     files: ['src/model/**/*.ts'],
-    patterns: [noImportOf(['emulator', 'cli', 'demo', 'journal'], 'the model kit is for model authors: it may import src/client and src/shared, never the emulator or the CLI')],
+    patterns: [noImportOf(['emulator', 'cli', 'demo', 'journal', 'labelSets'], 'the model kit is for model authors: it may import src/client and src/shared, never the emulator or the CLI')],
   },
   {
     files: ['src/emulator/**/*.ts'],
-    patterns: [noImportOf(['client', 'cli', 'demo', 'journal'], 'the emulator stands in for the service: it may import src/model and src/shared, not the client or the CLI')],
+    patterns: [noImportOf(['client', 'cli', 'demo', 'journal', 'labelSets'], 'the emulator stands in for the service: it may import src/model and src/shared, not the client or the CLI')],
   },
   {
     files: ['src/journal/**/*.ts'],
-    patterns: [noImportOf(['emulator', 'model', 'cli', 'demo'], 'the journal (Node only) records what the client sent: it may import src/client and src/shared')],
+    patterns: [noImportOf(['emulator', 'model', 'cli', 'demo', 'labelSets'], 'the journal (Node only) records what the client sent: it may import src/client and src/shared')],
   },
   {
     files: ['src/demo/**/*.ts'],
-    patterns: [noImportOf(['cli', 'journal'], 'the demo uses the public parts (client, emulator, model, shared), not the CLI')],
+    patterns: [noImportOf(['cli', 'journal', 'labelSets'], 'the demo uses the public parts (client, emulator, model, shared), not the CLI')],
+  },
+  {
+    files: ['src/labelSets/**/*.ts'],
+    patterns: [
+      noImportOf(['emulator', 'model', 'cli', 'demo', 'journal', 'generated'], 'label sets as code is a workflow above the client: it may import src/client (its entry only) and src/shared'),
+      // The client is being rewritten behind its entry, which becomes the bare specifier `labelkit`.
+      { regex: '^\\.\\./client/(?!index\\.js$)', message: 'the labelSets room imports the client only through its entry, src/client/index.ts (later `labelkit`) (docs/ARCHITECTURE.md)' },
+    ],
   },
 ];
 

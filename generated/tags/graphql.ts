@@ -3,6 +3,28 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** Labels added at the top of an existing label set, keeping the labels it has. */
+export type AppendLabelSetTagItemsInput = {
+  /** The label set to add to. */
+  labelSetId: string;
+  /** The set's `signature` as last read, to say which version of the set the change is for. */
+  labelSetSignature?: string | null | undefined;
+  /** The labels to add. */
+  tagItems: Array<AppendTagItemInput>;
+};
+
+/** A label added at the top of an existing set (`appendLabelSetTagItems`): it has no parent. */
+export type AppendTagItemInput = {
+  /** The label's colour, a `#rrggbb` string; null for none. */
+  color?: string | null | undefined;
+  /** A free-text description of the label. */
+  desc?: string | null | undefined;
+  /** The label's id; the service generates one when absent. */
+  id?: string | null | undefined;
+  /** The label's name; names compare case-insensitively. */
+  tagName: string;
+};
+
 /** How an auto-labeling job calls the model. */
 export type AutoLabelProjectOptionsInput = {
   /**
@@ -26,6 +48,18 @@ export type AutoLabelTokenBasedProjectInput = {
   role?: Role | null | undefined;
   /** The model endpoint and its secret. */
   targetAPI: TargetApiInput;
+};
+
+/** A new label set of a project. */
+export type CreateLabelSetInput = {
+  /** Whether every arrow must carry a label; false when absent. */
+  arrowLabelRequired?: boolean | null | undefined;
+  /** The set's zero-based position in its project, 0 to 4 (a project has at most five sets). */
+  index?: number | null | undefined;
+  /** The set's name. */
+  name?: string | null | undefined;
+  /** The labels of the new set, flat; `parentId` links them into a hierarchy. */
+  tagItems: Array<TagItemInput>;
 };
 
 /**
@@ -56,6 +90,20 @@ export type Role =
   /** The reviewer's cabinet: the documents a reviewer checks. */
   | 'REVIEWER';
 
+/** A label of a label set as a write gives it (`createLabelSet`, `updateProjectLabelSet`). */
+export type TagItemInput = {
+  /** The label's colour, a `#rrggbb` string; null for none. */
+  color?: string | null | undefined;
+  /** A free-text description of the label. */
+  desc?: string | null | undefined;
+  /** The label's id, unique within its set; keep it to keep the labels applied with it. */
+  id: string;
+  /** The id of the parent label in the same set, or null for a top-level label. */
+  parentId?: string | null | undefined;
+  /** The label's name; names compare case-insensitively. */
+  tagName: string;
+};
+
 /** Where the customer's model listens and the secret it expects. */
 export type TargetApiInput = {
   /** The absolute URL of the model's prediction endpoint. */
@@ -64,12 +112,51 @@ export type TargetApiInput = {
   secretKey: string;
 };
 
+/** A change to a project's label set: its name, or all of its labels at once. */
+export type UpdateProjectLabelSetInput = {
+  /** The label set to change. */
+  id: string;
+  /** The set's `signature` as last read, to say which version of the set the change is for. */
+  labelSetSignature?: string | null | undefined;
+  /** The set's new name; unchanged when absent. */
+  name?: string | null | undefined;
+  /** The project the set belongs to. */
+  projectId: string;
+  /**
+   * The set's new labels, replacing every label it has; unchanged when absent. Labels applied
+   * with a label whose id is no longer in the list are removed.
+   */
+  tagItems?: Array<TagItemInput> | null | undefined;
+};
+
+export type AppendLabelSetLabelItemsMutationVariables = Exact<{
+  input: AppendLabelSetTagItemsInput;
+}>;
+
+
+export type AppendLabelSetLabelItemsMutation = { appendLabelSetLabelItems: Array<{ id: string, parentId: string | null, color: string | null, desc: string | null, labelName: string }> | null };
+
 export type AutoLabelTokenBasedProjectMutationVariables = Exact<{
   input: AutoLabelTokenBasedProjectInput;
 }>;
 
 
 export type AutoLabelTokenBasedProjectMutation = { result: { id: string, status: JobStatus, progress: number } };
+
+export type CreateLabelSetMutationVariables = Exact<{
+  projectId: string;
+  input: CreateLabelSetInput;
+}>;
+
+
+export type CreateLabelSetMutation = { createLabelSet: { id: string, index: number, name: string, signature: string | null, labelItems: Array<{ id: string, parentId: string | null, color: string | null, desc: string | null, labelName: string }> } };
+
+export type DeleteLabelSetMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DeleteLabelSetMutation = { deleteLabelSet: Array<string> };
 
 export type GetCabinetQueryVariables = Exact<{
   projectId: string;
@@ -84,7 +171,7 @@ export type GetCabinetLabelSetsByIdQueryVariables = Exact<{
 }>;
 
 
-export type GetCabinetLabelSetsByIdQuery = { getCabinetLabelSetsById: Array<{ id: string, index: number, name: string, signature: string | null, labelItems: Array<{ id: string, parentId: string | null, color: string | null, labelName: string }> }> };
+export type GetCabinetLabelSetsByIdQuery = { getCabinetLabelSetsById: Array<{ id: string, index: number, name: string, signature: string | null, labelItems: Array<{ id: string, parentId: string | null, color: string | null, desc: string | null, labelName: string }> }> };
 
 export type GetJobQueryVariables = Exact<{
   jobId: string;
@@ -102,9 +189,20 @@ export type GetJobsQuery = { getJobs: Array<{ id: string, status: JobStatus, pro
 
 export type JobFieldsFragment = { id: string, status: JobStatus, progress: number, resultId: string | null, createdAt: string, updatedAt: string, errors: Array<{ id: string, stack: string, args: Record<string, unknown> | null }> };
 
+export type UpdateProjectLabelSetMutationVariables = Exact<{
+  input: UpdateProjectLabelSetInput;
+}>;
+
+
+export type UpdateProjectLabelSetMutation = { updateProjectLabelSet: { id: string, index: number, name: string, signature: string | null, labelItems: Array<{ id: string, parentId: string | null, color: string | null, desc: string | null, labelName: string }> } };
+
 export const JobFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"JobFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Job"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"progress"}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"stack"}},{"kind":"Field","name":{"kind":"Name","value":"args"}}]}},{"kind":"Field","name":{"kind":"Name","value":"resultId"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<JobFieldsFragment, unknown>;
+export const AppendLabelSetLabelItemsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AppendLabelSetLabelItems"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"AppendLabelSetTagItemsInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","alias":{"kind":"Name","value":"appendLabelSetLabelItems"},"name":{"kind":"Name","value":"appendLabelSetTagItems"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"parentId"}},{"kind":"Field","alias":{"kind":"Name","value":"labelName"},"name":{"kind":"Name","value":"tagName"}},{"kind":"Field","name":{"kind":"Name","value":"color"}},{"kind":"Field","name":{"kind":"Name","value":"desc"}}]}}]}}]} as unknown as DocumentNode<AppendLabelSetLabelItemsMutation, AppendLabelSetLabelItemsMutationVariables>;
 export const AutoLabelTokenBasedProjectMutationDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AutoLabelTokenBasedProjectMutation"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"AutoLabelTokenBasedProjectInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","alias":{"kind":"Name","value":"result"},"name":{"kind":"Name","value":"autoLabelTokenBasedProject"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"progress"}}]}}]}}]} as unknown as DocumentNode<AutoLabelTokenBasedProjectMutation, AutoLabelTokenBasedProjectMutationVariables>;
+export const CreateLabelSetDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateLabelSet"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"projectId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateLabelSetInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createLabelSet"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"projectId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"projectId"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"index"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"signature"}},{"kind":"Field","alias":{"kind":"Name","value":"labelItems"},"name":{"kind":"Name","value":"tagItems"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"parentId"}},{"kind":"Field","alias":{"kind":"Name","value":"labelName"},"name":{"kind":"Name","value":"tagName"}},{"kind":"Field","name":{"kind":"Name","value":"color"}},{"kind":"Field","name":{"kind":"Name","value":"desc"}}]}}]}}]}}]} as unknown as DocumentNode<CreateLabelSetMutation, CreateLabelSetMutationVariables>;
+export const DeleteLabelSetDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"DeleteLabelSet"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deleteLabelSet"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}]}]}}]} as unknown as DocumentNode<DeleteLabelSetMutation, DeleteLabelSetMutationVariables>;
 export const GetCabinetDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"GetCabinet"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"projectId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"role"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Role"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"getCabinet"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"projectId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"projectId"}}},{"kind":"Argument","name":{"kind":"Name","value":"role"},"value":{"kind":"Variable","name":{"kind":"Name","value":"role"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}}]}}]} as unknown as DocumentNode<GetCabinetQuery, GetCabinetQueryVariables>;
-export const GetCabinetLabelSetsByIdDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"getCabinetLabelSetsById"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"cabinetId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"getCabinetLabelSetsById"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"cabinetId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"cabinetId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"index"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"signature"}},{"kind":"Field","alias":{"kind":"Name","value":"labelItems"},"name":{"kind":"Name","value":"tagItems"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"parentId"}},{"kind":"Field","alias":{"kind":"Name","value":"labelName"},"name":{"kind":"Name","value":"tagName"}},{"kind":"Field","name":{"kind":"Name","value":"color"}}]}}]}}]}}]} as unknown as DocumentNode<GetCabinetLabelSetsByIdQuery, GetCabinetLabelSetsByIdQueryVariables>;
+export const GetCabinetLabelSetsByIdDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"getCabinetLabelSetsById"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"cabinetId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"getCabinetLabelSetsById"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"cabinetId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"cabinetId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"index"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"signature"}},{"kind":"Field","alias":{"kind":"Name","value":"labelItems"},"name":{"kind":"Name","value":"tagItems"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"parentId"}},{"kind":"Field","alias":{"kind":"Name","value":"labelName"},"name":{"kind":"Name","value":"tagName"}},{"kind":"Field","name":{"kind":"Name","value":"color"}},{"kind":"Field","name":{"kind":"Name","value":"desc"}}]}}]}}]}}]} as unknown as DocumentNode<GetCabinetLabelSetsByIdQuery, GetCabinetLabelSetsByIdQueryVariables>;
 export const GetJobDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"GetJob"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"jobId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"getJob"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"jobId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"jobId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"JobFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"JobFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Job"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"progress"}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"stack"}},{"kind":"Field","name":{"kind":"Name","value":"args"}}]}},{"kind":"Field","name":{"kind":"Name","value":"resultId"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<GetJobQuery, GetJobQueryVariables>;
 export const GetJobsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"GetJobs"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"jobIds"}},"type":{"kind":"NonNullType","type":{"kind":"ListType","type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"getJobs"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"jobIds"},"value":{"kind":"Variable","name":{"kind":"Name","value":"jobIds"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"JobFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"JobFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Job"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"progress"}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"stack"}},{"kind":"Field","name":{"kind":"Name","value":"args"}}]}},{"kind":"Field","name":{"kind":"Name","value":"resultId"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<GetJobsQuery, GetJobsQueryVariables>;
+export const UpdateProjectLabelSetDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UpdateProjectLabelSet"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"UpdateProjectLabelSetInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"updateProjectLabelSet"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"index"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"signature"}},{"kind":"Field","alias":{"kind":"Name","value":"labelItems"},"name":{"kind":"Name","value":"tagItems"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"parentId"}},{"kind":"Field","alias":{"kind":"Name","value":"labelName"},"name":{"kind":"Name","value":"tagName"}},{"kind":"Field","name":{"kind":"Name","value":"color"}},{"kind":"Field","name":{"kind":"Name","value":"desc"}}]}}]}}]}}]} as unknown as DocumentNode<UpdateProjectLabelSetMutation, UpdateProjectLabelSetMutationVariables>;

@@ -14,6 +14,28 @@ export type Scalars = {
   JobErrorArgs: { input: Record<string, unknown>; output: Record<string, unknown>; }
 };
 
+/** Labels added at the top of an existing label set, keeping the labels it has. */
+export type AppendLabelSetTagItemsInput = {
+  /** The label set to add to. */
+  labelSetId: Scalars['ID']['input'];
+  /** The set's `signature` as last read, to say which version of the set the change is for. */
+  labelSetSignature?: InputMaybe<Scalars['String']['input']>;
+  /** The labels to add. */
+  tagItems: Array<AppendTagItemInput>;
+};
+
+/** A label added at the top of an existing set (`appendLabelSetTagItems`): it has no parent. */
+export type AppendTagItemInput = {
+  /** The label's colour, a `#rrggbb` string; null for none. */
+  color?: InputMaybe<Scalars['String']['input']>;
+  /** A free-text description of the label. */
+  desc?: InputMaybe<Scalars['String']['input']>;
+  /** The label's id; the service generates one when absent. */
+  id?: InputMaybe<Scalars['ID']['input']>;
+  /** The label's name; names compare case-insensitively. */
+  tagName: Scalars['String']['input'];
+};
+
 /** How an auto-labeling job calls the model. */
 export type AutoLabelProjectOptionsInput = {
   /**
@@ -44,6 +66,29 @@ export type Cabinet = {
   __typename?: 'Cabinet';
   /** The cabinet's id, the key to its label sets. */
   id: Scalars['ID']['output'];
+};
+
+/** A new label set of a project. */
+export type CreateLabelSetInput = {
+  /** Whether every arrow must carry a label; false when absent. */
+  arrowLabelRequired?: InputMaybe<Scalars['Boolean']['input']>;
+  /** The set's zero-based position in its project, 0 to 4 (a project has at most five sets). */
+  index?: InputMaybe<Scalars['Int']['input']>;
+  /** The set's name. */
+  name?: InputMaybe<Scalars['String']['input']>;
+  /** The labels of the new set, flat; `parentId` links them into a hierarchy. */
+  tagItems: Array<TagItemInput>;
+};
+
+/** Emulator-only (not part of the labeling service): how many applied labels use one label. */
+export type EmulatorAppliedLabelCount = {
+  __typename?: 'EmulatorAppliedLabelCount';
+  /** The labels applied with it, over every labeler's and reviewer's copy of the project. */
+  appliedLabels: Scalars['Int']['output'];
+  /** The label's id within its set. */
+  labelItemId: Scalars['String']['output'];
+  /** The label set that holds the label. */
+  labelSetId: Scalars['ID']['output'];
 };
 
 /**
@@ -135,11 +180,24 @@ export type LabelSet = {
 
 export type Mutation = {
   __typename?: 'Mutation';
+  /** Adds labels at the top of a label set; answers the new labels only, with their ids. */
+  appendLabelSetTagItems?: Maybe<Array<TagItem>>;
   /**
    * Starts ML-assisted labeling of a token-based project with the customer's model.
    * Returns the job at once; the labeling goes on afterwards.
    */
   autoLabelTokenBasedProject: Job;
+  /** Creates a label set in a project; it appears in `getCabinetLabelSetsById`. */
+  createLabelSet: LabelSet;
+  /** Deletes a label set; the labels applied with its labels are removed. */
+  deleteLabelSet: Array<Scalars['ID']['output']>;
+  /** Renames a project's label set or replaces all of its labels. */
+  updateProjectLabelSet: LabelSet;
+};
+
+
+export type MutationAppendLabelSetTagItemsArgs = {
+  input: AppendLabelSetTagItemsInput;
 };
 
 
@@ -147,8 +205,29 @@ export type MutationAutoLabelTokenBasedProjectArgs = {
   input: AutoLabelTokenBasedProjectInput;
 };
 
+
+export type MutationCreateLabelSetArgs = {
+  input: CreateLabelSetInput;
+  projectId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+export type MutationDeleteLabelSetArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationUpdateProjectLabelSetArgs = {
+  input: UpdateProjectLabelSetInput;
+};
+
 export type Query = {
   __typename?: 'Query';
+  /**
+   * Emulator-only (not part of the labeling service): one entry per label of every label set of a
+   * project, 0 for a label never applied.
+   */
+  emulatorAppliedLabelCounts: Array<EmulatorAppliedLabelCount>;
   /** The cabinet of a project for one role. */
   getCabinet: Cabinet;
   /** The label sets of a cabinet's project. */
@@ -157,6 +236,11 @@ export type Query = {
   getJob?: Maybe<Job>;
   /** Many jobs by id, in the order asked; null where a job is unknown. */
   getJobs: Array<Maybe<Job>>;
+};
+
+
+export type QueryEmulatorAppliedLabelCountsArgs = {
+  projectId: Scalars['ID']['input'];
 };
 
 
@@ -204,12 +288,43 @@ export type TagItem = {
   type: LabelClassType;
 };
 
+/** A label of a label set as a write gives it (`createLabelSet`, `updateProjectLabelSet`). */
+export type TagItemInput = {
+  /** The label's colour, a `#rrggbb` string; null for none. */
+  color?: InputMaybe<Scalars['String']['input']>;
+  /** A free-text description of the label. */
+  desc?: InputMaybe<Scalars['String']['input']>;
+  /** The label's id, unique within its set; keep it to keep the labels applied with it. */
+  id: Scalars['String']['input'];
+  /** The id of the parent label in the same set, or null for a top-level label. */
+  parentId?: InputMaybe<Scalars['ID']['input']>;
+  /** The label's name; names compare case-insensitively. */
+  tagName: Scalars['String']['input'];
+};
+
 /** Where the customer's model listens and the secret it expects. */
 export type TargetApiInput = {
   /** The absolute URL of the model's prediction endpoint. */
   endpoint: Scalars['String']['input'];
   /** The secret the service presents to the model; never echoed back. */
   secretKey: Scalars['String']['input'];
+};
+
+/** A change to a project's label set: its name, or all of its labels at once. */
+export type UpdateProjectLabelSetInput = {
+  /** The label set to change. */
+  id: Scalars['ID']['input'];
+  /** The set's `signature` as last read, to say which version of the set the change is for. */
+  labelSetSignature?: InputMaybe<Scalars['String']['input']>;
+  /** The set's new name; unchanged when absent. */
+  name?: InputMaybe<Scalars['String']['input']>;
+  /** The project the set belongs to. */
+  projectId: Scalars['ID']['input'];
+  /**
+   * The set's new labels, replacing every label it has; unchanged when absent. Labels applied
+   * with a label whose id is no longer in the list are removed.
+   */
+  tagItems?: InputMaybe<Array<TagItemInput>>;
 };
 
 
@@ -285,10 +400,14 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
+  AppendLabelSetTagItemsInput: AppendLabelSetTagItemsInput;
+  AppendTagItemInput: AppendTagItemInput;
   AutoLabelProjectOptionsInput: AutoLabelProjectOptionsInput;
   AutoLabelTokenBasedProjectInput: AutoLabelTokenBasedProjectInput;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   Cabinet: ResolverTypeWrapper<StoredCabinetModel>;
+  CreateLabelSetInput: CreateLabelSetInput;
+  EmulatorAppliedLabelCount: ResolverTypeWrapper<EmulatorAppliedLabelCount>;
   GqlAutoLabelServiceProvider: GqlAutoLabelServiceProvider;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
@@ -303,15 +422,21 @@ export type ResolversTypes = {
   Role: Role;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   TagItem: ResolverTypeWrapper<StoredLabelModel>;
+  TagItemInput: TagItemInput;
   TargetApiInput: TargetApiInput;
+  UpdateProjectLabelSetInput: UpdateProjectLabelSetInput;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
+  AppendLabelSetTagItemsInput: AppendLabelSetTagItemsInput;
+  AppendTagItemInput: AppendTagItemInput;
   AutoLabelProjectOptionsInput: AutoLabelProjectOptionsInput;
   AutoLabelTokenBasedProjectInput: AutoLabelTokenBasedProjectInput;
   Boolean: Scalars['Boolean']['output'];
   Cabinet: StoredCabinetModel;
+  CreateLabelSetInput: CreateLabelSetInput;
+  EmulatorAppliedLabelCount: EmulatorAppliedLabelCount;
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
   Job: StoredJobModel;
@@ -322,11 +447,19 @@ export type ResolversParentTypes = {
   Query: Record<PropertyKey, never>;
   String: Scalars['String']['output'];
   TagItem: StoredLabelModel;
+  TagItemInput: TagItemInput;
   TargetApiInput: TargetApiInput;
+  UpdateProjectLabelSetInput: UpdateProjectLabelSetInput;
 };
 
 export type CabinetResolvers<ContextType = any, ParentType extends ResolversParentTypes['Cabinet'] = ResolversParentTypes['Cabinet']> = {
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
+export type EmulatorAppliedLabelCountResolvers<ContextType = any, ParentType extends ResolversParentTypes['EmulatorAppliedLabelCount'] = ResolversParentTypes['EmulatorAppliedLabelCount']> = {
+  appliedLabels?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  labelItemId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  labelSetId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
 };
 
 export type JobResolvers<ContextType = any, ParentType extends ResolversParentTypes['Job'] = ResolversParentTypes['Job']> = {
@@ -359,10 +492,15 @@ export type LabelSetResolvers<ContextType = any, ParentType extends ResolversPar
 };
 
 export type MutationResolvers<ContextType = any, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  appendLabelSetTagItems?: Resolver<Maybe<Array<ResolversTypes['TagItem']>>, ParentType, ContextType, RequireFields<MutationAppendLabelSetTagItemsArgs, 'input'>>;
   autoLabelTokenBasedProject?: Resolver<ResolversTypes['Job'], ParentType, ContextType, RequireFields<MutationAutoLabelTokenBasedProjectArgs, 'input'>>;
+  createLabelSet?: Resolver<ResolversTypes['LabelSet'], ParentType, ContextType, RequireFields<MutationCreateLabelSetArgs, 'input'>>;
+  deleteLabelSet?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType, RequireFields<MutationDeleteLabelSetArgs, 'id'>>;
+  updateProjectLabelSet?: Resolver<ResolversTypes['LabelSet'], ParentType, ContextType, RequireFields<MutationUpdateProjectLabelSetArgs, 'input'>>;
 };
 
 export type QueryResolvers<ContextType = any, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+  emulatorAppliedLabelCounts?: Resolver<Array<ResolversTypes['EmulatorAppliedLabelCount']>, ParentType, ContextType, RequireFields<QueryEmulatorAppliedLabelCountsArgs, 'projectId'>>;
   getCabinet?: Resolver<ResolversTypes['Cabinet'], ParentType, ContextType, RequireFields<QueryGetCabinetArgs, 'projectId' | 'role'>>;
   getCabinetLabelSetsById?: Resolver<Array<ResolversTypes['LabelSet']>, ParentType, ContextType, RequireFields<QueryGetCabinetLabelSetsByIdArgs, 'cabinetId'>>;
   getJob?: Resolver<Maybe<ResolversTypes['Job']>, ParentType, ContextType, RequireFields<QueryGetJobArgs, 'jobId'>>;
@@ -380,6 +518,7 @@ export type TagItemResolvers<ContextType = any, ParentType extends ResolversPare
 
 export type Resolvers<ContextType = any> = {
   Cabinet?: CabinetResolvers<ContextType>;
+  EmulatorAppliedLabelCount?: EmulatorAppliedLabelCountResolvers<ContextType>;
   Job?: JobResolvers<ContextType>;
   JobError?: JobErrorResolvers<ContextType>;
   JobErrorArgs?: GraphQLScalarType;

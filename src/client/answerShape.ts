@@ -95,3 +95,89 @@ export function labelSetList(): Check {
     return undefined;
   };
 }
+
+/** What is wrong with one label item, or undefined. */
+function labelItemProblem(item: unknown, where: string): string | undefined {
+  if (!isObject(item) || typeof item.id !== 'string') return `${where} is not a label item`;
+  if (typeof item.labelName !== 'string') return `${where}.labelName is not a string`;
+  return undefined;
+}
+
+/**
+ * The check of a write that answers one label set (`createLabelSet`, `updateProjectLabelSet`):
+ * an object with an id, an index and a list of label items.
+ *
+ * @param name - the field in `data`
+ * @returns the check
+ * @example
+ * ```ts
+ * labelSetField('createLabelSet')({ createLabelSet: null }); // 'createLabelSet is not a label set'
+ * ```
+ */
+export function labelSetField(name: string): Check {
+  return (data) => {
+    const { value, problem } = field(data, name);
+    if (problem) return problem;
+    if (!isObject(value) || typeof value.id !== 'string') return `${name} is not a label set`;
+    if (typeof value.index !== 'number') return `${name}.index is not a number`;
+    if (!Array.isArray(value.labelItems)) return `${name}.labelItems is not a list`;
+    for (const [i, item] of value.labelItems.entries()) {
+      const wrong = labelItemProblem(item, `${name}.labelItems[${i}]`);
+      if (wrong) return wrong;
+    }
+    return undefined;
+  };
+}
+
+/**
+ * The check of `appendLabelSetLabelItems`: one label item per label sent, in order.
+ *
+ * @param count - how many labels were sent
+ * @returns the check; production's type allows null, which answers nothing about the new labels
+ * and is refused like any other wrong shape
+ */
+export function labelItemList(count: number): Check {
+  return (data) => {
+    const name = 'appendLabelSetLabelItems';
+    const { value, problem } = field(data, name);
+    if (problem) return problem;
+    if (!Array.isArray(value)) return `${name} is not a list of label items`;
+    if (value.length !== count) return `${name} has ${value.length} label items for ${count} sent`;
+    for (const [i, item] of value.entries()) {
+      const wrong = labelItemProblem(item, `${name}[${i}]`);
+      if (wrong) return wrong;
+    }
+    return undefined;
+  };
+}
+
+/**
+ * The check of `deleteLabelSet`: a list of ids.
+ *
+ * @returns the check
+ */
+export function idList(): Check {
+  return (data) => {
+    const { value, problem } = field(data, 'deleteLabelSet');
+    if (problem) return problem;
+    return Array.isArray(value) && value.every((id) => typeof id === 'string') ? undefined : 'deleteLabelSet is not a list of ids';
+  };
+}
+
+/**
+ * The check of the emulator-only `emulatorAppliedLabelCounts`: a list of counts.
+ *
+ * @returns the check
+ */
+export function appliedLabelCountList(): Check {
+  return (data) => {
+    const name = 'emulatorAppliedLabelCounts';
+    const { value, problem } = field(data, name);
+    if (problem) return problem;
+    if (!Array.isArray(value)) return `${name} is not a list`;
+    for (const [i, c] of value.entries()) {
+      if (!isObject(c) || typeof c.labelSetId !== 'string' || typeof c.labelItemId !== 'string' || typeof c.appliedLabels !== 'number') return `${name}[${i}] is not a count`;
+    }
+    return undefined;
+  };
+}

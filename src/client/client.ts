@@ -1,18 +1,44 @@
 import type { AnyVariables, TypedDocumentNode } from '@urql/core';
 import { AutoLabelTokenBasedProjectMutationDocument, GetCabinetDocument, GetJobDocument, GetJobsDocument } from '../../generated/graphql.js';
+import { EmulatorAppliedLabelCountsDocument } from '../../generated/emulator-only/graphql.js';
 import type { AuthOptions } from './auth.js';
-import { JobFailedError, JobNotFoundError, JobTimeoutError, ValidationError } from './errors.js';
+import { isLabelkitError, JobFailedError, JobNotFoundError, JobTimeoutError, ValidationError } from './errors.js';
 import type { AuthError, GraphQLRequestError, NetworkError } from './errors.js';
-import { jobList, labelSetList, nullableJob, objectField } from './answerShape.js';
+import { appliedLabelCountList, idList, jobList, labelItemList, labelSetField, labelSetList, nullableJob, objectField } from './answerShape.js';
 import { createExecutor } from './executor.js';
 import type { CallOptions, RetryOptions } from './executor.js';
 import { DEFAULT_JOB_TIMEOUT_MS } from '../shared/constants.js';
 import { JobPoller } from './jobPoller.js';
 import { LabelSetDocuments } from './labelSetDocuments.js';
-import type { SchemaChangeEvent, SchemaGeneration } from './labelSetDocuments.js';
+import type { SchemaChangeEvent, SchemaGeneration, SendDocument } from './labelSetDocuments.js';
 import type { PollOptions, WaitOptions } from './jobPoller.js';
-import type { AutoLabelInput, Cabinet, Job, JobOutcome, JobSnapshot, LabelSet, Role } from './types.js';
-import { checkClientOptions, checkId, checkJobIds, checkRole, checkTimingOptions, validateAutoLabelInput } from './validation.js';
+import type {
+  AppliedLabelCount,
+  AutoLabelInput,
+  Cabinet,
+  Job,
+  JobOutcome,
+  JobSnapshot,
+  LabelItem,
+  LabelItemInput,
+  LabelItemsAppendInput,
+  LabelSet,
+  LabelSetCreateInput,
+  LabelSetUpdateInput,
+  NewLabelItemInput,
+  Role,
+} from './types.js';
+import {
+  checkAppendLabelItems,
+  checkClientOptions,
+  checkCreateLabelSet,
+  checkId,
+  checkJobIds,
+  checkRole,
+  checkTimingOptions,
+  checkUpdateLabelSet,
+  validateAutoLabelInput,
+} from './validation.js';
 import type { ValidationProblem } from './validation.js';
 
 /** Options of {@link createLabelingClient}. Give exactly one of `token`, `getToken`, `clientCredentials`. */
@@ -122,10 +148,91 @@ export interface LabelingClient {
    */
   waitForJobOrThrow(jobId: string, options?: WaitOptions): Promise<Job>;
   /**
+   * Creates a label set in a project (`createLabelSet`).
+   * @param projectId - the project's id
+   * @param input - `index` (0 to 4), `name`, `labelItems` (flat; `parentId` links them) and
+   * `arrowLabelRequired`
+   * @param options - signal and time-out of this call
+   * @returns the new set, as {@link LabelingClient.getLabelSets} reads it (with its id and signature)
+   * @throws {@link ValidationError} before anything is sent, listing every problem (an index
+   * outside 0–4, an empty name, duplicate ids, names used twice under one parent, a parent not in
+   * the list, a cycle, a colour that is not `#rrggbb`); {@link GraphQLRequestError} when the
+   * service refuses it (e.g. a sixth set); {@link NetworkError} with `mutationOutcomeUnknown: true`
+   * when the answer was lost (read the sets again before creating it again). Never retried.
+   */
+  createLabelSet(projectId: string, input: LabelSetCreateInput, options?: CallOptions): Promise<LabelSet>;
+  /**
+   * Renames a project's label set and/or replaces all of its labels (`updateProjectLabelSet`).
+   * @param input - the set's `id` and `projectId`, its `labelSetSignature` as read, and a new
+   * `name` and/or `labelItems` (every label of the set afterwards)
+   * @param options - signal and time-out of this call
+   * @returns the set afterwards
+   * @remarks The service removes the applied labels of every label whose id is left out of
+   * `labelItems`; a label whose id stays keeps them, renamed or not. What the service does with a
+   * stale `labelSetSignature` is not documented (the emulator refuses the write): compare the
+   * set's signature yourself right before writing when it matters.
+   * @throws as {@link LabelingClient.createLabelSet}
+   */
+  updateLabelSet(input: LabelSetUpdateInput, options?: CallOptions): Promise<LabelSet>;
+  /**
+   * Adds labels at the top of a label set, keeping every label it has (`appendLabelSetTagItems`).
+   * @param input - the set's id, its `labelSetSignature` as read, and the new labels (no
+   * `parentId`; `id` optional)
+   * @param options - signal and time-out of this call
+   * @returns the new labels only, in the order sent, with the ids the service generated for
+   * those sent without one
+   * @throws as {@link LabelingClient.createLabelSet}
+   */
+  appendLabelItems(input: LabelItemsAppendInput, options?: CallOptions): Promise<LabelItem[]>;
+  /**
+   * Deletes a label set (`deleteLabelSet`); the service removes the labels applied with its labels.
+   * @param id - the set's id
+   * @param options - signal and time-out of this call
+   * @returns the ids the service answers (the emulator answers the set's id)
+   * @throws as {@link LabelingClient.createLabelSet}
+   */
+  deleteLabelSet(id: string, options?: CallOptions): Promise<string[]>;
+  /**
+   * How many applied labels use each label of a project's label sets, where the service can tell:
+   * emulator-only (`emulatorAppliedLabelCounts`); production publishes no such count.
+   * @param projectId - the project's id
+   * @param options - signal and time-out of this call
+   * @returns one count per label of every set (0 for a label never applied), or null when the
+   * service does not know the query (production: it cannot tell)
+   */
+  getAppliedLabelCounts(projectId: string, options?: CallOptions): Promise<AppliedLabelCount[] | null>;
+  /**
    * Ends every wait and call in progress (they reject with a {@link NetworkError} of code
    * `ABORTED`); no request leaves the client afterwards, and later calls reject at once.
    */
   close(): void;
+}
+
+/** What a label-set write of unknown outcome tells the caller (instead of the job's hint). */
+const LABEL_SET_WRITE_OUTCOME_HINT =
+  '; the write may have reached the service and changed the label set although no answer arrived: read the label sets again before writing again';
+
+/** A label of a write as the service takes it (label words; the documents put them in the service's). */
+const labelItemVariables = (item: LabelItemInput) => ({
+  id: item.id,
+  parentId: item.parentId ?? null,
+  labelName: item.labelName,
+  color: item.color ?? null,
+  desc: item.desc ?? null,
+});
+const newLabelItemVariables = (item: NewLabelItemInput) => ({
+  ...(item.id !== undefined && { id: item.id }),
+  labelName: item.labelName,
+  color: item.color ?? null,
+  desc: item.desc ?? null,
+});
+
+/** Whether a query was refused because the service does not know one of its fields (a request error, before it ran). */
+function unknownField(error: unknown, field: string): boolean {
+  if (!isLabelkitError(error) || error.code !== 'GRAPHQL') return false;
+  const entries = (error as { graphQLErrors?: { message: string; path?: unknown }[] }).graphQLErrors ?? [];
+  const pattern = new RegExp(`\\b(?:cannot query|unknown) field\\W+${field}\\b`, 'i');
+  return entries.some((e) => (e.path === undefined || e.path === null) && pattern.test(e.message));
 }
 
 function assertValid(problems: ValidationProblem[], operationName: string): void {
@@ -171,6 +278,9 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
   const poller = new JobPoller((ids, signal) => getJobs(ids, { signal }), options.poll);
   const checkWait = (problems: ValidationProblem[], waitOptions: WaitOptions | undefined) =>
     assertValid([...problems, ...checkTimingOptions(waitOptions, 'options')], 'GetJobs');
+  // A label-set write through the executor: a mutation, never retried.
+  const mutation = (operationName: string, callOptions: CallOptions | undefined, check: (data: unknown) => string | undefined): SendDocument =>
+    (document, variables) => execute(document, variables as never, { kind: 'mutation', operationName, options: callOptions, check, outcomeHint: LABEL_SET_WRITE_OUTCOME_HINT });
 
   const client: LabelingClient = {
     url: options.url,
@@ -227,6 +337,54 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
           throw new JobTimeoutError(jobId, result.job, waitOptions?.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS);
         case 'not-found':
           throw new JobNotFoundError(jobId);
+      }
+    },
+    async createLabelSet(projectId, input, callOptions) {
+      assertValid([...checkCreateLabelSet(projectId, input), ...checkTimingOptions(callOptions, 'options')], 'CreateLabelSet');
+      const labelSet = {
+        index: input.index,
+        name: input.name,
+        labelItems: input.labelItems.map(labelItemVariables),
+        ...(input.arrowLabelRequired !== undefined && { arrowLabelRequired: input.arrowLabelRequired }),
+      };
+      const data = await labelSetDocuments.write('CreateLabelSet', { projectId, input: labelSet }, mutation('CreateLabelSet', callOptions, labelSetField('createLabelSet')));
+      return data.createLabelSet;
+    },
+    async updateLabelSet(input, callOptions) {
+      assertValid([...checkUpdateLabelSet(input), ...checkTimingOptions(callOptions, 'options')], 'UpdateProjectLabelSet');
+      const change = {
+        id: input.id,
+        projectId: input.projectId,
+        ...(input.labelSetSignature !== undefined && { labelSetSignature: input.labelSetSignature }),
+        ...(input.name !== undefined && { name: input.name }),
+        ...(input.labelItems !== undefined && { labelItems: input.labelItems.map(labelItemVariables) }),
+      };
+      const data = await labelSetDocuments.write('UpdateProjectLabelSet', { input: change }, mutation('UpdateProjectLabelSet', callOptions, labelSetField('updateProjectLabelSet')));
+      return data.updateProjectLabelSet;
+    },
+    async appendLabelItems(input, callOptions) {
+      assertValid([...checkAppendLabelItems(input), ...checkTimingOptions(callOptions, 'options')], 'AppendLabelSetLabelItems');
+      const added = {
+        labelSetId: input.labelSetId,
+        ...(input.labelSetSignature !== undefined && { labelSetSignature: input.labelSetSignature }),
+        labelItems: input.labelItems.map(newLabelItemVariables),
+      };
+      const check = labelItemList(input.labelItems.length);
+      const data = await labelSetDocuments.write('AppendLabelSetLabelItems', { input: added }, mutation('AppendLabelSetLabelItems', callOptions, check));
+      return data.appendLabelSetLabelItems ?? []; // never null here: labelItemList refuses a null answer
+    },
+    async deleteLabelSet(id, callOptions) {
+      assertValid([...checkId(id, 'id'), ...checkTimingOptions(callOptions, 'options')], 'DeleteLabelSet');
+      const data = await labelSetDocuments.write('DeleteLabelSet', { id }, mutation('DeleteLabelSet', callOptions, idList()));
+      return data.deleteLabelSet;
+    },
+    async getAppliedLabelCounts(projectId, callOptions) {
+      try {
+        const problems = checkId(projectId, 'projectId');
+        return (await query(EmulatorAppliedLabelCountsDocument, { projectId }, 'EmulatorAppliedLabelCounts', problems, callOptions, appliedLabelCountList())).emulatorAppliedLabelCounts;
+      } catch (error) {
+        if (unknownField(error, 'emulatorAppliedLabelCounts')) return null;
+        throw error;
       }
     },
     close() {

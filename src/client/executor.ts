@@ -40,6 +40,11 @@ export interface Call {
   secrets?: ReadonlyArray<string | undefined>;
   options?: CallOptions | undefined;
   /**
+   * What a mutation of unknown outcome tells the caller to do, appended to the error's message.
+   * @defaultValue MUTATION_OUTCOME_UNKNOWN_HINT (a job may have started)
+   */
+  outcomeHint?: string;
+  /**
    * Checks the shape of the answer's data: returns what is wrong (e.g. `getJobs is missing`), or
    * undefined when the data is what the operation asks for. A problem rejects the call with a
    * {@link ProtocolError} (code `BAD_RESPONSE`).
@@ -219,7 +224,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
     const details = { operationName: call.operationName, requestId };
     const where = `(operation ${call.operationName}, request ${requestId})`;
     const unknownOutcome = call.kind === 'mutation';
-    const hint = unknownOutcome ? MUTATION_OUTCOME_UNKNOWN_HINT : '';
+    const hint = unknownOutcome ? (call.outcomeHint ?? MUTATION_OUTCOME_UNKNOWN_HINT) : '';
     const signal = call.options?.signal;
     if (closing.signal.aborted) throw new NetworkError('ABORTED', `the client is closed; nothing was sent ${where}`, details);
     if (signal?.aborted) throw new NetworkError('ABORTED', `the call was aborted before it was sent ${where}`, details);
@@ -262,7 +267,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
     if (!result) throw lost ?? new NetworkError('ABORTED', `the call ended without an answer${hint} ${where}`, details);
     // The one conversion point: a result becomes the data, or one error of the family.
     if (result.error) {
-      throw toLabelkitError(result.error, { kind: call.kind, operationName: call.operationName, requestId, url: options.url, secrets: secrets() });
+      throw toLabelkitError(result.error, { kind: call.kind, operationName: call.operationName, requestId, url: options.url, secrets: secrets(), outcomeHint: call.outcomeHint });
     }
     const problem = result.data == null ? 'the answer has no data' : call.check?.(result.data);
     if (problem === undefined) return result.data as Data;

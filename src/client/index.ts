@@ -33,6 +33,7 @@ export type { PlannedProject, RerunRules } from './manyPlan.js';
 export type { SchemaChangeEvent, SchemaGeneration } from './labelSetDocuments.js';
 export type { LabelNode, LabelTree } from './labelTree.js';
 export type {
+  AppliedLabelCount,
   AutoLabelInput,
   Cabinet,
   Job,
@@ -41,22 +42,37 @@ export type {
   JobSnapshot,
   JobStatus,
   LabelItem,
+  LabelItemInput,
+  LabelItemsAppendInput,
   LabelSet,
+  LabelSetCreateInput,
+  LabelSetUpdateInput,
+  NewLabelItemInput,
   Role,
 } from './types.js';
 export { VERSION } from './version.js';
 // The typed documents, for use with any GraphQL client that understands TypedDocumentNode.
 export {
+  AppendLabelSetLabelItemsDocument,
   AutoLabelTokenBasedProjectMutationDocument,
+  CreateLabelSetDocument,
+  DeleteLabelSetDocument,
   GetCabinetDocument,
   GetCabinetLabelSetsByIdDocument,
   GetJobDocument,
   GetJobsDocument,
   JobFieldsFragmentDoc,
+  UpdateProjectLabelSetDocument,
 } from '../../generated/graphql.js';
 export type {
+  AppendLabelSetLabelItemsMutation,
+  AppendLabelSetLabelItemsMutationVariables,
   AutoLabelTokenBasedProjectMutation,
   AutoLabelTokenBasedProjectMutationVariables,
+  CreateLabelSetMutation,
+  CreateLabelSetMutationVariables,
+  DeleteLabelSetMutation,
+  DeleteLabelSetMutationVariables,
   GetCabinetLabelSetsByIdQuery,
   GetCabinetLabelSetsByIdQueryVariables,
   GetCabinetQuery,
@@ -66,4 +82,6 @@ export type {
   GetJobsQuery,
   GetJobsQueryVariables,
   JobFieldsFragment,
+  UpdateProjectLabelSetMutation,
+  UpdateProjectLabelSetMutationVariables,
 } from '../../generated/graphql.js';

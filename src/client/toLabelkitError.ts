@@ -14,6 +14,8 @@ export interface FailedCall {
   url: string;
   /** Secret values that must not survive into the error (tokens, client secret, secretKey). */
   secrets: Secrets;
+  /** What a mutation of unknown outcome tells the caller to do. @defaultValue MUTATION_OUTCOME_UNKNOWN_HINT (a job's) */
+  outcomeHint?: string;
 }
 
 /**
@@ -172,7 +174,7 @@ export function toLabelkitError(error: CombinedError, call: FailedCall): Labelki
       return err;
     }
     case 'protocol':
-      return new ProtocolError(`the answer from ${call.url} (HTTP ${status}) is not GraphQL JSON${mutation ? MUTATION_OUTCOME_UNKNOWN_HINT : ''} ${where}`, {
+      return new ProtocolError(`the answer from ${call.url} (HTTP ${status}) is not GraphQL JSON${mutation ? (call.outcomeHint ?? MUTATION_OUTCOME_UNKNOWN_HINT) : ''} ${where}`, {
         ...details,
         mutationOutcomeUnknown: mutation,
         cause,
@@ -190,7 +192,7 @@ export function toLabelkitError(error: CombinedError, call: FailedCall): Labelki
           ? `HTTP ${status} from ${call.url}${graphQL ? `: ${graphQL.slice(0, 500)}` : ''}`
           : `could not reach ${call.url}${code ? ` (${code})` : ''}${inBrowser() ? ' (in a browser this can also be a CORS refusal)' : ''}`;
       // A cut answer is no answer: its 200 status is not kept, so that it classifies as transient.
-      const err = new NetworkError('NETWORK', `${reason}${unknownOutcome ? MUTATION_OUTCOME_UNKNOWN_HINT : ''} ${where}`, {
+      const err = new NetworkError('NETWORK', `${reason}${unknownOutcome ? (call.outcomeHint ?? MUTATION_OUTCOME_UNKNOWN_HINT) : ''} ${where}`, {
         ...details,
         ...(ok && { status: undefined }),
         mutationOutcomeUnknown: unknownOutcome,

@@ -1,5 +1,5 @@
 import { isBadPort } from '../shared/badPorts.js';
-import { MAX_GRAPHQL_INT, ROLES } from '../shared/constants.js';
+import { LABEL_COLOR, MAX_GRAPHQL_INT, MAX_LABEL_SETS, ROLES } from '../shared/constants.js';
 import { isLoopbackHost } from '../shared/isLoopbackHost.js';
 
 /** One reason why input was refused, with the path of the field at fault. */
@@ -256,4 +256,161 @@ export function checkClientOptions(options: ClientOptionsToCheck): ValidationPro
     problems.push({ path: 'options.onSchemaChange', message: 'must be a function' });
   }
   return problems;
+}
+
+/** An optional text field: absent, null, or a string. */
+function checkOptionalText(value: unknown, path: string): ValidationProblem[] {
+  return value === undefined || value === null || typeof value === 'string' ? [] : [{ path, message: 'must be a string or null' }];
+}
+
+/** An optional non-empty string (a signature, a new name): absent, or text besides white space. */
+function checkOptionalId(value: unknown, path: string): ValidationProblem[] {
+  return value === undefined ? [] : checkId(value, path);
+}
+
+/**
+ * Checks the labels of a label-set write before anything is sent.
+ *
+ * @param value - the labels (typed `unknown`: they often come from a file)
+ * @param path - the list's path, e.g. `input.labelItems`
+ * @param kind - `replace`: every label of a set (`createLabelSet`, `updateLabelSet`), whose
+ * parents must be in the list; `append`: labels added at the top of a set (`appendLabelItems`):
+ * no `parentId`, the `id` optional, at least one label
+ * @returns every problem, each with its path (`input.labelItems[2].labelName`)
+ * @remarks Rules: `id` a non-empty string, unique in the list; `labelName` a non-empty string,
+ * unique case-insensitively among the labels of one parent (as the service compares names);
+ * `color` a `#rrggbb` string or null (as production documents it for writes); `desc` a string or
+ * null. For `replace`, a `parentId` names another label of the list, without a cycle. What the
+ * list cannot show (an appended name that a label of the set already has) is the service's to refuse.
+ * @example
+ * ```ts
+ * checkLabelItems([{ id: 'p', labelName: 'PERSON', color: 'red' }], 'input.labelItems', 'replace');
+ * // [{ path: 'input.labelItems[0].color', message: 'must be a #rrggbb colour …' }]
+ * ```
+ */
+export function checkLabelItems(value: unknown, path: string, kind: 'replace' | 'append'): ValidationProblem[] {
+  if (!Array.isArray(value)) return [{ path, message: 'must be a list of labels' }];
+  if (kind === 'append' && value.length === 0) return [{ path, message: 'must hold at least one label' }];
+  const problems: ValidationProblem[] = [];
+  const ids = new Map<string, number>();
+  const names = new Map<string, number>();
+  const parentOf = new Map<string, string | null>();
+  value.forEach((item: unknown, i) => {
+    const at = `${path}[${i}]`;
+    if (!isRecord(item)) return void problems.push({ path: at, message: 'must be an object with id and labelName' });
+    if (kind === 'replace' || item.id !== undefined) {
+      const wrong = checkId(item.id, `${at}.id`);
+      problems.push(...(kind === 'append' && wrong.length > 0 ? [{ path: `${at}.id`, message: 'must be a non-empty string, or absent to have one generated' }] : wrong));
+      if (wrong.length === 0) {
+        const id = item.id as string;
+        if (ids.has(id)) problems.push({ path: `${at}.id`, message: `"${id}" is also the id of ${path}[${ids.get(id)}]` });
+        else ids.set(id, i);
+      }
+    }
+    if (kind === 'append' && item.parentId !== undefined) {
+      problems.push({ path: `${at}.parentId`, message: 'cannot be given: appended labels go at the top of the set (to add a child, replace the labels with updateLabelSet)' });
+    }
+    const parent = kind === 'replace' && typeof item.parentId === 'string' ? item.parentId : null;
+    if (kind === 'replace' && item.parentId !== undefined && item.parentId !== null && checkId(item.parentId, '').length > 0) {
+      problems.push({ path: `${at}.parentId`, message: 'must be the id of another label of the list, or null' });
+    }
+    if (typeof item.id === 'string') parentOf.set(item.id, parent);
+    const nameProblems = checkId(item.labelName, `${at}.labelName`);
+    problems.push(...nameProblems);
+    if (nameProblems.length === 0) {
+      const key = `${parent ?? ''}\u0000${(item.labelName as string).toLowerCase()}`;
+      const first = names.get(key);
+      if (first === undefined) names.set(key, i);
+      else {
+        const where = parent === null ? 'at the top' : `under the parent "${parent}"`;
+        problems.push({ path: `${at}.labelName`, message: `"${String(item.labelName)}" is also the name of ${path}[${first}] (both ${where}; names compare case-insensitively)` });
+      }
+    }
+    if (item.color !== undefined && item.color !== null && (typeof item.color !== 'string' || !LABEL_COLOR.test(item.color))) {
+      problems.push({ path: `${at}.color`, message: 'must be a #rrggbb colour (six hex digits, e.g. #df3920) or null' });
+    }
+    problems.push(...checkOptionalText(item.desc, `${at}.desc`));
+    return undefined;
+  });
+  if (kind === 'replace') {
+    value.forEach((item: unknown, i) => {
+      if (!isRecord(item) || typeof item.parentId !== 'string' || item.parentId.trim() === '') return;
+      const at = `${path}[${i}].parentId`;
+      if (!ids.has(item.parentId)) return void problems.push({ path: at, message: `"${item.parentId}" is not the id of a label of the list` });
+      const seen = new Set<string>([String(item.id)]);
+      for (let p: string | null | undefined = item.parentId; p != null; p = parentOf.get(p)) {
+        if (seen.has(p)) return void problems.push({ path: at, message: `the parent chain of "${String(item.id)}" comes back to "${p}" (a cycle)` });
+        seen.add(p);
+      }
+      return undefined;
+    });
+  }
+  return problems;
+}
+
+/**
+ * Checks the arguments of `createLabelSet` before anything is sent.
+ *
+ * @param projectId - the project
+ * @param input - index, name, labels and `arrowLabelRequired`
+ * @returns every problem (paths `projectId`, `input.index`, `input.name`, `input.labelItems[i]…`)
+ * @remarks `index` is an integer from 0 to 4 (a project has at most five sets); `name` is
+ * non-empty; the labels follow {@link checkLabelItems} (`replace`).
+ * @example
+ * ```ts
+ * checkCreateLabelSet('p1', { index: 5, name: 'Entities', labelItems: [] }); // input.index: must be an integer from 0 to 4 …
+ * ```
+ */
+export function checkCreateLabelSet(projectId: unknown, input: unknown): ValidationProblem[] {
+  const problems = checkId(projectId, 'projectId');
+  if (!isRecord(input)) return [...problems, { path: 'input', message: 'must be an object with index, name and labelItems' }];
+  if (typeof input.index !== 'number' || !Number.isInteger(input.index) || input.index < 0 || input.index >= MAX_LABEL_SETS) {
+    problems.push({ path: 'input.index', message: `must be an integer from 0 to ${MAX_LABEL_SETS - 1} (a project has at most ${MAX_LABEL_SETS} label sets)` });
+  }
+  problems.push(...checkId(input.name, 'input.name'));
+  if (input.arrowLabelRequired !== undefined && typeof input.arrowLabelRequired !== 'boolean') {
+    problems.push({ path: 'input.arrowLabelRequired', message: 'must be true or false' });
+  }
+  problems.push(...checkLabelItems(input.labelItems, 'input.labelItems', 'replace'));
+  return problems;
+}
+
+/**
+ * Checks the input of `updateLabelSet` before anything is sent.
+ *
+ * @param input - the set's id and project, the signature as read, a new name and/or new labels
+ * @returns every problem (paths `input.id`, `input.projectId`, `input.labelSetSignature`,
+ * `input.name`, `input.labelItems[i]…`)
+ * @remarks At least one of `name` and `labelItems` must be given: an update without either changes nothing.
+ * @example
+ * ```ts
+ * checkUpdateLabelSet({ id: '1', projectId: 'p1' }); // input: give name, labelItems or both
+ * ```
+ */
+export function checkUpdateLabelSet(input: unknown): ValidationProblem[] {
+  if (!isRecord(input)) return [{ path: 'input', message: 'must be an object with id, projectId and name or labelItems' }];
+  const problems = [...checkId(input.id, 'input.id'), ...checkId(input.projectId, 'input.projectId'), ...checkOptionalId(input.labelSetSignature, 'input.labelSetSignature')];
+  problems.push(...checkOptionalId(input.name, 'input.name'));
+  if (input.labelItems !== undefined) problems.push(...checkLabelItems(input.labelItems, 'input.labelItems', 'replace'));
+  if (input.name === undefined && input.labelItems === undefined) problems.push({ path: 'input', message: 'give name, labelItems or both (an update without either changes nothing)' });
+  return problems;
+}
+
+/**
+ * Checks the input of `appendLabelItems` before anything is sent.
+ *
+ * @param input - the set's id, the signature as read, the labels to add
+ * @returns every problem (paths `input.labelSetId`, `input.labelSetSignature`, `input.labelItems[i]…`)
+ * @example
+ * ```ts
+ * checkAppendLabelItems({ labelSetId: '1', labelItems: [{ labelName: 'EVENT', parentId: '10' }] }); // input.labelItems[0].parentId: cannot be given …
+ * ```
+ */
+export function checkAppendLabelItems(input: unknown): ValidationProblem[] {
+  if (!isRecord(input)) return [{ path: 'input', message: 'must be an object with labelSetId and labelItems' }];
+  return [
+    ...checkId(input.labelSetId, 'input.labelSetId'),
+    ...checkOptionalId(input.labelSetSignature, 'input.labelSetSignature'),
+    ...checkLabelItems(input.labelItems, 'input.labelItems', 'append'),
+  ];
 }

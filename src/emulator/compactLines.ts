@@ -15,10 +15,31 @@ const GROWTH = 1.5;
 const isInt32 = (n: number) => (n | 0) === n;
 
 /**
+ * How the spans of a {@link CompactLines} refer to their labels: by a small integer that this
+ * index gives for a label as the model named it, and turns back into the name to show.
+ *
+ * @remarks {@link LabelNames} keeps names as given; the store's `LabelRefs` (labelRefs.ts) binds
+ * each to a label item's id, so that a rename shows the new name and a removal can find the spans.
+ */
+export interface LabelIndex {
+  /**
+   * @param name - a label name as the model gave it
+   * @returns the number the spans store for it, the same for the same name (until the index says
+   * otherwise, e.g. after a label set changed)
+   */
+  indexOf(name: string): number;
+  /**
+   * @param index - a number given by {@link LabelIndex.indexOf}
+   * @returns the name to show for it
+   */
+  nameAt(index: number): string;
+}
+
+/**
  * Label names shared by the documents of one copy: each name is kept once and spans refer to it
  * by index.
  */
-export class LabelNames {
+export class LabelNames implements LabelIndex {
   private readonly names: string[] = [];
   private readonly indexes = new Map<string, number>();
 
@@ -84,7 +105,7 @@ export class CompactLines {
    * columns first hold one span per line
    */
   constructor(
-    private readonly labels: LabelNames,
+    private readonly labels: LabelIndex,
     lineCount: number,
   ) {
     const lines = Math.max(1, lineCount);
@@ -161,6 +182,66 @@ export class CompactLines {
     const lines = this.index.length / 2;
     for (let line = 0; line < lines; line++) {
       if (this.index[line * 2]! >= 0) visit(line, this.get(line)!);
+    }
+  }
+
+  /**
+   * Removes every span whose label the predicate picks, from every line.
+   *
+   * @param drop - receives a span's label number (from the {@link LabelIndex}) and says whether
+   * the span goes
+   * @returns how many spans were removed
+   * @remarks A line keeps its other spans in order, and stays set even when none is left (it was
+   * labelled, now with nothing). The removed spans' room is reclaimed by the next compaction.
+   * @example
+   * ```ts
+   * const removed = doc.removeLabels((label) => label === 3);
+   * ```
+   */
+  removeLabels(drop: (label: number) => boolean): number {
+    let removed = 0;
+    for (let line = 0; line < this.index.length / 2; line++) {
+      const first = this.index[line * 2]!;
+      if (first < 0) continue;
+      const count = this.index[line * 2 + 1]!;
+      let to = first;
+      for (let at = first; at < first + count; at++) {
+        if (drop(this.label[at]!)) continue;
+        if (to !== at) {
+          this.label[to] = this.label[at]!;
+          this.start[to] = this.start[at]!;
+          this.end[to] = this.end[at]!;
+          if (this.confidence) this.confidence[to] = this.confidence[at]!;
+          if (this.layer) this.layer[to] = this.layer[at]!;
+        }
+        to++;
+      }
+      const kept = to - first;
+      removed += count - kept;
+      this.index[line * 2 + 1] = kept;
+    }
+    this.live -= removed;
+    return removed;
+  }
+
+  /**
+   * Counts the live spans per label.
+   *
+   * @param counts - added to: `counts[label number]` grows by the spans that use it
+   * @example
+   * ```ts
+   * const counts: number[] = [];
+   * doc.countLabels(counts); // counts[0] === spans of the first label named
+   * ```
+   */
+  countLabels(counts: number[]): void {
+    for (let line = 0; line < this.index.length / 2; line++) {
+      const first = this.index[line * 2]!;
+      if (first < 0) continue;
+      for (let at = first, end = first + this.index[line * 2 + 1]!; at < end; at++) {
+        const label = this.label[at]!;
+        counts[label] = (counts[label] ?? 0) + 1;
+      }
     }
   }
 

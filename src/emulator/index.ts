@@ -12,6 +12,8 @@ export type { RunningEmulator } from './startEmulator.js';
 export { DEMO_PROJECT_ID, demoProject, demoProjectId, demoProjects, MAX_DEMO_PROJECTS } from './demoProject.js';
 export { EmulatorStore, MAX_LABEL_SETS } from './store.js';
 export { labelSetSignature } from './labelSetCheck.js';
+export { LabelSetWriteError } from './labelSetWrites.js';
+export type { LabelSetWriteCode, LabelSetWriteProblem, LabelWriteInput, NewLabelWriteInput, WritePath } from './labelSetWrites.js';
 export { loadDataDir } from './loadDataDir.js';
 export { EmulatorDataError } from './dataError.js';
 export type { DataErrorProblem } from './dataError.js';

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { EmulatorDataError } from './dataError.js';
 import type { DataErrorProblem } from './dataError.js';
-import { parseJsonWithLines } from './jsonLocations.js';
+import { parseJsonWithLines } from '../shared/jsonLocations.js';
 import { checkLabelSet } from './labelSetCheck.js';
 import { parseLabelSetCsv } from './labelSetCsv.js';
 import { MAX_LABEL_SETS, PROJECT_ID } from './store.js';

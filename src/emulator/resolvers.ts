@@ -3,6 +3,8 @@ import type * as Labels from '../../generated/labels/resolvers.js';
 import type * as Tags from '../../generated/tags/resolvers.js';
 import type { SchemaGeneration } from '../shared/schemaGeneration.js';
 import { checkAutoLabelInput } from './checkAutoLabelInput.js';
+import { LabelSetWriteError } from './labelSetWrites.js';
+import type { LabelWriteInput, NewLabelWriteInput, WritePath } from './labelSetWrites.js';
 import type { JobRunner } from './runner.js';
 import type { EmulatorStore } from './store.js';
 import type { StoredCabinet, StoredJob, StoredJobError, StoredLabel, StoredLabelSet } from './types.js';
@@ -49,6 +51,58 @@ export type EmulatorResolvers = TagsResolvers | LabelsResolvers;
 
 const notFound = (message: string, field: string) => new GraphQLError(message, { extensions: { code: 'NOT_FOUND', field } });
 
+/** A label of a write as either generation sends it, its name already read from `tagName` or `labelName`. */
+interface WireItem {
+  id?: string | null;
+  parentId?: string | null;
+  color?: string | null;
+  desc?: string | null;
+}
+
+const toLabel = (item: WireItem & { id: string }, name: string): LabelWriteInput => ({
+  id: item.id,
+  parentId: item.parentId ?? null,
+  name,
+  color: item.color ?? null,
+  desc: item.desc ?? null,
+});
+const toNewLabel = (item: WireItem, name: string): NewLabelWriteInput => ({ id: item.id ?? null, name, color: item.color ?? null, desc: item.desc ?? null });
+
+/**
+ * Runs one label-set write of the store and turns its refusal into the GraphQL error the emulator
+ * answers, with the fields named as the generation sends them (`input.tagItems[2].tagName` or
+ * `input.labelItems[2].labelName`).
+ */
+function labelSetWrite<T>(generation: SchemaGeneration, write: () => T): T {
+  try {
+    return write();
+  } catch (error) {
+    if (!(error instanceof LabelSetWriteError)) throw error;
+    const items = generation === 'tags' ? 'tagItems' : 'labelItems';
+    const name = generation === 'tags' ? 'tagName' : 'labelName';
+    const field = (path: WritePath) =>
+      path
+        .map((k, i) => (typeof k === 'number' ? `[${k}]` : `.${k === 'labels' ? items : k === 'name' && i > 0 ? name : k}`))
+        .join('')
+        .replace(/^/, 'input');
+    if (error.code === 'STALE_SIGNATURE') {
+      throw new GraphQLError(error.message, { extensions: { code: 'STALE_SIGNATURE', field: 'input.labelSetSignature' } });
+    }
+    if (error.code === 'NOT_FOUND') throw new GraphQLError(error.message, { extensions: { code: 'NOT_FOUND' } });
+    const problems = error.problems.map((p) => ({ field: field(p.path), message: p.message }));
+    const list = problems.map((p) => `${p.field} ${p.message}`).join('; ');
+    const message = problems.length > 0 ? `Invalid input (${problems.length} problem${problems.length === 1 ? '' : 's'}): ${list}` : error.message;
+    throw new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', problems } });
+  }
+}
+
+/** `createLabelSet` without a project: production may keep such sets elsewhere; the emulator has none. */
+function requireProjectId(projectId: string | null | undefined): string {
+  if (typeof projectId === 'string' && projectId !== '') return projectId;
+  const problems = [{ field: 'projectId', message: 'is required by the emulator: it keeps label sets in projects only' }];
+  throw new GraphQLError(`Invalid input (1 problem): projectId ${problems[0]!.message}`, { extensions: { code: 'BAD_USER_INPUT', problems } });
+}
+
 /**
  * Builds the resolvers of one schema generation over the emulator's store and job runner.
  *
@@ -61,7 +115,12 @@ const notFound = (message: string, field: string) => new GraphQLError(message, {
  * GraphQL errors (`extensions.code` NOT_FOUND); unknown jobs are `null`. Bad mutation input is one
  * GraphQL error (`extensions.code` BAD_USER_INPUT) whose message lists every problem and whose
  * `extensions.problems` holds them as `{ field, message }`. The mutation answers the job as created
- * (QUEUED) and the runner starts afterwards.
+ * (QUEUED) and the runner starts afterwards. The label-set writes (`createLabelSet`,
+ * `updateProjectLabelSet`, `appendLabelSetTagItems` / `appendLabelSetLabelItems`, `deleteLabelSet`)
+ * go to the store's write methods: an unknown project or set is NOT_FOUND, a stale
+ * `labelSetSignature` is `extensions.code` STALE_SIGNATURE (a guess about production, see
+ * `checkSignature`), bad input is one BAD_USER_INPUT error listing every problem with its wire
+ * field name. `emulatorAppliedLabelCounts` is emulator-only.
  * @example
  * ```ts
  * createSchema({ typeDefs, resolvers: createResolvers(store, runner, 'labels') });
@@ -71,7 +130,8 @@ export function createResolvers(store: EmulatorStore, runner: JobRunner, generat
 export function createResolvers(store: EmulatorStore, runner: JobRunner, generation: 'labels'): LabelsResolvers;
 export function createResolvers(store: EmulatorStore, runner: JobRunner, generation: SchemaGeneration): EmulatorResolvers;
 export function createResolvers(store: EmulatorStore, runner: JobRunner, generation: SchemaGeneration): EmulatorResolvers {
-  const roots: Pick<TagsResolvers & LabelsResolvers, 'Query' | 'Mutation'> = {
+  type SharedMutation = Omit<TagsResolvers['Mutation'] & LabelsResolvers['Mutation'], 'appendLabelSetTagItems' | 'appendLabelSetLabelItems' | 'createLabelSet' | 'updateProjectLabelSet'>;
+  const roots: { Query: TagsResolvers['Query'] & LabelsResolvers['Query']; Mutation: SharedMutation } = {
     Query: {
       getCabinet: (_, { projectId, role }) => {
         if (!store.projects.has(projectId)) throw notFound(`no project has the id "${projectId}"`, 'projectId');
@@ -84,6 +144,10 @@ export function createResolvers(store: EmulatorStore, runner: JobRunner, generat
       },
       getJob: (_, { jobId }) => store.jobs.get(jobId) ?? null,
       getJobs: (_, { jobIds }) => jobIds.map((id) => store.jobs.get(id) ?? null),
+      emulatorAppliedLabelCounts: (_, { projectId }) => {
+        if (!store.projects.has(projectId)) throw notFound(`no project has the id "${projectId}"`, 'projectId');
+        return store.appliedLabelCounts(projectId);
+      },
     },
     Mutation: {
       autoLabelTokenBasedProject: (_, { input }) => {
@@ -106,13 +170,28 @@ export function createResolvers(store: EmulatorStore, runner: JobRunner, generat
         });
         return answer;
       },
+      deleteLabelSet: (_, { id }) => labelSetWrite(generation, () => store.deleteLabelSet(id)),
     },
   };
   // The store's Cabinet, Job and JobError have the schema's shapes: no field needs a resolver.
   const same = { Cabinet: {}, Job: {}, JobError: {} };
+  // The label-set writes read the generation's input names; the store speaks labels either way.
   if (generation === 'tags') {
     const tags: TagsResolvers = {
-      ...roots,
+      Query: roots.Query,
+      Mutation: {
+        ...roots.Mutation,
+        createLabelSet: (_, { projectId, input }) =>
+          labelSetWrite(generation, () =>
+            store.createLabelSet(requireProjectId(projectId), { index: input.index, name: input.name, arrowLabelRequired: input.arrowLabelRequired, labels: input.tagItems.map((i) => toLabel(i, i.tagName)) }),
+          ),
+        updateProjectLabelSet: (_, { input }) =>
+          labelSetWrite(generation, () =>
+            store.updateLabelSet({ id: input.id, projectId: input.projectId, labelSetSignature: input.labelSetSignature, name: input.name, labels: input.tagItems?.map((i) => toLabel(i, i.tagName)) ?? null }),
+          ),
+        appendLabelSetTagItems: (_, { input }) =>
+          labelSetWrite(generation, () => store.appendLabels({ labelSetId: input.labelSetId, labelSetSignature: input.labelSetSignature, labels: input.tagItems.map((i) => toNewLabel(i, i.tagName)) })),
+      },
       ...same,
       LabelSet: { tagItems: (set) => set.labels },
       TagItem: { tagName: (label) => label.name },
@@ -120,7 +199,20 @@ export function createResolvers(store: EmulatorStore, runner: JobRunner, generat
     return tags;
   }
   const labels: LabelsResolvers = {
-    ...roots,
+    Query: roots.Query,
+    Mutation: {
+      ...roots.Mutation,
+      createLabelSet: (_, { projectId, input }) =>
+        labelSetWrite(generation, () =>
+          store.createLabelSet(requireProjectId(projectId), { index: input.index, name: input.name, arrowLabelRequired: input.arrowLabelRequired, labels: input.labelItems.map((i) => toLabel(i, i.labelName)) }),
+        ),
+      updateProjectLabelSet: (_, { input }) =>
+        labelSetWrite(generation, () =>
+          store.updateLabelSet({ id: input.id, projectId: input.projectId, labelSetSignature: input.labelSetSignature, name: input.name, labels: input.labelItems?.map((i) => toLabel(i, i.labelName)) ?? null }),
+        ),
+      appendLabelSetLabelItems: (_, { input }) =>
+        labelSetWrite(generation, () => store.appendLabels({ labelSetId: input.labelSetId, labelSetSignature: input.labelSetSignature, labels: input.labelItems.map((i) => toNewLabel(i, i.labelName)) })),
+    },
     ...same,
     LabelSet: { labelItems: (set) => set.labels },
     TagItem: { labelName: (label) => label.name },

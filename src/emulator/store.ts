@@ -3,12 +3,16 @@ import { EmulatorDataError } from './dataError.js';
 import type { DataErrorProblem } from './dataError.js';
 import { checkLabelSet, labelSetSignature } from './labelSetCheck.js';
 import type { DataProblem } from './labelSetCheck.js';
-import { CompactLines, LabelNames } from './compactLines.js';
+import { CompactLines } from './compactLines.js';
 import type { SpanInput } from './compactLines.js';
-import type { JobSource, LabeledCopy, ProjectInput, StoredJob, StoredLabelSet, StoredProject } from './types.js';
+import { itemKey, LabelRefs } from './labelRefs.js';
+import { MAX_LABEL_SETS } from '../shared/constants.js';
+import { checkAppendedLabels, checkLabels, checkSignature, LabelSetWriteError, placeOfNewSet } from './labelSetWrites.js';
+import type { LabelSetWriteProblem, LabelWriteInput, NewLabelWriteInput } from './labelSetWrites.js';
+import type { JobSource, LabeledCopy, ProjectInput, StoredJob, StoredLabel, StoredLabelSet, StoredProject } from './types.js';
 
-/** The most label sets a project may have (as in production). */
-export const MAX_LABEL_SETS = 5;
+/** The most label sets a project may have (as in production); one constant for the client and the emulator. */
+export { MAX_LABEL_SETS } from '../shared/constants.js';
 
 /** What a project id may be: letters, digits, `_` and `-` (it is also a folder name in a data directory). */
 export const PROJECT_ID = /^[A-Za-z0-9_-]+$/;
@@ -17,8 +21,8 @@ const pathText = (path: (string | number)[]) => path.map((k, i) => (typeof k ===
 interface Copy {
   labelerEmail: string;
   role: Role;
-  /** Label names of this copy, each kept once; the documents' spans refer to them by index. */
-  labels: LabelNames;
+  /** The labels of this copy, bound to label item ids; the documents' spans refer to them by index. */
+  labels: LabelRefs;
   /** documentId → labels per line number, in typed arrays (see {@link CompactLines}). */
   documents: Map<string, CompactLines>;
 }
@@ -100,12 +104,13 @@ export class EmulatorStore {
       if (raw.labelSets.length > MAX_LABEL_SETS) {
         problems.push({ path: ['labelSets'], message: `a project has at most ${MAX_LABEL_SETS} label sets, got ${raw.labelSets.length}` });
       }
+      const given = new Set(raw.labelSets.map((set: unknown) => (set as { id?: unknown } | null)?.id).filter((id): id is string => typeof id === 'string'));
       raw.labelSets.forEach((set: unknown, index) => {
         const checked = checkLabelSet(set);
         problems.push(...checked.problems.map((p) => ({ path: ['labelSets', index, ...p.path], message: p.message })));
         if (checked.set) {
           const { id, signature, ...rest } = checked.set;
-          labelSets.push({ ...rest, id: id ?? String(++this.labelSetCounter), index, signature: signature === undefined ? labelSetSignature(rest.labels) : signature });
+          labelSets.push({ ...rest, id: id ?? this.newLabelSetId(given), index, signature: signature === undefined ? labelSetSignature(rest.labels) : signature });
         }
       });
       const ids = labelSets.map((s) => s.id);
@@ -203,15 +208,21 @@ export class EmulatorStore {
    * @throws RangeError when a `start_char` or `end_char` is not a 32-bit integer (the line keeps
    * its labels); the runner stores only answers that passed the span contract, whose offsets are
    * integers within the line
-   * @remarks Labels are kept compactly (numbers in typed arrays, each label name once per copy);
-   * {@link EmulatorStore.labelsOf} gives them back as plain objects.
+   * @remarks Labels are kept compactly (numbers in typed arrays, each label once per copy);
+   * {@link EmulatorStore.labelsOf} gives them back as plain objects. Each span is bound to the
+   * label item that has its name now (case aside; the first set by index, a span label before an
+   * arrow label): it refers to the item's id, so a rename keeps it and a removal of the item
+   * removes it. A name that no item has is kept as given and belongs to no item.
    */
   setLineLabels(projectId: string, copy: { labelerEmail: string; role: Role }, documentId: string, line: number, entities: readonly SpanInput[]): void {
     let byCopy = this.copies.get(projectId);
     if (!byCopy) this.copies.set(projectId, (byCopy = new Map()));
     const key = `${copy.role}\u0000${copy.labelerEmail}`;
     let stored = byCopy.get(key);
-    if (!stored) byCopy.set(key, (stored = { labelerEmail: copy.labelerEmail, role: copy.role, labels: new LabelNames(), documents: new Map() }));
+    if (!stored) {
+      const labels = new LabelRefs(() => this.projectMap.get(projectId)?.labelSets ?? []);
+      byCopy.set(key, (stored = { labelerEmail: copy.labelerEmail, role: copy.role, labels, documents: new Map() }));
+    }
     let lines = stored.documents.get(documentId);
     if (!lines) {
       const lineCount = this.projectMap.get(projectId)?.documents.find((d) => d.id === documentId)?.lines.length ?? 0;
@@ -226,7 +237,8 @@ export class EmulatorStore {
    *
    * @param projectId - the project
    * @returns one entry per labeler and role; each document lists the lines that received labels,
-   * in line order, with their text
+   * in line order, with their text; a span's `label` is its item's name now (as the model spelled
+   * it while the item keeps that name)
    */
   labelsOf(projectId: string): LabeledCopy[] {
     const project = this.projectMap.get(projectId);
@@ -242,4 +254,189 @@ export class EmulatorStore {
       }),
     }));
   }
+
+  /**
+   * Creates a label set in a project (`createLabelSet`).
+   *
+   * @param projectId - the project
+   * @param input - `index` (absent: the lowest free one), `name` (absent: `Label set <index>`),
+   * `arrowLabelRequired` (absent: false) and the labels
+   * @returns the new set, with a numeric-text id unique in the emulator and the signature of its labels
+   * @throws {@link LabelSetWriteError} `NOT_FOUND` for an unknown project; `BAD_USER_INPUT` listing
+   * every problem: a sixth set, an index outside 0–4 or already in use, an empty name, and the
+   * labels' problems (see `checkLabels`: ids, names unique under one parent, parents, `#rrggbb` colours)
+   * @example
+   * ```ts
+   * store.createLabelSet('demo-project', { name: 'Sentiment', labels: [{ id: 'pos', name: 'POSITIVE', color: '#22c55e' }] });
+   * ```
+   */
+  createLabelSet(projectId: string, input: { index?: number | null; name?: string | null; arrowLabelRequired?: boolean | null; labels: readonly LabelWriteInput[] }): StoredLabelSet {
+    const project = this.projectOrThrow(projectId);
+    const place = placeOfNewSet(project.labelSets, input.index, input.name);
+    const checked = checkLabels(input.labels, []);
+    refuseProblems([...place.problems, ...checked.problems]);
+    const index = place.index!;
+    const set: StoredLabelSet = {
+      id: this.newLabelSetId(),
+      index,
+      name: input.name ?? `Label set ${index}`,
+      signature: labelSetSignature(checked.labels),
+      labels: checked.labels,
+      arrowLabelRequired: input.arrowLabelRequired ?? false,
+    };
+    this.setLabelSets(project, [...project.labelSets, set], []);
+    return set;
+  }
+
+  /**
+   * Renames a project's label set and/or replaces all of its labels (`updateProjectLabelSet`).
+   *
+   * @param input - the set's `id` and `projectId`; `labelSetSignature` as last read (optional);
+   * `name` (absent: unchanged); `labels` (absent: unchanged; given: every label of the set)
+   * @returns the set afterwards
+   * @throws {@link LabelSetWriteError} `NOT_FOUND` (project, or set of that project),
+   * `STALE_SIGNATURE` (see `checkSignature`), `BAD_USER_INPUT` listing every problem
+   * @remarks Labels applied with a label whose id is not in the new list are removed from every
+   * copy; a label whose id stays keeps its applied labels, whatever its new name, colour or parent.
+   * The signature is computed again when the labels are given.
+   * @example
+   * ```ts
+   * store.updateLabelSet({ id: '1', projectId: 'demo-project', name: 'Named entities' });
+   * ```
+   */
+  updateLabelSet(input: { id: string; projectId: string; labelSetSignature?: string | null; name?: string | null; labels?: readonly LabelWriteInput[] | null }): StoredLabelSet {
+    const project = this.projectOrThrow(input.projectId);
+    const set = project.labelSets.find((s) => s.id === input.id);
+    if (!set) throw new LabelSetWriteError('NOT_FOUND', `project "${project.id}" has no label set with the id "${input.id}"`);
+    checkSignature(set, input.labelSetSignature);
+    const problems: LabelSetWriteProblem[] = [];
+    if (typeof input.name === 'string' && input.name.trim() === '') problems.push({ path: ['name'], message: 'must be a non-empty string, or absent' });
+    const checked = input.labels ? checkLabels(input.labels, set.labels) : undefined;
+    refuseProblems([...problems, ...(checked?.problems ?? [])]);
+    const next: StoredLabelSet = { ...set, name: input.name ?? set.name, ...(checked && { labels: checked.labels, signature: labelSetSignature(checked.labels) }) };
+    const kept = new Set(next.labels.map((l) => l.id));
+    const removed = set.labels.filter((l) => !kept.has(l.id)).map((l) => itemKey(set.id, l.id));
+    this.setLabelSets(project, project.labelSets.map((s) => (s === set ? next : s)), removed);
+    return next;
+  }
+
+  /**
+   * Adds labels at the top of a label set, keeping the labels it has (`appendLabelSetTagItems`).
+   *
+   * @param input - the set's id, `labelSetSignature` as last read (optional), the new labels
+   * @returns the new labels only, with their ids (generated where absent: see `nextLabelId`)
+   * @throws {@link LabelSetWriteError} `NOT_FOUND`, `STALE_SIGNATURE`, or `BAD_USER_INPUT` listing every problem
+   * @example
+   * ```ts
+   * const [added] = store.appendLabels({ labelSetId: '1', labels: [{ name: 'EVENT', color: '#a855f7' }] });
+   * ```
+   */
+  appendLabels(input: { labelSetId: string; labelSetSignature?: string | null; labels: readonly NewLabelWriteInput[] }): StoredLabel[] {
+    const { project, set } = this.labelSetOrThrow(input.labelSetId);
+    checkSignature(set, input.labelSetSignature);
+    const checked = checkAppendedLabels(input.labels, set.labels);
+    refuseProblems(checked.problems);
+    const labels = [...set.labels, ...checked.labels];
+    this.setLabelSets(project, project.labelSets.map((s) => (s === set ? { ...set, labels, signature: labelSetSignature(labels) } : s)), []);
+    return checked.labels;
+  }
+
+  /**
+   * Deletes a label set and the labels applied with its labels, from every copy (`deleteLabelSet`).
+   *
+   * @param id - the set's id
+   * @returns the ids deleted: the set's (what production's `[ID!]!` holds is not documented; a GUESS)
+   * @throws {@link LabelSetWriteError} `NOT_FOUND` for an unknown set
+   * @remarks The other sets keep their index.
+   * @example
+   * ```ts
+   * store.deleteLabelSet('1'); // ['1']
+   * ```
+   */
+  deleteLabelSet(id: string): string[] {
+    const { project, set } = this.labelSetOrThrow(id);
+    this.setLabelSets(project, project.labelSets.filter((s) => s !== set), set.labels.map((l) => itemKey(set.id, l.id)));
+    return [set.id];
+  }
+
+  /**
+   * How many applied labels use each label of a project (emulator-only; production publishes no
+   * such count).
+   *
+   * @param projectId - the project
+   * @returns one entry per label of every set, in set and label order, 0 for a label never applied;
+   * counted over every labeler's and reviewer's copy
+   * @throws {@link LabelSetWriteError} `NOT_FOUND` for an unknown project
+   * @example
+   * ```ts
+   * store.appliedLabelCounts('demo-project'); // [{ labelSetId: '1', labelItemId: '10', appliedLabels: 0 }, …]
+   * ```
+   */
+  appliedLabelCounts(projectId: string): { labelSetId: string; labelItemId: string; appliedLabels: number }[] {
+    const project = this.projectOrThrow(projectId);
+    const byItem = new Map<string, number>();
+    for (const copy of this.copies.get(projectId)?.values() ?? []) {
+      const counts: number[] = [];
+      for (const doc of copy.documents.values()) doc.countLabels(counts);
+      counts.forEach((n, label) => {
+        const item = copy.labels.itemAt(label);
+        if (item !== undefined) byItem.set(item, (byItem.get(item) ?? 0) + n);
+      });
+    }
+    return project.labelSets.flatMap((set) => set.labels.map((l) => ({ labelSetId: set.id, labelItemId: l.id, appliedLabels: byItem.get(itemKey(set.id, l.id)) ?? 0 })));
+  }
+
+  private projectOrThrow(projectId: string): StoredProject {
+    const project = this.projectMap.get(projectId);
+    if (!project) throw new LabelSetWriteError('NOT_FOUND', `no project has the id "${projectId}"`);
+    return project;
+  }
+
+  private labelSetOrThrow(id: string): { project: StoredProject; set: StoredLabelSet } {
+    const found: { project: StoredProject; set: StoredLabelSet }[] = [];
+    for (const project of this.projectMap.values()) for (const set of project.labelSets) if (set.id === id) found.push({ project, set });
+    if (found.length === 0) throw new LabelSetWriteError('NOT_FOUND', `no label set has the id "${id}"`);
+    if (found.length > 1) {
+      const where = found.map((f) => `"${f.project.id}"`).join(', ');
+      throw new LabelSetWriteError('BAD_USER_INPUT', `label set id "${id}" is used in several projects (${where}): give each set of the data folder its own id`, [{ path: ['id'], message: `is used in projects ${where}` }]);
+    }
+    return found[0]!;
+  }
+
+  /** A numeric-text label set id that no project uses (nor `reserved`). */
+  private newLabelSetId(reserved: ReadonlySet<string> = new Set()): string {
+    const used = new Set(reserved);
+    for (const project of this.projectMap.values()) for (const set of project.labelSets) used.add(set.id);
+    let id: string;
+    do id = String(++this.labelSetCounter);
+    while (used.has(id));
+    return id;
+  }
+
+  /**
+   * Puts a project's new label sets in place (sorted by index), removes the applied labels of the
+   * removed label items from every copy, and lets the copies bind names to the sets as they are now.
+   */
+  private setLabelSets(project: StoredProject, labelSets: StoredLabelSet[], removedItems: readonly string[]): void {
+    this.projectMap.set(project.id, { ...project, labelSets: [...labelSets].sort((a, b) => a.index - b.index) });
+    const gone = new Set(removedItems);
+    for (const copy of this.copies.get(project.id)?.values() ?? []) {
+      if (gone.size > 0) {
+        for (const doc of copy.documents.values()) {
+          doc.removeLabels((label) => {
+            const item = copy.labels.itemAt(label);
+            return item !== undefined && gone.has(item);
+          });
+        }
+      }
+      copy.labels.labelSetsChanged();
+    }
+  }
+}
+
+/** Throws the one `BAD_USER_INPUT` error of a write, listing every problem, when there is any. */
+function refuseProblems(problems: LabelSetWriteProblem[]): void {
+  if (problems.length === 0) return;
+  const list = problems.map((p) => `${pathText(p.path)}: ${p.message}`).join('; ');
+  throw new LabelSetWriteError('BAD_USER_INPUT', `Invalid input (${problems.length} problem${problems.length === 1 ? '' : 's'}): ${list}`, problems);
 }

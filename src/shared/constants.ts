@@ -46,3 +46,25 @@ export const MAX_GRAPHQL_INT = 2 ** 31 - 1;
  * ```
  */
 export const DEFAULT_JOB_TIMEOUT_MS = 600_000;
+
+/**
+ * The most label sets a project may have: production documents `index` 0 to 4. The client checks
+ * `createLabelSet`'s index against it; the emulator enforces it.
+ *
+ * @example
+ * ```ts
+ * Number.isInteger(index) && index >= 0 && index < MAX_LABEL_SETS;
+ * ```
+ */
+export const MAX_LABEL_SETS = 5;
+
+/**
+ * A label's colour as production documents it for writes: `#` and six hex digits, e.g. `#df3920`.
+ * The client checks the colours it writes against it; the emulator enforces it.
+ *
+ * @example
+ * ```ts
+ * LABEL_COLOR.test('#df3920'); // true
+ * ```
+ */
+export const LABEL_COLOR = /^#[0-9a-fA-F]{6}$/;

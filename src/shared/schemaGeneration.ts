@@ -1,5 +1,15 @@
 import { isObjectType, isSchema, Kind, parse, print, visit } from 'graphql';
-import type { DocumentNode, FieldNode, GraphQLSchema, NameNode, ObjectTypeDefinitionNode } from 'graphql';
+import type {
+  DocumentNode,
+  FieldNode,
+  GraphQLSchema,
+  InputObjectTypeDefinitionNode,
+  InputObjectTypeExtensionNode,
+  NameNode,
+  ObjectFieldNode,
+  ObjectTypeDefinitionNode,
+  ObjectTypeExtensionNode,
+} from 'graphql';
 
 /**
  * The two generations of the service's schema: `tags` (today's production: `tagItems`, `tagName`)
@@ -18,6 +28,25 @@ export const RENAMED_FIELDS = [
   { type: 'LabelSet', tags: 'tagItems', labels: 'labelItems' },
   { type: 'TagItem', tags: 'tagName', labels: 'labelName' },
 ] as const;
+
+/**
+ * The other names the same rule (tag → label) renames: the input fields and the root field of
+ * the label-set writes. They follow {@link RENAMED_FIELDS} when a schema or an operation is
+ * rewritten into a generation, but a schema's generation is told by {@link RENAMED_FIELDS} alone
+ * (the announced rename), so a schema without the writes still has a generation. Type names stay,
+ * as `TagItem` does (`TagItemInput`, `AppendTagItemInput`, `AppendLabelSetTagItemsInput`).
+ */
+export const RENAMED_WRITE_FIELDS = [
+  { type: 'CreateLabelSetInput', tags: 'tagItems', labels: 'labelItems' },
+  { type: 'UpdateProjectLabelSetInput', tags: 'tagItems', labels: 'labelItems' },
+  { type: 'AppendLabelSetTagItemsInput', tags: 'tagItems', labels: 'labelItems' },
+  { type: 'TagItemInput', tags: 'tagName', labels: 'labelName' },
+  { type: 'AppendTagItemInput', tags: 'tagName', labels: 'labelName' },
+  { type: 'Mutation', tags: 'appendLabelSetTagItems', labels: 'appendLabelSetLabelItems' },
+] as const;
+
+/** Every rename of a field definition, output and input types alike. */
+const ALL_RENAMES: readonly { type: string; tags: string; labels: string }[] = [...RENAMED_FIELDS, ...RENAMED_WRITE_FIELDS];
 
 /**
  * Which generation a schema speaks, by the fields of its `LabelSet` and `TagItem` types.
@@ -60,8 +89,10 @@ export function generationOfSchema(sdl: string | DocumentNode | GraphQLSchema): 
  * @param sdl - schema text in either generation
  * @param to - the generation wanted
  * @returns the SDL printed in that generation (comments dropped; descriptions kept)
- * @remarks Only the field definitions of {@link RENAMED_FIELDS} change, on their own types;
- * everything else is printed as it was parsed. Applying it twice gives the same text.
+ * @remarks Only the field definitions of {@link RENAMED_FIELDS} and {@link RENAMED_WRITE_FIELDS}
+ * change, on their own types (object and input types, and their extensions); everything else is
+ * printed as it was parsed. A schema renamed only in part (say `tagItems` and `tagName`, but not
+ * `appendLabelSetTagItems`) comes out whole in either generation. Applying it twice gives the same text.
  * @example
  * ```ts
  * schemaInGeneration(readFileSync('schema.graphql', 'utf8'), 'labels'); // LabelSet.labelItems, TagItem.labelName
@@ -69,21 +100,28 @@ export function generationOfSchema(sdl: string | DocumentNode | GraphQLSchema): 
  */
 export function schemaInGeneration(sdl: string, to: SchemaGeneration): string {
   const from: SchemaGeneration = to === 'tags' ? 'labels' : 'tags';
+  const rename = <T extends TypeWithFields>(node: T): T | undefined => {
+    const renames = ALL_RENAMES.filter((r) => r.type === node.name.value);
+    if (renames.length === 0) return undefined;
+    return {
+      ...node,
+      fields: node.fields?.map((f) => {
+        const r = renames.find((x) => x[from] === f.name.value);
+        return r ? { ...f, name: { ...f.name, value: r[to] } } : f;
+      }),
+    };
+  };
   const renamed = visit(parse(sdl), {
-    ObjectTypeDefinition(node: ObjectTypeDefinitionNode) {
-      const renames = RENAMED_FIELDS.filter((r) => r.type === node.name.value);
-      if (renames.length === 0) return undefined;
-      return {
-        ...node,
-        fields: node.fields?.map((f) => {
-          const r = renames.find((x) => x[from] === f.name.value);
-          return r ? { ...f, name: { ...f.name, value: r[to] } } : f;
-        }),
-      };
-    },
+    ObjectTypeDefinition: rename,
+    ObjectTypeExtension: rename,
+    InputObjectTypeDefinition: rename,
+    InputObjectTypeExtension: rename,
   });
   return print(renamed);
 }
+
+/** The definitions whose fields a rename touches. */
+type TypeWithFields = ObjectTypeDefinitionNode | ObjectTypeExtensionNode | InputObjectTypeDefinitionNode | InputObjectTypeExtensionNode;
 
 /**
  * Rewrites operations into one generation, keeping every result key the same.
@@ -94,8 +132,11 @@ export function schemaInGeneration(sdl: string, to: SchemaGeneration): string {
  * @remarks In `tags`, a selection of `labelItems`/`labelName` becomes `labelItems: tagItems` /
  * `labelName: tagName` (the alias keeps the result key). In `labels`, the alias goes:
  * `labelItems: tagItems` becomes `labelItems`. A field selected as `tagItems` without an alias
- * keeps its result key `tagItems` in both. Fields are matched by name: the four names occur only
- * on `LabelSet` and `TagItem`.
+ * keeps its result key `tagItems` in both. The root field of {@link RENAMED_WRITE_FIELDS} is
+ * renamed the same way (`appendLabelSetLabelItems: appendLabelSetTagItems` in `tags`), and so are
+ * the fields of an input object written inline (`{ tagItems: $items }`); the variables' types are
+ * type names, which the rename keeps. Fields are matched by name: each renamed name belongs to the
+ * label-set types alone.
  * @example
  * ```ts
  * operationsInGeneration('{ getCabinetLabelSetsById(cabinetId: "c") { labelItems { labelName } } }', 'tags');
@@ -106,12 +147,16 @@ export function operationsInGeneration(source: string, to: SchemaGeneration): st
   const from: SchemaGeneration = to === 'tags' ? 'labels' : 'tags';
   const renamed = visit(parse(source), {
     Field(node: FieldNode): FieldNode | undefined {
-      const r = RENAMED_FIELDS.find((x) => x[from] === node.name.value);
+      const r = ALL_RENAMES.find((x) => x[from] === node.name.value);
       if (!r) return undefined;
       const key = node.alias?.value ?? node.name.value;
       const name = { ...node.name, value: r[to] };
       const alias: NameNode | undefined = key === r[to] ? undefined : { kind: Kind.NAME, value: key };
       return { ...node, name, alias };
+    },
+    ObjectField(node: ObjectFieldNode): ObjectFieldNode | undefined {
+      const r = ALL_RENAMES.find((x) => x[from] === node.name.value);
+      return r ? { ...node, name: { ...node.name, value: r[to] } } : undefined;
     },
   });
   return print(renamed);

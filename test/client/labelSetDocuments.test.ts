@@ -78,7 +78,7 @@ describe('createLabelingClient schemaGeneration', () => {
   });
 
   it('refuses an unknown schemaGeneration and a non-function onSchemaChange before anything is sent', () => {
-    const options = { url: 'http://127.0.0.1:1/graphql', token: 't', schemaGeneration: 'tag', onSchemaChange: 'log' } as unknown as LabelingClientOptions;
+    const options = { url: 'http://127.0.0.1:4000/graphql', token: 't', schemaGeneration: 'tag', onSchemaChange: 'log' } as unknown as LabelingClientOptions;
     const error = (() => {
       try {
         createLabelingClient(options);

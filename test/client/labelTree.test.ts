@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildLabelTree, LabelSetError } from '../../src/client/index.js';
 import type { LabelItem, LabelSet } from '../../src/client/index.js';
 
-const item = (id: string, labelName: string, parentId: string | null = null): LabelItem => ({ id, labelName, parentId, color: null });
+const item = (id: string, labelName: string, parentId: string | null = null): LabelItem => ({ id, labelName, parentId, color: null, desc: null });
 const set = (...labelItems: LabelItem[]): LabelSet => ({ id: 's1', index: 0, name: 'Entities', signature: null, labelItems });
 
 describe('buildLabelTree', () => {

@@ -52,8 +52,8 @@ describe('createLabelingClient: requests', () => {
       name: 'Set 0',
       signature: 'ab12',
       labelItems: [
-        { id: '0-root', parentId: null, labelName: 'ENTITY', color: '#ff0000' },
-        { id: '0-child', parentId: '0-root', labelName: 'PERSON', color: null },
+        { id: '0-root', parentId: null, labelName: 'ENTITY', color: '#ff0000', desc: null },
+        { id: '0-child', parentId: '0-root', labelName: 'PERSON', color: null, desc: null },
       ],
     });
     expect(sets[1]!.signature).toBeNull();

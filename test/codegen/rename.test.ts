@@ -44,7 +44,8 @@ describe('the tag→label rename', () => {
     const tidy = join(fork, 'tidy');
     await mkdir(join(tidy, 'operations'), { recursive: true });
     await cp(join(fork, 'schema.graphql'), join(tidy, 'schema.graphql'));
-    for (const name of await readdir(join(fork, 'operations'))) {
+    await cp(join(fork, 'operations', 'emulator-only'), join(tidy, 'operations', 'emulator-only'), { recursive: true });
+    for (const name of (await readdir(join(fork, 'operations'))).filter((f) => f.endsWith('.graphql'))) {
       await writeFile(join(tidy, 'operations', name), dropRenameAliases(await readFile(join(fork, 'operations', name), 'utf8')));
     }
     renamedWithoutAliases = await generateFrom(tidy);
@@ -72,8 +73,14 @@ describe('the tag→label rename', () => {
 
   it('generates the same set of operation types', () => {
     expect(operationTypeNames(today)).toEqual([
+      'AppendLabelSetLabelItemsMutation',
+      'AppendLabelSetLabelItemsMutationVariables',
       'AutoLabelTokenBasedProjectMutation',
       'AutoLabelTokenBasedProjectMutationVariables',
+      'CreateLabelSetMutation',
+      'CreateLabelSetMutationVariables',
+      'DeleteLabelSetMutation',
+      'DeleteLabelSetMutationVariables',
       'GetCabinetLabelSetsByIdQuery',
       'GetCabinetLabelSetsByIdQueryVariables',
       'GetCabinetQuery',
@@ -83,21 +90,35 @@ describe('the tag→label rename', () => {
       'GetJobsQuery',
       'GetJobsQueryVariables',
       'JobFieldsFragment',
+      'UpdateProjectLabelSetMutation',
+      'UpdateProjectLabelSetMutationVariables',
     ]);
     expect(operationTypeNames(renamed.get('generated/graphql.ts')!)).toEqual(operationTypeNames(today));
   });
 
-  it('generates identical result and variables types for every operation', async () => {
+  it('generates identical result and variables types for every operation, the label-set writes sending labelItems and labelName', async () => {
     const names = operationTypeNames(today);
+    // The writes send label items, whose input fields the service renames: their variables differ
+    // by exactly the rename (tagItems → labelItems, tagName → labelName), and by nothing else.
+    const writeVariables = ['AppendLabelSetLabelItemsMutationVariables', 'CreateLabelSetMutationVariables', 'UpdateProjectLabelSetMutationVariables'];
+    expect(names).toEqual(expect.arrayContaining(writeVariables));
     // Identity in both directions (the same trick as expectTypeOf().toEqualTypeOf()),
     // plus one pair that differs, to prove the check can fail.
     const lines = [
       "import type * as Today from './today.js';",
       "import type * as Renamed from './renamed.js';",
       'type Equal<X, Y> = (<T>() => T extends X ? 1 : 2) extends (<T>() => T extends Y ? 1 : 2) ? true : false;',
-      ...names.map((n) => `export const same_${n}: Equal<Today.${n}, Renamed.${n}> = true;`),
+      "type RenameKey<K> = K extends 'tagItems' ? 'labelItems' : K extends 'tagName' ? 'labelName' : K;",
+      'type Rename<T> = T extends readonly (infer E)[] ? Rename<E>[] : T extends object ? { [K in keyof T as RenameKey<K>]: Rename<T[K]> } : T;',
+      ...names
+        .filter((n) => !writeVariables.includes(n))
+        .map((n) => `export const same_${n}: Equal<Today.${n}, Renamed.${n}> = true;`),
+      ...writeVariables.flatMap((n) => [
+        `export const renamed_${n}: Equal<Rename<Today.${n}>, Renamed.${n}> = true;`,
+        `export const differs_${n}: Equal<Today.${n}, Renamed.${n}> = false;`,
+      ]),
       'export const control: Equal<Today.GetCabinetQuery, Renamed.GetJobQuery> = false;',
-      'export const labelItem: Equal<Today.GetCabinetLabelSetsByIdQuery["getCabinetLabelSetsById"][number]["labelItems"][number], { id: string; parentId: string | null; labelName: string; color: string | null }> = true;',
+      'export const labelItem: Equal<Today.GetCabinetLabelSetsByIdQuery["getCabinetLabelSetsById"][number]["labelItems"][number], { id: string; parentId: string | null; labelName: string; color: string | null; desc: string | null }> = true;',
     ];
     const check = join(fork, 'check.ts');
     await writeFile(check, lines.join('\n') + '\n');

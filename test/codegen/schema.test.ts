@@ -4,7 +4,8 @@ import { buildSchema, parse, validate } from 'graphql';
 import type { GraphQLSchema } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from './codegenConfig.js';
-import { generationOfSchema, operationsInGeneration, schemaInGeneration } from '../../src/shared/schemaGeneration.js';
+import { emulatorSchemaSource } from '../../src/emulator/schemaSource.js';
+import { generationOfSchema, operationsInGeneration, RENAMED_WRITE_FIELDS, SCHEMA_GENERATIONS, schemaInGeneration } from '../../src/shared/schemaGeneration.js';
 import { productionSchema } from '../support/productionSchema.js';
 import { subsetProblems, undescribed } from './schemaSubset.js';
 
@@ -32,7 +33,13 @@ describe('schema.graphql', () => {
       'getJob',
       'getJobs',
     ]);
-    expect(Object.keys(ours.getMutationType()!.getFields())).toEqual(['autoLabelTokenBasedProject']);
+    expect(Object.keys(ours.getMutationType()!.getFields())).toEqual([
+      'autoLabelTokenBasedProject',
+      'createLabelSet',
+      'updateProjectLabelSet',
+      'appendLabelSetTagItems',
+      'deleteLabelSet',
+    ]);
   });
 
   it('reports a changed nullability, a missing field and an unknown enum value', () => {
@@ -61,24 +68,35 @@ describe('schema.graphql', () => {
   });
 });
 
+/** The .graphql files of a folder of the repository (operations/ also holds the emulator-only/ folder). */
+async function graphqlFiles(folder: string): Promise<string[]> {
+  return (await readdir(join(repoRoot, folder))).filter((f) => f.endsWith('.graphql')).sort();
+}
+
 describe('operations/', () => {
   it('holds one operation or fragment per file, named <name>.<kind>.graphql', async () => {
-    const files = (await readdir(join(repoRoot, 'operations'))).sort();
-    expect(files.length).toBeGreaterThan(0);
-    for (const file of files) {
-      const doc = parse(await readFile(join(repoRoot, 'operations', file), 'utf8'));
-      expect(doc.definitions).toHaveLength(1);
-      const def = doc.definitions[0]!;
-      const kind = def.kind === 'FragmentDefinition' ? 'fragment' : 'operation' in def ? def.operation : '?';
-      const name = 'name' in def && def.name ? def.name.value : '';
-      expect(file).toBe(`${file.split('.')[0]}.${kind}.graphql`);
-      expect(name.toLowerCase()).toContain(file.split('.')[0]!.toLowerCase().replace(/^get/, ''));
+    for (const folder of ['operations', 'operations/emulator-only']) {
+      const files = await graphqlFiles(folder);
+      expect(files.length).toBeGreaterThan(0);
+      for (const file of files) {
+        const doc = parse(await readFile(join(repoRoot, folder, file), 'utf8'));
+        expect(doc.definitions).toHaveLength(1);
+        const def = doc.definitions[0]!;
+        const kind = def.kind === 'FragmentDefinition' ? 'fragment' : 'operation' in def ? def.operation : '?';
+        const name = 'name' in def && def.name ? def.name.value : '';
+        expect(file).toBe(`${file.split('.')[0]}.${kind}.graphql`);
+        // The file is named after the service's field; the operation may say it in label words
+        // (appendLabelSetTagItems.mutation.graphql holds AppendLabelSetLabelItems), by the rename rule.
+        const base = file.split('.')[0]!;
+        const renamed = RENAMED_WRITE_FIELDS.find((r) => r.tags === base)?.labels ?? base;
+        expect([base, renamed].map((b) => name.toLowerCase().includes(b.toLowerCase().replace(/^get/, '')))).toContain(true);
+      }
     }
   });
 
   it('validates every operation against the production schema and ours', async () => {
     const dir = join(repoRoot, 'operations');
-    const sources = await Promise.all((await readdir(dir)).map((f) => readFile(join(dir, f), 'utf8')));
+    const sources = await Promise.all((await graphqlFiles('operations')).map((f) => readFile(join(dir, f), 'utf8')));
     const production = productionSchema();
     const ourSdl = await readFile(join(repoRoot, 'schema.graphql'), 'utf8');
     const ours = buildSchema(ourSdl);
@@ -87,6 +105,16 @@ describe('operations/', () => {
     const forOurs = parse(operationsInGeneration(sources.join('\n'), generationOfSchema(ourSdl) ?? 'tags'));
     expect(validate(production, forProduction).map((e) => e.message)).toEqual([]);
     expect(validate(ours, forOurs).map((e) => e.message)).toEqual([]);
+  });
+
+  it('keeps the emulator-only queries out of production: they validate against the emulator only', async () => {
+    const dir = join(repoRoot, 'operations', 'emulator-only');
+    const source = (await Promise.all((await graphqlFiles('operations/emulator-only')).map((f) => readFile(join(dir, f), 'utf8')))).join('\n');
+    const sdl = await readFile(join(repoRoot, 'schema.graphql'), 'utf8');
+    for (const generation of SCHEMA_GENERATIONS) {
+      expect(validate(buildSchema(emulatorSchemaSource(sdl, generation)), parse(source)).map((e) => e.message)).toEqual([]);
+    }
+    expect(validate(productionSchema(), parse(source)).map((e) => e.message)).toEqual(['Cannot query field "emulatorAppliedLabelCounts" on type "Query".']);
   });
 
   it('names the documents as the specification does', async () => {

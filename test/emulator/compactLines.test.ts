@@ -61,4 +61,27 @@ describe('CompactLines', () => {
     expect(() => doc.set(0, [{ label: 'A', start_char: 0.5, end_char: 1 }])).toThrow(/start_char and end_char must be integer/);
     expect(doc.get(0)).toEqual([{ label: 'A', start_char: 0, end_char: 1, layer: 0 }]);
   });
+
+  it('removes the spans of the labels picked from every line, keeps the rest with their confidence and layer, and counts what is left', () => {
+    const names = new LabelNames();
+    const doc = new CompactLines(names, 3);
+    doc.set(0, [
+      { label: 'A', start_char: 0, end_char: 1 },
+      { label: 'B', start_char: 1, end_char: 2, confidence_score: 0.5, layer: 2 },
+      { label: 'A', start_char: 2, end_char: 3 },
+    ]);
+    doc.set(2, [{ label: 'A', start_char: 0, end_char: 4 }]);
+    const before: number[] = [];
+    doc.countLabels(before);
+    expect(before).toEqual([3, 1]);
+    expect(doc.removeLabels((label) => names.nameAt(label) === 'A')).toBe(3);
+    expect([doc.get(0), doc.get(1), doc.get(2)]).toEqual([[{ label: 'B', start_char: 1, end_char: 2, confidence_score: 0.5, layer: 2 }], undefined, []]);
+    const after: number[] = [];
+    doc.countLabels(after);
+    expect(after).toEqual([undefined, 1]);
+    // The room of the removed spans is reused: many more sets need no growth beyond the live spans.
+    for (let i = 0; i < 50; i++) doc.set(1, [{ label: 'C', start_char: 0, end_char: 1 }]);
+    expect(doc.get(0)).toEqual([{ label: 'B', start_char: 1, end_char: 2, confidence_score: 0.5, layer: 2 }]);
+    expect(doc.get(1)).toEqual([{ label: 'C', start_char: 0, end_char: 1, layer: 0 }]);
+  });
 });

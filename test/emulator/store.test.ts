@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { demoProject, EmulatorDataError, EmulatorStore, labelSetSignature } from '../../src/emulator/index.js';
 import type { ProjectInput } from '../../src/emulator/index.js';
-import { parseJsonWithLines } from '../../src/emulator/jsonLocations.js';
+import { parseJsonWithLines } from '../../src/shared/jsonLocations.js';
 
 const small = (): ProjectInput => ({
   id: 'p1',

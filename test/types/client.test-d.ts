@@ -39,7 +39,7 @@ const client = createLabelingClient({ url: 'http://127.0.0.1/graphql', token: 't
 
 describe('public types', () => {
   it('names labels as labels, whatever the service calls them', () => {
-    expectTypeOf<LabelItem>().toEqualTypeOf<{ id: string; parentId: string | null; labelName: string; color: string | null }>();
+    expectTypeOf<LabelItem>().toEqualTypeOf<{ id: string; parentId: string | null; labelName: string; color: string | null; desc: string | null }>();
     expectTypeOf<LabelSet>().toEqualTypeOf<{
       id: string;
       index: number;

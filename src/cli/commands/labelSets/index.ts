@@ -7,9 +7,12 @@ import { runAction } from '../../runAction.js';
 import type { CommonFlags } from '../../runAction.js';
 import type { SchemaChangeEvent } from '../../../client/index.js';
 import type { LabelSetsFlags } from './runner.js';
+import { labelSetsApplyCommand } from './applyCommand.js';
+import { labelSetsPlanCommand } from './planCommand.js';
 
 /**
- * Declares `labelkit label-sets (--project P --role R | --cabinet C)`: each set as a tree.
+ * Declares `labelkit label-sets (--project P --role R | --cabinet C)`: each set as a tree; and
+ * its subcommands `plan` and `apply` (label sets as code).
  *
  * @param io - the process
  * @param done - receives the exit code
@@ -23,10 +26,15 @@ export function labelSetsCommand(io: Io, done: (code: number) => void): Command 
     .option('--cabinet <id>', 'cabinet id (instead of --project/--role)')
     .option('--json', 'print {"cabinetId","labelSets":[…]} as one JSON object')
     .option('--verbose', 'details (e.g. a switch to the renamed schema), and the stack of an error')
+    // `label-sets plan FILE --project P`: the flags after a subcommand are the subcommand's.
+    .enablePositionalOptions()
     .addHelpText(
       'after',
-      '\nExamples:\n  $ labelkit label-sets --project demo-project --role LABELER\n  $ labelkit label-sets --cabinet demo-project:labeler --json',
+      '\nExamples:\n  $ labelkit label-sets --project demo-project --role LABELER\n  $ labelkit label-sets --cabinet demo-project:labeler --json' +
+        '\n  $ labelkit label-sets --project demo-project --role LABELER --json > labels.json   # the file plan and apply read',
     );
+  command.addCommand(labelSetsPlanCommand(io, done));
+  command.addCommand(labelSetsApplyCommand(io, done));
   addConnectionOptions(command).action(async (flags: LabelSetsFlags & CommonFlags) => {
     done(
       await runAction(io, flags, async (context) => {

@@ -45,18 +45,7 @@ function describe(error: ParseError, text: string): string {
  * ```
  */
 export function parseJsonWithLines(text: string): { value: unknown; lineOf: (path: (string | number)[]) => number } {
-  const lineStarts = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
-  const lineAt = (offset: number) => {
-    let lo = 0;
-    let hi = lineStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (lineStarts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
-  };
+  const { lineStarts, lineAt } = lines(text);
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   const first = errors[0];
@@ -76,4 +65,59 @@ export function parseJsonWithLines(text: string): { value: unknown; lineOf: (pat
       return 1;
     },
   };
+}
+
+/** One syntax error of a JSON text, where it is (1-based) and what it is. */
+export interface JsonSyntaxProblem {
+  line: number;
+  column: number;
+  message: string;
+}
+
+/**
+ * Every syntax error of a JSON text, the first of each line (what follows an error on its own
+ * line is mostly the parser recovering from it).
+ *
+ * @param text - JSON text (strict: no comments, no trailing commas)
+ * @returns the problems in the order of the text; empty when the text is JSON
+ * @remarks {@link parseJsonWithLines} stops at the first error; a file a person wrote may have
+ * several, and they want to see them all at once. Same words as its message.
+ * @example
+ * ```ts
+ * jsonSyntaxProblems('{\n "a": 1\n "b": 2,\n "c": [1 2]\n}');
+ * // [{ line: 3, column: 2, message: 'expected ","' }, { line: 4, column: 10, message: 'expected ","' }]
+ * ```
+ */
+export function jsonSyntaxProblems(text: string): JsonSyntaxProblem[] {
+  const { lineStarts, lineAt } = lines(text);
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const problems: JsonSyntaxProblem[] = [];
+  for (const error of errors) {
+    const line = lineAt(error.offset);
+    if (problems.at(-1)?.line === line) continue;
+    problems.push({ line, column: error.offset - lineStarts[line - 1]! + 1, message: describe(error, text) });
+  }
+  if (problems.length === 0 && !root) {
+    const line = lineAt(text.length);
+    problems.push({ line, column: text.length - lineStarts[line - 1]! + 1, message: 'expected a value' });
+  }
+  return problems;
+}
+
+/** The offsets where lines start, and the 1-based line of an offset. */
+function lines(text: string): { lineStarts: number[]; lineAt: (offset: number) => number } {
+  const lineStarts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  const lineAt = (offset: number) => {
+    let lo = 0;
+    let hi = lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (lineStarts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+  return { lineStarts, lineAt };
 }

@@ -1,0 +1,99 @@
+import pc from 'picocolors';
+import { formatLabelSetPlan, isLabelSetsError } from '../../../labelSets/index.js';
+import type { AppliedWrite, LabelSetPlan } from '../../../labelSets/index.js';
+import type { Printer } from '../../io.js';
+import type { LabelSetsApplyOutcome } from './applyRunner.js';
+import type { LabelSetsPlanResult } from './planRunner.js';
+
+/**
+ * Prints the outcome of `labelkit label-sets plan`.
+ *
+ * @param printer - where to print
+ * @param result - the plan, and where it was saved
+ * @param options - `json`: the plan as one JSON object on stdout; `color`: coloured signs
+ */
+export function printPlan(printer: Printer, result: LabelSetsPlanResult, options: { json: boolean; color: boolean }): void {
+  if (options.json) printer.json(result.plan);
+  else for (const line of formatLabelSetPlan(result.plan, { color: options.color })) printer.out(line);
+  if (result.savedTo !== undefined) printer.err(`labelkit: plan saved to ${result.savedTo} (apply it with: labelkit label-sets apply --plan ${result.savedTo})`);
+}
+
+/**
+ * Prints the plan an apply is about to carry out (on stdout, before the question).
+ *
+ * @param printer - where to print
+ * @param plan - the plan
+ * @param color - coloured signs
+ */
+export function printApplyPlan(printer: Printer, plan: LabelSetPlan, color: boolean): void {
+  for (const line of formatLabelSetPlan(plan, { color })) printer.out(line);
+}
+
+/**
+ * The question asked before writing.
+ *
+ * @param plan - the plan
+ * @returns e.g. `Apply 2 writes to demo-project (LABELER)? [y/N] `
+ */
+export function applyQuestion(plan: LabelSetPlan): string {
+  const n = plan.writes.length;
+  return `Apply ${n} write${n === 1 ? '' : 's'} to ${plan.projectId} (${plan.role})? [y/N] `;
+}
+
+/**
+ * Prints one confirmed write, as progress on stderr.
+ *
+ * @param printer - where to print
+ * @param write - the write
+ */
+export function printWrite(printer: Printer, write: AppliedWrite): void {
+  printer.err(`labelkit: done: ${write.description}`);
+}
+
+/**
+ * Prints how an apply ended: what was written and the ids the service made.
+ *
+ * @param printer - where to print
+ * @param outcome - the apply's outcome
+ */
+export function printApplyOutcome(printer: Printer, outcome: LabelSetsApplyOutcome): void {
+  if (outcome.kind === 'nothing-to-do') return;
+  if (outcome.kind === 'declined') {
+    printer.err('labelkit: not applied (the answer was not yes); nothing was written');
+    return;
+  }
+  const { plan, result } = outcome;
+  printer.out(`Applied ${result.writes.length} write${result.writes.length === 1 ? '' : 's'} to ${plan.projectId} (${plan.role}).`);
+  for (const set of result.createdSets) printer.out(`  label set ${set.setIndex} "${set.name}" was created with id ${set.setId}`);
+  for (const made of result.generatedIds) {
+    printer.out(`  "${made.labelName}" in label set ${made.setIndex} (id ${made.setId}) got id ${made.id} from the service`);
+  }
+  if (result.generatedIds.length > 0 || result.createdSets.length > 0) {
+    printer.out('Put these ids in the file to keep it exact (labelkit label-sets --json pulls it again); meanwhile the next plan matches them by name.');
+  }
+}
+
+/**
+ * Prints an error of the label-set workflow (refused, changed since the plan, failed part way):
+ * its first line after `labelkit: `, the details indented below, then a hint.
+ *
+ * @param printer - where to print
+ * @param error - what the command threw
+ * @param color - red for the first line
+ * @returns true when it was such an error (and was printed)
+ */
+export function printLabelSetsError(printer: Printer, error: unknown, color: boolean): boolean {
+  if (!isLabelSetsError(error)) return false;
+  const [first, ...rest] = error.message.split('\n');
+  printer.err(pc.createColors(color).red(`labelkit: ${first}`));
+  for (const line of rest) printer.err(`  ${line}`);
+  const hint = {
+    FILE: 'fix the file and plan again',
+    PLAN: 'change the file: the service cannot make this change',
+    DESTRUCTIVE: 'read the plan (labelkit label-sets plan FILE), then add --allow-destructive if the labels may go',
+    STALE: 'plan again (labelkit label-sets plan FILE --out plan.json), read it, then apply the new plan',
+    APPLY: 'labelkit label-sets plan FILE shows what is left; apply again to finish',
+  }[error.code];
+  printer.err(`hint: ${hint}`);
+  return true;
+}

@@ -1,0 +1,234 @@
+import { LABEL_COLOR, MAX_LABEL_SETS, ROLES } from '../shared/constants.js';
+import type { Role } from '../client/index.js';
+import type { LabelItemSpec, LabelSetSpec, LabelSetsFile } from './types.js';
+
+/** A key or index on the way to a value, e.g. `['labelSets', 0, 'labelItems', 3, 'color']`. */
+export type ValuePath = (string | number)[];
+
+/** One problem of a label-set document, at the path of the value at fault. */
+export interface SpecProblem {
+  path: ValuePath;
+  message: string;
+}
+
+const FILE_KEYS = ['projectId', 'role', 'cabinetId', 'labelSets'];
+const SET_KEYS = ['id', 'index', 'name', 'signature', 'labelItems'];
+const ITEM_KEYS = ['id', 'parentId', 'labelName', 'color', 'desc'];
+
+/**
+ * Writes a path the way a person reads it: `labelSets[0].labelItems[3].color`.
+ *
+ * @param path - keys and indexes
+ * @returns the path as text (`(top)` for the document itself)
+ * @example
+ * ```ts
+ * pathText(['labelSets', 0, 'name']); // 'labelSets[0].name'
+ * ```
+ */
+export function pathText(path: ValuePath): string {
+  const text = path.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? k : `.${k}`)).join('');
+  return text === '' ? '(top)' : text;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const quote = (value: unknown) => (typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value));
+
+/**
+ * Checks a label-set document (parsed from a file, or built in code) and returns it typed.
+ *
+ * @param value - the parsed document
+ * @returns `file`, the document typed and normalized (role upper-cased, `null` ids dropped),
+ * when there is no problem; `problems`, every problem at once, each at its path
+ * @remarks Rules: the document is an object with `labelSets`, a list of at most 5 sets;
+ * `projectId`, `role` (`LABELER`/`REVIEWER`, any case) and `cabinetId` are optional. Each set
+ * has `index` (an integer 0–4, unique), a non-empty `name` and `labelItems`; `id` (unique) and
+ * `signature` are optional. Each label has a non-empty `labelName`; `id` (unique in its set),
+ * `parentId` (the id of another label of the set), `color` (`#rrggbb` or null) and `desc`
+ * (text or null) are optional. Among the labels of one parent no two names may differ only in
+ * case, and `parentId` may not form a cycle. Unknown fields are refused (a misspelt `colour`
+ * would otherwise be dropped without a word).
+ * @example
+ * ```ts
+ * checkLabelSets({ labelSets: [{ index: 0, name: 'E', labelItems: [{ labelName: 'A', color: 'red' }] }] }).problems;
+ * // [{ path: ['labelSets', 0, 'labelItems', 0, 'color'], message: 'must be a #rrggbb colour or null (got "red")' }]
+ * ```
+ */
+export function checkLabelSets(value: unknown): { file?: LabelSetsFile; problems: SpecProblem[] } {
+  const problems: SpecProblem[] = [];
+  const add = (path: ValuePath, message: string) => void problems.push({ path, message });
+  if (!isRecord(value)) {
+    add([], 'must be an object with "labelSets" (what labelkit label-sets --json prints)');
+    return { problems };
+  }
+  unknownKeys(value, FILE_KEYS, [], add);
+  const file: LabelSetsFile = { labelSets: [] };
+  for (const key of ['projectId', 'cabinetId'] as const) {
+    const v = value[key];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== 'string' || v.trim() === '') add([key], 'must be a non-empty string');
+    else file[key] = v.trim();
+  }
+  if (value.role !== undefined && value.role !== null) {
+    const role = typeof value.role === 'string' ? value.role.toUpperCase() : undefined;
+    if (role === undefined || !(ROLES as readonly string[]).includes(role)) add(['role'], `must be ${ROLES.join(' or ')} (got ${quote(value.role)})`);
+    else file.role = role as Role;
+  }
+  if (!Array.isArray(value.labelSets)) {
+    add(['labelSets'], value.labelSets === undefined ? 'required: a list of label sets' : 'must be a list of label sets');
+    return { problems };
+  }
+  if (value.labelSets.length > MAX_LABEL_SETS) add(['labelSets'], `a project has at most ${MAX_LABEL_SETS} label sets (got ${value.labelSets.length})`);
+  const setIds = new Map<string, number>();
+  const indexes = new Map<number, number>();
+  value.labelSets.forEach((raw: unknown, s) => {
+    const set = checkSet(raw, ['labelSets', s], add);
+    if (!set) return;
+    if (set.id !== undefined) {
+      const first = setIds.get(set.id);
+      if (first !== undefined) add(['labelSets', s, 'id'], `label set id ${quote(set.id)} is used twice (also labelSets[${first}])`);
+      else setIds.set(set.id, s);
+    }
+    if (Number.isInteger(set.index)) {
+      const first = indexes.get(set.index);
+      if (first !== undefined) add(['labelSets', s, 'index'], `index ${set.index} is used twice (also labelSets[${first}])`);
+      else indexes.set(set.index, s);
+    }
+    file.labelSets.push(set);
+  });
+  return problems.length > 0 ? { problems } : { file, problems };
+}
+
+function unknownKeys(value: Record<string, unknown>, known: string[], path: ValuePath, add: (path: ValuePath, message: string) => void): void {
+  for (const key of Object.keys(value)) {
+    if (!known.includes(key)) add([...path, key], `unknown field ${quote(key)} (known: ${known.join(', ')})`);
+  }
+}
+
+/** One set: its own fields, then its labels and their hierarchy. Returns the set unless its shape is wrong. */
+function checkSet(raw: unknown, path: ValuePath, add: (path: ValuePath, message: string) => void): LabelSetSpec | undefined {
+  if (!isRecord(raw)) {
+    add(path, 'a label set must be an object with index, name and labelItems');
+    return undefined;
+  }
+  unknownKeys(raw, SET_KEYS, path, add);
+  let ok = true;
+  const fail = (key: string, message: string) => {
+    add([...path, key], message);
+    ok = false;
+  };
+  const set = { labelItems: [] } as unknown as LabelSetSpec;
+  if (raw.id !== undefined && raw.id !== null) {
+    if (typeof raw.id !== 'string' || raw.id.trim() === '') fail('id', 'must be a non-empty string (or left out for a new set)');
+    else set.id = raw.id;
+  }
+  const index = raw.index;
+  if (index === undefined) fail('index', `required: the set's position, 0 to ${MAX_LABEL_SETS - 1}`);
+  else if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= MAX_LABEL_SETS) {
+    fail('index', `must be an integer from 0 to ${MAX_LABEL_SETS - 1} (got ${quote(index)})`);
+  } else set.index = index;
+  if (typeof raw.name !== 'string' || raw.name.trim() === '') fail('name', raw.name === undefined ? "required: the set's name" : 'must be a non-empty string');
+  else set.name = raw.name;
+  if (raw.signature !== undefined) {
+    if (raw.signature !== null && typeof raw.signature !== 'string') fail('signature', 'must be a string or null');
+    else set.signature = raw.signature;
+  }
+  if (!Array.isArray(raw.labelItems)) {
+    add([...path, 'labelItems'], raw.labelItems === undefined ? 'required: a list of labels (may be empty)' : 'must be a list of labels');
+    return set; // still checked against the other sets (index, id)
+  }
+  // Every label is checked, and the hierarchy too, from what is usable of each: every problem at once.
+  const items = raw.labelItems.map((item: unknown, i) => {
+    const checked = checkItem(item, [...path, 'labelItems', i], add);
+    if (!checked.ok) ok = false;
+    return checked.item;
+  });
+  checkHierarchy(items, [...path, 'labelItems'], add);
+  if (!ok) return { ...set, labelItems: [] };
+  set.labelItems = items as LabelItemSpec[];
+  return set;
+}
+
+function checkItem(raw: unknown, path: ValuePath, add: (path: ValuePath, message: string) => void): { item: Partial<LabelItemSpec>; ok: boolean } {
+  if (!isRecord(raw)) {
+    add(path, 'a label must be an object with labelName');
+    return { item: {}, ok: false };
+  }
+  unknownKeys(raw, ITEM_KEYS, path, add);
+  let ok = true;
+  const fail = (key: string, message: string) => {
+    add([...path, key], message);
+    ok = false;
+  };
+  const item: Partial<LabelItemSpec> = {};
+  if (raw.id !== undefined && raw.id !== null) {
+    if (typeof raw.id !== 'string' || raw.id.trim() === '') fail('id', 'must be a non-empty string (or left out for a new label)');
+    else item.id = raw.id;
+  }
+  if (raw.parentId !== undefined) {
+    if (raw.parentId !== null && (typeof raw.parentId !== 'string' || raw.parentId.trim() === '')) fail('parentId', 'must be the id of another label of the set, or null');
+    else item.parentId = raw.parentId;
+  }
+  if (typeof raw.labelName !== 'string' || raw.labelName.trim() === '') {
+    fail('labelName', raw.labelName === undefined ? "required: the label's name" : 'must be a non-empty string');
+  } else item.labelName = raw.labelName;
+  if (raw.color !== undefined) {
+    if (raw.color !== null && (typeof raw.color !== 'string' || !LABEL_COLOR.test(raw.color))) fail('color', `must be a #rrggbb colour or null (got ${quote(raw.color)})`);
+    else item.color = raw.color;
+  }
+  if (raw.desc !== undefined) {
+    if (raw.desc !== null && typeof raw.desc !== 'string') fail('desc', 'must be text or null');
+    else item.desc = raw.desc;
+  }
+  return { item, ok };
+}
+
+/**
+ * Duplicate ids, a `parentId` that names no label of the set or the label itself, cycles, and
+ * names that differ only in case under one parent. Linear: each label is walked up once.
+ */
+function checkHierarchy(items: Partial<LabelItemSpec>[], path: ValuePath, add: (path: ValuePath, message: string) => void): void {
+  const byId = new Map<string, number>();
+  items.forEach((item, i) => {
+    if (item.id === undefined) return;
+    const first = byId.get(item.id);
+    if (first !== undefined) add([...path, i, 'id'], `label id ${quote(item.id)} is used twice in the set (also labelItems[${first}])`);
+    else byId.set(item.id, i);
+  });
+  const parentOf = (i: number) => {
+    const parentId = items[i]!.parentId;
+    return parentId === null || parentId === undefined ? undefined : byId.get(parentId);
+  };
+  items.forEach((item, i) => {
+    const parentId = item.parentId;
+    if (parentId === null || parentId === undefined) return;
+    if (!byId.has(parentId)) add([...path, i, 'parentId'], `names no label of the set (${quote(parentId)})`);
+    else if (byId.get(parentId) === i) add([...path, i, 'parentId'], 'a label cannot be its own parent');
+  });
+  // 0: not seen, 1: on the walk being made, 2: known to reach the top (or a reported fault).
+  const state = new Uint8Array(items.length);
+  for (let start = 0; start < items.length; start++) {
+    const walk: number[] = [];
+    let at: number | undefined = start;
+    while (at !== undefined && state[at] === 0 && parentOf(at) !== at) {
+      state[at] = 1;
+      walk.push(at);
+      at = parentOf(at);
+    }
+    if (at !== undefined && state[at] === 1) {
+      const cycle = walk.slice(walk.indexOf(at));
+      const names = cycle.map((i) => `${quote(items[i]!.id)}${items[i]!.labelName === undefined ? '' : ` (${quote(items[i]!.labelName)})`}`).join(' → ');
+      add([...path, cycle[0]!, 'parentId'], `parentId forms a cycle: ${names} → back to the first`);
+    }
+    for (const i of walk) state[i] = 2;
+  }
+  const seen = new Map<string, number>();
+  items.forEach((item, i) => {
+    if (item.labelName === undefined) return;
+    const key = `${item.parentId ?? ''}\u0000${item.labelName.toLowerCase()}`;
+    const first = seen.get(key);
+    const where = item.parentId ? `under ${quote(item.parentId)}` : 'at the top level';
+    if (first !== undefined) {
+      add([...path, i, 'labelName'], `${quote(item.labelName)} is used twice ${where} (also labelItems[${first}], ${quote(items[first]!.labelName!)}; names compare case-insensitively)`);
+    } else seen.set(key, i);
+  });
+}

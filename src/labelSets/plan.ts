@@ -1,0 +1,123 @@
+import type { Role } from '../client/index.js';
+import type { LabelItemWrite, NewLabelItemWrite } from './types.js';
+
+/** What a plan was computed against: one live label set, as it was read. */
+export interface LabelSetFingerprint {
+  id: string;
+  index: number;
+  name: string;
+  /** The service's signature of the set's items (absent on some sets). */
+  signature: string | null;
+  /** sha256 of the items as read (id, parentId, labelName, color, desc, in order): see `itemsHash`. */
+  itemsHash: string;
+  labelCount: number;
+}
+
+/** The kinds of change a plan shows, set by set. */
+export type PlanStepKind =
+  | 'create-set'
+  | 'rename-set'
+  | 'add-items'
+  | 'rename-items'
+  | 'recolour-items'
+  | 'reparent-items'
+  | 'describe-items'
+  | 'remove-items'
+  | 'delete-set';
+
+/** One label a step touches. */
+export interface PlanItem {
+  /** The label's id; `null` for a new label whose id the service makes (an append without id). */
+  id: string | null;
+  /** The name after the step (for a removal: the name it had). */
+  labelName: string;
+  /** Before and after: the name, colour, parent id or description, by the step's kind. */
+  from?: string | null;
+  to?: string | null;
+  /** For a re-parent: the names of the old and new parent (`null` at the top level). */
+  fromParent?: string | null;
+  toParent?: string | null;
+  /** For a removal: the applied labels that use this label, when known. */
+  appliedLabels?: number | null;
+}
+
+/** One change of one set, with the labels it touches. */
+export interface PlanStep {
+  kind: PlanStepKind;
+  setIndex: number;
+  /** `null` for a set the plan creates. */
+  setId: string | null;
+  /** The set's name after the plan (for a deletion: the name it had). */
+  setName: string;
+  /** For `rename-set`: the name it had. */
+  previousSetName?: string;
+  items: PlanItem[];
+  /** True when the step removes labels that have applied labels, or may have (count not known). */
+  destroysLabels: boolean;
+  /** Applied labels the step removes: 0 when it removes none, `null` when not known. */
+  appliedLabels: number | null;
+  /** The index in {@link LabelSetPlan.writes} of the write that carries it. */
+  write: number;
+}
+
+/** One call to the service. */
+export type PlanWrite =
+  | { op: 'create'; setIndex: number; name: string; labelItems: LabelItemWrite[] }
+  | { op: 'append'; setIndex: number; setId: string; labelItems: NewLabelItemWrite[] }
+  | { op: 'update'; setIndex: number; setId: string; name?: string; labelItems?: LabelItemWrite[] }
+  | { op: 'delete'; setIndex: number; setId: string };
+
+/** The format tag of a saved plan. */
+export const PLAN_FORMAT = 'labelkit/label-set-plan';
+
+/**
+ * What it takes to bring a project's label sets to what a file says: the changes (steps), the
+ * calls that make them (writes, in order), and what it was computed against.
+ *
+ * @remarks A plain JSON value: `--out plan.json` saves it as it is and `apply --plan` reads it
+ * back. `against` lists every live set as it was read (id, index, name, signature, items hash);
+ * applying re-reads the sets and writes nothing when any differs.
+ */
+export interface LabelSetPlan {
+  format: typeof PLAN_FORMAT;
+  version: 1;
+  projectId: string;
+  role: Role;
+  /** Every live set the plan was computed against, by index. */
+  against: LabelSetFingerprint[];
+  steps: PlanStep[];
+  writes: PlanWrite[];
+  /** Things worth knowing that do not stop the plan (e.g. the file was pulled from another version of a set). */
+  warnings: string[];
+}
+
+/**
+ * Whether a plan changes nothing.
+ *
+ * @param plan - a plan
+ * @returns true when it has no write
+ * @example
+ * ```ts
+ * if (planIsEmpty(plan)) console.log('up to date');
+ * ```
+ */
+export function planIsEmpty(plan: LabelSetPlan): boolean {
+  return plan.writes.length === 0;
+}
+
+/**
+ * The applied labels a plan's destructive steps remove.
+ *
+ * @param plan - a plan
+ * @returns the destructive steps, and their total count of applied labels (`null` when any step's count is not known)
+ * @example
+ * ```ts
+ * const { steps, appliedLabels } = destructiveSteps(plan);
+ * if (steps.length > 0) console.log(`removes ${appliedLabels ?? 'an unknown number of'} applied labels`);
+ * ```
+ */
+export function destructiveSteps(plan: LabelSetPlan): { steps: PlanStep[]; appliedLabels: number | null } {
+  const steps = plan.steps.filter((s) => s.destroysLabels);
+  const appliedLabels = steps.some((s) => s.appliedLabels === null) ? null : steps.reduce((n, s) => n + (s.appliedLabels ?? 0), 0);
+  return { steps, appliedLabels };
+}

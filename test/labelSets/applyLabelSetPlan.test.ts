@@ -1,0 +1,214 @@
+import { describe, expect, it } from 'vitest';
+import { NetworkError, ValidationError } from '../../src/client/index.js';
+import { ApplyError, applyLabelSetPlan, DestructiveStepsError, planLabelSets, PlanStaleError } from '../../src/labelSets/index.js';
+import type { LabelSetSpec } from '../../src/labelSets/index.js';
+import { demoSets, memoryClient } from './memoryClient.js';
+
+const pull = (service: ReturnType<typeof memoryClient>): LabelSetSpec[] => structuredClone(service.state).map(({ signature: _s, ...set }) => set);
+const planFor = (service: ReturnType<typeof memoryClient>, desired: LabelSetSpec[], options = {}) =>
+  planLabelSets(service.client, 'demo-project', 'LABELER', { labelSets: desired }, options);
+
+describe('applyLabelSetPlan', () => {
+  it('writes the plan in order, sends the signature it last read or was answered, reports made ids, and the next plan is empty', async () => {
+    const service = memoryClient();
+    const signature = service.state[0]!.signature;
+    const desired = pull(service);
+    desired[0]!.name = 'Named entities';
+    desired[0]!.labelItems.push({ labelName: 'EVENT' });
+    const plan = await planFor(service, desired);
+    const seen: string[] = [];
+    const result = await applyLabelSetPlan(service.client, plan, { onWrite: (w) => seen.push(w.description) });
+    expect(service.writeCalls()).toEqual([
+      { method: 'updateLabelSet', input: { id: '1', projectId: 'demo-project', labelSetSignature: signature, name: 'Named entities' } },
+      // A rename keeps the items, so the signature the rename returned is the same one.
+      { method: 'appendLabelItems', input: { labelSetId: '1', labelSetSignature: signature, labelItems: [{ labelName: 'EVENT' }] } },
+    ]);
+    expect(seen).toEqual(['rename label set 0 "Named entities" (id 1) to "Named entities"', 'append 1 label to label set 0 "Named entities" (id 1)']);
+    expect(result.generatedIds).toEqual([{ setIndex: 0, setId: '1', labelName: 'EVENT', id: '100' }]);
+    expect((await planFor(service, desired)).writes).toEqual([]);
+  });
+
+  it('writes nothing and says "re-plan" when a set changed between the plan and the apply', async () => {
+    const service = memoryClient();
+    const desired = pull(service);
+    desired[0]!.labelItems[0]!.labelName = 'THING';
+    const plan = await planFor(service, desired);
+    // Someone else's edit, behind the signature's back (it stays the same): the items hash sees it.
+    service.state[1]!.labelItems[0]!.color = '#ffffff';
+    const error = await applyLabelSetPlan(service.client, plan).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PlanStaleError);
+    expect((error as PlanStaleError).message).toMatch(/changed since the plan: re-plan \(nothing was written\)/);
+    expect((error as PlanStaleError).differences).toEqual(['label set 1 "Relations" (id 2): its labels changed, 1 → 1 labels']);
+    expect(service.writeCalls()).toEqual([]);
+  });
+
+  it('sees a set created or deleted since the plan', async () => {
+    const service = memoryClient();
+    const plan = await planFor(service, pull(service));
+    service.state.splice(1, 1);
+    service.state.push({ id: '7', index: 4, name: 'New', signature: 'x', labelItems: [] });
+    await expect(applyLabelSetPlan(service.client, plan)).rejects.toMatchObject({ differences: ['label set 1 "Relations" (id 2) is gone', 'label set 4 "New" (id 7) is new'] });
+  });
+
+  it('refuses a destructive step without allowDestructive before reading anything, with the count', async () => {
+    const service = memoryClient();
+    const desired = pull(service).slice(0, 1);
+    const plan = await planFor(service, desired, { appliedLabels: { '2': { '20': 4 } } });
+    const reads = service.calls.length;
+    const error = await applyLabelSetPlan(service.client, plan).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DestructiveStepsError);
+    expect((error as DestructiveStepsError).message).toBe(
+      '[LabelSets] refused: the plan would remove 4 applied labels (allow it with allowDestructive / --allow-destructive; nothing was written):\n' +
+        'delete label set 1 "Relations" (id 2) and its 1 label: 4 applied labels go',
+    );
+    expect(service.calls.length).toBe(reads);
+    await applyLabelSetPlan(service.client, plan, { allowDestructive: true });
+    expect(service.state.map((s) => s.id)).toEqual(['1']);
+  });
+
+  it('lets a removal of labels known to have no applied labels through without the flag', async () => {
+    const service = memoryClient();
+    const desired = pull(service);
+    desired[0]!.labelItems.pop();
+    const plan = await planFor(service, desired, { appliedLabels: { '1': { '10': 2 } } });
+    await applyLabelSetPlan(service.client, plan);
+    expect(service.state[0]!.labelItems.map((i) => i.id)).toEqual(['10', '11', '12', '13']);
+  });
+
+  it('counts again right before writing, and refuses a removal of a label that was applied since the plan', async () => {
+    const service = memoryClient();
+    service.setApplied({ '1': {} });
+    const desired = pull(service);
+    desired[0]!.labelItems.pop(); // DATE, never applied when planned
+    const plan = await planFor(service, desired);
+    expect(plan.steps.at(-1)).toMatchObject({ kind: 'remove-items', destroysLabels: false, appliedLabels: 0 });
+    service.setApplied({ '1': { '14': 3 } }); // a labeler used DATE meanwhile
+    const error = await applyLabelSetPlan(service.client, plan).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DestructiveStepsError);
+    expect((error as DestructiveStepsError).appliedLabels).toBe(3);
+    expect((error as Error).message).toContain('remove DATE (id 14) from label set 0 "Entities": no applied labels, but 3 applied labels have been added since the plan');
+    expect(service.writeCalls()).toEqual([]);
+    await applyLabelSetPlan(service.client, plan, { allowDestructive: true });
+    expect(service.state[0]!.labelItems.map((i) => i.id)).not.toContain('14');
+  });
+
+  it('refuses a saved plan whose writes remove labels that its steps do not show', async () => {
+    const service = memoryClient();
+    const desired = pull(service);
+    desired[0]!.labelItems[0]!.labelName = 'THING';
+    const plan = await planFor(service, desired);
+    const write = plan.writes[0]!;
+    if (write.op !== 'update') throw new Error('expected a replacement');
+    write.labelItems = write.labelItems!.slice(0, 2);
+    const error = await applyLabelSetPlan(service.client, plan).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DestructiveStepsError);
+    expect((error as Error).message).toMatch(/removes labels 12, 13, 14, which no step shows/);
+    expect(service.writeCalls()).toEqual([]);
+  });
+
+  it('says which writes were done when one fails part way, and the next plan finishes the rest', async () => {
+    const service = memoryClient();
+    const desired = pull(service);
+    desired[0]!.labelItems[0]!.labelName = 'THING';
+    desired.push({ index: 2, name: 'Extra', labelItems: [{ labelName: 'X' }] });
+    const plan = await planFor(service, desired);
+    service.failWrites((method) => {
+      if (method === 'createLabelSet') throw new Error('the service said no');
+    });
+    const error = await applyLabelSetPlan(service.client, plan).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApplyError);
+    expect(error).toMatchObject({
+      outcomeUnknown: false,
+      done: ['replace the labels of label set 0 "Entities" (id 1), 5 labels'],
+      failed: 'create label set 2 "Extra" with 1 label',
+      notSent: [],
+    });
+    expect((error as Error).message).toBe(
+      '[LabelSets] "create label set 2 "Extra" with 1 label" failed: the service said no. Done: replace the labels of label set 0 "Entities" (id 1), 5 labels. Run the plan again: it shows what is left',
+    );
+    service.failWrites(() => undefined);
+    const rest = await planFor(service, desired);
+    expect(rest.writes.map((w) => w.op)).toEqual(['create']);
+    await applyLabelSetPlan(service.client, rest);
+    expect((await planFor(service, desired)).writes).toEqual([]);
+  });
+
+  it('leaves a set that the next plan finishes when the append after its rename fails', async () => {
+    const service = memoryClient();
+    const desired = pull(service);
+    desired[0]!.name = 'Named entities';
+    desired[0]!.labelItems.push({ labelName: 'EVENT' });
+    const plan = await planFor(service, desired);
+    service.failWrites((method) => {
+      if (method === 'appendLabelItems') throw new Error('refused');
+    });
+    await expect(applyLabelSetPlan(service.client, plan)).rejects.toMatchObject({
+      done: ['rename label set 0 "Named entities" (id 1) to "Named entities"'],
+      failed: 'append 1 label to label set 0 "Named entities" (id 1)',
+    });
+    service.failWrites(() => undefined);
+    const rest = await planFor(service, desired);
+    expect(rest.steps.map((s) => s.kind)).toEqual(['add-items']);
+    await applyLabelSetPlan(service.client, rest);
+    expect((await planFor(service, desired)).writes).toEqual([]);
+  });
+
+  it('reports a lost answer as unknown and sends the write once, never again', async () => {
+    const service = memoryClient();
+    const desired = pull(service);
+    desired[0]!.labelItems[0]!.labelName = 'THING';
+    desired[1]!.name = 'Links';
+    const plan = await planFor(service, desired);
+    service.failWrites(() => {
+      throw new NetworkError('NETWORK', 'the connection closed before the answer', { operationName: 'updateProjectLabelSet', mutationOutcomeUnknown: true });
+    });
+    const error = await applyLabelSetPlan(service.client, plan).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'APPLY', outcomeUnknown: true, done: [], notSent: ['rename label set 1 "Links" (id 2) to "Links"'] });
+    expect((error as Error).message).toMatch(/^\[LabelSets\] the answer to "replace the labels of label set 0 "Entities" \(id 1\), 5 labels" was lost: it may or may not have happened \(not retried\)/);
+    expect((error as ApplyError).cause).toBeInstanceOf(NetworkError);
+    expect(service.writeCalls().map((c) => c.method)).toEqual(['updateLabelSet']);
+  });
+
+  it('stops before the next write when the signal is aborted', async () => {
+    const service = memoryClient();
+    const desired = pull(service);
+    desired[0]!.name = 'A';
+    desired[1]!.name = 'B';
+    const plan = await planFor(service, desired);
+    const controller = new AbortController();
+    const error = await applyLabelSetPlan(service.client, plan, { signal: controller.signal, onWrite: () => controller.abort() }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ done: ['rename label set 0 "A" (id 1) to "A"'], failed: 'rename label set 1 "B" (id 2) to "B"' });
+    expect(service.writeCalls().length).toBe(1);
+  });
+
+  it('refuses something that is not a plan, naming every problem, before sending anything', async () => {
+    const service = memoryClient();
+    const plan = await planFor(service, pull(service));
+    const reads = service.calls.length;
+    const broken = { ...plan, role: 'BOSS', writes: [{ op: 'update', setIndex: 0, labelItems: [{ id: '', labelName: 'X' }] }], against: 'x' };
+    const error = await applyLabelSetPlan(service.client, broken as never).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).problems).toEqual([
+      { path: 'plan.role', message: 'must be LABELER or REVIEWER' },
+      { path: 'plan.against', message: 'must be a list of the sets the plan was computed against' },
+      { path: 'plan.writes[0].setId', message: 'must be a non-empty string' },
+      { path: 'plan.writes[0].labelItems[0].id', message: 'must be a non-empty string' },
+    ]);
+    expect(service.calls.length).toBe(reads);
+  });
+});
+
+describe('planLabelSets', () => {
+  it('checks its arguments and the desired sets before reading, naming every problem', async () => {
+    const service = memoryClient(demoSets());
+    const error = await planLabelSets(service.client, ' ', 'BOSS' as never, { labelSets: [{ index: 9, name: '', labelItems: [] }] as never }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).problems).toEqual([
+      { path: 'projectId', message: 'must be a non-empty string' },
+      { path: 'role', message: 'must be LABELER or REVIEWER' },
+      { path: 'desired.labelSets[0].index', message: 'must be an integer from 0 to 4 (got 9)' },
+      { path: 'desired.labelSets[0].name', message: 'must be a non-empty string' },
+    ]);
+    expect(service.calls).toEqual([]);
+  });
+});
