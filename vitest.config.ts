@@ -1,13 +1,23 @@
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
+const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 export default defineConfig({
   resolve: {
-    // One copy of graphql: @graphql-tools and graphql-yoga require() its CommonJS build, so
-    // tests must not load the ESM build beside it ("Cannot use GraphQLSchema from another realm").
-    alias: { graphql: require.resolve('graphql') },
+    alias: [
+      // The published names of the client package mean its sources in tests, as tsconfig.json's
+      // `paths` do for tsc and tsx (exact matches: `labelkit` must not swallow `labelkit/model`).
+      { find: /^labelkit$/, replacement: source('./src/client/index.ts') },
+      { find: /^labelkit\/documents$/, replacement: source('./generated/tags/graphql.ts') },
+      { find: /^labelkit\/documents\/labels$/, replacement: source('./generated/labels/graphql.ts') },
+      { find: /^labelkit\/model$/, replacement: source('./src/model/index.ts') },
+      // One copy of graphql: @graphql-tools and graphql-yoga require() its CommonJS build, so
+      // tests must not load the ESM build beside it ("Cannot use GraphQLSchema from another realm").
+      { find: 'graphql', replacement: require.resolve('graphql') },
+    ],
   },
   test: {
     include: ['test/**/*.test.ts'],

@@ -3,7 +3,6 @@ import type { AuthOptions } from './auth.js';
 import { JobFailedError, JobNotFoundError, JobTimeoutError, ValidationError } from './errors.js';
 import type { AuthError, GraphQLRequestError, NetworkError } from './errors.js';
 import { jobList, labelSetList, nullableJob, objectField } from './answerShape.js';
-import { rememberClientUrl } from './clientInternals.js';
 import { createExecutor } from './executor.js';
 import type { CallOptions, RetryOptions } from './executor.js';
 import { DEFAULT_JOB_TIMEOUT_MS } from '../shared/constants.js';
@@ -47,6 +46,8 @@ export interface LabelingClientOptions extends AuthOptions {
  * {@link NetworkError} (codes `NETWORK`, `TIMEOUT`, `ABORTED`), {@link GraphQLRequestError}.
  */
 export interface LabelingClient {
+  /** The GraphQL endpoint this client talks to (`options.url`), e.g. for a journal of what it sent. */
+  readonly url: string;
   /**
    * The cabinet of a project for one role (its `id` is the key to the label sets).
    * @param projectId - the project's id
@@ -166,6 +167,7 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
   const poller = new JobPoller((ids, signal) => getJobs(ids, { signal }), options.poll);
 
   const client: LabelingClient = {
+    url: options.url,
     async getCabinet(projectId, role, callOptions) {
       assertValid([...checkId(projectId, 'projectId'), ...checkRole(role, 'role')], 'GetCabinet');
       const data = await execute(GetCabinetDocument, { projectId, role }, {
@@ -246,6 +248,5 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
       closeExecutor();
     },
   };
-  rememberClientUrl(client, options.url);
   return client;
 }

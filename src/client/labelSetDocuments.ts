@@ -1,11 +1,11 @@
-import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import type { TypedDocumentNode } from '@urql/core';
 import type { GetCabinetLabelSetsByIdQuery, GetCabinetLabelSetsByIdQueryVariables } from '../../generated/graphql.js';
 import { GetCabinetLabelSetsByIdDocument as LabelsDocument } from '../../generated/labels/graphql.js';
 import { GetCabinetLabelSetsByIdDocument as TagsDocument } from '../../generated/tags/graphql.js';
-import type { SchemaGeneration } from '../shared/schemaGeneration.js';
+import type { SchemaGeneration } from '../shared/constants.js';
 import { isLabelkitError } from './errors.js';
 
-export type { SchemaGeneration } from '../shared/schemaGeneration.js';
+export type { SchemaGeneration } from '../shared/constants.js';
 
 /** The label-set query, typed once for both generations (the aliases keep the result keys). */
 type LabelSetsDocument = TypedDocumentNode<GetCabinetLabelSetsByIdQuery, GetCabinetLabelSetsByIdQueryVariables>;

@@ -4,7 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { Client } from '@urql/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BODY_EXCERPT_CHARS, fetchTransport } from '../../src/client/fetchTransport.js';
-import { GetCabinetDocument } from '../../src/client/index.js';
+import { GetCabinetDocument } from '../../generated/graphql.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 

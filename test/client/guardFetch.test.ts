@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AuthError } from '../../src/client/index.js';
+import { AuthError } from '../../src/client/errors.js';
 import { guardFetch, MAX_ERROR_BODY_BYTES } from '../../src/client/guardFetch.js';
 import { startMockServer } from '../support/mockServer.js';
 import type { MockServer } from '../support/mockServer.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createLabelingClient, validateAutoLabelInput, ValidationError } from '../../src/client/index.js';
+import { createLabelingClient, validateAutoLabelInput } from '../../src/client/index.js';
+import { ValidationError } from '../../src/client/errors.js';
 
 const valid = {
   projectId: 'p1',

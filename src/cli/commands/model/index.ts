@@ -42,7 +42,7 @@ export function modelCommand(io: Io, done: (code: number) => void): Command {
           if (!secretKey) problems.push({ field: '', message: 'no secret key' });
           if (problems.length > 0) throw new CliUsageError(problems, `export ${flags.secretKeyEnv}=…`);
           context.printer.addSecret(secretKey);
-          const { startModelServer } = await import('../../../model/index.js');
+          const { startModelServer } = await import('labelkit/model');
           const model = await startModelServer({ port, host: flags.host, secretKey: secretKey! });
           if (flags.json) context.printer.json({ url: model.url });
           else context.printer.out(`labelkit sample model listening on ${model.url} (secret from ${flags.secretKeyEnv}). Ctrl-C stops.`);

@@ -1,14 +1,11 @@
+import { isLabelkitError } from 'labelkit';
+import type { AutoLabelInput, ErrorCode, Job, JobOutcome, JobSnapshot, LabelingClient, WaitOptions } from 'labelkit';
 import { redact } from '../shared/redact.js';
-import type { LabelingClient } from './client.js';
-import { clientUrl } from './clientInternals.js';
-import { isLabelkitError, ValidationError } from './errors.js';
-import type { ErrorCode } from './errors.js';
-import type { WaitOptions } from './jobPoller.js';
 import { createMemoryJournal, replayJournal } from './journal.js';
 import type { Journal, JournalRecord } from './journal.js';
 import { configMismatches, planProjects, projectConfig, validateManyInputs } from './manyPlan.js';
 import type { PlannedProject, RerunRules } from './manyPlan.js';
-import type { AutoLabelInput, Job, JobOutcome, JobSnapshot } from './types.js';
+import { BulkValidationError } from './validationError.js';
 
 /** How one project of a many-project run ended. */
 export type ManyOutcomeKind =
@@ -116,28 +113,29 @@ function fromJournal(p: PlannedProject, errors: string[] | undefined): ProjectOu
  * Starts auto-labeling of many projects with one client, each job exactly once, and waits for all
  * of them.
  *
- * @param client - a client from `createLabelingClient` (its URL is recorded in the journal)
+ * @param client - a client from `createLabelingClient` (its `url` is recorded in the journal)
  * @param inputs - one auto-labeling input per project
  * @param options - concurrency, journal, rerun rules, signal, onEvent; see {@link AutoLabelManyOptions}
  * @returns the plan and one outcome per input, in order
- * @throws {@link ValidationError} listing every problem of every input, a journal from another
- * configuration, or a client not made by `createLabelingClient`; nothing is sent then
- * @remarks A function, not a method of the client, so that an app that never runs many projects
- * does not carry its planner and journal code in its bundle. Waiting goes through the client's
+ * @throws {@link BulkValidationError} (code `VALIDATION`) listing every problem of every input, a
+ * journal from another configuration, or a client without its `url`; nothing is sent then
+ * @remarks A function of `labelkit-tools/bulk` above the client, not a method of it: it uses the
+ * client's public methods only, so an app that never runs many projects carries none of it. Waiting goes through the client's
  * shared poller (one `getJobs` per interval for the whole run); see {@link runAutoLabelMany} for
  * the journal's rules.
  * @example
  * ```ts
- * import { autoLabelMany, createLabelingClient, createMemoryJournal } from 'labelkit';
+ * import { createLabelingClient } from 'labelkit';
+ * import { autoLabelMany, createMemoryJournal } from 'labelkit-tools/bulk';
  * const client = createLabelingClient({ url: process.env.LABELKIT_URL!, token: process.env.LABELKIT_TOKEN });
  * const { outcomes } = await autoLabelMany(client, inputs, { journal: createMemoryJournal(), concurrency: 4 });
  * ```
  */
 export function autoLabelMany(client: LabelingClient, inputs: AutoLabelInput[], options?: AutoLabelManyOptions): Promise<AutoLabelManyResult> {
-  const url = clientUrl(client);
-  if (url === undefined) {
-    const problem = { path: 'client', message: 'must be a client made by createLabelingClient' };
-    return Promise.reject(new ValidationError([problem], { operationName: 'AutoLabelTokenBasedProjectMutation' }));
+  const url: unknown = (client as Partial<LabelingClient> | null | undefined)?.url;
+  if (typeof url !== 'string' || url === '') {
+    const problem = { path: 'client.url', message: 'must be the service URL of a client made by createLabelingClient' };
+    return Promise.reject(new BulkValidationError([problem], { operationName: 'AutoLabelTokenBasedProjectMutation' }));
   }
   return runAutoLabelMany(client, url, inputs, options);
 }
@@ -151,7 +149,7 @@ export function autoLabelMany(client: LabelingClient, inputs: AutoLabelInput[], 
  * @param inputs - one auto-labeling input per project
  * @param options - see {@link AutoLabelManyOptions}
  * @returns the plan and one outcome per input
- * @throws {@link ValidationError} before anything is sent: every problem of every input (with its
+ * @throws {@link BulkValidationError} before anything is sent: every problem of every input (with its
  * index and project), a journal from another configuration (unless `force`), a corrupt journal
  * @remarks Per project: `intent` is written (and durable) before the mutation is sent; then
  * `started` with the job id, `unknown` when the mutation's outcome is unknown, or the outcome
@@ -172,7 +170,7 @@ export async function runAutoLabelMany(
 ): Promise<AutoLabelManyResult> {
   const allowInsecureEndpoint = options.allowInsecureEndpoint ?? false;
   const problems = validateManyInputs(inputs, { allowInsecureEndpoint, concurrency: options.concurrency });
-  if (problems.length > 0) throw new ValidationError(problems, { operationName: 'AutoLabelTokenBasedProjectMutation' });
+  if (problems.length > 0) throw new BulkValidationError(problems, { operationName: 'AutoLabelTokenBasedProjectMutation' });
   const journal = options.journal ?? createMemoryJournal();
   const contents = await journal.open();
   try {
@@ -180,7 +178,7 @@ export async function runAutoLabelMany(
     const mismatches = configMismatches(url, replay, inputs);
     if (mismatches.length > 0 && !options.force) {
       const hint = { path: 'journal', message: 'use another journal file, or force to use this one anyway' };
-      throw new ValidationError([...mismatches, hint], { operationName: 'AutoLabelTokenBasedProjectMutation' });
+      throw new BulkValidationError([...mismatches, hint], { operationName: 'AutoLabelTokenBasedProjectMutation' });
     }
     const plan = planProjects(inputs, replay.projects, options);
     const emit = (event: ManyEvent) => options.onEvent?.(event);

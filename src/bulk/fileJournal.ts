@@ -1,8 +1,8 @@
 import { open, readFile, rm } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
-import { checkJournalRecord } from '../client/journal.js';
-import type { Journal, JournalContents, JournalRecord } from '../client/journal.js';
-import { ValidationError } from '../client/errors.js';
+import { checkJournalRecord } from './journal.js';
+import type { Journal, JournalContents, JournalRecord } from './journal.js';
+import { BulkValidationError } from './validationError.js';
 
 /** Options of {@link openFileJournal}. */
 export interface FileJournalOptions {
@@ -26,7 +26,7 @@ interface Parsed extends JournalContents {
  * @param text - the file's content
  * @param path - the file, for messages
  * @returns the records; an incomplete or corrupt LAST line is left out with a warning
- * @throws {@link ValidationError} naming the line when any other line is not a record
+ * @throws {@link BulkValidationError} naming the line when any other line is not a record
  * @remarks Blank lines are skipped. `goodBytes` is where the file would be cut to drop a bad
  * last line.
  * @example
@@ -63,7 +63,7 @@ export function parseJournalText(text: string, path: string): Parsed {
     } else if (i === last) {
       warnings.push(`${path} line ${i + 1} is incomplete or corrupt (${problem}), as a crash while writing leaves it: it was ignored`);
     } else {
-      throw new ValidationError([{ path: `${path}:${i + 1}`, message: `journal line ${i + 1} ${problem}; the journal is corrupt (only its last line may be incomplete): fix or remove that line, or use another journal` }]);
+      throw new BulkValidationError([{ path: `${path}:${i + 1}`, message: `journal line ${i + 1} ${problem}; the journal is corrupt (only its last line may be incomplete): fix or remove that line, or use another journal` }]);
     }
   }
   return { records, warnings, goodBytes, size: Buffer.byteLength(text) };
@@ -84,7 +84,7 @@ function isAlive(pid: number): boolean {
  * @param lockPath - the lock file
  * @param path - the journal, for messages
  * @returns a warning when a lock left by a process that no longer runs was taken over
- * @throws {@link ValidationError} when a running process holds the lock
+ * @throws {@link BulkValidationError} when a running process holds the lock
  */
 async function takeLock(lockPath: string, path: string): Promise<string | undefined> {
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -97,7 +97,7 @@ async function takeLock(lockPath: string, path: string): Promise<string | undefi
       if ((error as { code?: string }).code !== 'EEXIST') throw error;
       const pid = Number((await readFile(lockPath, 'utf8').catch(() => '')).trim());
       if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
-        throw new ValidationError([
+        throw new BulkValidationError([
           {
             path: lockPath,
             message: `another run (process ${pid}) is using the journal ${path}: two runs on one journal could start a project twice; wait for it to end (delete ${lockPath} only if no run uses the journal)`,
@@ -107,7 +107,7 @@ async function takeLock(lockPath: string, path: string): Promise<string | undefi
       await rm(lockPath, { force: true });
     }
   }
-  throw new ValidationError([{ path: lockPath, message: `cannot take the lock of the journal ${path}` }]);
+  throw new BulkValidationError([{ path: lockPath, message: `cannot take the lock of the journal ${path}` }]);
 }
 
 /**
@@ -118,7 +118,7 @@ async function takeLock(lockPath: string, path: string): Promise<string | undefi
  * @returns a {@link Journal} for `autoLabelMany`
  * @remarks On open, an incomplete last line (a crash mid-write) is reported in `warnings` and cut
  * off the file, so that the next record starts on a line of its own; any other bad line is a
- * {@link ValidationError} naming it. Appends made at the same time are written together and
+ * {@link BulkValidationError} naming it. Appends made at the same time are written together and
  * flushed once (group commit), each in the order it was made. The file never holds a secret:
  * records carry project ids, job ids, the model endpoint and redacted error texts. While open
  * (not read-only) the journal holds `<path>.lock` with its process id: a second run on the same
@@ -126,7 +126,7 @@ async function takeLock(lockPath: string, path: string): Promise<string | undefi
  * (a crash, a kill) is taken over with a warning.
  * @example
  * ```ts
- * import { openFileJournal } from 'labelkit/journal';
+ * import { openFileJournal } from 'labelkit-tools/bulk';
  * const result = await autoLabelMany(client, inputs, { journal: openFileJournal('run.ndjson') });
  * ```
  */
