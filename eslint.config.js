@@ -103,7 +103,7 @@ const rooms = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/', 'generated/', 'node_modules/', 'coverage/'] },
+  { ignores: ['dist/', '**/dist/', 'dist-types/', 'generated/', 'node_modules/', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

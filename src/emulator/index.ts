@@ -6,7 +6,7 @@
  */
 export { createEmulator } from './emulator.js';
 export type { Emulator, EmulatorOptions } from './emulator.js';
-export type { SchemaGeneration } from '../shared/schemaGeneration.js';
+export type { SchemaGeneration } from '../shared/constants.js';
 export { startEmulator } from './startEmulator.js';
 export type { RunningEmulator } from './startEmulator.js';
 export { DEMO_PROJECT_ID, demoProject, demoProjectId, demoProjects, MAX_DEMO_PROJECTS } from './demoProject.js';

@@ -11,7 +11,7 @@ import { startStubModel } from '../e2e/stubModel.js';
 import type { StubModel } from '../e2e/stubModel.js';
 import { killStarted, runCli, startCli } from './spawnCli.js';
 
-// End to end: the built binary (node bin/labelkit.js) against an emulator and models started
+// End to end: the built binary (node packages/labelkit-tools/bin/labelkit.js) against an emulator and models started
 // in this test process on 127.0.0.1. Pipes are not terminals, so progress comes as plain lines.
 const SENTINEL = 'SENTINEL-e2e-secret-91c7d3';
 let emu: RunningEmulator;

@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
-/** The built binary (npm test builds before vitest runs; run `npm run build` first by hand). */
-export const BIN = join(import.meta.dirname, '..', '..', 'bin', 'labelkit.js');
+/** The built binary of labelkit-tools (npm test builds before vitest runs; run `npm run build` first by hand). */
+export const BIN = join(import.meta.dirname, '..', '..', 'packages', 'labelkit-tools', 'bin', 'labelkit.js');
 
 /** How a run of the binary ended. */
 export interface CliRun {
@@ -35,7 +35,7 @@ export function killStarted(): void {
 }
 
 /**
- * Starts `node bin/labelkit.js …` with only the given environment (plus PATH): nothing of the
+ * Starts `node packages/labelkit-tools/bin/labelkit.js …` with only the given environment (plus PATH): nothing of the
  * test runner's own environment reaches it.
  *
  * @param args - the arguments
