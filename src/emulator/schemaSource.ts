@@ -55,7 +55,8 @@ export function emulatorSchemaSource(schemaSdl: string, generation: SchemaGenera
  */
 export function loadSchemaSource(): string {
   const tried: string[] = [];
-  for (const up of ['../../schema.graphql', '../schema.graphql']) {
+  // labelkit-tools/dist/*.js → labelkit-tools/schema.graphql; src/emulator/ → the checkout's.
+  for (const up of ['../schema.graphql', '../../schema.graphql']) {
     const path = fileURLToPath(new URL(up, import.meta.url));
     tried.push(path);
     if (existsSync(path)) return readFileSync(path, 'utf8');
