@@ -14,16 +14,37 @@ const noImportOf = (rooms, why) => ({
   message: `${why} (docs/ARCHITECTURE.md)`,
 });
 
+/**
+ * The rooms above the client (every room but client, model and shared) reach the client package
+ * only by its published names, `labelkit`, `labelkit/documents`, `labelkit/documents/labels` and
+ * `labelkit/model`, never by a relative path into src/client, src/model or generated/: in the
+ * checkout those names mean the sources (tsconfig `paths`, vitest aliases), in labelkit-tools'
+ * build they stay imports of the labelkit package. Exception: the emulator's resolver types,
+ * generated/<generation>/resolvers.ts, are the emulator's own (not part of labelkit), types only.
+ */
+const throughPublicNames = (room) => ({
+  // Only paths that climb out (`../`): `./commands/model/` inside the CLI is not src/model.
+  regex: `^(?:\\.\\./)+(?:src/)?(?:client|model)(?:/|$)|^(?:\\.\\./)+generated/${room === 'emulator' ? '(?!(?:tags|labels)/resolvers(?:\\.js)?$)' : ''}`,
+  message: `src/${room} imports the client package by its published names only: labelkit, labelkit/documents, labelkit/documents/labels, labelkit/model (docs/ARCHITECTURE.md)`,
+});
+
+/** A no-restricted-imports pattern that refuses a bare import of one of labelkit's own packages. */
+const noPackage = (names, why) => ({ regex: `^(?:${names.join('|')})(?:/|$)`, message: `${why} (docs/ARCHITECTURE.md)` });
+
 /** Which room may not import which: the arrows of docs/ARCHITECTURE.md, as lint rules. */
 const rooms = [
   {
     files: ['src/shared/**/*.ts'],
-    patterns: [{ regex: '^\\.\\./', message: 'src/shared imports no other room: every room may import it (docs/ARCHITECTURE.md)' }],
+    patterns: [
+      { regex: '^\\.\\./', message: 'src/shared imports no other room: every room may import it (docs/ARCHITECTURE.md)' },
+      noPackage(['labelkit', 'labelkit-tools'], 'src/shared imports no other room: every room may import it'),
+    ],
   },
   {
     files: ['src/client/**/*.ts'],
     patterns: [
-      noImportOf(['emulator', 'model', 'cli', 'demo', 'journal', 'labelSets'], 'the client (the published package, also for browsers) imports only src/shared and generated/'),
+      noImportOf(['emulator', 'model', 'cli', 'demo', 'bulk', 'labelSets'], 'the client (the published package, also for browsers) imports only src/shared and generated/'),
+      noPackage(['labelkit', 'labelkit-tools'], 'the client imports its own files relatively, and nothing of labelkit-tools'),
       { regex: '^node:|(?:^|/)serveFetchHandler(?:\\.js)?$', message: 'the client runs in browsers too: no Node built-ins, no server adapter (docs/ARCHITECTURE.md)' },
       // schemaGeneration rewrites documents with the graphql package: its types only.
       { regex: '(?:^|/)schemaGeneration(?:\\.js)?$', allowTypeImports: true, message: 'the client may take only types from schemaGeneration, which loads the graphql package (docs/ARCHITECTURE.md)' },
@@ -33,32 +54,56 @@ const rooms = [
   },
   {
     files: ['src/model/**/*.ts'],
-    patterns: [noImportOf(['emulator', 'cli', 'demo', 'journal', 'labelSets'], 'the model kit is for model authors: it may import src/client and src/shared, never the emulator or the CLI')],
+    patterns: [
+      noImportOf(['client', 'emulator', 'cli', 'demo', 'bulk', 'labelSets', 'generated'], 'the model kit (labelkit/model) is for model authors: it imports only src/shared'),
+      // Zero dependencies: a model author installs labelkit for it without urql mattering.
+      { regex: '^(?!node:)[^./]', message: 'the model kit has no dependencies: Node built-ins and src/shared only (docs/ARCHITECTURE.md)' },
+    ],
   },
   {
     files: ['src/emulator/**/*.ts'],
-    patterns: [noImportOf(['client', 'cli', 'demo', 'journal', 'labelSets'], 'the emulator stands in for the service: it may import src/model and src/shared, not the client or the CLI')],
+    patterns: [
+      throughPublicNames('emulator'),
+      { regex: '^(?:\\.\\./)+generated/', allowTypeImports: true, message: 'the emulator takes only types from its generated resolver types (docs/ARCHITECTURE.md)' },
+      noImportOf(['cli', 'demo', 'bulk', 'labelSets'], 'the emulator stands in for the service: it may import labelkit/model, labelkit/documents and src/shared, not the CLI'),
+      { regex: '^labelkit$|^labelkit-tools(?:/|$)', message: 'the emulator stands in for the service: it does not use the client (docs/ARCHITECTURE.md)' },
+    ],
   },
   {
-    files: ['src/journal/**/*.ts'],
-    patterns: [noImportOf(['emulator', 'model', 'cli', 'demo', 'labelSets'], 'the journal (Node only) records what the client sent: it may import src/client and src/shared')],
-  },
-  {
-    files: ['src/demo/**/*.ts'],
-    patterns: [noImportOf(['cli', 'journal', 'labelSets'], 'the demo uses the public parts (client, emulator, model, shared), not the CLI')],
+    files: ['src/bulk/**/*.ts'],
+    patterns: [
+      throughPublicNames('bulk'),
+      noImportOf(['emulator', 'cli', 'demo', 'labelSets'], 'many-project runs sit above the client: they may import labelkit (public) and src/shared'),
+      noPackage(['labelkit/model', 'labelkit-tools'], 'many-project runs sit above the client: they may import labelkit (public) and src/shared'),
+    ],
   },
   {
     files: ['src/labelSets/**/*.ts'],
     patterns: [
-      noImportOf(['emulator', 'model', 'cli', 'demo', 'journal', 'generated'], 'label sets as code is a workflow above the client: it may import src/client (its entry only) and src/shared'),
-      // The client is being rewritten behind its entry, which becomes the bare specifier `labelkit`.
-      { regex: '^\\.\\./client/(?!index\\.js$)', message: 'the labelSets room imports the client only through its entry, src/client/index.ts (later `labelkit`) (docs/ARCHITECTURE.md)' },
+      throughPublicNames('labelSets'),
+      noImportOf(['emulator', 'cli', 'demo', 'bulk'], 'label-set plans sit above the client: they may import labelkit (public) and src/shared'),
+      noPackage(['labelkit/model', 'labelkit-tools'], 'label-set plans sit above the client: they may import labelkit (public) and src/shared'),
+    ],
+  },
+  {
+    files: ['src/demo/**/*.ts'],
+    patterns: [
+      throughPublicNames('demo'),
+      noImportOf(['cli', 'bulk', 'labelSets'], 'the demo uses the public parts (client, emulator, model, shared), not the CLI'),
+      noPackage(['labelkit-tools'], 'the demo is part of labelkit-tools and imports its rooms relatively'),
+    ],
+  },
+  {
+    files: ['src/cli/**/*.ts'],
+    patterns: [
+      throughPublicNames('cli'),
+      noPackage(['labelkit-tools'], 'the CLI is part of labelkit-tools and imports its rooms relatively'),
     ],
   },
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/', 'generated/', 'node_modules/', 'coverage/'] },
+  { ignores: ['dist/', '**/dist/', 'dist-types/', 'generated/', 'node_modules/', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,8 +1,10 @@
 import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
+const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 /**
  * Test files that need a process of their own (isolate: true), and why. Every other file runs in
@@ -27,9 +29,17 @@ const NEEDS_OWN_PROCESS = [
 
 export default defineConfig({
   resolve: {
-    // One copy of graphql: @graphql-tools and graphql-yoga require() its CommonJS build, so
-    // tests must not load the ESM build beside it ("Cannot use GraphQLSchema from another realm").
-    alias: { graphql: require.resolve('graphql') },
+    alias: [
+      // The published names of the client package mean its sources in tests, as tsconfig.json's
+      // `paths` do for tsc and tsx (exact matches: `labelkit` must not swallow `labelkit/model`).
+      { find: /^labelkit$/, replacement: source('./src/client/index.ts') },
+      { find: /^labelkit\/documents$/, replacement: source('./generated/tags/graphql.ts') },
+      { find: /^labelkit\/documents\/labels$/, replacement: source('./generated/labels/graphql.ts') },
+      { find: /^labelkit\/model$/, replacement: source('./src/model/index.ts') },
+      // One copy of graphql: @graphql-tools and graphql-yoga require() its CommonJS build, so
+      // tests must not load the ESM build beside it ("Cannot use GraphQLSchema from another realm").
+      { find: 'graphql', replacement: require.resolve('graphql') },
+    ],
   },
   test: {
     // Two workers on a two-core machine (vitest's default is one fewer than the cores: one), more

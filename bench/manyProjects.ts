@@ -44,7 +44,7 @@ export async function manyProjects(): Promise<Figure[]> {
   const journal = join(dir, 'run.ndjson');
   writeFileSync(projects, Array.from({ length: n }, (_, i) => demoProjectId(i + 1)).join('\n') + '\n');
   const args = [
-    '--import', join(root, 'bench', 'support', 'reportRss.mjs'), join(root, 'bin', 'labelkit.js'),
+    '--import', join(root, 'bench', 'support', 'reportRss.mjs'), join(root, 'packages', 'labelkit-tools', 'bin', 'labelkit.js'),
     'auto-label', '--projects', projects, '--journal', journal, '--labeler-email', 'bench@example.com',
     '--endpoint', model.url, '--files-per-request', '0', '--wait', '--timeout', '10m', '--interval', `${intervalMs}ms`, '--json',
   ];

@@ -1,7 +1,8 @@
 import { Client, cacheExchange, fetchExchange } from '@urql/core';
 import { request as gqlRequest } from 'graphql-request';
 import { print } from 'graphql';
-import { createLabelingClient, GetCabinetLabelSetsByIdDocument } from '../src/client/index.js';
+import { GetCabinetLabelSetsByIdDocument } from '../generated/tags/graphql.js';
+import { createLabelingClient } from '../src/client/index.js';
 import { labelSetsPayload, startFixedServer } from './support/fixedServer.js';
 import { collectGarbage, median, smoke } from './support/stats.js';
 import type { Figure } from './support/stats.js';

@@ -39,14 +39,15 @@ export async function sizeAndStartup(): Promise<Figure[]> {
   const graphqlModules = [...client.inputs, ...app.inputs].filter((p) => /node_modules\/graphql\//.test(p)).length;
 
   const runs = smoke ? 3 : 15;
-  const importClient = `await import(${JSON.stringify(join(root, 'dist', 'src', 'client', 'index.js'))})`;
+  // The built client package, as an app imports it (the workspace link node_modules/labelkit).
+  const importClient = "await import('labelkit')";
   const times = { client: [] as number[], urql: [] as number[], help: [] as number[], bare: [] as number[], helpCpu: [] as number[], bareCpu: [] as number[] };
   for (let i = 0; i < runs; i++) {
     times.client.push(timeNode(['--input-type=module', '-e', importClient]));
     times.urql.push(timeNode(['--input-type=module', '-e', "await import('@urql/core')"]));
-    times.help.push(timeNode([join(root, 'bin', 'labelkit.js'), '--help']));
+    times.help.push(timeNode([join(root, 'packages', 'labelkit-tools', 'bin', 'labelkit.js'), '--help']));
     times.bare.push(timeNode(['-e', '0']));
-    times.helpCpu.push(cpuOfNode([join(root, 'bin', 'labelkit.js'), '--help']));
+    times.helpCpu.push(cpuOfNode([join(root, 'packages', 'labelkit-tools', 'bin', 'labelkit.js'), '--help']));
     times.bareCpu.push(cpuOfNode(['-e', '0']));
   }
   const kb = (b: number) => Math.round((b / 1024) * 10) / 10;

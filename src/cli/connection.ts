@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { LabelingClientOptions, RetryOptions } from '../client/index.js';
+import type { LabelingClientOptions, RetryOptions } from 'labelkit';
 import { ROLES } from '../shared/constants.js';
 import type { Io } from './io.js';
 import { readSecretFile } from './readSecretFile.js';

@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { VERSION } from '../client/version.js';
+import { VERSION } from '../shared/constants.js';
 import { autoLabelCommand } from './commands/autoLabel/index.js';
 import { cabinetCommand } from './commands/cabinet/index.js';
 import { demoCommand } from './commands/demo/index.js';

@@ -1,6 +1,6 @@
-// errors.js, not index.js: the client's entry loads urql, which `labelkit --help` does not need.
-import { isLabelkitError } from '../client/errors.js';
-import type { LabelkitError } from '../client/errors.js';
+// Loaded by runAction only when a command fails: the client's entry loads urql.
+import { isLabelkitError } from 'labelkit';
+import type { LabelkitError } from 'labelkit';
 import type { Printer } from './io.js';
 import { WaitInterrupted } from './interrupted.js';
 import { CliUsageError } from './usageError.js';

@@ -1,7 +1,5 @@
-import { exitCodeOf } from './exitCodes.js';
 import { createPrinter } from './io.js';
 import type { Io, Printer } from './io.js';
-import { reportError } from './reportError.js';
 import type { FieldNames } from './reportError.js';
 
 /** Flags every command has. */
@@ -28,7 +26,7 @@ export interface ActionContext {
  * @param flags - `--json`, `--verbose`
  * @param work - the command; resolves with its exit code
  * @param fields - names of flags for the client's validation paths, for error messages
- * @returns the exit code: `work`'s, or the one {@link exitCodeOf} gives for what it threw
+ * @returns the exit code: `work`'s, or the one `exitCodeOf` gives for what it threw
  * @remarks Errors are printed by `reportError` (one line plus a hint; the stack only with
  * `--verbose`; never a secret). The first Ctrl-C aborts `signal`; the handler is then removed,
  * so a second Ctrl-C ends the process the default way.
@@ -48,6 +46,9 @@ export async function runAction(
   try {
     return await work({ io, printer, flags, signal: controller.signal });
   } catch (error) {
+    // Loaded only when a command fails: both read the client's error guard (its entry loads urql),
+    // and runAction is part of the start-up that `labelkit --help` pays for.
+    const [{ reportError }, { exitCodeOf }] = await Promise.all([import('./reportError.js'), import('./exitCodeOf.js')]);
     reportError(error, printer, { verbose: flags.verbose === true, ...(fields && { fields }) });
     return exitCodeOf(error);
   } finally {

@@ -1,6 +1,12 @@
 /**
  * labelkit: a typed client of the labeling service's GraphQL API.
  *
+ * @remarks The entry exports the client and what its users need to call it and read its
+ * answers. Errors are told apart by `code` (see {@link ErrorCode}), not by class. The typed
+ * documents alone are `labelkit/documents` (today's schema) and `labelkit/documents/labels` (the
+ * renamed one); the model kit is `labelkit/model`. The CLI, the emulator and many-project runs
+ * are in the `labelkit-tools` package.
+ *
  * @packageDocumentation
  */
 export { createLabelingClient } from './client.js';
@@ -8,30 +14,13 @@ export type { LabelingClient, LabelingClientOptions } from './client.js';
 export type { CallOptions, RetryOptions } from './executor.js';
 export type { AuthOptions, ClientCredentials } from './auth.js';
 export type { PollOptions, WaitOptions } from './jobPoller.js';
-export {
-  AuthError,
-  GraphQLRequestError,
-  isLabelkitError,
-  JobFailedError,
-  JobNotFoundError,
-  JobTimeoutError,
-  LabelkitError,
-  LabelSetError,
-  NetworkError,
-  ProtocolError,
-  ValidationError,
-} from './errors.js';
+export { isLabelkitError, LabelkitError, ValidationError } from './errors.js';
 export type { ErrorCode, ErrorDetails, GraphQLErrorEntry } from './errors.js';
 export { validateAutoLabelInput } from './validation.js';
 export type { AutoLabelValidationOptions, ValidationProblem } from './validation.js';
 export { buildLabelTree } from './labelTree.js';
-export { autoLabelMany } from './autoLabelMany.js';
-export type { AutoLabelManyOptions, AutoLabelManyResult, ManyEvent, ManyOutcomeKind, ProjectOutcome } from './autoLabelMany.js';
-export { checkJournalRecord, createMemoryJournal, replayJournal } from './journal.js';
-export type { Journal, JournalContents, JournalProjectConfig, JournalProjectState, JournalRecord } from './journal.js';
-export type { PlannedProject, RerunRules } from './manyPlan.js';
-export type { SchemaChangeEvent, SchemaGeneration } from './labelSetDocuments.js';
 export type { LabelNode, LabelTree } from './labelTree.js';
+export type { SchemaChangeEvent, SchemaGeneration } from './labelSetDocuments.js';
 export type {
   AppliedLabelCount,
   AutoLabelInput,
@@ -51,37 +40,3 @@ export type {
   Role,
 } from './types.js';
 export { VERSION } from './version.js';
-// The typed documents, for use with any GraphQL client that understands TypedDocumentNode.
-export {
-  AppendLabelSetLabelItemsDocument,
-  AutoLabelTokenBasedProjectMutationDocument,
-  CreateLabelSetDocument,
-  DeleteLabelSetDocument,
-  GetCabinetDocument,
-  GetCabinetLabelSetsByIdDocument,
-  GetJobDocument,
-  GetJobsDocument,
-  JobFieldsFragmentDoc,
-  UpdateProjectLabelSetDocument,
-} from '../../generated/graphql.js';
-export type {
-  AppendLabelSetLabelItemsMutation,
-  AppendLabelSetLabelItemsMutationVariables,
-  AutoLabelTokenBasedProjectMutation,
-  AutoLabelTokenBasedProjectMutationVariables,
-  CreateLabelSetMutation,
-  CreateLabelSetMutationVariables,
-  DeleteLabelSetMutation,
-  DeleteLabelSetMutationVariables,
-  GetCabinetLabelSetsByIdQuery,
-  GetCabinetLabelSetsByIdQueryVariables,
-  GetCabinetQuery,
-  GetCabinetQueryVariables,
-  GetJobQuery,
-  GetJobQueryVariables,
-  GetJobsQuery,
-  GetJobsQueryVariables,
-  JobFieldsFragment,
-  UpdateProjectLabelSetMutation,
-  UpdateProjectLabelSetMutationVariables,
-} from '../../generated/graphql.js';

@@ -1,4 +1,4 @@
-import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import type { TypedDocumentNode } from '@urql/core';
 import type {
   AppendLabelSetLabelItemsMutation,
   CreateLabelSetMutation,
@@ -22,10 +22,10 @@ import {
   GetCabinetLabelSetsByIdDocument as TagsDocument,
   UpdateProjectLabelSetDocument as TagsUpdate,
 } from '../../generated/tags/graphql.js';
-import type { SchemaGeneration } from '../shared/schemaGeneration.js';
+import type { SchemaGeneration } from '../shared/constants.js';
 import { isLabelkitError } from './errors.js';
 
-export type { SchemaGeneration } from '../shared/schemaGeneration.js';
+export type { SchemaGeneration } from '../shared/constants.js';
 
 /** The label-set query, typed once for both generations (the aliases keep the result keys). */
 type LabelSetsDocument = TypedDocumentNode<GetCabinetLabelSetsByIdQuery, GetCabinetLabelSetsByIdQueryVariables>;

@@ -1,7 +1,6 @@
 /**
  * The package version, sent with every request as `labelkit/<version>`.
  *
- * @remarks A constant rather than a read of package.json, so that the browser build needs no
- * JSON import; `test/client/version.test.ts` checks that it equals package.json's version.
+ * @remarks Given once, in `src/shared/constants.ts`, which the CLI reads too.
  */
-export const VERSION = '0.1.0';
+export { VERSION } from '../shared/constants.js';

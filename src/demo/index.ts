@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { buildLabelTree, createLabelingClient, isLabelkitError } from '../client/index.js';
-import type { LabelSet } from '../client/index.js';
+import { buildLabelTree, createLabelingClient, isLabelkitError } from 'labelkit';
+import type { LabelSet } from 'labelkit';
 import { DEMO_PROJECT_ID, startEmulator } from '../emulator/index.js';
 import type { RunningEmulator } from '../emulator/index.js';
-import { startModelServer } from '../model/index.js';
-import type { RunningModelServer } from '../model/index.js';
+import { startModelServer } from 'labelkit/model';
+import type { RunningModelServer } from 'labelkit/model';
 import { drawTree } from '../shared/drawTree.js';
 
 /** Options of {@link runDemo}. */

@@ -2,7 +2,7 @@ import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { classifyFailure } from '../shared/classify.js';
 import { redactAndCut } from '../shared/redact.js';
-import type { SpanRequest } from '../model/contract.js';
+import type { SpanRequest } from 'labelkit/model';
 import type { JobAbort } from './jobAbort.js';
 
 /** Why one model call failed, and whether trying again may help. */

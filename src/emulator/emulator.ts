@@ -11,7 +11,7 @@ import { createResolvers } from './resolvers.js';
 import { JobRunner } from './runner.js';
 import type { ModelOptions } from './runner.js';
 import { emulatorSchemaSource, loadSchemaSource } from './schemaSource.js';
-import type { SchemaGeneration } from '../shared/schemaGeneration.js';
+import type { SchemaGeneration } from '../shared/constants.js';
 import { EmulatorStore } from './store.js';
 import { TokenAuthority } from './tokenAuthority.js';
 import { isLoopbackHost } from '../shared/isLoopbackHost.js';

@@ -1,20 +1,19 @@
 /**
- * labelkit/emulator: a local emulator of the labeling service — the same schema.graphql over real
- * HTTP, client-credentials auth, and a job runner that calls your model endpoint.
+ * labelkit-tools/emulator: a local emulator of the labeling service — the same schema.graphql over
+ * real HTTP, client-credentials auth, and a job runner that calls your model endpoint.
  *
  * @packageDocumentation
  */
 export { createEmulator } from './emulator.js';
 export type { Emulator, EmulatorOptions } from './emulator.js';
-export type { SchemaGeneration } from '../shared/schemaGeneration.js';
+export type { SchemaGeneration } from '../shared/constants.js';
 export { startEmulator } from './startEmulator.js';
 export type { RunningEmulator } from './startEmulator.js';
-export { DEMO_PROJECT_ID, demoProject, demoProjectId, demoProjects, MAX_DEMO_PROJECTS } from './demoProject.js';
-export { EmulatorStore, MAX_LABEL_SETS } from './store.js';
-export { labelSetSignature } from './labelSetCheck.js';
+export { DEMO_PROJECT_ID, demoProjectId, MAX_DEMO_PROJECTS } from './demoProject.js';
+// The type of `emulator.store` (addProject, labelsOf, …); the class itself is not for constructing.
+export type { EmulatorStore } from './store.js';
 export { LabelSetWriteError } from './labelSetWrites.js';
 export type { LabelSetWriteCode, LabelSetWriteProblem, LabelWriteInput, NewLabelWriteInput, WritePath } from './labelSetWrites.js';
-export { loadDataDir } from './loadDataDir.js';
 export { EmulatorDataError } from './dataError.js';
 export type { DataErrorProblem } from './dataError.js';
 export type { ModelOptions } from './runner.js';

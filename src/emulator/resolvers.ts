@@ -1,7 +1,7 @@
 import { GraphQLError } from 'graphql';
 import type * as Labels from '../../generated/labels/resolvers.js';
 import type * as Tags from '../../generated/tags/resolvers.js';
-import type { SchemaGeneration } from '../shared/schemaGeneration.js';
+import type { SchemaGeneration } from '../shared/constants.js';
 import { checkAutoLabelInput } from './checkAutoLabelInput.js';
 import { LabelSetWriteError } from './labelSetWrites.js';
 import type { LabelWriteInput, NewLabelWriteInput, WritePath } from './labelSetWrites.js';

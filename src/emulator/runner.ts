@@ -1,12 +1,12 @@
 import pLimit from 'p-limit';
 import type { LimitFunction } from 'p-limit';
-import type { Role } from '../../generated/graphql.js';
+import type { Role } from 'labelkit/documents';
 import { redact } from '../shared/redact.js';
 import { callModel, createModelAgents, ModelCallError } from './callModel.js';
 import type { ModelAgents } from './callModel.js';
 import { JobAbort } from './jobAbort.js';
-import { validateSpanResponse } from '../model/contract.js';
-import type { SpanRequest, SpanResponse } from '../model/contract.js';
+import { validateSpanResponse } from 'labelkit/model';
+import type { SpanRequest, SpanResponse } from 'labelkit/model';
 import type { EmulatorStore } from './store.js';
 import type { StoredJob, StoredProject } from './types.js';
 

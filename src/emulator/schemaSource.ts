@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { schemaInGeneration } from '../shared/schemaGeneration.js';
-import type { SchemaGeneration } from '../shared/schemaGeneration.js';
+import type { SchemaGeneration } from '../shared/constants.js';
 
 /**
  * What the emulator serves beyond schema.graphql.
@@ -72,9 +72,9 @@ export function emulatorSchemaSource(schemaSdl: string, generation: SchemaGenera
  *
  * @returns SDL text, in whichever generation the file is written
  * @throws Error when schema.graphql is not beside the package
- * @remarks The file is found from this module both in `src/emulator/` (tests, tsx) and in
- * `dist/src/emulator/` (the built package), so the emulator serves the schema the client was
- * generated from.
+ * @remarks The file is found from this module both in `src/emulator/` (the checkout's
+ * schema.graphql, for tests and tsx) and in labelkit-tools' `dist/` (the copy that
+ * `npm run build` puts beside it), so the emulator serves the schema the client was generated from.
  * @example
  * ```ts
  * const sdl = loadSchemaSource();
@@ -82,7 +82,8 @@ export function emulatorSchemaSource(schemaSdl: string, generation: SchemaGenera
  */
 export function loadSchemaSource(): string {
   const tried: string[] = [];
-  for (const up of ['../../schema.graphql', '../../../schema.graphql']) {
+  // labelkit-tools/dist/*.js → labelkit-tools/schema.graphql; src/emulator/ → the checkout's.
+  for (const up of ['../schema.graphql', '../../schema.graphql']) {
     const path = fileURLToPath(new URL(up, import.meta.url));
     tried.push(path);
     if (existsSync(path)) return readFileSync(path, 'utf8');

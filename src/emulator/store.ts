@@ -1,4 +1,4 @@
-import type { Role } from '../../generated/graphql.js';
+import type { Role } from 'labelkit/documents';
 import { EmulatorDataError } from './dataError.js';
 import type { DataErrorProblem } from './dataError.js';
 import { checkLabelSet, labelSetSignature } from './labelSetCheck.js';

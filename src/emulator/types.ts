@@ -4,7 +4,7 @@
  * GraphQL layer (resolvers.ts) knows the wire names, and codegen maps these types to the schema's
  * (generated/<generation>/resolvers.ts), so a field the store lacks is a compile error there.
  */
-import type { JobStatus, Role } from '../../generated/graphql.js';
+import type { JobStatus, Role } from 'labelkit/documents';
 
 /** Which kinds of annotation a label may be used for (schema `LabelClassType`). */
 export type LabelClassType = 'SPAN' | 'ARROW' | 'ALL';

@@ -1,5 +1,5 @@
-import { ValidationError } from '../client/index.js';
-import type { AppliedLabelCount, LabelSet } from '../client/index.js';
+import { ValidationError } from 'labelkit';
+import type { AppliedLabelCount, LabelSet } from 'labelkit';
 import { checkLabelSetPlan } from './checkPlan.js';
 import { ApplyError, DestructiveStepsError, PlanStaleError } from './errors.js';
 import { compareFingerprints } from './fingerprint.js';

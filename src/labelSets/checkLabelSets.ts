@@ -1,5 +1,5 @@
 import { LABEL_COLOR, MAX_LABEL_SETS, ROLES } from '../shared/constants.js';
-import type { Role } from '../client/index.js';
+import type { Role } from 'labelkit';
 import type { LabelItemSpec, LabelSetSpec, LabelSetsFile } from './types.js';
 
 /** A key or index on the way to a value, e.g. `['labelSets', 0, 'labelItems', 3, 'color']`. */

@@ -1,4 +1,4 @@
-import type { ValidationProblem } from '../client/index.js';
+import type { ValidationProblem } from 'labelkit';
 import { MAX_LABEL_SETS, ROLES } from '../shared/constants.js';
 import { PLAN_FORMAT } from './plan.js';
 

@@ -1,4 +1,4 @@
-import type { LabelSet, Role } from '../client/index.js';
+import type { LabelSet, Role } from 'labelkit';
 import { pathText } from './checkLabelSets.js';
 import type { ValuePath } from './checkLabelSets.js';
 import { LabelSetsPlanError } from './errors.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { LabelItem, LabelSet } from '../client/index.js';
+import type { LabelItem, LabelSet } from 'labelkit';
 import type { LabelSetFingerprint } from './plan.js';
 
 /** A live label as read. */

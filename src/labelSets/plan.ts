@@ -1,4 +1,4 @@
-import type { Role } from '../client/index.js';
+import type { Role } from 'labelkit';
 import type { LabelItemWrite, NewLabelItemWrite } from './types.js';
 
 /** What a plan was computed against: one live label set, as it was read. */

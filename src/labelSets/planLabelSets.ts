@@ -1,5 +1,5 @@
-import { ValidationError } from '../client/index.js';
-import type { Role, ValidationProblem } from '../client/index.js';
+import { ValidationError } from 'labelkit';
+import type { Role, ValidationProblem } from 'labelkit';
 import { ROLES } from '../shared/constants.js';
 import { checkLabelSets, pathText } from './checkLabelSets.js';
 import { diffLabelSets } from './diffLabelSets.js';

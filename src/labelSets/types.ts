@@ -1,4 +1,4 @@
-import type { AppliedLabelCount, LabelingClient, LabelItemInput, NewLabelItemInput, Role } from '../client/index.js';
+import type { AppliedLabelCount, LabelingClient, LabelItemInput, NewLabelItemInput, Role } from 'labelkit';
 
 /**
  * One label of a label-set file: what `labelkit label-sets --json` prints for an item.

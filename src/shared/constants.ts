@@ -68,3 +68,36 @@ export const MAX_LABEL_SETS = 5;
  * ```
  */
 export const LABEL_COLOR = /^#[0-9a-fA-F]{6}$/;
+
+/**
+ * The version of labelkit and labelkit-tools (released together, always the same): the client
+ * sends it as `labelkit/<version>`, the CLI prints it for `--version`.
+ *
+ * @remarks A constant rather than a read of package.json, so that the client's browser build
+ * needs no JSON import and `labelkit --help` loads no client; `test/client/version.test.ts`
+ * checks that it equals the version of both packages' package.json.
+ * @example
+ * ```ts
+ * `labelkit/${VERSION}`; // 'labelkit/0.1.0'
+ * ```
+ */
+export const VERSION = '0.1.0';
+
+/**
+ * The two generations of the service's schema: `tags` (today's production: `tagItems`, `tagName`)
+ * and `labels` (after the announced rename: `labelItems`, `labelName`).
+ *
+ * @remarks Here, not in `schemaGeneration.ts` (which loads the graphql package), so that the
+ * client's published declarations name it without the graphql package.
+ */
+export type SchemaGeneration = 'tags' | 'labels';
+
+/**
+ * Both generations, today's first.
+ *
+ * @example
+ * ```ts
+ * SCHEMA_GENERATIONS.includes('labels'); // true
+ * ```
+ */
+export const SCHEMA_GENERATIONS: readonly SchemaGeneration[] = ['tags', 'labels'];

@@ -10,15 +10,11 @@ import type {
   ObjectTypeDefinitionNode,
   ObjectTypeExtensionNode,
 } from 'graphql';
+import type { SchemaGeneration } from './constants.js';
 
-/**
- * The two generations of the service's schema: `tags` (today's production: `tagItems`, `tagName`)
- * and `labels` (after the announced rename: `labelItems`, `labelName`).
- */
-export type SchemaGeneration = 'tags' | 'labels';
-
-/** Both generations, today's first. */
-export const SCHEMA_GENERATIONS: readonly SchemaGeneration[] = ['tags', 'labels'];
+// Given once in constants.ts (which loads nothing); re-exported for the rooms that read schemas.
+export { SCHEMA_GENERATIONS } from './constants.js';
+export type { SchemaGeneration } from './constants.js';
 
 /**
  * The fields the rename touches: on which type, and their name in each generation. The type

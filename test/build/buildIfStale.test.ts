@@ -23,8 +23,10 @@ const DURING_BUILD = new Date('2022-01-01T00:00:00Z');
 const LATER = new Date('2023-01-01T00:00:00Z');
 
 /** One file of each kind of input the real script lists, plus files that are not inputs. */
-const INPUT_FILES = ['src/a/b.ts', 'generated/graphql.ts', 'schema.graphql', 'tsconfig.json', 'tsconfig.build.json', 'scripts/bundleCli.mjs', 'package.json'];
-const FOLDERS = ['src', 'src/a', 'generated', 'scripts'];
+const INPUT_FILES = ['src/a/b.ts', 'generated/graphql.ts', 'schema.graphql', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs', 'package.json', 'packages/labelkit/package.json', 'packages/labelkit-tools/package.json'];
+/** Folders the fixture has; those walked as inputs themselves are the first three. */
+const FOLDERS = ['src', 'src/a', 'generated', 'scripts', 'packages', 'packages/labelkit', 'packages/labelkit-tools'];
+const INPUT_FOLDERS = FOLDERS.slice(0, 3);
 
 // The build of the fixture: counts its runs, fails on request, and can save an input while it runs.
 const FAKE_BUILD = `
@@ -32,8 +34,10 @@ import { appendFileSync, existsSync, mkdirSync, utimesSync, writeFileSync } from
 appendFileSync('builds.log', 'built\\n');
 if (existsSync('fail-next')) process.exit(3);
 if (existsSync('touch-during-build')) utimesSync('src/a/b.ts', new Date('${DURING_BUILD.toISOString()}'), new Date('${DURING_BUILD.toISOString()}'));
-mkdirSync('dist/bin', { recursive: true });
-writeFileSync('dist/bin/main.js', '');
+mkdirSync('packages/labelkit/dist', { recursive: true });
+mkdirSync('packages/labelkit-tools/dist', { recursive: true });
+writeFileSync('packages/labelkit/dist/index.js', '');
+writeFileSync('packages/labelkit-tools/dist/cli.js', '');
 `;
 
 describe('scripts/buildIfStale.mjs', () => {
@@ -71,8 +75,8 @@ describe('scripts/buildIfStale.mjs', () => {
   });
 
   it('names each input that is newer than the last build: files deep in src/ and generated/, the tsconfig*.json pattern, single files', async () => {
-    expect(mod.INPUTS).toEqual(['src', 'generated', 'schema.graphql', 'tsconfig*.json', 'scripts/bundleCli.mjs', 'package.json']);
-    for (const path of [...INPUT_FILES, ...FOLDERS.filter((f) => f !== 'scripts')]) {
+    expect(mod.INPUTS).toEqual(['src', 'generated', 'schema.graphql', 'tsconfig*.json', 'scripts/build.mjs', 'package.json', 'packages/labelkit/package.json', 'packages/labelkit-tools/package.json']);
+    for (const path of [...INPUT_FILES, ...INPUT_FOLDERS]) {
       setTime(path, NEWER);
       expect(await mod.staleReason(), path).toBe(`${path} changed since the last build`);
       setTime(path, OLD);
@@ -84,22 +88,22 @@ describe('scripts/buildIfStale.mjs', () => {
   it('is stale when an input is removed or added with an old time (a copy that kept its mtime)', async () => {
     rmSync(join(root, 'src/a/b.ts'));
     setTime('src/a', OLD); // the folder's own time would tell too; the count must tell alone
-    expect(await mod.staleReason()).toBe('inputs were added or removed since the last build (10 then, 9 now)');
+    expect(await mod.staleReason()).toBe('inputs were added or removed since the last build (12 then, 11 now)');
     writeFileSync(join(root, 'src/a/b.ts'), '{}\n');
     setTime('src/a/b.ts', OLD);
     writeFileSync(join(root, 'src/a/c.ts'), '{}\n');
     setTime('src/a/c.ts', OLD);
     setTime('src/a', OLD);
-    expect(await mod.staleReason()).toBe('inputs were added or removed since the last build (10 then, 11 now)');
+    expect(await mod.staleReason()).toBe('inputs were added or removed since the last build (12 then, 13 now)');
     rmSync(join(root, 'src/a/c.ts'));
     setTime('src/a', OLD);
     expect(await mod.staleReason()).toBeUndefined();
   });
 
   it('rebuilds when an output is missing or the stamp names another build command', async () => {
-    rmSync(join(root, 'dist/bin/main.js'));
-    expect(await build()).toEqual({ built: true, reason: 'dist/bin/main.js is missing', status: 0 });
-    expect(existsSync(join(root, 'dist/bin/main.js'))).toBe(true);
+    rmSync(join(root, 'packages/labelkit-tools/dist/cli.js'));
+    expect(await build()).toEqual({ built: true, reason: 'packages/labelkit-tools/dist/cli.js is missing', status: 0 });
+    expect(existsSync(join(root, 'packages/labelkit-tools/dist/cli.js'))).toBe(true);
     expect(builds()).toBe(2);
     const stamp = JSON.parse(readFileSync(join(root, mod.STAMP), 'utf8')) as Record<string, unknown>;
     writeFileSync(join(root, mod.STAMP), JSON.stringify({ ...stamp, command: 'make' }));

@@ -1,53 +1,73 @@
-// The package's entry points as a user meets them: `import 'labelkit/…'` resolved through
-// package.json `exports` against the built dist/ (npm test builds before vitest runs).
+// The two packages' entry points as the checkout meets them: `import 'labelkit/…'` and
+// `import 'labelkit-tools/…'` resolved through package.json `exports` against the built dist/
+// (npm test builds before vitest runs; node_modules/labelkit* are the workspace links).
+// test/build/packInstall.test.ts does the same from tarballs installed in empty folders.
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import * as sourceClient from '../../src/client/index.js';
+import * as sourceModel from '../../src/model/index.js';
 
 const root = join(import.meta.dirname, '..', '..');
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; exports: Record<string, string | Record<string, string>> };
-const entries = Object.entries(pkg.exports).filter((e): e is [string, Record<string, string>] => typeof e[1] === 'object');
-const specifier = (subpath: string) => (subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`);
 
-/** Runs an ES module in a child Node from the package root, where `labelkit/…` resolves to this package. */
-async function runModule(source: string): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', source], { cwd: root, timeout: 20_000 });
-  return stdout;
+interface Manifest {
+  name: string;
+  version: string;
+  exports: Record<string, string | Record<string, string>>;
+  dependencies?: Record<string, string>;
 }
 
-describe('package.json exports', () => {
-  it('lists types first and points at built files when an entry point is declared', () => {
-    expect(entries.map(([subpath]) => subpath)).toContain('./cli');
-    for (const [, conditions] of entries) {
-      expect(Object.keys(conditions)[0]).toBe('types');
-      for (const file of Object.values(conditions)) expect(existsSync(join(root, file)), file).toBe(true);
+const manifests = ['labelkit', 'labelkit-tools'].map((dir) => ({
+  dir: join(root, 'packages', dir),
+  pkg: JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')) as Manifest,
+}));
+const entriesOf = (pkg: Manifest) => Object.entries(pkg.exports).filter((e): e is [string, Record<string, string>] => typeof e[1] === 'object');
+const specifier = (pkg: Manifest, subpath: string) => (subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`);
+
+describe.each(manifests)('packages/$pkg.name', ({ dir, pkg }) => {
+  it('lists types first and points at built files for each entry point', () => {
+    expect(entriesOf(pkg).length).toBeGreaterThan(0);
+    for (const [, conditions] of entriesOf(pkg)) {
+      expect(Object.keys(conditions)).toEqual(['types', 'import']);
+      for (const file of Object.values(conditions)) expect(existsSync(join(dir, file)), file).toBe(true);
     }
+    expect(pkg.exports['./package.json']).toBe('./package.json');
   });
 
   it('resolves each entry point to its declaration file when TypeScript imports it by package name', () => {
-    const options: ts.CompilerOptions = { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext };
-    for (const [subpath, conditions] of entries) {
-      const resolved = ts.resolveModuleName(specifier(subpath), join(root, 'consumer.mts'), options, ts.sys).resolvedModule;
-      expect(resolved?.resolvedFileName, subpath).toBe(join(root, conditions.types!));
+    for (const moduleResolution of [ts.ModuleResolutionKind.NodeNext, ts.ModuleResolutionKind.Bundler]) {
+      const options: ts.CompilerOptions = { module: moduleResolution === ts.ModuleResolutionKind.Bundler ? ts.ModuleKind.ESNext : ts.ModuleKind.NodeNext, moduleResolution };
+      for (const [subpath, conditions] of entriesOf(pkg)) {
+        const resolved = ts.resolveModuleName(specifier(pkg, subpath), join(root, 'consumer.mts'), options, ts.sys).resolvedModule;
+        // Through the workspace link: node_modules/<name> → packages/<name>.
+        expect(resolved && ts.sys.realpath!(resolved.resolvedFileName), `${subpath} (${moduleResolution})`).toBe(join(dir, conditions.types!));
+      }
     }
   });
 
-  it('runs the README example of labelkit/cli against the emulator, and exports every runner, when pasted as a module', async () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('### From code (`labelkit/cli`)'));
-    const example = /```js\n([\s\S]*?)```/.exec(section)?.[1];
-    expect(example).toContain("from 'labelkit/cli'");
-    // One child process for both checks: the example as printed, then the entry point's functions on a last line.
-    const names = "const entry = await import('labelkit/cli'); console.log(Object.keys(entry).filter((k) => typeof entry[k] === 'function').join(' '));";
-    const printed = (await runModule(`${example!}\n${names}`)).trim().split('\n');
-    const exported = printed.pop()!.split(' ');
-    // console.log may wrap the object over several lines; the README shows it on one.
-    expect(printed.join(' ').replace(/\s+/g, ' ')).toBe("{ projectId: 'demo-project', role: 'LABELER', cabinetId: 'demo-project:labeler' }");
-    expect(exported).toEqual(
-      expect.arrayContaining(['runCabinet', 'runLabelSets', 'runAutoLabel', 'runJobs', 'runModelCheck', 'runEmulator', 'resolveConnection', 'createPrinter', 'processIo', 'CliUsageError', 'main']),
-    );
+  it('loads every entry point in Node and lists what each exports', async () => {
+    const specifiers = entriesOf(pkg).map(([subpath]) => specifier(pkg, subpath));
+    const source = `for (const s of ${JSON.stringify(specifiers)}) { const m = await import(s); console.log(s + ' ' + Object.keys(m).sort().join(',')); }`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', source], { cwd: root, timeout: 20_000 });
+    const loaded = Object.fromEntries(stdout.trim().split('\n').map((line) => line.split(' ') as [string, string]));
+    expect(Object.keys(loaded)).toEqual(specifiers);
+    for (const names of Object.values(loaded)) expect(names.length).toBeGreaterThan(0);
+  });
+});
+
+describe('the published names inside the checkout', () => {
+  it('mean the sources in tests, as tsconfig paths make them mean for tsc and tsx', async () => {
+    expect(await import('labelkit')).toBe(sourceClient);
+    expect(await import('labelkit/model')).toBe(sourceModel);
+    expect(await import('labelkit/documents')).toBe(await import('../../generated/tags/graphql.js'));
+    expect(await import('labelkit/documents/labels')).toBe(await import('../../generated/labels/graphql.js'));
+  });
+
+  it('give labelkit-tools the same version as labelkit, which it depends on exactly', () => {
+    const [client, tools] = manifests.map((m) => m.pkg);
+    expect(tools!.dependencies).toEqual({ labelkit: client!.version });
   });
 });

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VERSION } from '../../src/client/index.js';
-import { demoProject, startEmulator } from '../../src/emulator/index.js';
+import { demoProject } from '../../src/emulator/demoProject.js';
+import { startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { startModelServer } from '../../src/model/index.js';
 import type { RunningModelServer } from '../../src/model/index.js';
@@ -13,9 +14,9 @@ import { captureStrayOutput } from '../support/strayOutput.js';
 import { killStarted, runCli, runMain, startCli } from './spawnCli.js';
 
 // End to end against an emulator and models started in this test process on 127.0.0.1, two ways:
-// - runCli/startCli spawn the built binary (node bin/labelkit.js), for what only a real process
+// - runCli/startCli spawn the built binary (node packages/labelkit-tools/bin/labelkit.js), for what only a real process
 //   shows: the exit status it ends with, signals (Ctrl-C), stdin and stdout as pipes that are not
-//   terminals (progress comes as plain lines), and the bundle in dist/bin loading at all;
+//   terminals (progress comes as plain lines), and the bundle in packages/labelkit-tools/dist loading at all;
 // - runMain runs the same command in this process (main(argv, io), test/cli/fakeIo.ts) with the
 //   same arguments, environment and stdin, and returns the same { code, stdout, stderr }: for
 //   what a command prints, which needs no process start of about half a second each.

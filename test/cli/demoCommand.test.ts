@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/api.js';
+import { main } from '../../src/cli/main.js';
 import { argv, fakeIo } from './fakeIo.js';
 
 describe('labelkit demo --keep', () => {

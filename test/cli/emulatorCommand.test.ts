@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/api.js';
+import { main } from '../../src/cli/main.js';
 import { argv, fakeIo } from './fakeIo.js';
 
 describe('labelkit emulator --cors-origin', () => {

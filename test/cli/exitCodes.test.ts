@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  AuthError,
-  GraphQLRequestError,
-  JobFailedError,
-  JobNotFoundError,
-  JobTimeoutError,
-  LabelkitError,
-  LabelSetError,
-  NetworkError,
-  ValidationError,
-} from '../../src/client/index.js';
-import { EXIT, exitCodeOf } from '../../src/cli/exitCodes.js';
+import { LabelkitError } from '../../src/client/index.js';
+import { AuthError, GraphQLRequestError, JobFailedError, JobNotFoundError, JobTimeoutError, LabelSetError, NetworkError, ValidationError } from '../../src/client/errors.js';
+import { exitCodeOf } from '../../src/cli/exitCodeOf.js';
+import { EXIT } from '../../src/cli/exitCodes.js';
 import { WaitInterrupted } from '../../src/cli/interrupted.js';
 import { CliUsageError } from '../../src/cli/usageError.js';
 

@@ -2,16 +2,21 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkRequest, createPrinter, main, runAction, runCabinet, runEmulator, runModelCheck } from '../../src/cli/api.js';
+import { runCabinet } from '../../src/cli/commands/cabinet/runner.js';
 import { printEmulatorStarted } from '../../src/cli/commands/emulator/logger.js';
-import type { ActionContext } from '../../src/cli/api.js';
+import { runEmulator } from '../../src/cli/commands/emulator/runner.js';
+import { checkRequest, runModelCheck } from '../../src/cli/commands/modelCheck/runner.js';
+import { createPrinter } from '../../src/cli/io.js';
+import { main } from '../../src/cli/main.js';
+import { runAction } from '../../src/cli/runAction.js';
+import type { ActionContext } from '../../src/cli/runAction.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { startModelServer, validateSpanRequest } from '../../src/model/index.js';
 import type { RunningModelServer } from '../../src/model/index.js';
 import { argv, fakeIo } from './fakeIo.js';
 
-// The runners of src/cli/api.ts, called directly: what a program would use instead of the binary.
+// The CLI's runners, called directly (each command's runner.ts does the work and returns the output).
 const SECRET = 'SENTINEL-runner-secret-0b5e';
 let emu: RunningEmulator;
 let model: RunningModelServer;

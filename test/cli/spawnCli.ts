@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { main } from '../../src/cli/main.js';
 import { argv, fakeIo } from './fakeIo.js';
 
-/** The built binary (npm test builds before vitest runs; run `npm run build` first by hand). */
-export const BIN = join(import.meta.dirname, '..', '..', 'bin', 'labelkit.js');
+/** The built binary of labelkit-tools (npm test builds before vitest runs; run `npm run build` first by hand). */
+export const BIN = join(import.meta.dirname, '..', '..', 'packages', 'labelkit-tools', 'bin', 'labelkit.js');
 
 /** How a run of the binary ended. */
 export interface CliRun {
@@ -37,7 +37,7 @@ export function killStarted(): void {
 }
 
 /**
- * Starts `node bin/labelkit.js …` with only the given environment (plus PATH): nothing of the
+ * Starts `node packages/labelkit-tools/bin/labelkit.js …` with only the given environment (plus PATH): nothing of the
  * test runner's own environment reaches it.
  *
  * @param args - the arguments

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLabelingClient, ProtocolError } from '../../src/client/index.js';
+import { createLabelingClient } from '../../src/client/index.js';
+import { ProtocolError } from '../../src/client/errors.js';
 import type { LabelingClient } from '../../src/client/index.js';
 import { advance, until, useFakeClock } from '../support/fakeClock.js';
 import { mockJob, startMockServer } from '../support/mockServer.js';

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AuthError, createLabelingClient } from '../../src/client/index.js';
+import { createLabelingClient } from '../../src/client/index.js';
+import { AuthError } from '../../src/client/errors.js';
 import type { LabelingClient } from '../../src/client/index.js';
 import { advanceUntil, track, until, useFakeClock } from '../support/fakeClock.js';
 import { startMockServer } from '../support/mockServer.js';

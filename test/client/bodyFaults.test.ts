@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLabelingClient, NetworkError, ProtocolError } from '../../src/client/index.js';
+import { createLabelingClient } from '../../src/client/index.js';
+import { NetworkError, ProtocolError } from '../../src/client/errors.js';
 import type { LabelingClient } from '../../src/client/index.js';
 import { advance, until, useFakeClock } from '../support/fakeClock.js';
 import { startMockServer } from '../support/mockServer.js';

@@ -1,17 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  AuthError,
-  createLabelingClient,
-  GraphQLRequestError,
-  isLabelkitError,
-  JobFailedError,
-  JobNotFoundError,
-  JobTimeoutError,
-  LabelkitError,
-  LabelSetError,
-  NetworkError,
-  ValidationError,
-} from '../../src/client/index.js';
+import { createLabelingClient, isLabelkitError, LabelkitError } from '../../src/client/index.js';
+import { AuthError, GraphQLRequestError, JobFailedError, JobNotFoundError, JobTimeoutError, LabelSetError, NetworkError, ValidationError } from '../../src/client/errors.js';
 import type { LabelingClient } from '../../src/client/index.js';
 import { mockJob, projectSdl, startMockServer } from '../support/mockServer.js';
 import type { MockServer } from '../support/mockServer.js';

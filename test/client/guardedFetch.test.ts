@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AuthError } from '../../src/client/index.js';
+import { AuthError } from '../../src/client/errors.js';
 import { guardedFetch, MAX_ERROR_BODY_BYTES } from '../../src/client/executor.js';
 import { HttpStatusError } from '../../src/client/toLabelkitError.js';
 import { startMockServer } from '../support/mockServer.js';

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createLabelingClient, GraphQLRequestError, ValidationError } from '../../src/client/index.js';
+import { createLabelingClient } from '../../src/client/index.js';
+import { GraphQLRequestError, ValidationError } from '../../src/client/errors.js';
 import type { LabelingClient, LabelingClientOptions, SchemaChangeEvent } from '../../src/client/index.js';
 import { renamedFieldMessage } from '../../src/client/labelSetDocuments.js';
 import { startEmulator } from '../../src/emulator/index.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildLabelTree, LabelSetError } from '../../src/client/index.js';
+import { buildLabelTree } from '../../src/client/index.js';
+import { LabelSetError } from '../../src/client/errors.js';
 import type { LabelItem, LabelSet } from '../../src/client/index.js';
 
 const item = (id: string, labelName: string, parentId: string | null = null): LabelItem => ({ id, labelName, parentId, color: null, desc: null });

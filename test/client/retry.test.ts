@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLabelingClient, NetworkError } from '../../src/client/index.js';
+import { createLabelingClient } from '../../src/client/index.js';
+import { NetworkError } from '../../src/client/errors.js';
 import type { LabelingClient } from '../../src/client/index.js';
 import { advanceUntil, track, until, useFakeClock } from '../support/fakeClock.js';
 import { startMockServer } from '../support/mockServer.js';

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AuthError, createLabelingClient, isLabelkitError, NetworkError } from '../../src/client/index.js';
+import { createLabelingClient, isLabelkitError } from '../../src/client/index.js';
+import { AuthError, NetworkError } from '../../src/client/errors.js';
 import type { LabelingClient } from '../../src/client/index.js';
 import { advance, track, until, useFakeClock } from '../support/fakeClock.js';
 import { startMockServer } from '../support/mockServer.js';

@@ -1,6 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLabelingClient, NetworkError } from '../../src/client/index.js';
+import { createLabelingClient } from '../../src/client/index.js';
+import { NetworkError } from '../../src/client/errors.js';
 import type { LabelingClient, LabelingClientOptions } from '../../src/client/index.js';
 import { advance, track, until, useFakeClock } from '../support/fakeClock.js';
 import { mockJob, startMockServer } from '../support/mockServer.js';

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLabelingClient, JobFailedError, JobNotFoundError, JobTimeoutError } from '../../src/client/index.js';
+import { createLabelingClient } from '../../src/client/index.js';
+import { JobFailedError, JobNotFoundError, JobTimeoutError } from '../../src/client/errors.js';
 import type { Job, LabelingClient } from '../../src/client/index.js';
 import { advance, advanceUntil, track, until, useFakeClock } from '../support/fakeClock.js';
 import { mockJob, startMockServer } from '../support/mockServer.js';

@@ -1,7 +1,8 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLabelingClient } from '../../src/client/index.js';
 import type { JobOutcome, LabelingClient } from '../../src/client/index.js';
-import { DEMO_PROJECT_ID, demoProject, startEmulator } from '../../src/emulator/index.js';
+import { demoProject } from '../../src/emulator/demoProject.js';
+import { DEMO_PROJECT_ID, startEmulator } from '../../src/emulator/index.js';
 import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/index.js';
 import { startStubModel, stubPredict } from './stubModel.js';
 import type { SeenRequest, StubBehaviour, StubModel } from './stubModel.js';

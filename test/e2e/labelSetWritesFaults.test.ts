@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLabelingClient, NetworkError } from '../../src/client/index.js';
+import { createLabelingClient } from '../../src/client/index.js';
+import { NetworkError } from '../../src/client/errors.js';
 import type { LabelingClient } from '../../src/client/index.js';
 import { startMockServer } from '../support/mockServer.js';
 import type { MockServer } from '../support/mockServer.js';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLabelingClient } from '../../src/client/index.js';
-import { DEMO_PROJECT_ID, demoProject, startEmulator } from '../../src/emulator/index.js';
+import { demoProject } from '../../src/emulator/demoProject.js';
+import { DEMO_PROJECT_ID, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { createSampleModel, startModelServer } from '../../src/model/index.js';
 import { SCHEMA_GENERATIONS } from '../../src/shared/schemaGeneration.js';

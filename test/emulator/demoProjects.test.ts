@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { createEmulator, demoProjects, MAX_DEMO_PROJECTS } from '../../src/emulator/index.js';
+import { demoProjects } from '../../src/emulator/demoProject.js';
+import { createEmulator, MAX_DEMO_PROJECTS } from '../../src/emulator/index.js';
 import { argv, fakeIo } from '../cli/fakeIo.js';
 
 describe('demoProjects', () => {

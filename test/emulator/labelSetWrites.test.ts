@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { demoProject, DEMO_PROJECT_ID, EmulatorStore, labelSetSignature } from '../../src/emulator/index.js';
+import { demoProject, DEMO_PROJECT_ID } from '../../src/emulator/demoProject.js';
+import { labelSetSignature } from '../../src/emulator/labelSetCheck.js';
+import { EmulatorStore } from '../../src/emulator/store.js';
 import { LabelSetWriteError, nextLabelId } from '../../src/emulator/labelSetWrites.js';
 
 const ann = { labelerEmail: 'ann@example.com', role: 'LABELER' as const };

@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EmulatorDataError, loadDataDir, startEmulator } from '../../src/emulator/index.js';
+import { EmulatorDataError, startEmulator } from '../../src/emulator/index.js';
+import { loadDataDir } from '../../src/emulator/loadDataDir.js';
 
 let dir: string;
 beforeEach(() => {

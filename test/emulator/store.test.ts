@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { demoProject, EmulatorDataError, EmulatorStore, labelSetSignature } from '../../src/emulator/index.js';
+import { demoProject } from '../../src/emulator/demoProject.js';
+import { EmulatorDataError } from '../../src/emulator/index.js';
+import { labelSetSignature } from '../../src/emulator/labelSetCheck.js';
+import { EmulatorStore } from '../../src/emulator/store.js';
 import type { ProjectInput } from '../../src/emulator/index.js';
 import { parseJsonWithLines } from '../../src/shared/jsonLocations.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NetworkError, ValidationError } from '../../src/client/index.js';
+import { NetworkError, ValidationError } from '../../src/client/errors.js';
 import { ApplyError, applyLabelSetPlan, DestructiveStepsError, planLabelSets, PlanStaleError } from '../../src/labelSets/index.js';
 import type { LabelSetSpec } from '../../src/labelSets/index.js';
 import { demoSets, memoryClient } from './memoryClient.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { GraphQLRequestError, NetworkError } from '../../src/client/index.js';
-import { EXIT, EXIT_CODE_HELP, exitCodeOf } from '../../src/cli/exitCodes.js';
+import { GraphQLRequestError, NetworkError } from '../../src/client/errors.js';
+import { EXIT, EXIT_CODE_HELP } from '../../src/cli/exitCodes.js';
+import { exitCodeOf } from '../../src/cli/exitCodeOf.js';
 import { ApplyError, DestructiveStepsError, LabelSetsFileError, LabelSetsPlanError, PlanStaleError } from '../../src/labelSets/index.js';
 
 describe('exitCodeOf for the label-set workflow', () => {

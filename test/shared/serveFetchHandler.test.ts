@@ -54,4 +54,43 @@ describe('serveFetchHandler', () => {
     expect(await (await fetch(again.url)).text()).toBe('again');
     await again.close();
   });
+
+  it('streams the body of a Response that is not Node\'s own, reading it through getReader alone', async () => {
+    // graphql-yoga answers with @whatwg-node/fetch's ponyfill; a bare look-alike proves the contract.
+    const chunks = ['{"data":', '{"ok":true}}'].map((t) => new TextEncoder().encode(t));
+    const lookAlike = {
+      status: 201,
+      headers: new Headers({ 'content-type': 'application/json', 'x-kind': 'ponyfill' }),
+      body: {
+        getReader: () => ({
+          read: async () => (chunks.length > 0 ? { done: false, value: chunks.shift()! } : { done: true, value: undefined }),
+          cancel: async () => undefined,
+        }),
+        cancel: async () => undefined,
+      },
+    } as unknown as Response;
+    const served = await serveFetchHandler(async () => lookAlike, 0, '127.0.0.1');
+    try {
+      const res = await fetch(served.url);
+      expect([res.status, res.headers.get('x-kind'), await res.json()]).toEqual([201, 'ponyfill', { data: { ok: true } }]);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('sends each Set-Cookie header apart and gives the handler the Host-based URL and the body when it reads it', async () => {
+    const served = await serveFetchHandler(async (request) => {
+      const headers = new Headers({ 'content-type': 'text/plain' });
+      headers.append('set-cookie', 'a=1; Path=/');
+      headers.append('set-cookie', 'b=2; Path=/');
+      return new Response(`${request.method} ${request.url} ${await request.text()}`, { headers });
+    }, 0, '127.0.0.1');
+    try {
+      const res = await fetch(`${served.url}/x?y=1`, { method: 'POST', body: 'hello' });
+      expect(res.headers.getSetCookie()).toEqual(['a=1; Path=/', 'b=2; Path=/']);
+      expect(await res.text()).toBe(`POST ${served.url}/x?y=1 hello`);
+    } finally {
+      await served.close();
+    }
+  });
 });

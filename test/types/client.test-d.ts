@@ -1,36 +1,34 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import type { TypedDocumentNode as UrqlTypedDocumentNode } from '@urql/core';
+import { GetCabinetLabelSetsByIdDocument } from 'labelkit/documents';
+import type { GetCabinetLabelSetsByIdQuery, GetCabinetLabelSetsByIdQueryVariables } from 'labelkit/documents';
+import * as labelsDocuments from 'labelkit/documents/labels';
+import * as tagsDocuments from 'labelkit/documents';
+import { autoLabelMany } from '../../src/bulk/index.js';
+import type { AutoLabelManyOptions, AutoLabelManyResult } from '../../src/bulk/index.js';
 import {
   createLabelingClient,
-  GetCabinetLabelSetsByIdDocument,
   type Job,
   type JobOutcome,
   type LabelItem,
   type LabelSet,
   type Role,
 } from '../../src/client/index.js';
-import type { GetCabinetLabelSetsByIdQuery, GetCabinetLabelSetsByIdQueryVariables } from '../../src/client/index.js';
+import type { GraphQLRequestError, JobTimeoutError, NetworkError, ProtocolError, ValidationError } from '../../src/client/errors.js';
 import {
-  autoLabelMany,
   buildLabelTree,
   isLabelkitError,
   validateAutoLabelInput,
   VERSION,
   type AutoLabelInput,
-  type AutoLabelManyOptions,
-  type AutoLabelManyResult,
   type LabelingClient,
   type CallOptions,
   type ErrorCode,
-  type GraphQLRequestError,
-  type JobTimeoutError,
   type LabelingClientOptions,
   type LabelkitError,
   type LabelNode,
   type LabelTree,
-  type NetworkError,
-  type ProtocolError,
-  type ValidationError,
   type ValidationProblem,
   type WaitOptions,
 } from '../../src/client/index.js';
@@ -67,6 +65,22 @@ describe('public types', () => {
     expectTypeOf(GetCabinetLabelSetsByIdDocument).toMatchTypeOf<
       TypedDocumentNode<GetCabinetLabelSetsByIdQuery, GetCabinetLabelSetsByIdQueryVariables>
     >();
+    expectTypeOf(GetCabinetLabelSetsByIdDocument).toEqualTypeOf<
+      UrqlTypedDocumentNode<GetCabinetLabelSetsByIdQuery, GetCabinetLabelSetsByIdQueryVariables>
+    >();
+  });
+
+  it('gives the renamed generation the same export names and result types as today\'s', () => {
+    expectTypeOf<keyof typeof labelsDocuments>().toEqualTypeOf<keyof typeof tagsDocuments>();
+    expectTypeOf(labelsDocuments.GetCabinetLabelSetsByIdDocument).toEqualTypeOf(tagsDocuments.GetCabinetLabelSetsByIdDocument);
+    expectTypeOf<labelsDocuments.GetCabinetLabelSetsByIdQuery>().toEqualTypeOf<tagsDocuments.GetCabinetLabelSetsByIdQuery>();
+    expectTypeOf(labelsDocuments.GetJobsDocument).toEqualTypeOf(tagsDocuments.GetJobsDocument);
+  });
+
+  it('tells the service URL of a client, read-only', () => {
+    expectTypeOf(client.url).toEqualTypeOf<string>();
+    // @ts-expect-error the URL is read-only
+    client.url = 'http://127.0.0.1/other';
   });
 });
 

@@ -1,10 +1,9 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { createLabelingClient } from '../../src/client/index.js';
+import type { AppendLabelSetLabelItemsMutation, CreateLabelSetMutation, UpdateProjectLabelSetMutation } from '../../generated/graphql.js';
 import type {
-  AppendLabelSetLabelItemsMutation,
   AppliedLabelCount,
   CallOptions,
-  CreateLabelSetMutation,
   LabelItem,
   LabelItemInput,
   LabelItemsAppendInput,
@@ -12,7 +11,6 @@ import type {
   LabelSetCreateInput,
   LabelSetUpdateInput,
   NewLabelItemInput,
-  UpdateProjectLabelSetMutation,
 } from '../../src/client/index.js';
 
 const client = createLabelingClient({ url: 'http://127.0.0.1/graphql', token: 't' });

@@ -1,9 +1,11 @@
 // The TypeScript examples of the client's README section, compiled as they are printed
-// (the `labelkit` import points at the source). If one stops compiling, fix the README too.
+// (`labelkit` resolves to the sources through tsconfig paths; `labelkit-tools/bulk` is
+// src/bulk/). If one stops compiling, fix the README too.
 import { describe, expectTypeOf, it } from 'vitest';
-import { autoLabelMany, buildLabelTree, createLabelingClient, isLabelkitError, LabelSetError, NetworkError, ValidationError } from '../../src/client/index.js';
-import type { AutoLabelInput, Job, JobOutcome, LabelSet, LabelingClient, ProjectOutcome } from '../../src/client/index.js';
-import { openFileJournal } from '../../src/journal/index.js';
+import { buildLabelTree, createLabelingClient, isLabelkitError } from 'labelkit';
+import type { AutoLabelInput, Job, JobOutcome, LabelSet, LabelingClient } from 'labelkit';
+import { autoLabelMany, openFileJournal } from '../../src/bulk/index.js';
+import type { ProjectOutcome } from '../../src/bulk/index.js';
 
 declare const set: LabelSet;
 declare const jobIds: string[];
@@ -62,7 +64,7 @@ describe('README examples', () => {
       tree.idByPath.get('entity/person');
       tree.nameById.get(tree.roots[0].item.id);
     } catch (error) {
-      if (error instanceof LabelSetError) console.error(error.problems);
+      if (isLabelkitError(error) && error.code === 'LABEL_SET' && 'problems' in error) console.error(error.problems); // orphans, cycles, duplicate names
       else throw error;
     }
   });
@@ -71,13 +73,14 @@ describe('README examples', () => {
     try {
       await client.startAutoLabel(input);
     } catch (error) {
-      if (error instanceof NetworkError && error.mutationOutcomeUnknown) {
+      if (!isLabelkitError(error)) throw error;
+      if ('mutationOutcomeUnknown' in error && error.mutationOutcomeUnknown) {
         console.error(error.message); // says a job may have started: look before starting another
-      } else if (error instanceof ValidationError) {
-        console.error(error.problems);
-      } else if (isLabelkitError(error)) {
+      } else if (error.code === 'VALIDATION' && 'problems' in error) {
+        console.error(error.problems); // every problem at once: [{ path, message }, …]
+      } else {
         console.error(error.code, error.operationName, error.requestId, error.message);
-      } else throw error;
+      }
     }
   });
 });

@@ -1,4 +1,4 @@
-import type { JobSnapshot } from '../../../client/index.js';
+import type { JobSnapshot } from 'labelkit';
 import type { Printer } from '../../io.js';
 import { jobJson, outcomeLine } from '../jobs/logger.js';
 import type { AutoLabelResult } from './runner.js';

@@ -1,4 +1,4 @@
-import type { ManyEvent, ProjectOutcome } from '../../../client/index.js';
+import type { ManyEvent, ProjectOutcome } from '../../../bulk/index.js';
 import type { Io, Printer } from '../../io.js';
 import { redact } from '../../../shared/redact.js';
 import type { AutoLabelManyRun } from './manyRunner.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { autoLabelMany, createLabelingClient, createMemoryJournal } from '../../../client/index.js';
-import type { AutoLabelManyResult, ManyEvent, ProjectOutcome } from '../../../client/index.js';
-import { openFileJournal } from '../../../journal/index.js';
+import { createLabelingClient } from 'labelkit';
+import { autoLabelMany, createMemoryJournal, openFileJournal } from '../../../bulk/index.js';
+import type { AutoLabelManyResult, ManyEvent, ProjectOutcome } from '../../../bulk/index.js';
 import { requireConnection } from '../../connection.js';
 import { EXIT } from '../../exitCodes.js';
 import type { ActionContext } from '../../runAction.js';

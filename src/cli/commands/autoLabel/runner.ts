@@ -1,5 +1,5 @@
-import { createLabelingClient, validateAutoLabelInput } from '../../../client/index.js';
-import type { AutoLabelInput, JobOutcome, JobSnapshot } from '../../../client/index.js';
+import { createLabelingClient, validateAutoLabelInput } from 'labelkit';
+import type { AutoLabelInput, JobOutcome, JobSnapshot } from 'labelkit';
 import { REDACTED } from '../../../shared/redact.js';
 import { parseRole, requireConnection } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';

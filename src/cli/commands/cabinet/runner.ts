@@ -1,5 +1,5 @@
-import { createLabelingClient } from '../../../client/index.js';
-import type { Role } from '../../../client/index.js';
+import { createLabelingClient } from 'labelkit';
+import type { Role } from 'labelkit';
 import { parseRole, requireConnection, requireId } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
 import type { ActionContext } from '../../runAction.js';

@@ -1,4 +1,4 @@
-import type { Job, JobOutcome } from '../../../client/index.js';
+import type { Job, JobOutcome } from 'labelkit';
 import type { Io, Printer } from '../../io.js';
 import { redact } from '../../../shared/redact.js';
 import type { JobWatcher, JobsResult } from './runner.js';

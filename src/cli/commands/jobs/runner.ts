@@ -1,5 +1,5 @@
-import { createLabelingClient, isLabelkitError } from '../../../client/index.js';
-import type { Job, JobOutcome, LabelingClient } from '../../../client/index.js';
+import { createLabelingClient, isLabelkitError } from 'labelkit';
+import type { Job, JobOutcome, LabelingClient } from 'labelkit';
 import { DEFAULT_JOB_TIMEOUT_MS } from '../../../shared/constants.js';
 import { requireConnection } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { addConnectionOptions } from '../../connection.js';
-import { EXIT, exitCodeOf } from '../../exitCodes.js';
+import { EXIT } from '../../exitCodes.js';
+import { exitCodeOf } from '../../exitCodeOf.js';
 import { useColor } from '../../io.js';
 import type { Io } from '../../io.js';
 import { runAction } from '../../runAction.js';

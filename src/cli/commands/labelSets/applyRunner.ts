@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { LabelingClient } from '../../../client/index.js';
+import type { LabelingClient } from 'labelkit';
 import { applyLabelSetPlan, assertDestructiveAllowed, checkLabelSetPlan, planIsEmpty, planLabelSets } from '../../../labelSets/index.js';
 import type { AppliedWrite, ApplyLabelSetPlanResult, LabelSetPlan } from '../../../labelSets/index.js';
 import { jsonSyntaxProblems } from '../../../shared/jsonLocations.js';

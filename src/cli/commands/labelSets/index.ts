@@ -5,7 +5,7 @@ import { useColor } from '../../io.js';
 import type { Io } from '../../io.js';
 import { runAction } from '../../runAction.js';
 import type { CommonFlags } from '../../runAction.js';
-import type { SchemaChangeEvent } from '../../../client/index.js';
+import type { SchemaChangeEvent } from 'labelkit';
 import type { LabelSetsFlags } from './runner.js';
 import { labelSetsApplyCommand } from './applyCommand.js';
 import { labelSetsPlanCommand } from './planCommand.js';

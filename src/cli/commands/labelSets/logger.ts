@@ -1,6 +1,6 @@
 import pc from 'picocolors';
-import { buildLabelTree } from '../../../client/index.js';
-import type { LabelNode, LabelSet, SchemaChangeEvent } from '../../../client/index.js';
+import { buildLabelTree } from 'labelkit';
+import type { LabelNode, LabelSet, SchemaChangeEvent } from 'labelkit';
 import type { Printer } from '../../io.js';
 import { drawTree } from '../../../shared/drawTree.js';
 import type { LabelSetsResult } from './runner.js';

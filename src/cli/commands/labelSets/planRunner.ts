@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
-import { createLabelingClient } from '../../../client/index.js';
-import type { LabelingClient, Role } from '../../../client/index.js';
+import { createLabelingClient } from 'labelkit';
+import type { LabelingClient, Role } from 'labelkit';
 import { LabelSetsFileError, planLabelSets, readLabelSetsFile } from '../../../labelSets/index.js';
 import type { LabelSetPlan, ParsedLabelSetsFile } from '../../../labelSets/index.js';
 import { parseRole, requireConnection } from '../../connection.js';

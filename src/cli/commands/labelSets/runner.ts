@@ -1,5 +1,5 @@
-import { createLabelingClient } from '../../../client/index.js';
-import type { LabelSet, Role, SchemaChangeEvent } from '../../../client/index.js';
+import { createLabelingClient } from 'labelkit';
+import type { LabelSet, Role, SchemaChangeEvent } from 'labelkit';
 import { parseRole, requireConnection } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
 import type { ActionContext } from '../../runAction.js';

@@ -43,7 +43,7 @@ export function modelCommand(io: Io, done: (code: number) => void): Command {
           // The hint is about the secret: it is given only when the secret is what is missing.
           if (problems.length > 0) throw new CliUsageError(problems, secretKey ? 'labelkit model --help' : `export ${flags.secretKeyEnv}=…`);
           context.printer.addSecret(secretKey);
-          const { startModelServer } = await import('../../../model/index.js');
+          const { startModelServer } = await import('labelkit/model');
           let model;
           try {
             model = await startModelServer({ port, host: flags.host, secretKey: secretKey! });

@@ -1,6 +1,6 @@
-import { NetworkError } from '../../../client/index.js';
-import { validateSpanResponse } from '../../../model/index.js';
-import type { SpanRequest } from '../../../model/index.js';
+import { LabelkitError } from 'labelkit';
+import { validateSpanResponse } from 'labelkit/model';
+import type { SpanRequest } from 'labelkit/model';
 import { isLoopbackHost } from '../../../shared/isLoopbackHost.js';
 import { parseDuration } from '../../duration.js';
 import type { ActionContext } from '../../runAction.js';
@@ -105,11 +105,11 @@ async function post(url: string, secret: string, body: unknown, timeoutMs: numbe
     return { status: response.status, text, ms: performance.now() - started };
   } catch (error) {
     const name = (error as Error).name;
-    if (signal.aborted) throw new NetworkError('ABORTED', 'the check was interrupted');
-    if (name === 'TimeoutError') throw new NetworkError('TIMEOUT', `the model at ${url} did not answer within ${timeoutMs} ms`);
+    if (signal.aborted) throw new LabelkitError('ABORTED', '[Network] the check was interrupted');
+    if (name === 'TimeoutError') throw new LabelkitError('TIMEOUT', `[Network] the model at ${url} did not answer within ${timeoutMs} ms`);
     const inner = (error as { cause?: { code?: string; errors?: { code?: string }[] } }).cause;
     const cause = inner?.code ?? inner?.errors?.[0]?.code ?? (error as Error).message;
-    throw new NetworkError('NETWORK', `cannot reach the model at ${url} (${cause})`);
+    throw new LabelkitError('NETWORK', `[Network] cannot reach the model at ${url} (${cause})`);
   }
 }
 
@@ -121,7 +121,7 @@ async function post(url: string, secret: string, body: unknown, timeoutMs: numbe
  * @param flags - `--secret-key-env`, `--sizes`, `--timeout`, `--allow-insecure-endpoint`
  * @param context - the run (environment, printer: the secret is registered for redaction)
  * @returns one row per size, and the status a wrong secret got
- * @throws {@link CliUsageError} for bad flags (every problem); a labelkit `NetworkError` when
+ * @throws {@link CliUsageError} for bad flags (every problem); a labelkit error of code `NETWORK`, `TIMEOUT` or `ABORTED` when
  * the endpoint cannot be reached or does not answer in time
  * @remarks Sizes are checked one after the other, so latencies do not disturb each other.
  * A final request carries a wrong secret: an endpoint that accepts it is reported (not failed).

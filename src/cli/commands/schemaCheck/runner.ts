@@ -1,15 +1,14 @@
 import { diff } from '@graphql-inspector/core';
-import { buildClientSchema, buildSchema, getIntrospectionQuery, parse } from 'graphql';
-import type { IntrospectionQuery } from 'graphql';
-import * as labelsDocuments from '../../../../generated/labels/graphql.js';
-import * as tagsDocuments from '../../../../generated/tags/graphql.js';
-import { createExecutor } from '../../../client/executor.js';
+import { buildClientSchema, buildSchema } from 'graphql';
+import * as tagsDocuments from 'labelkit/documents';
+import * as labelsDocuments from 'labelkit/documents/labels';
 import { loadSchemaSource } from '../../../emulator/schemaSource.js';
 import { generationOfSchema, schemaInGeneration } from '../../../shared/schemaGeneration.js';
 import type { SchemaGeneration } from '../../../shared/schemaGeneration.js';
 import { requireConnection } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
 import type { ActionContext } from '../../runAction.js';
+import { introspect } from './introspect.js';
 import { touchesUsed, usedFields } from './usedFields.js';
 
 /** Flags of `labelkit schema check`. */
@@ -53,8 +52,8 @@ const DOCUMENTS = {
  * @returns the changes that touch the fields labelkit uses, and whether the rename has happened
  * @throws {@link CliUsageError} for bad flags (nothing is sent); the client's errors (auth,
  * network, GraphQL) as they come
- * @remarks The introspection query goes through the client's own transport: same auth, retries,
- * time-out and redaction as every other command. The comparison is graphql-inspector's `diff`
+ * @remarks The introspection query is one POST of the CLI's own (see `introspect`), with the
+ * connection's credentials, the client's retry rule for transient failures, and redaction. The comparison is graphql-inspector's `diff`
  * of labelkit's schema, in the generation the service speaks, against the service's; only
  * breaking and dangerous changes that touch what labelkit's operations use are kept.
  * @example
@@ -65,22 +64,7 @@ const DOCUMENTS = {
  */
 export async function runSchemaCheck(flags: SchemaCheckFlags, context: ActionContext): Promise<SchemaCheckResult> {
   const connection = await requireConnection(flags, context.io, context.printer);
-  const executor = createExecutor({ url: connection.url, ...connection.auth });
-  let data: IntrospectionQuery;
-  try {
-    data = (await executor.execute(parse(getIntrospectionQuery()), {}, {
-      kind: 'query',
-      operationName: 'IntrospectionQuery',
-      options: { signal: context.signal },
-      check: (answer) => {
-        const schema = (answer as { __schema?: { types?: unknown } } | null)?.__schema;
-        return Array.isArray(schema?.types) ? undefined : "the answer's data lacks __schema.types";
-      },
-    })) as IntrospectionQuery;
-  } finally {
-    executor.close();
-  }
-  const service = buildClientSchema(data);
+  const service = buildClientSchema(await introspect(connection, context.signal));
   const serviceGeneration = generationOfSchema(service);
   const sdl = loadSchemaSource();
   // A service with neither set of names is compared with today's: its missing fields show as breaking.

@@ -1,13 +1,10 @@
+import { isLabelkitError, ValidationError } from 'labelkit';
+import type { AutoLabelInput, ErrorCode, Job, JobOutcome, JobSnapshot, LabelingClient, WaitOptions } from 'labelkit';
 import { redact } from '../shared/redact.js';
-import type { LabelingClient } from './client.js';
-import { isLabelkitError, ValidationError } from './errors.js';
-import type { ErrorCode } from './errors.js';
-import type { WaitOptions } from './jobPoller.js';
 import { createMemoryJournal, replayJournal } from './journal.js';
 import type { Journal, JournalRecord } from './journal.js';
 import { configMismatches, planProjects, projectConfig, validateManyInputs } from './manyPlan.js';
 import type { PlannedProject, RerunRules } from './manyPlan.js';
-import type { AutoLabelInput, Job, JobOutcome, JobSnapshot } from './types.js';
 
 /** How one project of a many-project run ended. */
 export type ManyOutcomeKind =
@@ -115,27 +112,28 @@ function fromJournal(p: PlannedProject, errors: string[] | undefined): ProjectOu
  * Starts auto-labeling of many projects with one client, each job exactly once, and waits for all
  * of them.
  *
- * @param client - a client from `createLabelingClient` (its URL is recorded in the journal)
+ * @param client - a client from `createLabelingClient` (its `url` is recorded in the journal)
  * @param inputs - one auto-labeling input per project
  * @param options - concurrency, journal, rerun rules, signal, onEvent; see {@link AutoLabelManyOptions}
  * @returns the plan and one outcome per input, in order
- * @throws {@link ValidationError} listing every problem of every input, a journal from another
- * configuration, or a client not made by `createLabelingClient`; nothing is sent then
- * @remarks A function, not a method of the client, so that an app that never runs many projects
- * does not carry its planner and journal code in its bundle. Waiting goes through the client's
+ * @throws {@link ValidationError} (code `VALIDATION`) listing every problem of every input, a
+ * journal from another configuration, or a client without its `url`; nothing is sent then
+ * @remarks A function of `labelkit-tools/bulk` above the client, not a method of it: it uses the
+ * client's public methods only, so an app that never runs many projects carries none of it. Waiting goes through the client's
  * shared poller (one `getJobs` per interval for the whole run); see {@link runAutoLabelMany} for
  * the journal's rules.
  * @example
  * ```ts
- * import { autoLabelMany, createLabelingClient, createMemoryJournal } from 'labelkit';
+ * import { createLabelingClient } from 'labelkit';
+ * import { autoLabelMany, createMemoryJournal } from 'labelkit-tools/bulk';
  * const client = createLabelingClient({ url: process.env.LABELKIT_URL!, token: process.env.LABELKIT_TOKEN });
  * const { outcomes } = await autoLabelMany(client, inputs, { journal: createMemoryJournal(), concurrency: 4 });
  * ```
  */
 export function autoLabelMany(client: LabelingClient, inputs: AutoLabelInput[], options?: AutoLabelManyOptions): Promise<AutoLabelManyResult> {
-  const url = client.url;
-  if (url === undefined) {
-    const problem = { path: 'client', message: 'must be a client made by createLabelingClient (it has no url)' };
+  const url: unknown = (client as Partial<LabelingClient> | null | undefined)?.url;
+  if (typeof url !== 'string' || url === '') {
+    const problem = { path: 'client.url', message: 'must be the service URL of a client made by createLabelingClient' };
     return Promise.reject(new ValidationError([problem], { operationName: 'AutoLabelTokenBasedProjectMutation' }));
   }
   return runAutoLabelMany(client, url, inputs, options);

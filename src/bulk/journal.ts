@@ -1,4 +1,4 @@
-import type { Role } from './types.js';
+import type { Role } from 'labelkit';
 
 /** The settings of one project's run that a journal remembers; never the model's secret key. */
 export interface JournalProjectConfig {
@@ -46,7 +46,7 @@ export interface JournalContents {
  *
  * @remarks `append` resolves only once the record is durable (the file backend fsyncs): the run
  * writes `intent` and waits for it before it sends a mutation. The file backend is
- * `openFileJournal` from `labelkit/journal` (Node only); {@link createMemoryJournal} is for
+ * `openFileJournal` from `labelkit-tools/bulk` (Node only); {@link createMemoryJournal} is for
  * tests and browsers.
  * @example
  * ```ts
@@ -58,7 +58,7 @@ export interface Journal {
   /**
    * Reads back every record written so far and readies the journal for appends.
    * @returns the records and any warning
-   * @throws {@link ValidationError} when the journal is corrupt (naming the line)
+   * @throws a labelkit error of code `VALIDATION` when the journal is corrupt (naming the line)
    */
   open(): Promise<JournalContents>;
   /**

@@ -1,8 +1,8 @@
 import { open, readFile, rm } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
-import { checkJournalRecord } from '../client/journal.js';
-import type { Journal, JournalContents, JournalRecord } from '../client/journal.js';
-import { ValidationError } from '../client/errors.js';
+import { checkJournalRecord } from './journal.js';
+import type { Journal, JournalContents, JournalRecord } from './journal.js';
+import { ValidationError } from 'labelkit';
 
 /** Options of {@link openFileJournal}. */
 export interface FileJournalOptions {
@@ -126,7 +126,7 @@ async function takeLock(lockPath: string, path: string): Promise<string | undefi
  * (a crash, a kill) is taken over with a warning.
  * @example
  * ```ts
- * import { openFileJournal } from 'labelkit/journal';
+ * import { openFileJournal } from 'labelkit-tools/bulk';
  * const result = await autoLabelMany(client, inputs, { journal: openFileJournal('run.ndjson') });
  * ```
  */

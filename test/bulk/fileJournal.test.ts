@@ -3,9 +3,10 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openFileJournal } from '../../src/bulk/index.js';
+import type { JournalRecord } from '../../src/bulk/index.js';
+// What bulk throws for bad input: a labelkit error of code VALIDATION (see validationError.test.ts).
 import { ValidationError } from '../../src/client/index.js';
-import type { JournalRecord } from '../../src/client/index.js';
-import { openFileJournal } from '../../src/journal/index.js';
 
 const at = '2026-01-01T00:00:00.000Z';
 const config = { endpoint: 'https://model.example.com/', numberOfFilesPerRequest: 2, labelerEmail: 'a@example.com', role: null };

@@ -1,8 +1,7 @@
+import { validateAutoLabelInput } from 'labelkit';
+import type { AutoLabelInput, ValidationProblem } from 'labelkit';
 import { redact } from '../shared/redact.js';
 import type { JournalProjectConfig, JournalProjectState } from './journal.js';
-import type { AutoLabelInput } from './types.js';
-import { validateAutoLabelInput } from './validation.js';
-import type { ValidationProblem } from './validation.js';
 
 /** What a many-project run does with one project, decided from its input and the journal. */
 export interface PlannedProject {

@@ -2,10 +2,13 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { autoLabelMany, createLabelingClient, createMemoryJournal, ValidationError } from '../../src/client/index.js';
-import type { AutoLabelInput, JournalRecord, LabelingClient, ManyEvent } from '../../src/client/index.js';
+import { autoLabelMany, createMemoryJournal, openFileJournal } from '../../src/bulk/index.js';
+import type { JournalRecord, ManyEvent } from '../../src/bulk/index.js';
+// What bulk throws for bad input: a labelkit error of code VALIDATION (see validationError.test.ts).
+import { ValidationError } from '../../src/client/index.js';
+import { createLabelingClient } from '../../src/client/index.js';
+import type { AutoLabelInput, LabelingClient } from '../../src/client/index.js';
 import { demoProjectId } from '../../src/emulator/index.js';
-import { openFileJournal } from '../../src/journal/index.js';
 import { startModelServer } from '../../src/model/index.js';
 import type { RunningModelServer } from '../../src/model/index.js';
 import { startCountingService } from '../support/countingService.js';
@@ -62,13 +65,15 @@ describe('autoLabelMany', () => {
     expect(Math.max(...during.map((r) => r.jobIds ?? 0))).toBeGreaterThan(1);
   });
 
-  it('rejects with a ValidationError naming the client and sends nothing when the client has no url', async () => {
+  it('rejects with a ValidationError naming the client and sends nothing when the client has no service URL', async () => {
     const before = service.requests.length;
     const real = newClient();
-    const copy = { ...real, url: undefined } as unknown as LabelingClient;
-    const error = await autoLabelMany(copy, [input(demoProjectId(53))]).catch((e: unknown) => e);
+    // Not a client made by createLabelingClient: its URL, which the journal records, is missing.
+    const { url, ...withoutUrl } = real;
+    expect(url).toBe(service.url);
+    const error = await autoLabelMany(withoutUrl as LabelingClient, [input(demoProjectId(53))]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
-    expect((error as ValidationError).problems).toEqual([{ path: 'client', message: 'must be a client made by createLabelingClient (it has no url)' }]);
+    expect((error as ValidationError).problems).toEqual([{ path: 'client.url', message: 'must be the service URL of a client made by createLabelingClient' }]);
     expect(service.requests.length).toBe(before);
     expect(started(demoProjectId(53))).toBe(0);
   });
