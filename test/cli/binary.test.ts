@@ -166,7 +166,7 @@ describe('the service commands, end to end', () => {
 
   it('exits 4 with a hint when the service cannot be reached', async () => {
     // --retries 0: the retries themselves are the client's (test/client/retry.test.ts); here only the exit matters.
-    const r = await runCli(['cabinet', '--project', 'p', '--role', 'LABELER', '--retries', '0'], env({ LABELKIT_URL: 'http://127.0.0.1:9/graphql' }));
+    const r = await runCli(['cabinet', '--project', 'p', '--role', 'LABELER', '--retries', '0'], env({ LABELKIT_URL: 'http://127.0.0.1:2/graphql' }));
     expect(r.code).toBe(4);
     expect(lines(r.stderr)).toHaveLength(1);
     expect(r.stderr).toMatch(/^labelkit: \[Network\] .*\(hint: check the URL/);

@@ -1,5 +1,5 @@
 // The labelSets room sits above the client (docs/ARCHITECTURE.md): eslint.config.js refuses what
-// it may not import, and keeps the other rooms (but the CLI) from importing it. lintText only.
+// it may not import (the client only by its published name `labelkit`), and keeps the other rooms (but the CLI) from importing it. lintText only.
 import { join } from 'node:path';
 import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -23,7 +23,9 @@ describe('the imports of the labelSets room', () => {
     ['src/labelSets/x.ts', "import type { value } from '../client/types.js';"],
     ['src/labelSets/x.ts', "import { value } from '../emulator/index.js';"],
     ['src/labelSets/x.ts', "import { value } from '../cli/io.js';"],
-    ['src/labelSets/x.ts', "import { value } from '../journal/index.js';"],
+    ['src/labelSets/x.ts', "import { value } from '../bulk/index.js';"],
+    ['src/labelSets/x.ts', "import { value } from '../client/index.js';"],
+    ['src/labelSets/x.ts', "import type { value } from '../client/index.js';"],
     ['src/labelSets/x.ts', "import { value } from '../../generated/graphql.js';"],
     ['src/client/x.ts', "import { value } from '../labelSets/index.js';"],
     ['src/emulator/x.ts', "import { value } from '../labelSets/index.js';"],
@@ -33,8 +35,8 @@ describe('the imports of the labelSets room', () => {
   });
 
   it.each([
-    ['src/labelSets/x.ts', "import { value } from '../client/index.js';"],
-    ['src/labelSets/x.ts', "import type { value } from '../client/index.js';"],
+    ['src/labelSets/x.ts', "import { value } from 'labelkit';"],
+    ['src/labelSets/x.ts', "import type { value } from 'labelkit';"],
     ['src/labelSets/x.ts', "import { value } from '../shared/constants.js';"],
     ['src/labelSets/x.ts', "import { value } from './plan.js';"],
     ['src/cli/commands/labelSets/runner.ts', "import { value } from '../../../labelSets/index.js';"],
