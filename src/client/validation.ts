@@ -1,6 +1,7 @@
 import { isBadPort } from '../shared/badPorts.js';
-import { LABEL_COLOR, MAX_GRAPHQL_INT, MAX_LABEL_SETS, ROLES } from '../shared/constants.js';
+import { MAX_GRAPHQL_INT, ROLES } from '../shared/constants.js';
 import { isLoopbackHost } from '../shared/isLoopbackHost.js';
+import { labelItemProblems, labelSetIndexProblem } from '../shared/labelItemRules.js';
 
 /** One reason why input was refused, with the path of the field at fault. */
 export interface ValidationProblem {
@@ -280,7 +281,9 @@ function checkOptionalId(value: unknown, path: string): ValidationProblem[] {
  * @remarks Rules: `id` a non-empty string, unique in the list; `labelName` a non-empty string,
  * unique case-insensitively among the labels of one parent (as the service compares names);
  * `color` a `#rrggbb` string or null (as production documents it for writes); `desc` a string or
- * null. For `replace`, a `parentId` names another label of the list, without a cycle. What the
+ * null. For `replace`, a `parentId` names another label of the list, not the label itself, and
+ * no chain of parents is a cycle (reported at each label of the cycle). The rules shared with the
+ * label-set file and the emulator are `labelItemProblems` (src/shared/labelItemRules.ts). What the
  * list cannot show (an appended name that a label of the set already has) is the service's to refuse.
  * @example
  * ```ts
@@ -292,60 +295,23 @@ export function checkLabelItems(value: unknown, path: string, kind: 'replace' | 
   if (!Array.isArray(value)) return [{ path, message: 'must be a list of labels' }];
   if (kind === 'append' && value.length === 0) return [{ path, message: 'must hold at least one label' }];
   const problems: ValidationProblem[] = [];
-  const ids = new Map<string, number>();
-  const names = new Map<string, number>();
-  const parentOf = new Map<string, string | null>();
   value.forEach((item: unknown, i) => {
     const at = `${path}[${i}]`;
     if (!isRecord(item)) return void problems.push({ path: at, message: 'must be an object with id and labelName' });
     if (kind === 'replace' || item.id !== undefined) {
       const wrong = checkId(item.id, `${at}.id`);
       problems.push(...(kind === 'append' && wrong.length > 0 ? [{ path: `${at}.id`, message: 'must be a non-empty string, or absent to have one generated' }] : wrong));
-      if (wrong.length === 0) {
-        const id = item.id as string;
-        if (ids.has(id)) problems.push({ path: `${at}.id`, message: `"${id}" is also the id of ${path}[${ids.get(id)}]` });
-        else ids.set(id, i);
-      }
     }
     if (kind === 'append' && item.parentId !== undefined) {
       problems.push({ path: `${at}.parentId`, message: 'cannot be given: appended labels go at the top of the set (to add a child, replace the labels with updateLabelSet)' });
-    }
-    const parent = kind === 'replace' && typeof item.parentId === 'string' ? item.parentId : null;
-    if (kind === 'replace' && item.parentId !== undefined && item.parentId !== null && checkId(item.parentId, '').length > 0) {
+    } else if (item.parentId !== undefined && item.parentId !== null && checkId(item.parentId, '').length > 0) {
       problems.push({ path: `${at}.parentId`, message: 'must be the id of another label of the list, or null' });
     }
-    if (typeof item.id === 'string') parentOf.set(item.id, parent);
-    const nameProblems = checkId(item.labelName, `${at}.labelName`);
-    problems.push(...nameProblems);
-    if (nameProblems.length === 0) {
-      const key = `${parent ?? ''}\u0000${(item.labelName as string).toLowerCase()}`;
-      const first = names.get(key);
-      if (first === undefined) names.set(key, i);
-      else {
-        const where = parent === null ? 'at the top' : `under the parent "${parent}"`;
-        problems.push({ path: `${at}.labelName`, message: `"${String(item.labelName)}" is also the name of ${path}[${first}] (both ${where}; names compare case-insensitively)` });
-      }
-    }
-    if (item.color !== undefined && item.color !== null && (typeof item.color !== 'string' || !LABEL_COLOR.test(item.color))) {
-      problems.push({ path: `${at}.color`, message: 'must be a #rrggbb colour (six hex digits, e.g. #df3920) or null' });
-    }
-    problems.push(...checkOptionalText(item.desc, `${at}.desc`));
+    problems.push(...checkId(item.labelName, `${at}.labelName`), ...checkOptionalText(item.desc, `${at}.desc`));
     return undefined;
   });
-  if (kind === 'replace') {
-    value.forEach((item: unknown, i) => {
-      if (!isRecord(item) || typeof item.parentId !== 'string' || item.parentId.trim() === '') return;
-      const at = `${path}[${i}].parentId`;
-      if (!ids.has(item.parentId)) return void problems.push({ path: at, message: `"${item.parentId}" is not the id of a label of the list` });
-      const seen = new Set<string>([String(item.id)]);
-      for (let p: string | null | undefined = item.parentId; p != null; p = parentOf.get(p)) {
-        if (seen.has(p)) return void problems.push({ path: at, message: `the parent chain of "${String(item.id)}" comes back to "${p}" (a cycle)` });
-        seen.add(p);
-      }
-      return undefined;
-    });
-  }
-  return problems;
+  const rules = labelItemProblems(value, { fields: { name: 'labelName' }, hierarchy: kind === 'replace', refer: (i) => `${path}[${i}]` });
+  return [...problems, ...rules.map((p) => ({ path: `${path}[${p.index}].${p.field === 'name' ? 'labelName' : p.field}`, message: p.message }))];
 }
 
 /**
@@ -364,9 +330,8 @@ export function checkLabelItems(value: unknown, path: string, kind: 'replace' | 
 export function checkCreateLabelSet(projectId: unknown, input: unknown): ValidationProblem[] {
   const problems = checkId(projectId, 'projectId');
   if (!isRecord(input)) return [...problems, { path: 'input', message: 'must be an object with index, name and labelItems' }];
-  if (typeof input.index !== 'number' || !Number.isInteger(input.index) || input.index < 0 || input.index >= MAX_LABEL_SETS) {
-    problems.push({ path: 'input.index', message: `must be an integer from 0 to ${MAX_LABEL_SETS - 1} (a project has at most ${MAX_LABEL_SETS} label sets)` });
-  }
+  const badIndex = labelSetIndexProblem(input.index);
+  if (badIndex) problems.push({ path: 'input.index', message: badIndex });
   problems.push(...checkId(input.name, 'input.name'));
   if (input.arrowLabelRequired !== undefined && typeof input.arrowLabelRequired !== 'boolean') {
     problems.push({ path: 'input.arrowLabelRequired', message: 'must be true or false' });

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { labelItemProblems } from '../shared/labelItemRules.js';
 import type { LabelClassType, StoredLabel } from './types.js';
 
 /** One broken rule in project data, with the path of the value at fault (keys and indexes). */
@@ -46,8 +47,10 @@ export function labelSetSignature(items: readonly StoredLabel[]): string {
  * @param raw - a value shaped like {@link LabelSetInput} (unchecked)
  * @returns the checked set (when there are no problems) and the problems, each with its path
  * @remarks Rules: a non-empty `name`; `labels` an array of objects with a non-empty unique `id`, a
- * non-empty `name` unique case-insensitively, a `parentId` that names another label of the set
- * (no cycles), `type` one of SPAN, ARROW, ALL; unknown keys are refused (they are usually typos).
+ * non-empty `name` unique case-insensitively in the whole set, a `parentId` that names another
+ * label of the set (no cycles), `color` any text or null, `type` one of SPAN, ARROW, ALL; unknown
+ * keys are refused (they are usually typos). The rules of the labels are the shared ones
+ * (src/shared/labelItemRules.ts, `uniqueNames: 'set'`, `colors: 'any'`).
  * @example
  * ```ts
  * const { problems } = checkLabelSet({ name: 'Entities', labels: [{ id: 'p', name: 'PERSON' }] });
@@ -70,8 +73,6 @@ export function checkLabelSet(raw: unknown): { set?: CheckedLabelSet; problems: 
     return { problems };
   }
   const items: StoredLabel[] = [];
-  const ids = new Map<string, number>();
-  const names = new Map<string, number>();
   raw.labels.forEach((label: unknown, i) => {
     const at = ['labels', i];
     if (!isObject(label)) return void problems.push({ path: at, message: 'a label must be an object' });
@@ -79,15 +80,9 @@ export function checkLabelSet(raw: unknown): { set?: CheckedLabelSet; problems: 
       if (!LABEL_KEYS.has(key)) problems.push({ path: [...at, key], message: `unknown key "${key}" (allowed: ${[...LABEL_KEYS].join(', ')})` });
     }
     const { id, name, parentId, color, desc, type } = label;
-    if (typeof id !== 'string' || id === '') problems.push({ path: [...at, 'id'], message: 'id must be a non-empty string' });
-    else if (ids.has(id)) problems.push({ path: [...at, 'id'], message: `id "${id}" is also used by label ${ids.get(id)}` });
-    else ids.set(id, i);
+    if (typeof id !== 'string' || id.trim() === '') problems.push({ path: [...at, 'id'], message: 'id must be a non-empty string' });
     if (typeof name !== 'string' || name.trim() === '') problems.push({ path: [...at, 'name'], message: 'name must be a non-empty string' });
-    else if (names.has(name.toLowerCase())) {
-      problems.push({ path: [...at, 'name'], message: `name "${name}" is also used by label ${names.get(name.toLowerCase())} (names compare case-insensitively)` });
-    } else names.set(name.toLowerCase(), i);
-    if (!optionalString(parentId) || parentId === '') problems.push({ path: [...at, 'parentId'], message: 'parentId must be a label id or null' });
-    if (!optionalString(color)) problems.push({ path: [...at, 'color'], message: 'color must be a string or null' });
+    if (!optionalString(parentId) || (typeof parentId === 'string' && parentId.trim() === '')) problems.push({ path: [...at, 'parentId'], message: 'parentId must be a label id or null' });
     if (!optionalString(desc)) problems.push({ path: [...at, 'desc'], message: 'desc must be a string or null' });
     if (type !== undefined && !TYPES.includes(type as LabelClassType)) {
       problems.push({ path: [...at, 'type'], message: `type must be one of ${TYPES.join(', ')}` });
@@ -102,7 +97,11 @@ export function checkLabelSet(raw: unknown): { set?: CheckedLabelSet; problems: 
     });
     return undefined;
   });
-  problems.push(...hierarchyProblems(items, ids));
+  // Names are unique in the whole set here, not only under one parent as for writes: a model answers
+  // with label names, and labelRefs.ts finds the item by its name. Colours may be any text, as
+  // production may publish them (the specification calls them colour names).
+  const rules = labelItemProblems(raw.labels, { uniqueNames: 'set', colors: 'any' });
+  problems.push(...rules.map((p) => ({ path: ['labels', p.index, p.field], message: p.message })));
   if (problems.length > 0) return { problems };
   return {
     set: {
@@ -114,26 +113,4 @@ export function checkLabelSet(raw: unknown): { set?: CheckedLabelSet; problems: 
     },
     problems,
   };
-}
-
-/** Parents that do not exist, and cycles, reported at the label that has them. */
-function hierarchyProblems(items: StoredLabel[], ids: Map<string, number>): DataProblem[] {
-  const problems: DataProblem[] = [];
-  const parentOf = new Map(items.map((item) => [item.id, item.parentId]));
-  items.forEach((item, i) => {
-    if (item.parentId === null) return;
-    if (!ids.has(item.parentId)) {
-      problems.push({ path: ['labels', i, 'parentId'], message: `parentId "${item.parentId}" is not the id of a label of this set` });
-      return;
-    }
-    const seen = new Set<string>([item.id]);
-    for (let p: string | null | undefined = item.parentId; p != null; p = parentOf.get(p)) {
-      if (seen.has(p)) {
-        problems.push({ path: ['labels', i, 'parentId'], message: `the parent chain of label "${item.id}" is a cycle (it comes back to "${p}")` });
-        return;
-      }
-      seen.add(p);
-    }
-  });
-  return problems;
 }

@@ -1,4 +1,5 @@
-import { LABEL_COLOR, MAX_LABEL_SETS } from '../shared/constants.js';
+import { MAX_LABEL_SETS } from '../shared/constants.js';
+import { labelItemProblems, labelSetIndexProblem, type LabelItemProblem } from '../shared/labelItemRules.js';
 import { labelSetSignature } from './labelSetCheck.js';
 import type { LabelClassType, StoredLabel, StoredLabelSet } from './types.js';
 
@@ -64,32 +65,8 @@ const isText = (v: unknown): v is string => typeof v === 'string';
 const optionalText = (v: unknown) => v === undefined || v === null || typeof v === 'string';
 const blank = (v: unknown) => !isText(v) || v.trim() === '';
 
-/** The problems of one label's colour and description. */
-function looksProblems(item: { color?: unknown; desc?: unknown }, at: WritePath): LabelSetWriteProblem[] {
-  const problems: LabelSetWriteProblem[] = [];
-  if (!optionalText(item.color) || (isText(item.color) && !LABEL_COLOR.test(item.color))) {
-    problems.push({ path: [...at, 'color'], message: 'must be a #rrggbb colour (six hex digits, e.g. #df3920) or null' });
-  }
-  if (!optionalText(item.desc)) problems.push({ path: [...at, 'desc'], message: 'must be a string or null' });
-  return problems;
-}
-
-/** Names used twice under one parent (case-insensitively), reported at the second use. */
-function siblingNameProblems(items: readonly { parentId: string | null; name: string }[], offset: number, at: (i: number) => WritePath): LabelSetWriteProblem[] {
-  const problems: LabelSetWriteProblem[] = [];
-  const seen = new Map<string, number>();
-  items.forEach((item, i) => {
-    if (blank(item.name)) return;
-    const key = `${item.parentId ?? ''}\u0000${item.name.toLowerCase()}`;
-    const first = seen.get(key);
-    if (first === undefined) return void seen.set(key, i);
-    if (i < offset) return;
-    const where = item.parentId === null ? 'at the top of the set' : `under the parent "${item.parentId}"`;
-    const other = first < offset ? `the set's label "${items[first]!.name}"` : `label ${first - offset}`;
-    problems.push({ path: [...at(i), 'name'], message: `"${item.name}" is also the name of ${other} (both ${where}; names compare case-insensitively)` });
-  });
-  return problems;
-}
+/** The shared rules' problems at their write paths (`labels[i].name`). */
+const atPaths = (problems: LabelItemProblem[], offset = 0): LabelSetWriteProblem[] => problems.map((p) => ({ path: ['labels', p.index - offset, p.field], message: p.message }));
 
 /**
  * Checks the labels that replace a set's labels (or make a new set's), and builds them.
@@ -99,8 +76,9 @@ function siblingNameProblems(items: readonly { parentId: string | null; name: st
  * @returns the labels to store, or every problem (paths `labels[i].id`, `.name`, `.parentId`, `.color`, `.desc`)
  * @remarks Rules: a non-empty `id`, unique in the list; a non-empty `name`, unique
  * case-insensitively among the labels of one parent; a `parentId` that is the id of another label
- * of the list, without a cycle; a `#rrggbb` colour or none. `type` is not written by labelkit: a
- * kept id keeps its type, a new one is `ALL` (production's default).
+ * of the list, not the label itself, without a cycle (reported at each label of it); a `#rrggbb`
+ * colour or none: the client's rules (src/shared/labelItemRules.ts). `type` is not written by
+ * labelkit: a kept id keeps its type, a new one is `ALL` (production's default).
  * @example
  * ```ts
  * const { labels, problems } = checkLabels([{ id: 'p', name: 'PERSON', color: '#ef4444' }], []);
@@ -109,16 +87,14 @@ function siblingNameProblems(items: readonly { parentId: string | null; name: st
 export function checkLabels(items: readonly LabelWriteInput[], previous: readonly StoredLabel[]): { labels: StoredLabel[]; problems: LabelSetWriteProblem[] } {
   const problems: LabelSetWriteProblem[] = [];
   const typeOf = new Map<string, LabelClassType>(previous.map((p) => [p.id, p.type]));
-  const ids = new Map<string, number>();
   items.forEach((item, i) => {
     const at = ['labels', i];
     if (blank(item.id)) problems.push({ path: [...at, 'id'], message: 'must be a non-empty string' });
-    else if (ids.has(item.id)) problems.push({ path: [...at, 'id'], message: `"${item.id}" is also the id of label ${ids.get(item.id)}` });
-    else ids.set(item.id, i);
     if (blank(item.name)) problems.push({ path: [...at, 'name'], message: 'must be a non-empty string' });
-    if (!optionalText(item.parentId)) problems.push({ path: [...at, 'parentId'], message: 'must be the id of a label of the set, or null' });
-    problems.push(...looksProblems(item, at));
+    if (!optionalText(item.parentId) || item.parentId?.trim() === '') problems.push({ path: [...at, 'parentId'], message: 'must be the id of a label of the set, or null' });
+    if (!optionalText(item.desc)) problems.push({ path: [...at, 'desc'], message: 'must be a string or null' });
   });
+  problems.push(...atPaths(labelItemProblems(items)));
   const labels: StoredLabel[] = items.map((item) => ({
     id: item.id,
     parentId: item.parentId ?? null,
@@ -127,23 +103,6 @@ export function checkLabels(items: readonly LabelWriteInput[], previous: readonl
     desc: item.desc ?? null,
     type: typeOf.get(item.id) ?? 'ALL',
   }));
-  problems.push(...siblingNameProblems(labels, 0, (i) => ['labels', i]));
-  const parentOf = new Map(labels.map((l) => [l.id, l.parentId]));
-  labels.forEach((label, i) => {
-    if (label.parentId === null || !isText(label.parentId)) return;
-    if (!ids.has(label.parentId)) {
-      problems.push({ path: ['labels', i, 'parentId'], message: `"${label.parentId}" is not the id of a label of this set` });
-      return;
-    }
-    const seen = new Set<string>([label.id]);
-    for (let p: string | null | undefined = label.parentId; p != null; p = parentOf.get(p)) {
-      if (seen.has(p)) {
-        problems.push({ path: ['labels', i, 'parentId'], message: `the parent chain of label "${label.id}" comes back to "${p}" (a cycle)` });
-        return;
-      }
-      seen.add(p);
-    }
-  });
   return { labels, problems };
 }
 
@@ -172,7 +131,8 @@ export function nextLabelId(taken: ReadonlySet<string>): string {
  * @returns the new labels (ids generated where absent), or every problem (paths `labels[i]…`)
  * @remarks Rules: an `id`, when given, non-empty and used by no label of the set nor of the list;
  * a non-empty `name`, unique case-insensitively among the top-level labels, old and new; a
- * `#rrggbb` colour or none. New labels are top-level (`parentId` null) and of type `ALL`.
+ * `#rrggbb` colour or none (the shared rules, src/shared/labelItemRules.ts, on the set's
+ * top-level labels followed by the new ones). New labels are top-level (`parentId` null) and of type `ALL`.
  * @example
  * ```ts
  * const { labels } = checkAppendedLabels([{ name: 'EVENT' }], set.labels); // labels[0].id generated
@@ -181,26 +141,27 @@ export function nextLabelId(taken: ReadonlySet<string>): string {
 export function checkAppendedLabels(items: readonly NewLabelWriteInput[], existing: readonly StoredLabel[]): { labels: StoredLabel[]; problems: LabelSetWriteProblem[] } {
   const problems: LabelSetWriteProblem[] = [];
   const taken = new Set(existing.map((l) => l.id));
-  const given = new Map<string, number>();
   items.forEach((item, i) => {
     const at = ['labels', i];
     if (item.id !== undefined && item.id !== null) {
       if (blank(item.id)) problems.push({ path: [...at, 'id'], message: 'must be a non-empty string, or absent to have one generated' });
       else if (taken.has(item.id)) problems.push({ path: [...at, 'id'], message: `"${item.id}" is already the id of a label of this set` });
-      else if (given.has(item.id)) problems.push({ path: [...at, 'id'], message: `"${item.id}" is also the id of label ${given.get(item.id)}` });
-      else given.set(item.id, i);
     }
     if (blank(item.name)) problems.push({ path: [...at, 'name'], message: 'must be a non-empty string' });
-    problems.push(...looksProblems(item, at));
+    if (!optionalText(item.desc)) problems.push({ path: [...at, 'desc'], message: 'must be a string or null' });
   });
-  const inUse = new Set([...taken, ...given.keys()]);
+  // The new labels go at the top: their names are checked with the set's top-level labels (listed
+  // first, their own problems left out), their ids among themselves (an id in use is reported above).
+  const tops = existing.filter((l) => l.parentId === null);
+  const refer = (i: number) => (i < tops.length ? `the set's label ${JSON.stringify(tops[i]!.name)}` : `label ${i - tops.length}`);
+  const rules = labelItemProblems([...tops, ...items], { hierarchy: false, refer });
+  problems.push(...atPaths(rules.filter((p) => p.index >= tops.length && !(p.field === 'id' && taken.has(items[p.index - tops.length]!.id!))), tops.length));
+  const inUse = new Set([...taken, ...items.flatMap((item) => (isText(item.id) ? [item.id] : []))]);
   const labels: StoredLabel[] = items.map((item) => {
     let id = item.id ?? undefined;
     if (id === undefined) inUse.add((id = nextLabelId(inUse)));
     return { id, parentId: null, name: item.name, color: item.color ?? null, desc: item.desc ?? null, type: 'ALL' };
   });
-  const tops = existing.filter((l) => l.parentId === null);
-  problems.push(...siblingNameProblems([...tops, ...labels], tops.length, (i) => ['labels', i - tops.length]));
   return { labels, problems };
 }
 
@@ -257,9 +218,9 @@ export function placeOfNewSet(sets: readonly StoredLabelSet[], index: number | n
     while (used.has(free)) free++;
     return { index: free, problems };
   }
-  if (!Number.isInteger(index) || index < 0 || index >= MAX_LABEL_SETS) {
-    problems.push({ path: ['index'], message: `must be an integer from 0 to ${MAX_LABEL_SETS - 1} (a project has at most ${MAX_LABEL_SETS} label sets)` });
-  } else if (used.has(index)) {
+  const badIndex = labelSetIndexProblem(index);
+  if (badIndex) problems.push({ path: ['index'], message: badIndex });
+  else if (used.has(index)) {
     problems.push({ path: ['index'], message: `${index} is already the index of label set "${used.get(index)!.id}" (${used.get(index)!.name})` });
   }
   return { index, problems };

@@ -1,4 +1,5 @@
-import { LABEL_COLOR, MAX_LABEL_SETS, ROLES } from '../shared/constants.js';
+import { MAX_LABEL_SETS, ROLES } from '../shared/constants.js';
+import { labelItemProblems, labelSetCountProblem } from '../shared/labelItemRules.js';
 import type { Role } from 'labelkit';
 import type { LabelItemSpec, LabelSetSpec, LabelSetsFile } from './types.js';
 
@@ -45,12 +46,14 @@ const quote = (value: unknown) => (typeof value === 'string' ? JSON.stringify(va
  * `signature` are optional. Each label has a non-empty `labelName`; `id` (unique in its set),
  * `parentId` (the id of another label of the set), `color` (`#rrggbb` or null) and `desc`
  * (text or null) are optional. Among the labels of one parent no two names may differ only in
- * case, and `parentId` may not form a cycle. Unknown fields are refused (a misspelt `colour`
- * would otherwise be dropped without a word).
+ * case, and `parentId` may not form a cycle (reported at each label of it). The rules of the
+ * labels and the count of sets are the ones the client and the emulator use
+ * (src/shared/labelItemRules.ts). Unknown fields are refused (a misspelt `colour` would otherwise
+ * be dropped without a word).
  * @example
  * ```ts
  * checkLabelSets({ labelSets: [{ index: 0, name: 'E', labelItems: [{ labelName: 'A', color: 'red' }] }] }).problems;
- * // [{ path: ['labelSets', 0, 'labelItems', 0, 'color'], message: 'must be a #rrggbb colour or null (got "red")' }]
+ * // [{ path: ['labelSets', 0, 'labelItems', 0, 'color'], message: 'must be a #rrggbb colour (six hex digits, e.g. #df3920) or null (got "red")' }]
  * ```
  */
 export function checkLabelSets(value: unknown): { file?: LabelSetsFile; problems: SpecProblem[] } {
@@ -77,7 +80,8 @@ export function checkLabelSets(value: unknown): { file?: LabelSetsFile; problems
     add(['labelSets'], value.labelSets === undefined ? 'required: a list of label sets' : 'must be a list of label sets');
     return { problems };
   }
-  if (value.labelSets.length > MAX_LABEL_SETS) add(['labelSets'], `a project has at most ${MAX_LABEL_SETS} label sets (got ${value.labelSets.length})`);
+  const tooMany = labelSetCountProblem(value.labelSets.length);
+  if (tooMany) add(['labelSets'], tooMany);
   const setIds = new Map<string, number>();
   const indexes = new Map<number, number>();
   value.labelSets.forEach((raw: unknown, s) => {
@@ -142,8 +146,9 @@ function checkSet(raw: unknown, path: ValuePath, add: (path: ValuePath, message:
     if (!checked.ok) ok = false;
     return checked.item;
   });
-  checkHierarchy(items, [...path, 'labelItems'], add);
-  if (!ok) return { ...set, labelItems: [] };
+  const rules = labelItemProblems(raw.labelItems, { fields: { name: 'labelName' }, refer: (i) => referTo(raw.labelItems as unknown[], i) });
+  for (const p of rules) add([...path, 'labelItems', p.index, p.field === 'name' ? 'labelName' : p.field], p.message);
+  if (!ok || rules.length > 0) return { ...set, labelItems: [] };
   set.labelItems = items as LabelItemSpec[];
   return set;
 }
@@ -171,10 +176,7 @@ function checkItem(raw: unknown, path: ValuePath, add: (path: ValuePath, message
   if (typeof raw.labelName !== 'string' || raw.labelName.trim() === '') {
     fail('labelName', raw.labelName === undefined ? "required: the label's name" : 'must be a non-empty string');
   } else item.labelName = raw.labelName;
-  if (raw.color !== undefined) {
-    if (raw.color !== null && (typeof raw.color !== 'string' || !LABEL_COLOR.test(raw.color))) fail('color', `must be a #rrggbb colour or null (got ${quote(raw.color)})`);
-    else item.color = raw.color;
-  }
+  if (typeof raw.color === 'string' || raw.color === null) item.color = raw.color; // its rule: labelItemProblems
   if (raw.desc !== undefined) {
     if (raw.desc !== null && typeof raw.desc !== 'string') fail('desc', 'must be text or null');
     else item.desc = raw.desc;
@@ -182,53 +184,8 @@ function checkItem(raw: unknown, path: ValuePath, add: (path: ValuePath, message
   return { item, ok };
 }
 
-/**
- * Duplicate ids, a `parentId` that names no label of the set or the label itself, cycles, and
- * names that differ only in case under one parent. Linear: each label is walked up once.
- */
-function checkHierarchy(items: Partial<LabelItemSpec>[], path: ValuePath, add: (path: ValuePath, message: string) => void): void {
-  const byId = new Map<string, number>();
-  items.forEach((item, i) => {
-    if (item.id === undefined) return;
-    const first = byId.get(item.id);
-    if (first !== undefined) add([...path, i, 'id'], `label id ${quote(item.id)} is used twice in the set (also labelItems[${first}])`);
-    else byId.set(item.id, i);
-  });
-  const parentOf = (i: number) => {
-    const parentId = items[i]!.parentId;
-    return parentId === null || parentId === undefined ? undefined : byId.get(parentId);
-  };
-  items.forEach((item, i) => {
-    const parentId = item.parentId;
-    if (parentId === null || parentId === undefined) return;
-    if (!byId.has(parentId)) add([...path, i, 'parentId'], `names no label of the set (${quote(parentId)})`);
-    else if (byId.get(parentId) === i) add([...path, i, 'parentId'], 'a label cannot be its own parent');
-  });
-  // 0: not seen, 1: on the walk being made, 2: known to reach the top (or a reported fault).
-  const state = new Uint8Array(items.length);
-  for (let start = 0; start < items.length; start++) {
-    const walk: number[] = [];
-    let at: number | undefined = start;
-    while (at !== undefined && state[at] === 0 && parentOf(at) !== at) {
-      state[at] = 1;
-      walk.push(at);
-      at = parentOf(at);
-    }
-    if (at !== undefined && state[at] === 1) {
-      const cycle = walk.slice(walk.indexOf(at));
-      const names = cycle.map((i) => `${quote(items[i]!.id)}${items[i]!.labelName === undefined ? '' : ` (${quote(items[i]!.labelName)})`}`).join(' → ');
-      add([...path, cycle[0]!, 'parentId'], `parentId forms a cycle: ${names} → back to the first`);
-    }
-    for (const i of walk) state[i] = 2;
-  }
-  const seen = new Map<string, number>();
-  items.forEach((item, i) => {
-    if (item.labelName === undefined) return;
-    const key = `${item.parentId ?? ''}\u0000${item.labelName.toLowerCase()}`;
-    const first = seen.get(key);
-    const where = item.parentId ? `under ${quote(item.parentId)}` : 'at the top level';
-    if (first !== undefined) {
-      add([...path, i, 'labelName'], `${quote(item.labelName)} is used twice ${where} (also labelItems[${first}], ${quote(items[first]!.labelName!)}; names compare case-insensitively)`);
-    } else seen.set(key, i);
-  });
+/** Another label of the list as a message names it: `labelItems[0] ("PERSON")`. */
+function referTo(items: unknown[], i: number): string {
+  const name = (items[i] as { labelName?: unknown }).labelName;
+  return typeof name === 'string' && name.trim() !== '' ? `labelItems[${i}] (${quote(name)})` : `labelItems[${i}]`;
 }

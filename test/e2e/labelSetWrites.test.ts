@@ -224,17 +224,17 @@ describe.each(SCHEMA_GENERATIONS)('label-set writes against the emulator speakin
     expect((error as ValidationError).problems).toEqual([
       { path: 'input.index', message: 'must be an integer from 0 to 4 (a project has at most 5 label sets)' },
       { path: 'input.name', message: 'must be a non-empty string' },
-      { path: 'input.labelItems[0].color', message: 'must be a #rrggbb colour (six hex digits, e.g. #df3920) or null' },
+      { path: 'input.labelItems[0].color', message: 'must be a #rrggbb colour (six hex digits, e.g. #df3920) or null (got "red")' },
       { path: 'input.labelItems[1].id', message: '"a" is also the id of input.labelItems[0]' },
-      { path: 'input.labelItems[1].parentId', message: '"zz" is not the id of a label of the list' },
-      { path: 'input.labelItems[2].parentId', message: 'the parent chain of "b" comes back to "b" (a cycle)' },
-      { path: 'input.labelItems[3].parentId', message: 'the parent chain of "c" comes back to "c" (a cycle)' },
+      { path: 'input.labelItems[1].parentId', message: '"zz" is not the id of a label of this set' },
+      { path: 'input.labelItems[2].parentId', message: 'the parent chain of "b" comes back to "b" (a cycle: "b" → "c" → "b")' },
+      { path: 'input.labelItems[3].parentId', message: 'the parent chain of "c" comes back to "c" (a cycle: "c" → "b" → "c")' },
     ]);
     const append = (await rejection(client.appendLabelItems({ labelSetId: '1', labelItems: [{ labelName: 'X', parentId: '10' } as never, { id: '', labelName: 'x' }] }))) as ValidationError;
     expect(append.problems).toEqual([
       { path: 'input.labelItems[0].parentId', message: 'cannot be given: appended labels go at the top of the set (to add a child, replace the labels with updateLabelSet)' },
       { path: 'input.labelItems[1].id', message: 'must be a non-empty string, or absent to have one generated' },
-      { path: 'input.labelItems[1].labelName', message: '"x" is also the name of input.labelItems[0] (both at the top; names compare case-insensitively)' },
+      { path: 'input.labelItems[1].labelName', message: '"x" is also the name of input.labelItems[0] (both at the top of the set; names compare case-insensitively)' },
     ]);
     const update = (await rejection(client.updateLabelSet({ id: '1', projectId: ' ' }))) as ValidationError;
     expect(update.problems.map((p) => p.path)).toEqual(['input.projectId', 'input']);

@@ -72,7 +72,7 @@ describe('EmulatorStore.createLabelSet', () => {
     expect(error.problems).toEqual([
       { path: ['name'], message: 'must be a non-empty string, or absent' },
       { path: ['index'], message: 'the project already has 5 label sets, the most a project may have (index 0 to 4)' },
-      { path: ['labels', 0, 'color'], message: 'must be a #rrggbb colour (six hex digits, e.g. #df3920) or null' },
+      { path: ['labels', 0, 'color'], message: 'must be a #rrggbb colour (six hex digits, e.g. #df3920) or null (got "red")' },
       { path: ['labels', 1, 'id'], message: '"a" is also the id of label 0' },
       { path: ['labels', 3, 'name'], message: '"a" is also the name of label 0 (both at the top of the set; names compare case-insensitively)' },
       { path: ['labels', 2, 'parentId'], message: '"zz" is not the id of a label of this set' },
@@ -90,6 +90,16 @@ describe('EmulatorStore.createLabelSet', () => {
     expect(refusal(() => store.createLabelSet('nope', { labels: [] })).code).toBe('NOT_FOUND');
     const cycle = refusal(() => store.createLabelSet(DEMO_PROJECT_ID, { labels: [{ id: 'x', name: 'X', parentId: 'y' }, { id: 'y', name: 'Y', parentId: 'x' }] }));
     expect(cycle.problems.map((p) => p.path.join('.'))).toEqual(['labels.0.parentId', 'labels.1.parentId']);
+    expect(cycle.problems[0]!.message).toBe('the parent chain of "x" comes back to "x" (a cycle: "x" → "y" → "x")');
+  });
+
+  it('refuses a blank parentId and a label that is its own parent, each at its label', () => {
+    const store = demoStore();
+    const error = refusal(() => store.createLabelSet(DEMO_PROJECT_ID, { labels: [{ id: 'x', name: 'X', parentId: ' ' }, { id: 'y', name: 'Y', parentId: 'y' }] }));
+    expect(error.problems).toEqual([
+      { path: ['labels', 0, 'parentId'], message: 'must be the id of a label of the set, or null' },
+      { path: ['labels', 1, 'parentId'], message: 'a label cannot be its own parent' },
+    ]);
   });
 
   it('accepts one name under two parents and gives the set the index asked for', () => {
@@ -188,6 +198,21 @@ describe('EmulatorStore.appendLabels', () => {
     expect(error.problems).toEqual([
       { path: ['labels', 0, 'id'], message: '"11" is already the id of a label of this set' },
       { path: ['labels', 1, 'name'], message: '"date" is also the name of the set\'s label "DATE" (both at the top of the set; names compare case-insensitively)' },
+    ]);
+  });
+
+  it('refuses an id given twice among new labels and a bad colour, once each, whatever the set\'s own labels hold', () => {
+    const store = demoStore();
+    const set = store.projects.get(DEMO_PROJECT_ID)!.labelSets[0]!;
+    set.labels[0] = { ...set.labels[0]!, color: 'teal' }; // a colour name, as production may publish
+    const error = refusal(() =>
+      store.appendLabels({ labelSetId: '1', labels: [{ id: 'n', name: 'N1' }, { id: 'n', name: 'N2', color: 'blue' }, { id: '11', name: 'T' }, { id: '11', name: 'U' }] }),
+    );
+    expect(error.problems).toEqual([
+      { path: ['labels', 2, 'id'], message: '"11" is already the id of a label of this set' },
+      { path: ['labels', 3, 'id'], message: '"11" is already the id of a label of this set' },
+      { path: ['labels', 1, 'id'], message: '"n" is also the id of label 0' },
+      { path: ['labels', 1, 'color'], message: 'must be a #rrggbb colour (six hex digits, e.g. #df3920) or null (got "blue")' },
     ]);
   });
 });

@@ -103,10 +103,10 @@ describe('loadDataDir', () => {
       ['{', '  "name": "Entities",', '  "labels": [', '    { "id": "e", "name": "ENTITY" },', '    { "id": "p", "parentId": "nope", "name": "entity" },', '    { "id": "e", "name": "X", "colour": "red" }', '  ]', '}'].join('\n'),
     );
     expect(problemsOf()).toEqual([
-      'news/label-sets/1-entities.json:5: labels[1].name: name "entity" is also used by label 0 (names compare case-insensitively)',
       'news/label-sets/1-entities.json:6: labels[2].colour: unknown key "colour" (allowed: id, parentId, name, color, desc, type)',
-      'news/label-sets/1-entities.json:6: labels[2].id: id "e" is also used by label 0',
-      'news/label-sets/1-entities.json:5: labels[1].parentId: parentId "nope" is not the id of a label of this set',
+      'news/label-sets/1-entities.json:5: labels[1].name: "entity" is also the name of label 0 (names are unique in the set; names compare case-insensitively)',
+      'news/label-sets/1-entities.json:6: labels[2].id: "e" is also the id of label 0',
+      'news/label-sets/1-entities.json:5: labels[1].parentId: "nope" is not the id of a label of this set',
     ]);
   });
 
@@ -120,8 +120,8 @@ describe('loadDataDir', () => {
     expect(problemsOf()).toEqual(['news/label-sets/2-dates.csv:1: unknown column(s) "kind" (allowed: id, parentId, name, color, desc, type)']);
     write('news/label-sets/2-dates.csv', 'id,parentId,name,desc\na,b,A,"a cell over\ntwo lines"\nb,a,B,\n');
     expect(problemsOf()).toEqual([
-      'news/label-sets/2-dates.csv:2: labels[0].parentId: the parent chain of label "a" is a cycle (it comes back to "a")',
-      'news/label-sets/2-dates.csv:4: labels[1].parentId: the parent chain of label "b" is a cycle (it comes back to "b")',
+      'news/label-sets/2-dates.csv:2: labels[0].parentId: the parent chain of "a" comes back to "a" (a cycle: "a" → "b" → "a")',
+      'news/label-sets/2-dates.csv:4: labels[1].parentId: the parent chain of "b" comes back to "b" (a cycle: "b" → "a" → "b")',
     ]);
   });
 

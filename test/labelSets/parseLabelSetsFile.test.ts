@@ -117,11 +117,12 @@ describe('parseLabelSetsFile', () => {
     expect(problemsOf(text, 'bad.json')).toEqual([
       'bad.json:2: role: must be LABELER or REVIEWER (got "BOSS")',
       'bad.json:3: labelSets: a project has at most 5 label sets (got 6)',
-      'bad.json:11: labelSets[0].labelItems[0].color: must be a #rrggbb colour or null (got "red")',
-      'bad.json:14: labelSets[0].labelItems[1].id: label id "1" is used twice in the set (also labelItems[0])',
-      'bad.json:19: labelSets[0].labelItems[2].parentId: names no label of the set ("9")',
-      'bad.json:25: labelSets[0].labelItems[3].labelName: "x" is used twice at the top level (also labelItems[0], "X"; names compare case-insensitively)',
-      'bad.json:29: labelSets[0].labelItems[4].parentId: parentId forms a cycle: "4" ("C1") → "5" ("C2") → back to the first',
+      'bad.json:11: labelSets[0].labelItems[0].color: must be a #rrggbb colour (six hex digits, e.g. #df3920) or null (got "red")',
+      'bad.json:14: labelSets[0].labelItems[1].id: "1" is also the id of labelItems[0] ("X")',
+      'bad.json:19: labelSets[0].labelItems[2].parentId: "9" is not the id of a label of this set',
+      'bad.json:25: labelSets[0].labelItems[3].labelName: "x" is also the name of labelItems[0] ("X") (both at the top of the set; names compare case-insensitively)',
+      'bad.json:29: labelSets[0].labelItems[4].parentId: the parent chain of "4" comes back to "4" (a cycle: "4" → "5" → "4")',
+      'bad.json:34: labelSets[0].labelItems[5].parentId: the parent chain of "5" comes back to "5" (a cycle: "5" → "4" → "5")',
       'bad.json:39: labelSets[0].labelItems[6].labelName: must be a non-empty string',
       'bad.json:40: labelSets[0].labelItems[6].colour: unknown field "colour" (known: id, parentId, labelName, color, desc)',
       'bad.json:45: labelSets[1].index: index 0 is used twice (also labelSets[0])',
@@ -134,9 +135,9 @@ describe('parseLabelSetsFile', () => {
     const yaml = ['labelSets:', '  - index: 0', '    name: E', '    labelItems:', '      - labelName: A', '        color: #ef4444', '      - labelName: a', '      - parentId: A'].join('\n');
     expect(problemsOf(yaml, 'e.yaml')).toEqual([
       'e.yaml:6: labelSets[0].labelItems[0].color: write the colour in quotes, color: "#ef4444" (in YAML # starts a comment, so it was read as no colour)',
-      'e.yaml:7: labelSets[0].labelItems[1].labelName: "a" is used twice at the top level (also labelItems[0], "A"; names compare case-insensitively)',
+      'e.yaml:7: labelSets[0].labelItems[1].labelName: "a" is also the name of labelItems[0] ("A") (both at the top of the set; names compare case-insensitively)',
       'e.yaml:8: labelSets[0].labelItems[2].labelName: required: the label\'s name',
-      'e.yaml:8: labelSets[0].labelItems[2].parentId: names no label of the set ("A")',
+      'e.yaml:8: labelSets[0].labelItems[2].parentId: "A" is not the id of a label of this set',
     ]);
   });
 

@@ -272,9 +272,9 @@ describe.each(SCHEMA_GENERATIONS)('label sets as code against the emulator speak
     expect(bad.code).toBe(2);
     expect(bad.err.split('\n')).toEqual([
       'labelkit: invalid input, 3 problems (nothing was sent):',
-      `  ${file}:12: labelSets[0].labelItems[0].color: must be a #rrggbb colour or null (got "red")`,
-      `  ${file}:16: labelSets[0].labelItems[1].parentId: names no label of the set ("zz")`,
-      `  ${file}:21: labelSets[0].labelItems[2].labelName: "a" is used twice at the top level (also labelItems[0], "A"; names compare case-insensitively)`,
+      `  ${file}:12: labelSets[0].labelItems[0].color: must be a #rrggbb colour (six hex digits, e.g. #df3920) or null (got "red")`,
+      `  ${file}:16: labelSets[0].labelItems[1].parentId: "zz" is not the id of a label of this set`,
+      `  ${file}:21: labelSets[0].labelItems[2].labelName: "a" is also the name of labelItems[0] ("A") (both at the top of the set; names compare case-insensitively)`,
       'hint: labelkit <command> --help lists every flag and variable',
       '',
     ]);
