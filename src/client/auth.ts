@@ -158,6 +158,7 @@ export function makeTokenSource(options: AuthOptions, source: TokenSourceOptions
             const timer = setTimeout(resolve, delayMs);
             source.signal.addEventListener('abort', () => (clearTimeout(timer), resolve(undefined)), { once: true });
           });
+          if (source.signal.aborted) throw error; // closed while waiting: no request after close()
         }
       }
       throw new Error('unreachable: backoffDelays yields at least one attempt');
