@@ -154,9 +154,10 @@ export function makeTokenSource(options: AuthOptions, source: TokenSourceOptions
         } catch (error) {
           const transient = error instanceof NetworkError && classifyFailure({ status: error.status }) === 'transient';
           if (!transient || delayMs === undefined || source.signal.aborted) throw error;
-          await new Promise((resolve) => {
-            const timer = setTimeout(resolve, delayMs);
-            source.signal.addEventListener('abort', () => (clearTimeout(timer), resolve(undefined)), { once: true });
+          await new Promise<void>((resolve) => {
+            const done = () => (clearTimeout(timer), source.signal.removeEventListener('abort', done), resolve());
+            const timer = setTimeout(done, delayMs);
+            source.signal.addEventListener('abort', done, { once: true });
           });
           if (source.signal.aborted) throw error; // closed while waiting: no request after close()
         }
