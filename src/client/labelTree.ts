@@ -3,30 +3,52 @@ import type { LabelItem, LabelSet } from './types.js';
 
 /** One label in its hierarchy. */
 export interface LabelNode {
-  item: LabelItem;
+  readonly item: LabelItem;
   /** The labels whose `parentId` is this label's id, in the set's order. */
-  children: LabelNode[];
+  readonly children: LabelNode[];
   /** 0 for a top-level label. */
-  depth: number;
+  readonly depth: number;
   /** The names from the top down to this label, e.g. `['ENTITY', 'PERSON']` (built on first read). */
   readonly path: string[];
 }
 
-/** A label set's hierarchy with look-ups both ways. */
+/** A label set's hierarchy with look-ups both ways; the maps are built on first read. */
 export interface LabelTree {
-  labelSetId: string;
+  readonly labelSetId: string;
   /** Top-level labels (no parent), in the set's order. */
-  roots: LabelNode[];
-  byId: Map<string, LabelNode>;
+  readonly roots: LabelNode[];
+  readonly byId: Map<string, LabelNode>;
   /**
    * Lower-cased label name → id, for names that are unique in the set (names compare
    * case-insensitively). A name used under two parents is only in `idByPath`.
    */
-  idByName: Map<string, string>;
-  /** Lower-cased path joined with `/` (e.g. `entity/person`) → id; always unique (built on first read). */
+  readonly idByName: Map<string, string>;
+  /** Lower-cased path joined with `/` (e.g. `entity/person`) → id; always unique. */
   readonly idByPath: Map<string, string>;
   /** Id → name. */
-  nameById: Map<string, string>;
+  readonly nameById: Map<string, string>;
+  /**
+   * Finds a label by its name in any case, as a model emits it.
+   *
+   * @param name - e.g. `'PERSON'`, `'person'` or `'Person'`
+   * @returns the label, or `undefined` when no label, or more than one (under two parents), has that name
+   * @example
+   * ```ts
+   * tree.find('PERSON')?.item.id;
+   * ```
+   */
+  find(name: string): LabelNode | undefined;
+  /**
+   * Finds a label by the names from the top down, joined with `/`, in any case.
+   *
+   * @param path - e.g. `'ENTITY/PERSON'`
+   * @returns the label, or `undefined` when no label has that path
+   * @example
+   * ```ts
+   * tree.findPath('ENTITY/PERSON')?.depth; // 1
+   * ```
+   */
+  findPath(path: string): LabelNode | undefined;
 }
 
 /**
@@ -42,7 +64,7 @@ export interface LabelTree {
  * const [set] = await client.getLabelSets(cabinet.id);
  * const tree = buildLabelTree(set);
  * for (const root of tree.roots) console.log(root.item.labelName, root.children.length);
- * tree.idByName.get('person'); // the id of PERSON
+ * tree.find('PERSON')?.item.id; // the id of PERSON, whatever the case
  * ```
  */
 export function buildLabelTree(set: LabelSet): LabelTree {
@@ -105,7 +127,8 @@ export function buildLabelTree(set: LabelSet): LabelTree {
   let idByName: Map<string, string> | undefined;
   let nameById: Map<string, string> | undefined;
   let idByPath: Map<string, string> | undefined;
-  return {
+  const nodeOf = (id: string | undefined) => (id === undefined ? undefined : byId.get(id));
+  const tree: LabelTree = {
     labelSetId: set.id,
     roots,
     byId,
@@ -129,7 +152,11 @@ export function buildLabelTree(set: LabelSet): LabelTree {
       for (const node of byId.values()) idByPath.set(node.path.join('/').toLowerCase(), node.item.id);
       return idByPath;
     },
+    // Not methods on `this`: `const { find } = buildLabelTree(set)` works too.
+    find: (name) => nodeOf(tree.idByName.get(name.toLowerCase())),
+    findPath: (path) => nodeOf(tree.idByPath.get(path.toLowerCase())),
   };
+  return tree;
 }
 
 /**
