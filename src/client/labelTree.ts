@@ -62,9 +62,10 @@ export interface LabelTree {
  * under one parent. It never loops, whatever the input.
  * @remarks The build allocates almost nothing per label: ids go into an open-addressing table of
  * positions, the children of each label become one range of an array after one counting sort
- * by parent, and depths come from one breadth-first pass, all in typed arrays. Building node
- * objects for 50,000 freshly parsed labels at once cost more than parsing them (mostly garbage
- * collection), so a node is made only when `roots`, `children`, `byId` or `find` reach it.
+ * by parent, and depths come from one breadth-first pass, all in typed arrays. A node object, a
+ * children array and a map entry per label, made right after the parse, cost 0.8× the parse
+ * itself (much of it garbage collection), so a node is made only when `roots`, `children`,
+ * `byId` or `find` reach it (BENCHMARKS.md, benchmark 2).
  * @example
  * ```ts
  * const [set] = await client.getLabelSets(cabinet.id);
