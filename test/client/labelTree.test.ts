@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildLabelTree } from '../../src/client/index.js';
 import { LabelSetError } from '../../src/client/errors.js';
-import type { LabelItem, LabelSet } from '../../src/client/index.js';
+import type { LabelItem, LabelNode, LabelSet } from '../../src/client/index.js';
 
 const item = (id: string, labelName: string, parentId: string | null = null): LabelItem => ({ id, labelName, parentId, color: null, desc: null });
 const set = (...labelItems: LabelItem[]): LabelSet => ({ id: 's1', index: 0, name: 'Entities', signature: null, labelItems });
@@ -61,6 +61,89 @@ describe('buildLabelTree', () => {
   it('lists at most 20 labels of a long cycle in the message, and counts the rest', () => {
     const ring = Array.from({ length: 100 }, (_, i) => item(String(i), `L${i}`, String((i + 1) % 100)));
     expect(() => buildLabelTree(set(...ring))).toThrow(/19 \("L19"\) and 80 more form a cycle/);
+  });
+
+  it('finds a label by name or path in any case, as a model emits it', () => {
+    const tree = buildLabelTree(
+      set(item('1', 'ENTITY'), item('2', 'Person', '1'), item('3', 'ORG', '1'), item('4', 'Other', '2'), item('5', 'Other', '3'), item('6', 'Straße')),
+    );
+    for (const name of ['PERSON', 'person', 'Person', 'pErSoN']) expect(tree.find(name)?.item.id).toBe('2');
+    expect(tree.find('STRASSE')).toBeUndefined(); // toLowerCase folds, it does not expand ß
+    expect(tree.find('STRAßE')?.item.id).toBe('6');
+    expect(tree.find('OTHER')).toBeUndefined(); // under two parents: ask by path
+    expect(tree.find('nobody')).toBeUndefined();
+    expect(tree.findPath('ENTITY/PERSON')?.item.id).toBe('2');
+    expect(tree.findPath('entity/org/OTHER')?.item.id).toBe('5');
+    expect(tree.findPath('ENTITY/PERSON/OTHER')).toMatchObject({ depth: 2, path: ['ENTITY', 'Person', 'Other'] });
+    expect(tree.findPath('PERSON')).toBeUndefined();
+    const { find, findPath } = tree; // as the README destructures the tree
+    expect([find('DATE'), findPath('entity/ORG')].map((node) => node?.item.id)).toEqual([undefined, '3']);
+    expect(find('straße')).toBe(tree.byId.get('6'));
+    // The maps keep their documented keys: lower-cased names and paths.
+    expect(tree.idByName.get('PERSON')).toBeUndefined();
+    expect(tree.idByName.get('person')).toBe('2');
+    expect(tree.idByPath.get('entity/person')).toBe('2');
+    // One object per label, whichever way it is reached.
+    expect(tree.find('person')).toBe(tree.roots[0]!.children[0]);
+    expect(tree.findPath('entity/org')).toBe(tree.byId.get('3'));
+    expect(tree.roots[0]!.children).toBe(tree.roots[0]!.children);
+  });
+
+  it('matches a plain reading of parentId on a large random forest', () => {
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const n = 2_000;
+    // Parents anywhere in the set (before or after their children), names in mixed case.
+    const ids = Array.from({ length: n }, (_, i) => `id-${(i * 7919) % n}`);
+    const parentOf = ids.map((_, i) => (i % 10 === 0 ? null : ids[(i + 1 + random(n - 1)) % n]!));
+    // Make it a forest: a label may hang only below a label with a smaller number in `ids`.
+    const rank = new Map(ids.map((id, i) => [id, i]));
+    const labelItems = ids.map((id, i) => {
+      const parentId = parentOf[i] !== null && rank.get(parentOf[i]!)! < i ? parentOf[i]! : null;
+      return item(id, `${random(2) ? 'L' : 'l'}abel-${i}-${random(5)}`, parentId);
+    });
+    const reversed = [...labelItems].reverse(); // every parent after its children
+    for (const items of [labelItems, reversed]) {
+      const tree = buildLabelTree(set(...items));
+      const children = new Map<string | null, string[]>();
+      for (const x of items) children.set(x.parentId ?? null, [...(children.get(x.parentId ?? null) ?? []), x.id]);
+      const childrenOf = (id: string | null) => children.get(id) ?? [];
+      expect(tree.roots.map((node) => node.item.id)).toEqual(childrenOf(null));
+      let seen = 0;
+      const walk = (node: LabelNode, depth: number, path: string[]) => {
+        seen++;
+        expect(node.depth).toBe(depth);
+        expect(node.path).toEqual([...path, node.item.labelName]);
+        expect(node.children.map((c) => c.item.id)).toEqual(childrenOf(node.item.id));
+        expect(tree.byId.get(node.item.id)).toBe(node);
+        expect(tree.find(node.item.labelName.toUpperCase())).toBe(node);
+        expect(tree.findPath(node.path.join('/').toUpperCase())).toBe(node);
+        for (const child of node.children) walk(child, depth + 1, node.path);
+      };
+      for (const root of tree.roots) walk(root, 0, []);
+      expect(seen).toBe(n);
+      expect(tree.nameById.size).toBe(n);
+    }
+  });
+
+  it('compares names case-insensitively beyond ASCII, and reports repeated ids and orphans that share a name', () => {
+    expect(() => buildLabelTree(set(item('1', 'A_\u212A'), item('2', 'a_k'), item('3', 'ÉCOLE'), item('4', 'école'), item('5', ''), item('6', '')))).toThrow(
+      '[LabelSet] label set s1: duplicate name "a_k" at the top level (ids 1 and 2); duplicate name "école" at the top level (ids 3 and 4); duplicate name "" at the top level (ids 5 and 6)',
+    );
+    const error = (() => {
+      try {
+        buildLabelTree(set(item('1', 'A'), item('1', 'B'), item('2', 'x', 'gone'), item('3', 'X', 'gone'), item('4', 'x', 'elsewhere')));
+      } catch (e) {
+        return e;
+      }
+    })() as LabelSetError;
+    expect(error.problems).toEqual([
+      'duplicate label id 1',
+      'label 2 ("x") has parent gone, which is not in the set (orphan)',
+      'label 3 ("X") has parent gone, which is not in the set (orphan)',
+      'label 4 ("x") has parent elsewhere, which is not in the set (orphan)',
+      'duplicate name "X" under gone (ids 2 and 3)',
+    ]);
   });
 
   it('reports a label hanging below an orphan only through the orphan', () => {
