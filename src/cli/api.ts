@@ -24,7 +24,7 @@ export type { EmulatorFlags } from './commands/emulator/runner.js';
 export { resolveConnection } from './connection.js';
 export type { Connection, ConnectionFlags, ConnectionResult } from './connection.js';
 export { runAction } from './runAction.js';
-export type { ActionContext, CommonFlags } from './runAction.js';
+export type { ActionContext, CommandTerms, CommonFlags } from './runAction.js';
 export { createPrinter, processIo } from './io.js';
 export type { Io, Printer } from './io.js';
 export { EXIT, exitCodeOf } from './exitCodes.js';
