@@ -37,6 +37,84 @@ export interface ConnectionResult {
   warnings: string[];
 }
 
+/**
+ * Where the URL and the credential of a service command come from, in the words of its command
+ * line: what a hint tells the user to check.
+ *
+ * @remarks Names and file paths only, never a value. {@link resolveConnection} takes the
+ * credential from exactly the place {@link connectionSources} names (both follow
+ * {@link credentialFrom}), so a hint never points at a variable the run did not use.
+ */
+export interface ConnectionSources {
+  /** `--url` when the flag was given, else `LABELKIT_URL`. */
+  url: '--url' | 'LABELKIT_URL';
+  /** The credential, e.g. `the access token in token.txt (--token-file)` or `LABELKIT_TOKEN (the access token)`. */
+  credential: string;
+}
+
+/** Which credential a run uses: the first match of the order {@link resolveConnection} documents. */
+type CredentialFrom =
+  | { kind: 'token'; from: '--token' | '--token-stdin' | 'LABELKIT_TOKEN' }
+  | { kind: 'token'; from: '--token-file'; file: string }
+  | { kind: 'client-credentials'; id: '--client-id' | 'LABELKIT_CLIENT_ID'; secret: '--client-secret-file' | 'LABELKIT_CLIENT_SECRET'; file?: string };
+
+/**
+ * Decides where the credential comes from: a token flag, else `LABELKIT_TOKEN` (unless
+ * `--client-secret-file` was given), else the client credentials.
+ *
+ * @param flags - the parsed connection flags
+ * @param env - the environment
+ * @returns the source (whether its value is usable is {@link resolveConnection}'s business)
+ */
+function credentialFrom(flags: ConnectionFlags, env: Io['env']): CredentialFrom {
+  if (flags.token !== undefined) return { kind: 'token', from: '--token' };
+  if (flags.tokenFile !== undefined) return { kind: 'token', from: '--token-file', file: flags.tokenFile };
+  if (flags.tokenStdin === true) return { kind: 'token', from: '--token-stdin' };
+  if (env.LABELKIT_TOKEN?.trim() && flags.clientSecretFile === undefined) return { kind: 'token', from: 'LABELKIT_TOKEN' };
+  return {
+    kind: 'client-credentials',
+    id: flags.clientId !== undefined ? '--client-id' : 'LABELKIT_CLIENT_ID',
+    ...(flags.clientSecretFile !== undefined
+      ? { secret: '--client-secret-file' as const, file: flags.clientSecretFile }
+      : { secret: 'LABELKIT_CLIENT_SECRET' as const }),
+  };
+}
+
+/**
+ * Names where a service command's URL and credential come from, for its hints.
+ *
+ * @param flags - the parsed connection flags
+ * @param env - the environment
+ * @returns the flag or variable of the URL, and a description of the credential's source
+ * @remarks The same decision as {@link resolveConnection}'s: a token refused after
+ * `--token-file token.txt` is "the access token in token.txt (--token-file)", even when
+ * `LABELKIT_TOKEN` is set as well.
+ * @example
+ * ```ts
+ * connectionSources({ tokenFile: 'token.txt' }, { LABELKIT_URL: 'http://127.0.0.1:4000/graphql', LABELKIT_TOKEN: 't0k3n' });
+ * // { url: 'LABELKIT_URL', credential: 'the access token in token.txt (--token-file)' }
+ * ```
+ */
+export function connectionSources(flags: ConnectionFlags, env: Io['env']): ConnectionSources {
+  const url = flags.url !== undefined ? '--url' : 'LABELKIT_URL';
+  const from = credentialFrom(flags, env);
+  if (from.kind === 'client-credentials') {
+    const id = from.id === '--client-id' ? 'the client id given with --client-id' : 'LABELKIT_CLIENT_ID';
+    const secret = from.file !== undefined ? `the client secret in ${from.file} (--client-secret-file)` : 'LABELKIT_CLIENT_SECRET';
+    return { url, credential: `${id} and ${secret}` };
+  }
+  switch (from.from) {
+    case '--token-file':
+      return { url, credential: `the access token in ${from.file} (--token-file)` };
+    case '--token-stdin':
+      return { url, credential: 'the access token piped to --token-stdin' };
+    case '--token':
+      return { url, credential: 'the access token given with --token' };
+    case 'LABELKIT_TOKEN':
+      return { url, credential: 'LABELKIT_TOKEN (the access token)' };
+  }
+}
+
 /** The client's default (4 attempts in all), as the help states it. */
 const DEFAULT_RETRIES = 3;
 
@@ -118,41 +196,38 @@ export async function resolveConnection(flags: ConnectionFlags, io: Io): Promise
     problems.push({ field: `${tokenFlags[0]}, --client-secret-file`, message: 'give either an access token or client credentials, not both' });
   }
 
-  let token: string | undefined;
-  let source = '';
-  if (flags.token !== undefined) {
-    warnings.push('warning: --token shows the token in the process list and shell history; prefer LABELKIT_TOKEN, --token-file or --token-stdin');
-    if (flags.token.trim() === '') problems.push({ field: '--token', message: 'must not be empty' });
-    token = flags.token.trim() || undefined;
-    source = '--token';
-  } else if (flags.tokenFile !== undefined) {
-    token = await readSecretFile(flags.tokenFile, '--token-file', problems);
-    source = '--token-file';
-  } else if (flags.tokenStdin === true) {
-    if (io.stdinIsTTY) {
-      problems.push({ field: '--token-stdin', message: 'nothing is piped to stdin (e.g. printf %s "$TOKEN" | labelkit … --token-stdin)' });
-    } else {
-      token = (await io.readStdin()).trim() || undefined;
-      if (!token) problems.push({ field: '--token-stdin', message: 'stdin was empty' });
+  const from = credentialFrom(flags, io.env);
+  if (from.kind === 'token') {
+    let token: string | undefined;
+    switch (from.from) {
+      case '--token':
+        warnings.push('warning: --token shows the token in the process list and shell history; prefer LABELKIT_TOKEN, --token-file or --token-stdin');
+        if (flags.token!.trim() === '') problems.push({ field: '--token', message: 'must not be empty' });
+        token = flags.token!.trim() || undefined;
+        break;
+      case '--token-file':
+        token = await readSecretFile(from.file, '--token-file', problems);
+        break;
+      case '--token-stdin':
+        if (io.stdinIsTTY) {
+          problems.push({ field: '--token-stdin', message: 'nothing is piped to stdin (e.g. printf %s "$TOKEN" | labelkit … --token-stdin)' });
+        } else {
+          token = (await io.readStdin()).trim() || undefined;
+          if (!token) problems.push({ field: '--token-stdin', message: 'stdin was empty' });
+        }
+        break;
+      case 'LABELKIT_TOKEN':
+        token = io.env.LABELKIT_TOKEN!.trim();
     }
-    source = '--token-stdin';
-  }
-  if (tokenFlags.length > 0) {
     if (problems.length > 0 || !url || !token) return { problems, warnings };
-    return { connection: { url, auth: { token }, source, secrets: [token], ...(retry && { retry }) }, problems, warnings };
-  }
-
-  const envToken = io.env.LABELKIT_TOKEN?.trim();
-  if (envToken && flags.clientSecretFile === undefined) {
-    if (!url || problems.length > 0) return { problems, warnings };
-    return { connection: { url, auth: { token: envToken }, source: 'LABELKIT_TOKEN', secrets: [envToken], ...(retry && { retry }) }, problems, warnings };
+    return { connection: { url, auth: { token }, source: from.from, secrets: [token], ...(retry && { retry }) }, problems, warnings };
   }
 
   const clientId = (flags.clientId ?? io.env.LABELKIT_CLIENT_ID)?.trim();
   let clientSecret: string | undefined;
-  if (flags.clientSecretFile !== undefined) clientSecret = await readSecretFile(flags.clientSecretFile, '--client-secret-file', problems);
+  if (from.file !== undefined) clientSecret = await readSecretFile(from.file, '--client-secret-file', problems);
   else clientSecret = io.env.LABELKIT_CLIENT_SECRET?.trim() || undefined;
-  const secretField = flags.clientSecretFile !== undefined ? '--client-secret-file' : 'LABELKIT_CLIENT_SECRET';
+  const secretField = from.secret;
 
   if (!clientId && !clientSecret && flags.clientSecretFile === undefined) {
     problems.push({
@@ -186,7 +261,8 @@ export async function resolveConnection(flags: ConnectionFlags, io: Io): Promise
  * @param printer - receives warnings, and learns the secrets to redact
  * @param otherProblems - problems the command found in its own flags
  * @returns the connection
- * @throws {@link CliUsageError} listing the command's problems and the connection's
+ * @throws {@link CliUsageError} listing the command's problems and the connection's (without a
+ * hint: `runAction` adds `labelkit <the command that ran> --help …`)
  */
 export async function requireConnection(
   flags: ConnectionFlags,
@@ -199,7 +275,8 @@ export async function requireConnection(
   for (const warning of result.warnings) printer.err(`labelkit: ${warning}`);
   const problems = [...otherProblems, ...result.problems];
   if (problems.length > 0 || !result.connection) {
-    throw new CliUsageError(problems, 'labelkit <command> --help lists every flag and variable');
+    // No hint of its own: the error boundary names the command that ran (`labelkit cabinet --help …`).
+    throw new CliUsageError(problems);
   }
   return result.connection;
 }

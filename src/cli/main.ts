@@ -9,8 +9,9 @@ import { labelSetsCommand } from './commands/labelSets/index.js';
 import { modelCommand } from './commands/model/index.js';
 import { schemaCommand } from './commands/schemaCheck/index.js';
 import { EXIT, EXIT_CODE_HELP } from './exitCodes.js';
-import { processIo } from './io.js';
+import { createPrinter, processIo } from './io.js';
 import type { Io } from './io.js';
+import { parserErrorLine } from './usageError.js';
 
 export { EXIT } from './exitCodes.js';
 
@@ -32,7 +33,15 @@ const ENVIRONMENT_HELP = [
  * @returns the commander program
  * @remarks Only commander, the client's VERSION and the commands' flag declarations load here;
  * each command imports its runner (the client, the emulator, the model kit, cli-progress) when
- * it runs, so `labelkit --help` starts fast.
+ * it runs, so `labelkit --help` starts fast. An error of the argument parser (unknown option,
+ * missing argument, unknown command) is printed as one line like every other usage error:
+ * `labelkit: unknown option '--bogus' (hint: labelkit cabinet --help)`; the parse then throws a
+ * `CommanderError`, which {@link main} turns into exit code 2.
+ * @example
+ * ```ts
+ * let code = 0;
+ * await buildProgram(processIo(), (c) => (code = c)).parseAsync(process.argv);
+ * ```
  */
 export function buildProgram(io: Io, done: (code: number) => void): Command {
   const program = new Command('labelkit')
@@ -40,7 +49,6 @@ export function buildProgram(io: Io, done: (code: number) => void): Command {
     .version(VERSION, '-V, --version', 'print the version')
     .exitOverride()
     .enablePositionalOptions()
-    .showHelpAfterError('(add --help for usage)')
     .configureOutput({ writeOut: (s) => void io.stdout.write(s), writeErr: (s) => void io.stderr.write(s) })
     .addHelpText('after', `\n${ENVIRONMENT_HELP}\n\n${EXIT_CODE_HELP}\n\nExample:\n  $ labelkit demo`);
   const commands = [
@@ -53,14 +61,20 @@ export function buildProgram(io: Io, done: (code: number) => void): Command {
     schemaCommand(io, done),
     demoCommand(io, done),
   ];
+  // Parser errors through the printer, so that even they pass the one redactor (`Bearer …`).
+  const printer = createPrinter(io);
+  const parserErrors = (command: Command, path: string) =>
+    command.configureOutput({ outputError: (text: string) => printer.err(parserErrorLine(text, path)) });
+  parserErrors(program, '');
   // addCommand() does not pass settings down as command() does: exit override, output, help.
-  const inherit = (command: Command) => {
+  const inherit = (command: Command, path: string) => {
     command.copyInheritedSettings(program);
+    parserErrors(command, path);
     command.addHelpText('after', `\n${EXIT_CODE_HELP}`);
-    command.commands.forEach((sub) => inherit(sub as Command));
+    command.commands.forEach((sub) => inherit(sub as Command, `${path} ${sub.name()}`));
   };
   for (const command of commands) {
-    inherit(command);
+    inherit(command, command.name());
     program.addCommand(command);
   }
   return program;

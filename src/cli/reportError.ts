@@ -1,22 +1,58 @@
 // Loaded by runAction only when a command fails: the client's entry loads urql.
 import { isLabelkitError } from 'labelkit';
 import type { LabelkitError } from 'labelkit';
+import type { ConnectionSources } from './connection.js';
 import type { Printer } from './io.js';
 import { WaitInterrupted } from './interrupted.js';
+import { inFlagTerms } from './optionFlags.js';
+import type { OptionFlags } from './optionFlags.js';
 import { CliUsageError } from './usageError.js';
 import type { UsageProblem } from './usageError.js';
 
 /** Maps a client validation path (e.g. `input.projectId`) to the flag the user typed. */
 export type FieldNames = Record<string, string>;
 
-function hintFor(error: LabelkitError): string {
+/**
+ * What the hints of one command may name: its flags, and where the values they point at came
+ * from.
+ *
+ * @remarks Every hint names a flag or variable of the command that ran, and the source the value
+ * actually came from (flag, variable, file); where a field is absent the hint stays generic
+ * rather than name something the command does not take.
+ */
+export interface HintTerms {
+  /** The command as typed after `labelkit`, e.g. `auto-label` or `model check`. */
+  command?: string;
+  /** Client validation paths → the command's flags. */
+  fields?: FieldNames;
+  /** The library's options, as the client's messages name them → the command's flags. */
+  options?: OptionFlags;
+  /** Where the service URL and the credential came from (commands that call the service). */
+  connection?: ConnectionSources;
+  /**
+   * What a network failure is about when the command calls something other than the service,
+   * e.g. `{ what: 'the model', url: 'the <url> argument' }`.
+   */
+  target?: { what: string; url: string };
+}
+
+function helpHint(terms: HintTerms): string {
+  return terms.command ? `labelkit ${terms.command} --help lists every flag and variable` : '--help lists every flag and variable';
+}
+
+function hintFor(error: LabelkitError, terms: HintTerms): string {
   switch (error.code) {
     case 'AUTH':
-      return 'check LABELKIT_TOKEN, or LABELKIT_CLIENT_ID and LABELKIT_CLIENT_SECRET';
+      return `check ${terms.connection?.credential ?? 'the access token or the client credentials'}`;
     case 'NETWORK':
     case 'TIMEOUT':
     case 'BAD_RESPONSE':
-      return 'check the URL (--url / LABELKIT_URL for the service) and that the server is up; --verbose shows details';
+      if (terms.target) return `check the URL (${terms.target.url}) and that ${terms.target.what} is up; --verbose shows details`;
+      if (error.phase === 'token') {
+        const from = terms.connection ? ` (its address comes from the URL in ${terms.connection.url})` : '';
+        return `the token endpoint did not answer usably; check that it is up${from}; --verbose shows details`;
+      }
+      return `check the URL${terms.connection ? ` (${terms.connection.url})` : ''} and that the service is up; --verbose shows details`;
     case 'ABORTED':
       return 'interrupted';
     case 'GRAPHQL':
@@ -30,18 +66,19 @@ function hintFor(error: LabelkitError): string {
     case 'LABEL_SET':
       return 'the label set on the service is inconsistent; --json prints it as it is';
     case 'VALIDATION':
-      return 'see --help';
+      return helpHint(terms);
   }
 }
 
-function printProblems(printer: Printer, problems: UsageProblem[], hint: string | undefined): void {
+function printProblems(printer: Printer, problems: UsageProblem[], hint: string, terms: HintTerms): void {
+  const line = (p: UsageProblem) => `${p.field ? `${p.field}: ` : ''}${inFlagTerms(p.message, terms.options)}`;
+  // An empty hint: the problem's own words already say what to do (e.g. `(try --port 0)`).
   if (problems.length === 1) {
-    const [p] = problems as [UsageProblem];
-    printer.err(`labelkit: ${p.field ? `${p.field}: ` : ''}${p.message}${hint ? ` (hint: ${hint})` : ''}`);
+    printer.err(`labelkit: ${line(problems[0]!)}${hint ? ` (hint: ${hint})` : ''}`);
     return;
   }
   printer.err(`labelkit: invalid input, ${problems.length} problems (nothing was sent):`);
-  for (const p of problems) printer.err(`  ${p.field ? `${p.field}: ` : ''}${p.message}`);
+  for (const p of problems) printer.err(`  ${line(p)}`);
   if (hint) printer.err(`hint: ${hint}`);
 }
 
@@ -50,13 +87,21 @@ function printProblems(printer: Printer, problems: UsageProblem[], hint: string 
  *
  * @param error - what a command threw
  * @param printer - the run's printer (redacts every known secret)
- * @param options - `verbose` adds the stack and request details; `fields` names flags for paths
+ * @param options - `verbose` adds the stack and request details; the rest are the command's
+ * {@link HintTerms} (flags for validation paths and options, where the URL and credential came from)
  * @remarks Never prints a secret: labelkit errors hold none, and the printer redacts anything it
- * was told about. The stack is printed only with `--verbose`.
+ * was told about. The stack is printed only with `--verbose`. A usage error without a hint of its
+ * own gets `labelkit <the command> --help …`; the client's messages are put in the command's
+ * words (`allowInsecureEndpoint` becomes `--allow-insecure-endpoint` where the command has it).
+ * @example
+ * ```ts
+ * reportError(error, printer, { command: 'cabinet', connection: connectionSources(flags, io.env) });
+ * // labelkit: [Auth] … (hint: check the access token in token.txt (--token-file))
+ * ```
  */
-export function reportError(error: unknown, printer: Printer, options: { verbose?: boolean; fields?: FieldNames } = {}): void {
+export function reportError(error: unknown, printer: Printer, options: { verbose?: boolean } & HintTerms = {}): void {
   if (error instanceof CliUsageError) {
-    printProblems(printer, error.problems, error.hint);
+    printProblems(printer, error.problems, error.hint ?? helpHint(options), options);
   } else if (error instanceof WaitInterrupted) {
     const again = error.jobIds.length > 0 ? ` (hint: labelkit jobs ${error.jobIds.join(' ')} --wait waits again)` : '';
     printer.err(`labelkit: ${error.message}${again}`);
@@ -66,13 +111,9 @@ export function reportError(error: unknown, printer: Printer, options: { verbose
       field: options.fields?.[p.path] ?? p.path,
       message: p.message,
     }));
-    printProblems(printer, problems.length > 0 ? problems : [{ field: '', message: error.message }], hintFor(error));
+    printProblems(printer, problems.length > 0 ? problems : [{ field: '', message: error.message }], hintFor(error, options), options);
   } else if (isLabelkitError(error)) {
-    const hint =
-      error.phase === 'token' && error.code !== 'AUTH'
-        ? 'the token endpoint did not answer usably; check that it is up (LABELKIT_URL decides where it is); --verbose shows details'
-        : hintFor(error);
-    printer.err(`labelkit: ${error.message} (hint: ${hint})`);
+    printer.err(`labelkit: ${inFlagTerms(error.message, options.options)} (hint: ${hintFor(error, options)})`);
   } else {
     const message = error instanceof Error ? error.message : String(error);
     printer.err(`labelkit: unexpected error: ${message}${options.verbose ? '' : ' (hint: --verbose shows details)'}`);

@@ -1,6 +1,7 @@
+import type { ConnectionFlags } from './connection.js';
 import { createPrinter } from './io.js';
 import type { Io, Printer } from './io.js';
-import type { FieldNames } from './reportError.js';
+import type { HintTerms } from './reportError.js';
 
 /** Flags every command has. */
 export interface CommonFlags {
@@ -20,22 +21,46 @@ export interface ActionContext {
 }
 
 /**
+ * How a command speaks in its hints: its name, its flags for the client's paths and options, and
+ * what it calls.
+ */
+export interface CommandTerms extends Omit<HintTerms, 'connection'> {
+  /**
+   * Whether the command calls the service with the connection flags (`--url`, `--token-file`, …);
+   * its hints then name where the URL and the credential came from.
+   *
+   * @defaultValue true, unless `target` is given
+   */
+  service?: boolean;
+}
+
+/**
  * Runs one command's work inside the CLI's error boundary.
  *
  * @param io - the process (or a test's stand-in)
- * @param flags - `--json`, `--verbose`
+ * @param flags - `--json`, `--verbose` (and the command's other flags: the connection flags tell
+ * the hints where the URL and the credential came from)
  * @param work - the command; resolves with its exit code
- * @param fields - names of flags for the client's validation paths, for error messages
+ * @param terms - the command's name, flags and target, for the hints of its errors (see {@link CommandTerms})
  * @returns the exit code: `work`'s, or the one `exitCodeOf` gives for what it threw
  * @remarks Errors are printed by `reportError` (one line plus a hint; the stack only with
- * `--verbose`; never a secret). The first Ctrl-C aborts `signal`; the handler is then removed,
- * so a second Ctrl-C ends the process the default way.
+ * `--verbose`; never a secret). A service command's hints name the source its URL and credential
+ * came from (`connectionSources`, the same decision `resolveConnection` makes). The first
+ * Ctrl-C aborts `signal`; the handler is then removed, so a second Ctrl-C ends the process the
+ * default way.
+ * @example
+ * ```ts
+ * const code = await runAction(io, flags, async (context) => {
+ *   printCabinet(context.printer, await runCabinet(flags, context), flags.json === true);
+ *   return EXIT.ok;
+ * }, { command: 'cabinet' });
+ * ```
  */
 export async function runAction(
   io: Io,
   flags: CommonFlags,
   work: (context: ActionContext) => Promise<number>,
-  fields?: FieldNames,
+  terms: CommandTerms = {},
 ): Promise<number> {
   const printer = createPrinter(io);
   const controller = new AbortController();
@@ -46,10 +71,16 @@ export async function runAction(
   try {
     return await work({ io, printer, flags, signal: controller.signal });
   } catch (error) {
-    // Loaded only when a command fails: both read the client's error guard (its entry loads urql),
+    // Loaded only when a command fails: they read the client's error guard (its entry loads urql),
     // and runAction is part of the start-up that `labelkit --help` pays for.
-    const [{ reportError }, { exitCodeOf }] = await Promise.all([import('./reportError.js'), import('./exitCodeOf.js')]);
-    reportError(error, printer, { verbose: flags.verbose === true, ...(fields && { fields }) });
+    const [{ reportError }, { exitCodeOf }, { connectionSources }] = await Promise.all([
+      import('./reportError.js'),
+      import('./exitCodeOf.js'),
+      import('./connection.js'),
+    ]);
+    const { service = terms.target === undefined, ...hints } = terms;
+    const connection = service ? connectionSources(flags as ConnectionFlags, io.env) : undefined;
+    reportError(error, printer, { verbose: flags.verbose === true, ...hints, ...(connection && { connection }) });
     return exitCodeOf(error);
   } finally {
     remove();

@@ -25,3 +25,29 @@ export class CliUsageError extends Error {
     this.hint = hint;
   }
 }
+
+/**
+ * Turns an error of the argument parser (commander) into the one line every usage error has.
+ *
+ * @param message - commander's message, e.g. `error: unknown option '--bogus'` (it may carry a
+ * second line such as `(Did you mean --project?)`)
+ * @param command - the command as typed after `labelkit` (e.g. `model check`), or `''` for `labelkit` itself
+ * @returns `labelkit: unknown option '--bogus' (hint: labelkit cabinet --help)`, without a newline
+ * @remarks The value of an unknown `--flag=value` is left out (`'--tokn=…'`): it may be a secret
+ * typed under a misspelt flag, and nothing is known yet that could redact it.
+ * @example
+ * ```ts
+ * parserErrorLine("error: missing required argument 'id'\n", 'jobs');
+ * // "labelkit: missing required argument 'id' (hint: labelkit jobs --help)"
+ * ```
+ */
+export function parserErrorLine(message: string, command: string): string {
+  const text = message
+    .replace(/^error: /, '')
+    .replace(/(unknown option '[^'=\n]*=).*'/, '$1…\'')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join(' ');
+  return `labelkit: ${text} (hint: labelkit ${command ? `${command} ` : ''}--help)`;
+}

@@ -108,7 +108,7 @@ describe('labelkit auto-label over many projects', () => {
     const other = await runCli(['auto-label', '--labeler-email', 'many@example.com', '--endpoint', model.url, '--files-per-request', '3', '--projects', projectsFile, '--journal', journal], env());
     expect(other.code).toBe(2);
     expect(other.stderr).toContain(`project ${demoProjectId(1)} was run with endpoint ${model.url}, 2 files per request`);
-    expect(other.stderr).toContain('use another journal file, or force to use this one anyway');
+    expect(other.stderr).toContain('--journal: use another journal file, or --force to use this one anyway');
     expect(service.requests.length).toBe(requests);
     const forced = await runCli(['auto-label', '--labeler-email', 'many@example.com', '--endpoint', model.url, '--files-per-request', '3', '--projects', projectsFile, '--journal', journal, '--force', '--json'], env());
     expect(events(forced.stdout).at(-1)).toMatchObject({ event: 'summary', dryRun: false });

@@ -157,7 +157,7 @@ describe('the service commands, end to end', () => {
         '  --project: required',
         '  --labeler-email: must be an e-mail address such as name@example.com',
         '  --files-per-request: must be an integer >= 0 (0 sends all lines of a document in one request)',
-        'hint: labelkit <command> --help lists every flag and variable',
+        'hint: labelkit auto-label --help lists every flag and variable',
         '',
       ].join('\n'),
     );
@@ -218,7 +218,12 @@ describe('labelkit model check', () => {
 describe('labelkit emulator and labelkit model', () => {
   it('exits 2 with a hint, and serves nothing, when the model has no secret', async () => {
     const r = await runMain(['model', '--secret-key-env', 'LABELKIT_TEST_UNSET_VAR']);
-    expect(r).toEqual({ code: 2, stdout: '', stderr: 'labelkit: no secret key (hint: export LABELKIT_TEST_UNSET_VAR=…)\n' });
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'labelkit: LABELKIT_TEST_UNSET_VAR: not set: export LABELKIT_TEST_UNSET_VAR=… (the secret key the model will require), or name another variable with --secret-key-env (hint: labelkit model --help lists every flag and variable)\n',
+    });
   });
 
   it('serves until SIGINT, prints how to connect, and never prints a given client secret', async () => {

@@ -22,7 +22,7 @@ describe('the import direction between the rooms of src/', () => {
   it.each([
     ['src/client/x.ts', "import { value } from '../emulator/index.js';"],
     ['src/client/x.ts', "import { value } from '../model/index.js';"],
-    ['src/client/x.ts', "import { value } from '../cli/api.js';"],
+    ['src/client/x.ts', "import { value } from '../cli/main.js';"],
     ['src/client/x.ts', "import { value } from '../../src/emulator/store.js';"],
     ['src/client/x.ts', "import { value } from 'graphql';"],
     ['src/client/x.ts', "import { value } from 'node:http';"],

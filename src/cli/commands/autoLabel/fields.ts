@@ -10,4 +10,6 @@ export const AUTO_LABEL_FIELDS: FieldNames = {
   'input.targetAPI': '--endpoint',
   'input.targetAPI.endpoint': '--endpoint',
   'input.targetAPI.secretKey': '--secret-key-env/--secret-key-file',
+  // many projects: the journal check (a journal of another configuration)
+  journal: '--journal',
 };

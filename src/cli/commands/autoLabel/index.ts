@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { addConnectionOptions } from '../../connection.js';
 import { EXIT } from '../../exitCodes.js';
 import type { Io } from '../../io.js';
+import { AUTO_LABEL_OPTIONS } from '../../optionFlags.js';
 import { runAction } from '../../runAction.js';
 import type { CommonFlags } from '../../runAction.js';
 import { AUTO_LABEL_FIELDS } from './fields.js';
@@ -25,7 +26,7 @@ export function autoLabelCommand(io: Io, done: (code: number) => void): Command 
     .option('--concurrency <n>', `many projects: jobs being started at once (default 4)`)
     .option('--retry-failed', 'many projects: start again the projects the journal has as failed, not-found or not-started')
     .option('--retry-unknown', 'many projects: start again the projects of unknown outcome in the journal (MAY START A SECOND JOB)')
-    .option('--force', 'many projects: use a journal written for another service, endpoint or files-per-request')
+    .option('--force', 'many projects: use a journal written for another service URL, endpoint, files-per-request, labeler or role')
     .option('--labeler-email <email>', "the labeler whose copies receive the labels")
     .option('--endpoint <url>', 'URL of your model endpoint (https, or http on loopback)')
     .option('--files-per-request <n>', 'lines per model request; 0 sends all lines of a document at once')
@@ -83,7 +84,7 @@ export function autoLabelCommand(io: Io, done: (code: number) => void): Command 
           printAutoLabel(context.printer, result, json);
           return result.kind === 'waited' ? outcomesExitCode([result.outcome]) : EXIT.ok;
         },
-        AUTO_LABEL_FIELDS,
+        { command: 'auto-label', fields: AUTO_LABEL_FIELDS, options: AUTO_LABEL_OPTIONS },
       ),
     );
   });

@@ -1,6 +1,7 @@
 import type { ManyEvent, ProjectOutcome } from '../../../bulk/index.js';
 import type { Io, Printer } from '../../io.js';
 import { redact } from '../../../shared/redact.js';
+import { AUTO_LABEL_OPTIONS, inFlagTerms } from '../../optionFlags.js';
 import type { AutoLabelManyRun } from './manyRunner.js';
 
 /** The live display of a many-project run. */
@@ -27,7 +28,8 @@ function detail(o: ProjectOutcome): string {
  * @param options - `json`, `dryRun` (no bar); the bar starts with the plan, which gives the number of projects
  * @returns the display
  * @remarks The bar counts projects done (an outcome, also one read from the journal) and shows
- * started, delivered, failed and other counts; every line passes the printer's redaction.
+ * started, delivered, failed and other counts; every line passes the printer's redaction. The
+ * reasons of `plan` events name the flags (`--retry-failed`), as the table does.
  * @example
  * ```ts
  * const progress = await createManyProgress(io, printer, { json: false, dryRun: false });
@@ -42,7 +44,7 @@ export async function createManyProgress(io: Io, printer: Printer, options: { js
         if (e.event !== 'plan') printer.json(e);
         else {
           for (const w of e.warnings) printer.json({ event: 'warning', message: w });
-          for (const p of e.plan) printer.json({ event: 'plan', ...p });
+          for (const p of e.plan) printer.json({ event: 'plan', ...p, reason: inFlagTerms(p.reason, AUTO_LABEL_OPTIONS) });
         }
       },
       stop: () => undefined,
@@ -111,7 +113,8 @@ function table(rows: string[][]): string[] {
  * @param json - one `{"event":"summary"}` line (the events came before)
  * @param exitCode - the run's exit code, included in the JSON summary
  * @remarks The table (stdout) has one row per project: project, job, outcome, labels or errors.
- * The counts line goes to stderr, with the rerun hints that apply.
+ * The counts line goes to stderr, with the rerun hints that apply. A plan's reasons name the flags
+ * (`--retry-failed`), not the library's options.
  * @example
  * ```ts
  * printManySummary(printer, run, false, manyExitCode(run));
@@ -128,7 +131,7 @@ export function printManySummary(printer: Printer, run: AutoLabelManyRun, json: 
   }
   if (run.dryRun) {
     printer.err(`labelkit: dry run, nothing was sent${run.journal ? ` and ${run.journal} was only read` : ''}. The plan:`);
-    for (const line of table([['PROJECT', 'ACTION', 'JOB', 'WHY'], ...run.plan.map((p) => [p.projectId, p.action, p.jobId ?? '-', p.reason])])) printer.out(line);
+    for (const line of table([['PROJECT', 'ACTION', 'JOB', 'WHY'], ...run.plan.map((p) => [p.projectId, p.action, p.jobId ?? '-', inFlagTerms(p.reason, AUTO_LABEL_OPTIONS)])])) printer.out(line);
   } else {
     const rows = run.outcomes.map((o) => [o.projectId, o.jobId ?? '-', o.outcome + (o.fromJournal ? ' (journal)' : ''), detail(o)]);
     for (const line of table([['PROJECT', 'JOB', 'OUTCOME', 'LABELS/ERRORS'], ...rows])) printer.out(line);

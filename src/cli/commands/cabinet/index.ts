@@ -28,7 +28,7 @@ export function cabinetCommand(io: Io, done: (code: number) => void): Command {
         const { printCabinet } = await import('./logger.js');
         printCabinet(context.printer, await runCabinet(flags, context), flags.json === true);
         return EXIT.ok;
-      }),
+      }, { command: 'cabinet' }),
     );
   });
   return command;

@@ -33,7 +33,7 @@ export function demoCommand(io: Io, done: (code: number) => void): Command {
           const exitCode = await runDemo({ out: (line) => lines.push(line), ...keep });
           context.printer.json({ exitCode, lines });
           return exitCode;
-        }),
+        }, { command: 'demo', service: false }),
       );
     });
 }

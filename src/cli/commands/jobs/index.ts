@@ -17,8 +17,8 @@ export function jobsCommand(io: Io, done: (code: number) => void): Command {
     .description('print the status of jobs, or wait until all have ended (one request per interval for all of them)')
     .argument('<id...>', 'job ids')
     .option('--wait', 'wait until every job has ended; a bar on a terminal, plain lines otherwise')
-    .option('--timeout <duration>', 'give up waiting after this long: 90s, 10m, 1h or milliseconds (default 10m)')
-    .option('--interval <duration>', 'first poll interval; grows to 5x while nothing changes (default 1s)')
+    .option('--timeout <duration>', 'with --wait: give up waiting after this long: 90s, 10m, 1h or milliseconds (default 10m)')
+    .option('--interval <duration>', 'with --wait: first poll interval; grows to 5x while nothing changes (default 1s)')
     .option('--json', 'NDJSON on stdout: one line per job, and with --wait one per change of status or progress')
     .option('--verbose', 'details, and the stack of an error')
     .addHelpText(
@@ -34,7 +34,7 @@ export function jobsCommand(io: Io, done: (code: number) => void): Command {
         const result = await runJobs(ids, flags, context, () => createJobWatcher(io, context.printer, { json: flags.json === true, jobIds: ids }));
         printJobs(context.printer, result, flags.json === true);
         return result.kind === 'status' ? statusesExitCode(result.jobs) : outcomesExitCode(result.outcomes);
-      }),
+      }, { command: 'jobs' }),
     );
   });
   return command;

@@ -114,8 +114,8 @@ export type JobsResult = { kind: 'status'; jobIds: string[]; jobs: (Job | null)[
  * @param context - the run's io, printer and Ctrl-C signal
  * @param makeWatcher - builds the progress display (called only with `--wait`)
  * @returns the snapshots or outcomes
- * @throws {@link CliUsageError} for bad ids or durations (every problem; nothing is sent);
- * {@link WaitInterrupted} on Ctrl-C
+ * @throws {@link CliUsageError} for bad ids or durations, or `--timeout`/`--interval` without
+ * `--wait` (every problem; nothing is sent); {@link WaitInterrupted} on Ctrl-C
  */
 export async function runJobs(ids: string[], flags: JobsFlags, context: ActionContext, makeWatcher: () => JobWatcher | Promise<JobWatcher>): Promise<JobsResult> {
   const problems: UsageProblem[] = [];
@@ -124,6 +124,12 @@ export async function runJobs(ids: string[], flags: JobsFlags, context: ActionCo
     if (id.trim() === '') problems.push({ field: `<id> ${i + 1}`, message: 'must not be empty' });
   });
   const { timeoutMs, intervalMs } = parseWaitFlags(flags, problems);
+  if (!flags.wait) {
+    // Without --wait nothing waits: a --timeout or --interval given would be ignored silently.
+    for (const [field, value] of [['--timeout', flags.timeout], ['--interval', flags.interval]] as const) {
+      if (value !== undefined) problems.push({ field, message: `only applies with --wait (add --wait to wait for the jobs, or drop ${field})` });
+    }
+  }
   const connection = await requireConnection(flags, context.io, context.printer, problems);
   const client = createLabelingClient({ url: connection.url, ...connection.auth, retry: connection.retry, poll: { intervalMs, maxIntervalMs: intervalMs * 5 } });
   try {

@@ -39,9 +39,11 @@ export function modelCommand(io: Io, done: (code: number) => void): Command {
           const problems: UsageProblem[] = [];
           const port = parsePort(flags.port, problems);
           const secretKey = io.env[flags.secretKeyEnv]?.trim();
-          if (!secretKey) problems.push({ field: '', message: 'no secret key' });
-          // The hint is about the secret: it is given only when the secret is what is missing.
-          if (problems.length > 0) throw new CliUsageError(problems, secretKey ? 'labelkit model --help' : `export ${flags.secretKeyEnv}=…`);
+          // The remedy goes with its own problem: a bad --port alone must not send the user to the secret.
+          if (!secretKey) {
+            problems.push({ field: flags.secretKeyEnv, message: `not set: export ${flags.secretKeyEnv}=… (the secret key the model will require), or name another variable with --secret-key-env` });
+          }
+          if (problems.length > 0) throw new CliUsageError(problems);
           context.printer.addSecret(secretKey);
           const { startModelServer } = await import('labelkit/model');
           let model;
@@ -55,7 +57,7 @@ export function modelCommand(io: Io, done: (code: number) => void): Command {
           await untilAborted(context.signal);
           await model.close();
           return EXIT.ok;
-        }),
+        }, { command: 'model', service: false }),
       );
     });
   // `model check … --json` is check's flag, not model's: options belong to the command they follow.

@@ -37,7 +37,7 @@ export function modelCheckCommand(io: Io, done: (code: number) => void): Command
           const result = await runModelCheck(url, flags, context);
           printModelCheck(context.printer, result, { json: flags.json === true, color: useColor(io, io.stdout) });
           return result.valid ? EXIT.ok : EXIT.unexpected;
-        }),
+        }, { command: 'model check', target: { what: 'the model', url: 'the <url> argument' } }),
       );
     });
 }

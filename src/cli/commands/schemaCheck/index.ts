@@ -33,7 +33,7 @@ export function schemaCommand(io: Io, done: (code: number) => void): Command {
         const result = await runSchemaCheck(flags, context);
         printSchemaCheck(context.printer, result, { json: flags.json === true, color: useColor(io, io.stdout) });
         return result.compatible ? EXIT.ok : EXIT.schemaIncompatible;
-      }),
+      }, { command: 'schema check' }),
     );
   });
   return new Command('schema').description("the service's schema (see: schema check)").enablePositionalOptions().addCommand(check);
