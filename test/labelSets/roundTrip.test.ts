@@ -275,7 +275,7 @@ describe.each(SCHEMA_GENERATIONS)('label sets as code against the emulator speak
       `  ${file}:12: labelSets[0].labelItems[0].color: must be a #rrggbb colour (six hex digits, e.g. #df3920) or null (got "red")`,
       `  ${file}:16: labelSets[0].labelItems[1].parentId: "zz" is not the id of a label of this set`,
       `  ${file}:21: labelSets[0].labelItems[2].labelName: "a" is also the name of labelItems[0] ("A") (both at the top of the set; names compare case-insensitively)`,
-      'hint: labelkit <command> --help lists every flag and variable',
+      'hint: labelkit label-sets plan --help lists every flag and variable',
       '',
     ]);
     const yamlFile = path('bad.yaml');

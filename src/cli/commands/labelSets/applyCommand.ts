@@ -50,7 +50,7 @@ export function labelSetsApplyCommand(io: Io, done: (code: number) => void): Com
           if (printLabelSetsError(context.printer, error, useColor(io, io.stderr))) return exitCodeOf(error);
           throw error;
         }
-      }),
+      }, { command: 'label-sets apply' }),
     );
   });
   return command;

@@ -45,7 +45,7 @@ export function labelSetsCommand(io: Io, done: (code: number) => void): Command 
         });
         printLabelSets(context.printer, result, { json: flags.json === true, color: useColor(io, io.stdout) });
         return EXIT.ok;
-      }),
+      }, { command: 'label-sets' }),
     );
   });
   return command;

@@ -44,7 +44,7 @@ export function labelSetsPlanCommand(io: Io, done: (code: number) => void): Comm
           if (printLabelSetsError(context.printer, error, useColor(io, io.stderr))) return exitCodeOf(error);
           throw error;
         }
-      }),
+      }, { command: 'label-sets plan' }),
     );
   });
   return command;
