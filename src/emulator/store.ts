@@ -50,6 +50,8 @@ export class EmulatorStore {
   private readonly jobSources = new Map<string, JobSource>();
   private readonly copies = new Map<string, Map<string, Copy>>();
   private jobCounter = 0;
+  /** Scratch of {@link EmulatorStore.setBatchLabels}: 1 for each line of the batch the answer set. */
+  private answeredLines = new Uint8Array(0);
   private labelSetCounter = 0;
 
   /** Every project, by id. */
@@ -241,7 +243,9 @@ export class EmulatorStore {
    */
   setBatchLabels(projectId: string, copy: { labelerEmail: string; role: Role }, documentId: string, first: number, count: number, answered: readonly { id: number; entities: readonly SpanInput[] }[]): void {
     const lines = this.linesOf(projectId, copy, documentId);
-    const set = new Uint8Array(count);
+    // Which lines of the run the answer set: one buffer reused by every batch, not one per batch.
+    if (this.answeredLines.length < count) this.answeredLines = new Uint8Array(count);
+    const set = this.answeredLines.fill(0, 0, count);
     for (const { id, entities } of answered) {
       const at = id - first;
       if (at >= 0 && at < count && Number.isInteger(at)) {
