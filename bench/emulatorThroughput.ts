@@ -3,13 +3,14 @@ import { join } from 'node:path';
 import { createLabelingClient } from '../src/client/index.js';
 import type { LabelingClient } from '../src/client/index.js';
 import { startBenchChild } from './support/childProcess.js';
-import type { EmulatorMeasure, RawRunResult } from './support/emulatorJobProcess.js';
+import type { RawRunResult } from './support/rawCallerProcess.js';
 import { startModelProcess } from './support/rawModelCaller.js';
 import { smoke, spread } from './support/stats.js';
 import type { Figure } from './support/stats.js';
 
 const SECRET = 'bench-secret';
-const CHILD = join(import.meta.dirname, 'support', 'emulatorJobProcess.ts');
+const EMULATOR_PROCESS = join(import.meta.dirname, 'support', 'emulatorProcess.mjs');
+const RAW_PROCESS = join(import.meta.dirname, 'support', 'rawCallerProcess.ts');
 /** The client polls every 200 ms: each poll is a request the emulator serves on the event loop that runs the job. */
 const POLL_MS = 200;
 
@@ -26,7 +27,10 @@ interface Run {
   cpuMs: number;
   /** CPU time of the model's process over the run (warm-up included), where `/proc` tells it. */
   modelCpuMs?: number;
+  /** RSS after a full collection: at start (emulator only), with the project loaded, after the job. */
+  startRssMiB?: number;
   loadedRssMiB: number;
+  afterRssMiB: number;
   peakRssMiB: number;
 }
 
@@ -56,10 +60,11 @@ async function runJob(client: LabelingClient, n: number, modelUrl: string): Prom
 
 /** The emulator alone in a fresh process; this process's client starts and polls its jobs. */
 async function emulatorRun(size: Size, modelUrl: string): Promise<Run> {
-  const child = startBenchChild(CHILD, ['emulator']);
+  // Plain node: the emulator's process carries neither tsx nor the client.
+  const child = startBenchChild(EMULATOR_PROCESS, [], ['--expose-gc']);
   let client: LabelingClient | undefined;
   try {
-    const { url, token } = await child.next<{ url: string; token: string }>();
+    const { url, token, rssMiB: startRssMiB } = await child.next<{ url: string; token: string; rssMiB: number }>();
     client = createLabelingClient({ url, token, poll: { intervalMs: POLL_MS, maxIntervalMs: POLL_MS } });
     const warm = warmupOf(size);
     child.send(`load ${warm.docs} ${warm.lines}`);
@@ -69,8 +74,8 @@ async function emulatorRun(size: Size, modelUrl: string): Promise<Run> {
     const { rssMiB: loadedRssMiB } = await child.next<{ rssMiB: number }>();
     const ms = await runJob(client, size.n, modelUrl);
     child.send('measure');
-    const measured = await child.next<EmulatorMeasure>();
-    return { ms, cpuMs: measured.cpuMs, loadedRssMiB, peakRssMiB: measured.peakRssMiB };
+    const measured = await child.next<{ cpuMs: number; rssMiB: number; peakRssMiB: number }>();
+    return { ms, cpuMs: measured.cpuMs, startRssMiB, loadedRssMiB, afterRssMiB: measured.rssMiB, peakRssMiB: measured.peakRssMiB };
   } finally {
     client?.close();
     await child.close();
@@ -80,7 +85,7 @@ async function emulatorRun(size: Size, modelUrl: string): Promise<Run> {
 /** The raw caller alone in a fresh process. */
 async function rawRun(size: Size, modelUrl: string): Promise<Run> {
   const warm = warmupOf(size);
-  const child = startBenchChild(CHILD, ['raw', ...[size.n, size.docs, size.lines].map(String), modelUrl, SECRET, String(warm.docs), String(warm.lines)]);
+  const child = startBenchChild(RAW_PROCESS, [...[size.n, size.docs, size.lines].map(String), modelUrl, SECRET, String(warm.docs), String(warm.lines)]);
   try {
     return await child.next<RawRunResult>();
   } finally {
@@ -94,9 +99,10 @@ async function rawRun(size: Size, modelUrl: string): Promise<Run> {
  * 50 and 500 lines per request, then a job of 1,000,000 lines (1,000 documents × 1,000 lines) at
  * 50 lines per request with the peak RSS of the emulator's process.
  *
- * @remarks Every run is a fresh process (bench/support/emulatorJobProcess.ts): the emulator alone
- * in one (this process runs the client that starts the job and polls it every 200 ms), the raw
- * caller alone in another, both building the project's lines as flat strings (benchProject.ts),
+ * @remarks Every run is a fresh process: the emulator alone in one, on plain node from `dist/`
+ * (bench/support/emulatorProcess.mjs; this process runs the client that starts the job and polls
+ * it every 200 ms), the raw caller alone in another (bench/support/rawCallerProcess.ts), both
+ * building the project's lines as flat strings (bench/support/benchProject.mjs),
  * each warming up on a small project at the same lines per request before the timed job. The
  * sample model runs in a third process, as a user's model does, shared by all runs. Rounds
  * alternate which side runs first; each figure is the median of the rounds (5; 1 in smoke mode)
@@ -156,7 +162,9 @@ export async function emulatorThroughput(): Promise<Figure[]> {
       if (size.big) {
         figures.push(
           row("peak RSS of the emulator's process", ours.map((o) => o.peakRssMiB), 'MB', { text: '≤ 400 MB', max: 400 }),
-          row("RSS of the emulator's process with the project loaded, before the job", ours.map((o) => o.loadedRssMiB), 'MB'),
+          row("RSS of the emulator's process just started, no project (full GC)", ours.map((o) => o.startRssMiB!), 'MB'),
+          row("RSS of the emulator's process with the project loaded, before the job (full GC)", ours.map((o) => o.loadedRssMiB), 'MB'),
+          row("RSS of the emulator's process after the job, its labels stored (full GC)", ours.map((o) => o.afterRssMiB), 'MB'),
           row("peak RSS of the raw caller's process (the same lines, no emulator)", raw.map((o) => o.peakRssMiB), 'MB'),
         );
       }

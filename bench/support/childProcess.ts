@@ -12,16 +12,17 @@ export interface BenchChild {
 }
 
 /**
- * Starts a TypeScript benchmark script in a fresh node process with this process's loader and
- * flags (`tsx`, `--expose-gc`), so that it shares no heap, no JIT state and no leftover garbage
- * with whatever ran here before.
+ * Starts a benchmark script in a fresh node process, so that it shares no heap, no JIT state and
+ * no leftover garbage with whatever ran here before.
  *
  * @param script - the script's path
  * @param args - its arguments
+ * @param nodeArgs - node's own flags; by default this process's (`tsx`'s loader, `--expose-gc`),
+ * which a TypeScript script needs
  * @returns the child; its stderr goes to this process's stderr
  */
-export function startBenchChild(script: string, args: string[]): BenchChild {
-  const child = spawn(process.execPath, [...process.execArgv, script, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+export function startBenchChild(script: string, args: string[], nodeArgs: string[] = process.execArgv): BenchChild {
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines: string[] = [];
   const waiting: Array<{ resolve: (line: string) => void; reject: (error: Error) => void }> = [];
   let ended: Error | undefined;

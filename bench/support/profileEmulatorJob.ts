@@ -1,6 +1,6 @@
 /**
  * Profiles emulator jobs alone, for `node --cpu-prof`: the sample model in its own process, jobs of
- * D documents (default 2) × 1,000 flat lines (benchProject.ts) at N lines per request, polled every
+ * D documents (default 2) × 1,000 flat lines (benchProject.mjs) at N lines per request, polled every
  * 200 ms as the benchmark does, each followed by the raw caller on the same documents:
  * `npx tsx --cpu-prof --cpu-prof-dir=/tmp/prof bench/support/profileEmulatorJob.ts [linesPerRequest] [jobs] [docs] [both|emulator|raw]`,
  * then `tsx bench/support/summarizeProfile.ts /tmp/prof/*.cpuprofile`. The emulator comes from
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createLabelingClient } from '../../src/client/index.js';
 import type * as EmulatorEntry from '../../src/emulator/index.js';
-import { BENCH_LABEL_SETS, benchProject } from './benchProject.js';
+import { BENCH_LABEL_SETS, benchProject } from './benchProject.mjs';
 import { rawModelCaller, startModelProcess } from './rawModelCaller.js';
 
 const perRequest = Number(process.argv[2] ?? 1);
