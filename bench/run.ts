@@ -1,22 +1,19 @@
 /**
  * `npm run bench` (`-- --smoke` for a short run, `-- name…` for some benchmarks): runs the
- * benchmarks one after another in this process, prints a table and writes bench/results.json
- * (bench/results-smoke.json in smoke mode, which is not committed). Naming benchmarks replaces
- * only their rows; the others stay, each marked with the date of the run that measured it.
+ * benchmarks one after another, each in a fresh process of its own (bench/support/runBenchmark.ts),
+ * prints a table and writes bench/results.json (bench/results-smoke.json in smoke mode, which is
+ * not committed). Each figure carries the machine's 1-minute load average before and after its
+ * benchmark, unless the benchmark gave it a closer one. Naming benchmarks replaces only their
+ * rows; the others stay, each marked with the date of the run that measured it.
  */
-import { cpus } from 'node:os';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { emulatorThroughput } from './emulatorThroughput.js';
-import { largeLabelSets } from './largeLabelSets.js';
-import { manyJobs } from './manyJobs.js';
-import { manyProjects } from './manyProjects.js';
-import { requestOverhead } from './requestOverhead.js';
-import { sizeAndStartup } from './sizeAndStartup.js';
+import { BENCHMARKS as all } from './support/runBenchmark.js';
 import { printTable, smoke } from './support/stats.js';
 import type { Figure } from './support/stats.js';
 
-const all: Record<string, () => Promise<Figure[]>> = { requestOverhead, largeLabelSets, manyJobs, emulatorThroughput, sizeAndStartup, manyProjects };
 const named = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const chosen = named.length > 0 ? named : Object.keys(all);
 const unknown = chosen.filter((n) => !(n in all));
@@ -25,12 +22,37 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 
+/**
+ * Runs one benchmark in a fresh node process with this one's loader and flags (tsx,
+ * `--expose-gc`, `--smoke`): before, each ran in this process after the others, on their heap
+ * and their leftover garbage (about 120 MB of it by the time the emulator's 1,000,000-line job ran).
+ */
+async function runAlone(name: string, dir: string): Promise<Figure[]> {
+  const out = join(dir, `${name}.json`);
+  const script = join(import.meta.dirname, 'support', 'runBenchmark.ts');
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn(process.execPath, [...process.execArgv, script, name, out, ...(smoke ? ['--smoke'] : [])], { stdio: 'inherit' });
+    child.once('error', reject);
+    child.once('exit', resolve);
+  });
+  if (code !== 0) throw new Error(`benchmark ${name} failed (exit code ${code})`);
+  return JSON.parse(readFileSync(out, 'utf8')) as Figure[];
+}
+
 const started = Date.now();
 const figures: Figure[] = [];
-for (const name of chosen) {
-  const t = Date.now();
-  figures.push(...(await all[name]!()));
-  console.error(`${name}: ${((Date.now() - t) / 1000).toFixed(1)} s`);
+const dir = mkdtempSync(join(tmpdir(), 'labelkit-bench-'));
+try {
+  for (const name of chosen) {
+    const t = Date.now();
+    const before = loadavg()[0]!;
+    const own = await runAlone(name, dir);
+    const load: [number, number] = [before, loadavg()[0]!];
+    figures.push(...own.map((f) => ({ ...f, load: f.load ?? load })));
+    console.error(`${name}: ${((Date.now() - t) / 1000).toFixed(1)} s (load average ${load[0].toFixed(1)} → ${load[1].toFixed(1)})`);
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
 }
 printTable(figures);
 const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, smoke, seconds: Math.round((Date.now() - started) / 1000) };

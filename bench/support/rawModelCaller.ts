@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -6,8 +7,16 @@ import { createInterface } from 'node:readline';
 /** The sample model running in a child process. */
 export interface ModelProcess {
   url: string;
+  /**
+   * CPU time (user + system) the model's process has used so far, in ms, read from
+   * `/proc/<pid>/stat` (10 ms steps); undefined where there is no `/proc`.
+   */
+  cpuMs(): number | undefined;
   close(): Promise<void>;
 }
+
+/** Clock ticks per second of `/proc/<pid>/stat` (`getconf CLK_TCK`: 100 on Linux). */
+const CLOCK_TICKS = 100;
 
 /** Starts bench/support/modelProcess.mjs and waits for its URL. */
 export async function startModelProcess(secret: string): Promise<ModelProcess> {
@@ -19,6 +28,16 @@ export async function startModelProcess(secret: string): Promise<ModelProcess> {
   });
   return {
     url,
+    cpuMs: () => {
+      try {
+        // The command name (field 2) may hold spaces; the fields after its closing parenthesis do not.
+        const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS; // utime and stime: fields 14 and 15
+      } catch {
+        return undefined;
+      }
+    },
     close: () =>
       new Promise((resolve) => {
         child.once('exit', () => resolve());

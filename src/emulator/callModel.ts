@@ -82,7 +82,9 @@ function post(call: ModelCall, body: string, onTimeout: () => void): Promise<{ s
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
         done();
-        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') });
+        // Most answers arrive in one chunk: decode it as it is instead of copying it into a new buffer first.
+        const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+        resolve({ status: res.statusCode ?? 0, text });
       });
       res.on('error', (error) => {
         done();

@@ -101,6 +101,26 @@ describe('EmulatorStore labels and cabinets', () => {
     ]);
   });
 
+  it('sets a whole batch at once: answered lines get their labels, lines left out get none, ids outside the batch are ignored', () => {
+    const store = new EmulatorStore();
+    store.addProject({ ...small(), documents: [{ id: 'd1', lines: ['l0', 'line one', 'line two', 'line three', 'l4'] }] });
+    const ann = { labelerEmail: 'ann@example.com', role: 'LABELER' as const };
+    const span = (label: string) => [{ label, start_char: 0, end_char: 4, layer: 0 }];
+    store.setLineLabels('p1', ann, 'd1', 0, span('A')); // outside the batch below: must stay
+    store.setLineLabels('p1', ann, 'd1', 2, span('B')); // inside, left out of the answer: must become empty
+    store.setBatchLabels('p1', ann, 'd1', 1, 3, [
+      { id: 3, entities: span('B') },
+      { id: 1, entities: span('A') },
+      { id: 4, entities: span('A') }, // line 4 is not in the batch (lines 1-3)
+      { id: 0, entities: span('B') }, // nor is line 0
+    ]);
+    const lines = () => store.labelsOf('p1')[0]!.documents[0]!.lines.map((l) => [l.id, l.entities.map((e) => e.label)]);
+    expect(lines()).toEqual([[0, ['A']], [1, ['A']], [2, []], [3, ['B']]]);
+    // a retried batch replaces, never appends; of two entries for one line the last counts
+    store.setBatchLabels('p1', ann, 'd1', 1, 3, [{ id: 1, entities: span('B') }, { id: 1, entities: [] }]);
+    expect(lines()).toEqual([[0, ['A']], [1, []], [2, []], [3, []]]);
+  });
+
   it('maps each role to its own cabinet and back to the project', () => {
     const store = new EmulatorStore();
     store.addProject(demoProject());
