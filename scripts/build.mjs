@@ -182,7 +182,7 @@ async function writeStoredHelp(dist) {
       if (error?.code !== 'commander.helpDisplayed' && error?.code !== 'commander.help') throw error;
     }
     if (out.includes('\u0001') || out.includes('\u001b')) throw new Error(`build: ${shape.join(' ')} wrote to stderr or in colour while printing help`);
-    const text = out.split(/\u0000(\d+)\u0000/).map((piece, i) => (i % 2 === 0 ? piece : parts[Number(piece)])).filter((piece) => piece !== '');
+    const text = out.split('\u0000').map((piece, i) => (i % 2 === 0 ? piece : parts[Number(piece)])).filter((piece) => piece !== '');
     const key = JSON.stringify(text);
     let index = texts.findIndex((t) => JSON.stringify(t) === key);
     if (index < 0) index = texts.push(text) - 1;
