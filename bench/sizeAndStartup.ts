@@ -41,18 +41,25 @@ export async function sizeAndStartup(): Promise<Figure[]> {
   const runs = smoke ? 3 : 15;
   // The built client package, as an app imports it (the workspace link node_modules/labelkit).
   const importClient = "await import('labelkit')";
-  const times = { client: [] as number[], urql: [] as number[], help: [] as number[], bare: [] as number[], helpCpu: [] as number[], bareCpu: [] as number[] };
+  const times = { client: [] as number[], urql: [] as number[], help: [] as number[], commandHelp: [] as number[], version: [] as number[], bare: [] as number[], helpCpu: [] as number[], bareCpu: [] as number[] };
+  const bin = join(root, 'packages', 'labelkit-tools', 'bin', 'labelkit.js');
   for (let i = 0; i < runs; i++) {
     times.client.push(timeNode(['--input-type=module', '-e', importClient]));
     times.urql.push(timeNode(['--input-type=module', '-e', "await import('@urql/core')"]));
-    times.help.push(timeNode([join(root, 'packages', 'labelkit-tools', 'bin', 'labelkit.js'), '--help']));
+    // --help and <command> --help print the help the build stored (dist/help.js); --version is a
+    // start-up path that still loads the CLI (commander and the commands' flags).
+    times.help.push(timeNode([bin, '--help']));
+    times.commandHelp.push(timeNode([bin, 'label-sets', 'plan', '--help']));
+    times.version.push(timeNode([bin, '--version']));
     times.bare.push(timeNode(['-e', '0']));
-    times.helpCpu.push(cpuOfNode([join(root, 'packages', 'labelkit-tools', 'bin', 'labelkit.js'), '--help']));
+    times.helpCpu.push(cpuOfNode([bin, '--help']));
     times.bareCpu.push(cpuOfNode(['-e', '0']));
   }
   const kb = (b: number) => Math.round((b / 1024) * 10) / 10;
   const importRatio = median(times.client) / median(times.urql);
   const helpRatio = median(times.help) / median(times.bare);
+  const commandHelpRatio = median(times.commandHelp) / median(times.bare);
+  const range = (values: number[]) => `${Math.min(...values).toFixed(1)}–${Math.max(...values).toFixed(1)} ms`;
   const gqlSmallest = Math.min(gqlWhole.bytes, gqlLeast.bytes);
   return [
     { bench: 'size and start-up', name: 'realistic app (getProjectLabelSets, startAutoLabel, waitForJob), min+gz', value: kb(app.bytes), unit: 'KB', goal: '≤ 13 KB and < graphql-request', met: app.bytes <= 13 * 1024 && app.bytes < gqlSmallest },
@@ -64,9 +71,13 @@ export async function sizeAndStartup(): Promise<Figure[]> {
     { bench: 'size and start-up', name: 'import client (process, median)', value: median(times.client), unit: 'ms' },
     { bench: 'size and start-up', name: 'import @urql/core (process, median)', value: median(times.urql), unit: 'ms' },
     { bench: 'size and start-up', name: 'import client / import urql', value: importRatio, unit: '×', goal: '≤ 1.2×', met: importRatio <= 1.2 },
-    { bench: 'size and start-up', name: 'labelkit --help (median)', value: median(times.help), unit: 'ms' },
-    { bench: 'size and start-up', name: 'node -e 0 (median)', value: median(times.bare), unit: 'ms' },
-    { bench: 'size and start-up', name: 'labelkit --help / bare node', value: helpRatio, unit: '×', goal: '≤ 1.3×', met: helpRatio <= 1.3 },
+    { bench: 'size and start-up', name: `labelkit --help (median; range ${range(times.help)})`, value: median(times.help), unit: 'ms' },
+    { bench: 'size and start-up', name: `labelkit label-sets plan --help (median; range ${range(times.commandHelp)})`, value: median(times.commandHelp), unit: 'ms' },
+    { bench: 'size and start-up', name: `labelkit --version, the full CLI's start-up (median; range ${range(times.version)})`, value: median(times.version), unit: 'ms' },
+    { bench: 'size and start-up', name: `node -e 0 (median; range ${range(times.bare)})`, value: median(times.bare), unit: 'ms' },
+    { bench: 'size and start-up', name: 'labelkit --help / bare node', value: helpRatio, unit: '×', goal: '≤ 1.15×', met: helpRatio <= 1.15 },
+    { bench: 'size and start-up', name: 'labelkit <command> --help / bare node', value: commandHelpRatio, unit: '×', goal: '≤ 1.15×', met: commandHelpRatio <= 1.15 },
+    { bench: 'size and start-up', name: 'labelkit --version / bare node', value: median(times.version) / median(times.bare), unit: '×' },
     { bench: 'size and start-up', name: 'labelkit --help, CPU time (median)', value: median(times.helpCpu), unit: 'ms' },
     { bench: 'size and start-up', name: 'node -e 0, CPU time (median)', value: median(times.bareCpu), unit: 'ms' },
     { bench: 'size and start-up', name: 'labelkit --help / bare node (CPU time)', value: median(times.helpCpu) / median(times.bareCpu), unit: '×' },

@@ -19,7 +19,7 @@ export const BUILD_COMMAND = 'npm run -s build';
 /** What the build reads, relative to ROOT: folders are walked; `*` matches within the last name. */
 export const INPUTS = ['src', 'generated', 'schema.graphql', 'tsconfig*.json', 'scripts/build.mjs', 'package.json', 'packages/labelkit/package.json', 'packages/labelkit-tools/package.json'];
 /** Files a successful build leaves; when one is missing the build is stale whatever the stamp says. */
-export const OUTPUTS = ['packages/labelkit/dist/index.js', 'packages/labelkit-tools/dist/cli.js'];
+export const OUTPUTS = ['packages/labelkit/dist/index.js', 'packages/labelkit-tools/dist/cli.js', 'packages/labelkit-tools/dist/help.js'];
 /** Written after a successful build (outside the packages' dist/, which npm pack ships). */
 export const STAMP = 'node_modules/.cache/labelkit-build-stamp.json';
 /** The folder the paths above are relative to: the package that holds `scripts/`. */

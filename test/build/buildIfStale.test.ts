@@ -38,6 +38,7 @@ mkdirSync('packages/labelkit/dist', { recursive: true });
 mkdirSync('packages/labelkit-tools/dist', { recursive: true });
 writeFileSync('packages/labelkit/dist/index.js', '');
 writeFileSync('packages/labelkit-tools/dist/cli.js', '');
+writeFileSync('packages/labelkit-tools/dist/help.js', '');
 `;
 
 describe('scripts/buildIfStale.mjs', () => {
