@@ -100,7 +100,7 @@ async function rawRun(size: Size, modelUrl: string): Promise<Run> {
  * 50 and 500 lines per request, then a job of 1,000,000 lines (1,000 documents × 1,000 lines) at
  * 50 lines per request with the peak RSS of the emulator's process.
  *
- * @remarks Every run is a fresh process: the emulator alone in one, on plain node from `dist/`
+ * @remarks Every run is a fresh process: the emulator alone in one, on plain node from `packages/labelkit-tools/dist/`
  * (bench/support/emulatorProcess.mjs; this process runs the client that starts the job and polls
  * it every 200 ms), the raw caller alone in another (bench/support/rawCallerProcess.ts), both
  * building the project's lines as flat strings (bench/support/benchProject.mjs),

@@ -14,7 +14,7 @@
 //   (`process.resourceUsage().maxRSS`: the kernel's high-water mark, not a sample).
 // Closing stdin closes the emulator.
 import { createInterface } from 'node:readline';
-import { startEmulator } from '../../dist/src/emulator/index.js';
+import { startEmulator } from 'labelkit-tools/emulator'; // the built package (npm run build), through the workspace link
 import { BENCH_LABEL_SETS, BENCH_MODEL_CONCURRENCY, benchProject } from './benchProject.mjs';
 
 const rss = () => {

@@ -4,7 +4,7 @@
  * 200 ms as the benchmark does, each followed by the raw caller on the same documents:
  * `npx tsx --cpu-prof --cpu-prof-dir=/tmp/prof bench/support/profileEmulatorJob.ts [linesPerRequest] [jobs] [docs] [both|emulator|raw]`,
  * then `tsx bench/support/summarizeProfile.ts /tmp/prof/*.cpuprofile`. The emulator comes from
- * `dist/` (run `npm run build` after changing it). Under load, a profile's samples are taken by
+ * `packages/labelkit-tools/dist/` (run `npm run build` after changing it). Under load, a profile's samples are taken by
  * wall clock and count time the process waited for a core; compare CPU times, printed per job.
  */
 import { join } from 'node:path';
@@ -22,7 +22,7 @@ const side = process.argv[5] ?? 'both';
 const SECRET = 'profile-secret';
 // The emulator from the build (`npm run build` first), as the benchmark runs it: tsx's transform
 // of the sources adds a naming call per function created, which shows in a profile.
-const built = pathToFileURL(join(import.meta.dirname, '..', '..', 'dist', 'src', 'emulator', 'index.js')).href;
+const built = pathToFileURL(join(import.meta.dirname, '..', '..', 'packages', 'labelkit-tools', 'dist', 'emulator.js')).href;
 const { startEmulator } = (await import(built)) as typeof EmulatorEntry;
 const { documents } = benchProject('p', docs, 1_000);
 const model = await startModelProcess(SECRET);
