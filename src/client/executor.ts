@@ -232,11 +232,11 @@ export function createExecutor(options: ExecutorOptions): Executor {
 
     // The call ends early on its time-out, its signal or close(): `lost` says which.
     const stop = makeSubject<void>();
-    let lost: NetworkError | undefined;
+    let lost: { code: 'TIMEOUT' | 'ABORTED'; text: string } | undefined;
     let stopped!: () => void;
     const ended = new Promise<void>((resolve) => (stopped = resolve));
     const end = (code: 'TIMEOUT' | 'ABORTED', text: string) => () => {
-      lost ??= new NetworkError(code, `${text}${hint} ${where}`, { ...details, mutationOutcomeUnknown: unknownOutcome });
+      lost ??= { code, text };
       stopped();
       stop.next();
     };
@@ -251,9 +251,12 @@ export function createExecutor(options: ExecutorOptions): Executor {
     const operation = urql.createRequestOperation(call.kind, request, { fetchOptions: { headers: { ...baseHeaders, 'x-request-id': requestId } } });
     const before = call.kind === 'mutation' ? mutationTurns.get(request.key) : undefined;
     let result: OperationResult | undefined;
+    let sent = false;
     const turn = (async () => {
       if (before) await Promise.race([before, ended]);
-      if (!lost) result = await pipe(urql.executeRequestOperation(operation), takeUntil(stop.source), take(1), toPromise);
+      if (lost) return;
+      sent = true;
+      result = await pipe(urql.executeRequestOperation(operation), takeUntil(stop.source), take(1), toPromise);
     })();
     if (call.kind === 'mutation') mutationTurns.set(request.key, turn);
     try {
@@ -264,7 +267,11 @@ export function createExecutor(options: ExecutorOptions): Executor {
       signal?.removeEventListener('abort', onAbort);
       closers.delete(onClose);
     }
-    if (!result) throw lost ?? new NetworkError('ABORTED', `the call ended without an answer${hint} ${where}`, details);
+    if (!result) {
+      const { code, text } = lost ?? { code: 'ABORTED' as const, text: 'the call ended without an answer' };
+      // A mutation still waiting for its turn was never sent: its outcome is known.
+      throw new NetworkError(code, `${text}${sent ? hint : '; nothing was sent'} ${where}`, { ...details, mutationOutcomeUnknown: unknownOutcome && sent });
+    }
     // The one conversion point: a result becomes the data, or one error of the family.
     if (result.error) {
       throw toLabelkitError(result.error, { kind: call.kind, operationName: call.operationName, requestId, url: options.url, secrets: secrets(), outcomeHint: call.outcomeHint });

@@ -176,3 +176,29 @@ describe('createLabelingClient: identical calls at the same time', () => {
     }
   });
 });
+
+describe('createLabelingClient: an identical mutation waiting for its turn', () => {
+  it('says nothing was sent, and that its outcome is known, when it ends before the first one answers', async () => {
+    const server = await startMockServer();
+    const client = createLabelingClient({ url: server.url, token: 'test-token' });
+    try {
+      const input = {
+        projectId: 'p1',
+        labelerEmail: 'ann@example.com',
+        options: { numberOfFilesPerRequest: 1 },
+        targetAPI: { endpoint: 'https://model.example.com/', secretKey: 'k3y-k3y' },
+      };
+      server.plan({ hang: true });
+      const first = client.startAutoLabel(input, { timeoutMs: 2_000 }).catch((e: unknown) => e);
+      const second = await client.startAutoLabel(input, { timeoutMs: 300 }).catch((e: unknown) => e);
+      expect(second).toMatchObject({ code: 'TIMEOUT', mutationOutcomeUnknown: false });
+      expect((second as Error).message).toMatch(/^\[Network\] no answer within 300 ms; nothing was sent \(operation AutoLabelTokenBasedProjectMutation, request /);
+      // The first one was sent and is lost to its own time-out: its outcome is unknown.
+      expect(await first).toMatchObject({ code: 'TIMEOUT', mutationOutcomeUnknown: true });
+      expect(server.graphqlRequests()).toHaveLength(1);
+    } finally {
+      client.close();
+      await server.close();
+    }
+  });
+});
