@@ -291,7 +291,7 @@ function checkOptionalId(value: unknown, path: string): ValidationProblem[] {
  * // [{ path: 'input.labelItems[0].color', message: 'must be a #rrggbb colour …' }]
  * ```
  */
-export function checkLabelItems(value: unknown, path: string, kind: 'replace' | 'append'): ValidationProblem[] {
+function checkLabelItems(value: unknown, path: string, kind: 'replace' | 'append'): ValidationProblem[] {
   if (!Array.isArray(value)) return [{ path, message: 'must be a list of labels' }];
   if (kind === 'append' && value.length === 0) return [{ path, message: 'must hold at least one label' }];
   const problems: ValidationProblem[] = [];

@@ -151,18 +151,20 @@ describe('createLabelingClient: requests', () => {
   });
 });
 
+/** The same auto-labeling input, for identical mutations. */
+const sameInput = {
+  projectId: 'p1',
+  labelerEmail: 'ann@example.com',
+  options: { numberOfFilesPerRequest: 1 },
+  targetAPI: { endpoint: 'https://model.example.com/', secretKey: 'k3y-k3y' },
+};
+
 describe('createLabelingClient: identical calls at the same time', () => {
   it('sends each mutation, shares one request among identical queries in flight (urql deduplicates them), and answers each call', async () => {
     const server = await startMockServer();
     const client = createLabelingClient({ url: server.url, token: 'test-token' });
     try {
-      const input = {
-        projectId: 'p1',
-        labelerEmail: 'ann@example.com',
-        options: { numberOfFilesPerRequest: 1 },
-        targetAPI: { endpoint: 'https://model.example.com/', secretKey: 'k3y-k3y' },
-      };
-      const jobs = await Promise.all([client.startAutoLabel(input), client.startAutoLabel(input)]);
+      const jobs = await Promise.all([client.startAutoLabel(sameInput), client.startAutoLabel(sameInput)]);
       expect(new Set(jobs.map((j) => j.id)).size).toBe(2);
       const cabinets = await Promise.all([client.getCabinet('p', 'LABELER'), client.getCabinet('p', 'LABELER')]);
       expect(cabinets).toEqual([{ id: 'cabinet-p-LABELER' }, { id: 'cabinet-p-LABELER' }]);
@@ -182,15 +184,9 @@ describe('createLabelingClient: an identical mutation waiting for its turn', () 
     const server = await startMockServer();
     const client = createLabelingClient({ url: server.url, token: 'test-token' });
     try {
-      const input = {
-        projectId: 'p1',
-        labelerEmail: 'ann@example.com',
-        options: { numberOfFilesPerRequest: 1 },
-        targetAPI: { endpoint: 'https://model.example.com/', secretKey: 'k3y-k3y' },
-      };
       server.plan({ hang: true });
-      const first = client.startAutoLabel(input, { timeoutMs: 2_000 }).catch((e: unknown) => e);
-      const second = await client.startAutoLabel(input, { timeoutMs: 300 }).catch((e: unknown) => e);
+      const first = client.startAutoLabel(sameInput, { timeoutMs: 2_000 }).catch((e: unknown) => e);
+      const second = await client.startAutoLabel(sameInput, { timeoutMs: 300 }).catch((e: unknown) => e);
       expect(second).toMatchObject({ code: 'TIMEOUT', mutationOutcomeUnknown: false });
       expect((second as Error).message).toMatch(/^\[Network\] no answer within 300 ms; nothing was sent \(operation AutoLabelTokenBasedProjectMutation, request /);
       // The first one was sent and is lost to its own time-out: its outcome is unknown.

@@ -63,6 +63,14 @@ describe('the import direction between the rooms of src/', () => {
     ['src/cli/commands/x/runner.ts', "import { value } from '../../../model/index.js';"],
     ['src/cli/commands/x/runner.ts', "import { value } from '../../../../generated/labels/graphql.js';"],
     ['src/cli/x.ts', "import { value } from '../client/errors.js';"],
+    ['src/labelSets/x.ts', "import { value } from '../client/client.js';"],
+    ['src/labelSets/x.ts', "import { value } from '../client/errors.js';"],
+    ['src/labelSets/x.ts', "import type { value } from '../client/types.js';"],
+    ['src/labelSets/x.ts', "import { value } from '../cli/io.js';"],
+    ['src/labelSets/x.ts', "import type { value } from '../client/index.js';"],
+    ['src/labelSets/x.ts', "import { value } from '../../generated/graphql.js';"],
+    ['src/emulator/x.ts', "import { value } from '../labelSets/index.js';"],
+    ['src/demo/x.ts', "import { value } from '../labelSets/plan.js';"],
   ])('refuses, in %s, %s', async (file, line) => {
     expect(await refusals(file, line)).toEqual([expect.stringContaining('docs/ARCHITECTURE.md')]);
   });
@@ -92,6 +100,10 @@ describe('the import direction between the rooms of src/', () => {
     ['src/cli/commands/x/runner.ts', "import { value } from '../../../bulk/index.js';"],
     ['src/cli/commands/x/runner.ts', "import { value } from 'labelkit/documents';"],
     ['src/cli/main.ts', "import { value } from './commands/model/index.js';"],
+    ['src/labelSets/x.ts', "import type { value } from 'labelkit';"],
+    ['src/labelSets/x.ts', "import { value } from '../shared/constants.js';"],
+    ['src/labelSets/x.ts', "import { value } from './plan.js';"],
+    ['src/cli/commands/labelSets/runner.ts', "import { value } from '../../../labelSets/index.js';"],
   ])('accepts, in %s, %s', async (file, line) => {
     expect(await refusals(file, line)).toEqual([]);
   });
