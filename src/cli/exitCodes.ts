@@ -18,7 +18,7 @@ export const EXIT = {
   schemaIncompatible: 8,
   /** `label-sets plan --exit-code`: the plan has changes (the label sets differ from the file). */
   labelSetsDiffer: 9,
-  /** `label-sets apply`: the sets changed since the plan; nothing was written. */
+  /** `label-sets apply`: the sets changed since the plan, or while it wrote; nothing more was written. */
   labelSetsChanged: 10,
   interrupted: 130,
 } as const;
@@ -40,6 +40,6 @@ export const EXIT_CODE_HELP = [
   '  7    a job was not found',
   '  8    schema check: the service\'s schema breaks what labelkit uses',
   '  9    label-sets plan --exit-code: the label sets differ from the file (there is something to apply)',
-  '  10   label-sets apply: the label sets changed since the plan; nothing was written (plan again)',
+  '  10   label-sets apply: the label sets changed since the plan (or while it wrote); nothing more was written (plan again)',
   '  130  interrupted (Ctrl-C)',
 ].join('\n');

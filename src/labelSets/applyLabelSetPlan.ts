@@ -1,8 +1,10 @@
-import { ValidationError } from 'labelkit';
+import { isLabelkitError, ValidationError } from 'labelkit';
 import type { AppliedLabelCount, LabelSet } from 'labelkit';
 import { checkLabelSetPlan } from './checkPlan.js';
 import { ApplyError, DestructiveStepsError, PlanStaleError } from './errors.js';
-import { compareFingerprints } from './fingerprint.js';
+import { compareExpected, compareFingerprints } from './fingerprint.js';
+import type { ExpectedLabelSet } from './fingerprint.js';
+import { classifyFailure } from '../shared/classify.js';
 import { describeStep, describeWrite } from './formatPlan.js';
 import { destructiveSteps } from './plan.js';
 import type { LabelSetPlan, PlanWrite } from './plan.js';
@@ -67,16 +69,22 @@ export interface ApplyLabelSetPlanResult {
  * number) and `allowDestructive` is not set (nothing is sent), also when labels were applied
  * since the plan to a label it removes (counted again when the client can count; nothing written);
  * {@link PlanStaleError} when a set differs from what the plan was computed against ("changed
- * since the plan: re-plan"; nothing is written);
+ * since the plan: re-plan"; nothing is written), or, later, from what the writes done so far left
+ * (it names them: nothing else is written), or when the service refuses a write because the set
+ * changed (a stale signature);
  * {@link ApplyError} when a write fails part way: it names the writes done, the one that failed
- * and those not sent; `outcomeUnknown` when the failed write's answer was lost
- * @remarks Compare-and-swap: the read right before writing must match the plan's `against`
- * (id, index, name, signature and a hash of the items of every set). Each write to an existing
- * set also sends `labelSetSignature` (the last one read or returned), but the guard does not rely
- * on the service enforcing it. Writes are mutations: none is ever retried. A lost answer
- * (`NetworkError` with `mutationOutcomeUnknown`) is reported as unknown: the next plan shows
- * what happened. The writes are ordered (see `diffLabelSets`) so that a failure part way leaves
- * a state that the next plan finishes.
+ * and those not sent; `outcomeUnknown` when the failed write was sent and its answer was lost,
+ * `refused` when the service said no (sending it again fails the same way)
+ * @remarks Compare-and-swap: the read right before the first write must match the plan's
+ * `against` (id, index, name, signature and a hash of the items of every set), and the sets are
+ * read again right before each later write and must be as the writes done so far left them: a
+ * change someone made while a write was in flight stops the apply before its next write (a
+ * deletion carries no signature). Each write to an existing set also sends `labelSetSignature`
+ * (the last one read or returned), but the guard does not rely on the service enforcing it.
+ * Where counts are known, the applied labels of what a write removes are counted again right
+ * before it. Writes are mutations: none is ever retried. A lost answer (`mutationOutcomeUnknown`)
+ * is reported as unknown: the next plan shows what happened. The writes are ordered (see
+ * `diffLabelSets`) so that a failure part way leaves a state that the next plan finishes.
  * @example
  * ```ts
  * const plan = await planLabelSets(client, 'demo-project', 'LABELER', spec);
@@ -92,36 +100,49 @@ export async function applyLabelSetPlan(client: LabelSetsClient, plan: LabelSetP
   if (problems.length > 0) throw new ValidationError(problems, { operationName: 'applyLabelSetPlan' });
   assertDestructiveAllowed(plan, options.allowDestructive);
   const call = { ...(options.signal && { signal: options.signal }), ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }) };
-  const live = await client.getProjectLabelSets(plan.projectId, plan.role, call);
+  const readSets = () => client.getProjectLabelSets(plan.projectId, plan.role, call);
+  const live = await readSets();
   const differences = compareFingerprints(plan.against, live);
   if (differences.length > 0) throw new PlanStaleError(differences);
-  if (options.allowDestructive !== true) {
-    refuseHiddenRemovals(plan, live);
-    await refuseNewlyApplied(plan, options.allowDestructive, () => client.getAppliedLabelCounts?.(plan.projectId, call));
-  }
+  if (options.allowDestructive !== true) refuseHiddenRemovals(plan, live);
 
+  // What each set should be right now: as read, then as this apply's own writes left it.
+  const expected = new Map<string, ExpectedLabelSet>(live.map((set) => [set.id, { set }]));
+  const changedSince = async () => compareExpected([...expected.values()], await readSets());
   const signatures = new Map(live.map((set) => [set.id, set.signature ?? undefined]));
   const result: ApplyLabelSetPlanResult = { writes: [], generatedIds: [], createdSets: [] };
+  const done = () => result.writes.map((w) => w.description);
   for (let index = 0; index < plan.writes.length; index++) {
     const write = plan.writes[index]!;
     const description = describeWrite(plan, index);
-    const fail = (reason: string, outcomeUnknown: boolean, cause?: unknown): never => {
-      throw new ApplyError(
-        { done: result.writes.map((w) => w.description), failed: description, notSent: plan.writes.slice(index + 1).map((_, j) => describeWrite(plan, index + 1 + j)), outcomeUnknown, reason },
-        cause,
-      );
+    const fail = (reason: string, how: { outcomeUnknown?: boolean; refused?: boolean }, cause?: unknown): never => {
+      const notSent = plan.writes.slice(index + 1).map((_, j) => describeWrite(plan, index + 1 + j));
+      throw new ApplyError({ done: done(), failed: description, notSent, outcomeUnknown: how.outcomeUnknown === true, refused: how.refused === true, reason }, cause);
     };
-    if (options.signal?.aborted) fail('interrupted before it was sent', false);
+    if (options.signal?.aborted) fail('interrupted before it was sent', {});
+    // Someone may have changed a set while the previous write was in flight: read again right
+    // before this one (a delete carries no signature, and a service may not enforce one).
+    if (index > 0) {
+      const moved = await changedSince();
+      if (moved.length > 0) throw new PlanStaleError(moved, done());
+    }
+    // Counted again: all removals before the first write (so a refusal writes nothing), then each right before its write.
+    if (options.allowDestructive !== true) await refuseNewlyApplied(plan, index === 0 ? undefined : index, done(), () => client.getAppliedLabelCounts?.(plan.projectId, call));
     let setId: string;
     try {
       setId = await send(write);
     } catch (error) {
-      const unknown = (error as { mutationOutcomeUnknown?: unknown }).mutationOutcomeUnknown === true;
-      fail(error instanceof Error ? error.message : String(error), unknown, error);
+      if ((error as { mutationOutcomeUnknown?: unknown }).mutationOutcomeUnknown === true) fail(lostAnswer(error), { outcomeUnknown: true }, error);
+      const refused = refusedByService(error);
+      // A refusal because the set changed (a stale signature, whatever the service calls it) is a
+      // change since the plan, like one seen by a read.
+      const moved = refused ? await changedSince().catch(() => []) : [];
+      if (moved.length > 0) throw new PlanStaleError(moved, done(), error);
+      fail(error instanceof Error ? error.message : String(error), { refused }, error);
     }
-    const done: AppliedWrite = { index, op: write.op, setIndex: write.setIndex, setId: setId!, description };
-    result.writes.push(done);
-    options.onWrite?.(done);
+    const applied: AppliedWrite = { index, op: write.op, setIndex: write.setIndex, setId: setId!, description };
+    result.writes.push(applied);
+    options.onWrite?.(applied);
   }
   return result;
 
@@ -134,6 +155,7 @@ export async function applyLabelSetPlan(client: LabelSetsClient, plan: LabelSetP
       case 'create': {
         const set = await client.createLabelSet(plan.projectId, { index: write.setIndex, name: write.name, labelItems: write.labelItems }, call);
         signatures.set(set.id, set.signature ?? undefined);
+        expected.set(set.id, { set });
         result.createdSets.push({ setIndex: write.setIndex, setId: set.id, name: set.name });
         return set.id;
       }
@@ -143,12 +165,15 @@ export async function applyLabelSetPlan(client: LabelSetsClient, plan: LabelSetP
           call,
         );
         signatures.set(write.setId, set.signature ?? undefined);
+        expected.set(write.setId, { set });
         return write.setId;
       }
       case 'append': {
         const added = await client.appendLabelItems({ labelSetId: write.setId, ...signature(write.setId), labelItems: write.labelItems }, call);
         // The answer has the new labels only, and no new signature: a later write to this set sends none.
         signatures.delete(write.setId);
+        const before = expected.get(write.setId)!.set;
+        expected.set(write.setId, { set: { ...before, labelItems: [...before.labelItems, ...added] }, anyOrder: true, signatureUnknown: true });
         const unclaimed = [...added];
         for (const sent of write.labelItems) {
           if (sent.id !== undefined) continue;
@@ -162,9 +187,26 @@ export async function applyLabelSetPlan(client: LabelSetsClient, plan: LabelSetP
       case 'delete':
         await client.deleteLabelSet(write.setId, call);
         signatures.delete(write.setId);
+        expected.delete(write.setId);
         return write.setId;
     }
   }
+}
+
+/** Why a write's answer was lost, in words (the client's message would say "could not reach" for a connection cut after sending). */
+function lostAnswer(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  if (code === 'TIMEOUT') return 'no answer within the time-out';
+  if (code === 'ABORTED') return 'interrupted while waiting for the answer';
+  if (code === 'BAD_RESPONSE') return 'the answer was not GraphQL JSON';
+  return 'the connection ended before the answer arrived';
+}
+
+/** Whether the service answered and said no (sending the same write again fails the same way). */
+function refusedByService(error: unknown): boolean {
+  if (!isLabelkitError(error)) return false;
+  if (error.code === 'GRAPHQL' || error.code === 'VALIDATION') return true;
+  return error.status !== undefined && classifyFailure({ status: error.status }) === 'refused';
 }
 
 /**
@@ -187,16 +229,18 @@ export function assertDestructiveAllowed(plan: LabelSetPlan, allowDestructive: b
 }
 
 /**
- * Labeling goes on between a plan and its apply: a removal planned with 0 applied labels is
- * counted again (when the client can count) and refused if labels were applied since.
+ * Labeling goes on between a plan and its apply: the labels that removals planned with 0 applied
+ * labels take are counted again (when the client can count): those of every write (`write`
+ * undefined), or of one write right before it is sent; refused if labels were applied since.
  */
 async function refuseNewlyApplied(
   plan: LabelSetPlan,
-  allowDestructive: boolean | undefined,
+  write: number | undefined,
+  done: string[],
   count: () => Promise<AppliedLabelCount[] | null> | undefined,
 ): Promise<void> {
-  const removals = plan.steps.filter((s) => (s.kind === 'remove-items' || s.kind === 'delete-set') && s.items.length > 0);
-  if (removals.length === 0 || allowDestructive === true) return;
+  const removals = plan.steps.filter((s) => (write === undefined || s.write === write) && (s.kind === 'remove-items' || s.kind === 'delete-set') && s.items.length > 0);
+  if (removals.length === 0) return;
   const now = countsBySet(await count());
   if (!now) return;
   const grown: string[] = [];
@@ -206,7 +250,7 @@ async function refuseNewlyApplied(
     if (n > 0) grown.push(`${describeStep(step)}, but ${n} applied label${n === 1 ? ' has' : 's have'} been added since the plan`);
     total += n;
   }
-  if (grown.length > 0) throw new DestructiveStepsError(grown, total);
+  if (grown.length > 0) throw new DestructiveStepsError(grown, total, done);
 }
 
 /**

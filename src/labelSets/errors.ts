@@ -77,10 +77,11 @@ export class PlanStaleError extends LabelSetsError {
   /**
    * @param differences - what differs
    * @param done - the writes already done (empty when nothing was written)
+   * @param cause - the service's refusal of a write, when that is how the change was seen (a stale signature)
    */
-  constructor(differences: string[], done: string[] = []) {
-    const wrote = done.length === 0 ? 'nothing was written' : `done before it was seen: ${done.join('; ')}`;
-    super('STALE', `the label sets changed since the plan: re-plan (${wrote}):\n${differences.join('\n')}`);
+  constructor(differences: string[], done: string[] = [], cause?: unknown) {
+    const wrote = done.length === 0 ? 'nothing was written' : `done before it was seen: ${done.join('; ')}; nothing else was written`;
+    super('STALE', `the label sets changed since the plan: re-plan (${wrote}):\n${differences.join('\n')}`, cause);
     this.differences = differences;
     this.done = done;
   }
@@ -93,13 +94,18 @@ export class DestructiveStepsError extends LabelSetsError {
   readonly steps: string[];
   /** Applied labels the steps would remove, when known for every step. */
   readonly appliedLabels: number | null;
+  /** The writes already done when labels applied since the plan were seen (empty: nothing was written). */
+  readonly done: string[];
   /**
    * @param steps - the refused steps, described
    * @param appliedLabels - how many applied labels they would remove, or null when not known
+   * @param done - the writes of the same apply already done (counted again right before a later write)
    */
-  constructor(steps: string[], appliedLabels: number | null) {
+  constructor(steps: string[], appliedLabels: number | null, done: string[] = []) {
     const count = appliedLabels === null ? 'an unknown number of applied labels' : `${appliedLabels} applied label${appliedLabels === 1 ? '' : 's'}`;
-    super('DESTRUCTIVE', `refused: the plan would remove ${count} (allow it with allowDestructive / --allow-destructive; nothing was written):\n${steps.join('\n')}`);
+    const wrote = done.length === 0 ? 'nothing was written' : `done before it was seen: ${done.join('; ')}; nothing else was written`;
+    super('DESTRUCTIVE', `refused: the plan would remove ${count} (allow it with allowDestructive / --allow-destructive; ${wrote}):\n${steps.join('\n')}`);
+    this.done = done;
     this.steps = steps;
     this.appliedLabels = appliedLabels;
   }
@@ -114,23 +120,29 @@ export class ApplyError extends LabelSetsError {
   readonly failed: string;
   /** The writes not sent. */
   readonly notSent: string[];
-  /** True when the failed write's answer was lost: it may or may not have happened. It was not retried. */
+  /** True when the failed write was sent and its answer was lost: it may or may not have happened. It was not retried. */
   readonly outcomeUnknown: boolean;
+  /**
+   * True when the service answered and refused the write (a GraphQL error, an HTTP 4xx such as
+   * 413 for a body too large): sending it again fails the same way.
+   */
+  readonly refused: boolean;
   /**
    * @param parts - what was done, what failed and how, what was not sent
    * @param cause - the client's error
    */
-  constructor(parts: { done: string[]; failed: string; notSent: string[]; outcomeUnknown: boolean; reason: string }, cause?: unknown) {
+  constructor(parts: { done: string[]; failed: string; notSent: string[]; outcomeUnknown: boolean; refused?: boolean; reason: string }, cause?: unknown) {
     const what = parts.outcomeUnknown
-      ? `the answer to "${parts.failed}" was lost: it may or may not have happened (not retried)`
-      : `"${parts.failed}" failed`;
+      ? `"${parts.failed}" was sent and its answer was lost (${parts.reason}): it may or may not have happened (not retried)`
+      : `"${parts.failed}" failed: ${parts.reason}`;
     const done = parts.done.length === 0 ? 'nothing before it' : parts.done.join('; ');
     const notSent = parts.notSent.length === 0 ? '' : `; not sent: ${parts.notSent.join('; ')}`;
-    super('APPLY', `${what}: ${parts.reason}. Done: ${done}${notSent}. Run the plan again: it shows what is left`, cause);
+    super('APPLY', `${what}. Done: ${done}${notSent}. Run the plan again: it shows what is left`, cause);
     this.done = parts.done;
     this.failed = parts.failed;
     this.notSent = parts.notSent;
     this.outcomeUnknown = parts.outcomeUnknown;
+    this.refused = parts.refused === true;
   }
 }
 

@@ -49,23 +49,63 @@ export function fingerprintLabelSet(set: LabelSet): LabelSetFingerprint {
  * ```
  */
 export function compareFingerprints(against: readonly LabelSetFingerprint[], live: readonly LabelSet[]): string[] {
-  const differences: string[] = [];
-  const now = new Map(live.map((set) => [set.id, fingerprintLabelSet(set)]));
-  const name = (f: LabelSetFingerprint) => `label set ${f.index} "${f.name}" (id ${f.id})`;
+  return differences(against, live, fingerprintLabelSet);
+}
+
+/**
+ * What an apply expects a set to be right before its next write: as it was read, or as the
+ * apply's own writes left it.
+ */
+export interface ExpectedLabelSet {
+  set: LabelSet;
+  /** The order of the labels is not known (after an append, whose answer holds the new labels only). */
+  anyOrder?: boolean;
+  /** The signature is not known (an append answers none). */
+  signatureUnknown?: boolean;
+}
+
+/**
+ * How the live sets differ from what an apply expects them to be between its writes (so a
+ * change made by someone else while a write was in flight is seen before the next one).
+ *
+ * @param expected - every set the project should have now
+ * @param live - the sets as read now
+ * @returns one sentence per difference, in the words of {@link compareFingerprints}
+ */
+export function compareExpected(expected: readonly ExpectedLabelSet[], live: readonly LabelSet[]): string[] {
+  const anyOrder = new Set(expected.filter((e) => e.anyOrder).map((e) => e.set.id));
+  const was = expected.map((e) => ({ ...fingerprintOf(e.set, e.anyOrder === true), ...(e.signatureUnknown && { signature: undefined }) }));
+  return differences(was, live, (set) => fingerprintOf(set, anyOrder.has(set.id)));
+}
+
+/** A fingerprint whose items hash ignores their order when asked. */
+function fingerprintOf(set: LabelSet, anyOrder: boolean): LabelSetFingerprint {
+  const fingerprint = fingerprintLabelSet(set);
+  return anyOrder ? { ...fingerprint, itemsHash: itemsHash([...set.labelItems].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) } : fingerprint;
+}
+
+/** `signature: undefined`: not known, so not compared. */
+type Seen = Omit<LabelSetFingerprint, 'signature'> & { signature?: string | null };
+
+function differences(against: readonly Seen[], live: readonly LabelSet[], fingerprint: (set: LabelSet) => LabelSetFingerprint): string[] {
+  const found: string[] = [];
+  const now = new Map(live.map((set) => [set.id, fingerprint(set)]));
+  const name = (f: Seen) => `label set ${f.index} "${f.name}" (id ${f.id})`;
   for (const was of against) {
     const is = now.get(was.id);
     if (!is) {
-      differences.push(`${name(was)} is gone`);
+      found.push(`${name(was)} is gone`);
       continue;
     }
     now.delete(was.id);
-    if (is.index !== was.index) differences.push(`${name(was)} is now at index ${is.index}`);
-    if (is.name !== was.name) differences.push(`${name(was)} is now named "${is.name}"`);
-    if (is.itemsHash !== was.itemsHash || is.signature !== was.signature) {
-      const signature = is.signature !== was.signature ? ` (signature ${was.signature ?? 'none'} → ${is.signature ?? 'none'})` : '';
-      differences.push(`${name(was)}: its labels changed, ${was.labelCount} → ${is.labelCount} labels${signature}`);
+    if (is.index !== was.index) found.push(`${name(was)} is now at index ${is.index}`);
+    if (is.name !== was.name) found.push(`${name(was)} is now named "${is.name}"`);
+    const signed = was.signature !== undefined && is.signature !== was.signature;
+    if (is.itemsHash !== was.itemsHash || signed) {
+      const signature = signed ? ` (signature ${was.signature ?? 'none'} → ${is.signature ?? 'none'})` : '';
+      found.push(`${name(was)}: its labels changed, ${was.labelCount} → ${is.labelCount} labels${signature}`);
     }
   }
-  for (const added of now.values()) differences.push(`${name(added)} is new`);
-  return differences;
+  for (const added of now.values()) found.push(`${name(added)} is new`);
+  return found;
 }

@@ -42,6 +42,55 @@ describe('applyLabelSetPlan', () => {
     expect(service.writeCalls()).toEqual([]);
   });
 
+  it('reads again before each later write: its own writes (a rename, an append, a delete) are expected, nothing else is', async () => {
+    const service = memoryClient();
+    service.setApplied({ '1': {}, '2': {} });
+    const desired = pull(service).slice(0, 1);
+    desired[0]!.name = 'Named entities';
+    desired[0]!.labelItems.push({ labelName: 'EVENT' });
+    const plan = await planFor(service, desired);
+    expect(plan.writes.map((w) => w.op)).toEqual(['update', 'append', 'delete']);
+    await applyLabelSetPlan(service.client, plan);
+    expect(service.calls.map((c) => c.method)).toEqual([
+      'getProjectLabelSets', 'getAppliedLabelCounts', // the plan
+      'getProjectLabelSets', 'getAppliedLabelCounts', 'updateLabelSet',
+      'getProjectLabelSets', 'appendLabelItems',
+      'getProjectLabelSets', 'getAppliedLabelCounts', 'deleteLabelSet',
+    ]);
+    expect(service.state.map((s) => s.id)).toEqual(['1']);
+  });
+
+  it('stops before the next write when a set changed while a write was in flight, naming the writes done', async () => {
+    const service = memoryClient();
+    const desired = pull(service).slice(0, 1);
+    desired[0]!.labelItems[0]!.labelName = 'THING';
+    const plan = await planFor(service, desired, { appliedLabels: { '1': {}, '2': {} } });
+    service.failWrites((method) => {
+      if (method === 'updateLabelSet') service.state[1]!.labelItems[0]!.labelName = 'EMPLOYED_BY';
+    });
+    const error = await applyLabelSetPlan(service.client, plan).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PlanStaleError);
+    expect(error).toMatchObject({ code: 'STALE', done: ['replace the labels of label set 0 "Entities" (id 1), 5 labels'], differences: ['label set 1 "Relations" (id 2): its labels changed, 1 → 1 labels'] });
+    expect(service.writeCalls().map((c) => c.method)).toEqual(['updateLabelSet']);
+    expect(service.state.map((s) => s.id)).toEqual(['1', '2']);
+  });
+
+  it('counts applied labels again right before a later write that removes labels, and says what was done', async () => {
+    const service = memoryClient();
+    service.setApplied({ '1': {}, '2': {} });
+    const desired = pull(service).slice(0, 1);
+    desired[0]!.name = 'Named entities';
+    const plan = await planFor(service, desired);
+    service.failWrites((method) => {
+      if (method === 'updateLabelSet') service.setApplied({ '1': {}, '2': { '20': 2 } });
+    });
+    const error = await applyLabelSetPlan(service.client, plan).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DestructiveStepsError);
+    expect(error).toMatchObject({ appliedLabels: 2, done: ['rename label set 0 "Named entities" (id 1) to "Named entities"'] });
+    expect((error as Error).message).toContain('done before it was seen: rename label set 0');
+    expect(service.state.map((s) => s.id)).toEqual(['1', '2']);
+  });
+
   it('sees a set created or deleted since the plan', async () => {
     const service = memoryClient();
     const plan = await planFor(service, pull(service));
@@ -164,7 +213,9 @@ describe('applyLabelSetPlan', () => {
     });
     const error = await applyLabelSetPlan(service.client, plan).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'APPLY', outcomeUnknown: true, done: [], notSent: ['rename label set 1 "Links" (id 2) to "Links"'] });
-    expect((error as Error).message).toMatch(/^\[LabelSets\] the answer to "replace the labels of label set 0 "Entities" \(id 1\), 5 labels" was lost: it may or may not have happened \(not retried\)/);
+    expect((error as Error).message).toMatch(
+      /^\[LabelSets\] "replace the labels of label set 0 "Entities" \(id 1\), 5 labels" was sent and its answer was lost \(the connection ended before the answer arrived\): it may or may not have happened \(not retried\)/,
+    );
     expect((error as ApplyError).cause).toBeInstanceOf(NetworkError);
     expect(service.writeCalls().map((c) => c.method)).toEqual(['updateLabelSet']);
   });

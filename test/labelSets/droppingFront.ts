@@ -1,7 +1,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-/** A front on 127.0.0.1 that passes requests to a service and can lose the answer of chosen operations. */
+/**
+ * A front on 127.0.0.1 that passes requests to a service, can lose the answer of chosen
+ * operations, and can let someone else write while a chosen request is in flight.
+ */
 export interface DroppingFront {
   /** The front's GraphQL endpoint. */
   url: string;
@@ -9,6 +12,11 @@ export interface DroppingFront {
   sent: string[];
   /** Operations the service runs but whose answer never arrives (the socket is destroyed). */
   dropAnswerOf: Set<string>;
+  /**
+   * Another user's change, run once when a request of this operation has arrived and before it
+   * is passed on: it lands while that request is in flight.
+   */
+  meanwhile: Map<string, () => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -20,7 +28,7 @@ export interface DroppingFront {
  */
 export async function startDroppingFront(baseUrl: string): Promise<DroppingFront> {
   const sockets = new Set<Socket>();
-  const front = { url: '', sent: [] as string[], dropAnswerOf: new Set<string>() };
+  const front = { url: '', sent: [] as string[], dropAnswerOf: new Set<string>(), meanwhile: new Map<string, () => Promise<void>>() };
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -32,6 +40,9 @@ export async function startDroppingFront(baseUrl: string): Promise<DroppingFront
       /* not JSON: the service answers it */
     }
     front.sent.push(operationName);
+    const change = front.meanwhile.get(operationName);
+    front.meanwhile.delete(operationName);
+    await change?.();
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'content-length') headers.set(k, v);
     const answer = await fetch(new URL(req.url ?? '/', baseUrl), { method: req.method ?? 'GET', headers, ...(req.method === 'POST' && { body }) });

@@ -19,6 +19,6 @@ describe('exitCodeOf for the label-set workflow', () => {
     expect([EXIT.labelSetsDiffer, EXIT.labelSetsChanged]).toEqual([9, 10]);
     expect(new Set(Object.values(EXIT)).size).toBe(Object.values(EXIT).length);
     expect(EXIT_CODE_HELP).toMatch(/\n {2}9 {4}label-sets plan --exit-code: /);
-    expect(EXIT_CODE_HELP).toMatch(/\n {2}10 {3}label-sets apply: the label sets changed since the plan; nothing was written/);
+    expect(EXIT_CODE_HELP).toMatch(/\n {2}10 {3}label-sets apply: the label sets changed since the plan \(or while it wrote\); nothing more was written/);
   });
 });

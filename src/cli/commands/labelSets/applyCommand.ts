@@ -28,7 +28,7 @@ export function labelSetsApplyCommand(io: Io, done: (code: number) => void): Com
     .option('--verbose', 'the stack of an error')
     .addHelpText(
       'after',
-      '\nExit: 0 applied (or nothing to change), 10 the label sets changed since the plan (nothing was written: plan again),\n' +
+      '\nExit: 0 applied (or nothing to change), 10 the label sets changed since the plan or while it wrote (nothing more was written: plan again),\n' +
         '2 a destructive step without --allow-destructive, a bad file or flags (nothing was written), 4 a write\'s answer was lost (plan again to see).\n' +
         '\nExamples:\n  $ labelkit label-sets apply labels.json\n  $ labelkit label-sets plan labels.json --out plan.json && labelkit label-sets apply --plan plan.json --yes',
     );

@@ -1,5 +1,5 @@
 import pc from 'picocolors';
-import { formatLabelSetPlan, isLabelSetsError } from '../../../labelSets/index.js';
+import { ApplyError, formatLabelSetPlan, isLabelSetsError } from '../../../labelSets/index.js';
 import type { AppliedWrite, LabelSetPlan } from '../../../labelSets/index.js';
 import type { Printer } from '../../io.js';
 import type { LabelSetsApplyOutcome } from './applyRunner.js';
@@ -92,8 +92,16 @@ export function printLabelSetsError(printer: Printer, error: unknown, color: boo
     PLAN: 'change the file: the service cannot make this change',
     DESTRUCTIVE: 'read the plan (labelkit label-sets plan FILE), then add --allow-destructive if the labels may go',
     STALE: 'plan again (labelkit label-sets plan FILE --out plan.json), read it, then apply the new plan',
-    APPLY: 'labelkit label-sets plan FILE shows what is left; apply again to finish',
+    APPLY: applyHint(error),
   }[error.code];
   printer.err(`hint: ${hint}`);
   return true;
+}
+
+/** What to do after a failed write: never "apply again" when that cannot succeed. */
+function applyHint(error: unknown): string {
+  if (!(error instanceof ApplyError)) return 'labelkit label-sets plan FILE shows what is left';
+  if (error.outcomeUnknown) return 'labelkit label-sets plan FILE shows whether it happened and what is left';
+  if (error.refused) return 'the service refused this write, so applying it again fails the same way: change the file (labelkit label-sets plan FILE shows what is left)';
+  return 'labelkit label-sets plan FILE shows what is left; apply again to finish';
 }
