@@ -29,7 +29,7 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 /** The exit-code table as printed by `labelkit --help`. */
 export const EXIT_CODE_HELP = [
   'Exit codes:',
-  '  0    success (jobs: every job DELIVERED)',
+  '  0    success (jobs: every job DELIVERED; label-sets apply: also "nothing applied" when the answer was not yes)',
   '  1    unexpected error (also: the service answered with a GraphQL error; model check: an invalid answer)',
   '  2    invalid input or usage (every problem is listed; nothing was sent); label sets: a file that cannot',
   '       be applied (e.g. a set moved to another index), or a destructive step without --allow-destructive',

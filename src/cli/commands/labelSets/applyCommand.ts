@@ -13,7 +13,7 @@ import type { AskingIo } from './confirm.js';
  * Declares `labelkit label-sets apply FILE | --plan plan.json`: shows the plan, asks, writes it.
  *
  * @param io - the process
- * @param done - receives the exit code (0 applied or nothing to do; 10 changed since the plan; 2 refused or bad input)
+ * @param done - receives the exit code (0 applied, nothing to do, or declined at the question; 10 changed since the plan; 2 refused or bad input)
  * @returns the command
  */
 export function labelSetsApplyCommand(io: Io, done: (code: number) => void): Command {
@@ -28,7 +28,7 @@ export function labelSetsApplyCommand(io: Io, done: (code: number) => void): Com
     .option('--verbose', 'the stack of an error')
     .addHelpText(
       'after',
-      '\nExit: 0 applied (or nothing to change), 10 the label sets changed since the plan or while it wrote (nothing more was written: plan again),\n' +
+      '\nExit: 0 applied (or nothing to change, or the answer to the question was not yes: nothing applied), 10 the label sets changed since the plan or while it wrote (nothing more was written: plan again),\n' +
         '2 a destructive step without --allow-destructive, a bad file or flags (nothing was written), 4 a write\'s answer was lost (plan again to see).\n' +
         '\nExamples:\n  $ labelkit label-sets apply labels.json\n  $ labelkit label-sets plan labels.json --out plan.json && labelkit label-sets apply --plan plan.json --yes',
     );
@@ -45,7 +45,7 @@ export function labelSetsApplyCommand(io: Io, done: (code: number) => void): Com
             onWrite: (write) => printWrite(context.printer, write),
           });
           printApplyOutcome(context.printer, outcome);
-          return outcome.kind === 'declined' ? EXIT.unexpected : EXIT.ok;
+          return EXIT.ok; // declining at the question is an answer, not a failure
         } catch (error) {
           if (printLabelSetsError(context.printer, error, useColor(io, io.stderr))) return exitCodeOf(error);
           throw error;

@@ -59,7 +59,7 @@ export function printWrite(printer: Printer, write: AppliedWrite): void {
 export function printApplyOutcome(printer: Printer, outcome: LabelSetsApplyOutcome): void {
   if (outcome.kind === 'nothing-to-do') return;
   if (outcome.kind === 'declined') {
-    printer.err('labelkit: not applied (the answer was not yes); nothing was written');
+    printer.err('labelkit: nothing applied (the answer was not yes); nothing was written');
     return;
   }
   const { plan, result } = outcome;
