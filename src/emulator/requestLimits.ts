@@ -4,12 +4,10 @@ import { GraphQLError } from 'graphql';
 import type { ValidationContext } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
-/** The largest request body the emulator reads, in bytes (1 MiB), unless `maxBodyBytes` says otherwise. */
-export const MAX_BODY_BYTES = 1_048_576;
-/** The deepest selection a GraphQL operation may nest (the service's own documents need 3). */
-export const MAX_QUERY_DEPTH = 8;
-/** The most aliases one GraphQL operation may use, `__typename` aliases included (the client's documents use 1). */
-export const MAX_QUERY_ALIASES = 15;
+import { MAX_QUERY_ALIASES, MAX_QUERY_DEPTH } from '../shared/constants.js';
+
+// The limits live in src/shared/constants.ts (the label-set plan checks its writes against them too).
+export { MAX_BODY_BYTES, MAX_QUERY_ALIASES, MAX_QUERY_DEPTH } from '../shared/constants.js';
 
 /** Thrown by {@link readLimitedText} when a body is over the limit. */
 export class BodyTooLargeError extends Error {

@@ -4,9 +4,12 @@ import type { ValuePath } from './checkLabelSets.js';
 import { LabelSetsPlanError } from './errors.js';
 import { fingerprintLabelSet } from './fingerprint.js';
 import type { LiveLabelItem } from './fingerprint.js';
+import { describeWrite } from './formatPlan.js';
 import { PLAN_FORMAT } from './plan.js';
 import type { LabelSetPlan, PlanItem, PlanStep, PlanStepKind, PlanWrite } from './plan.js';
 import type { AppliedLabelCounts, LabelItemSpec, LabelItemWrite, LabelSetSpec } from './types.js';
+import { requestLimitText, writeRequestBytes } from './writeSize.js';
+import { MAX_BODY_BYTES } from '../shared/constants.js';
 
 /** Options of {@link diffLabelSets}. */
 export interface DiffOptions {
@@ -28,7 +31,8 @@ type Matched = { spec: LabelItemSpec; live: LiveLabelItem | undefined; id: strin
  * @param options - applied-label counts, and how to name places in the file
  * @returns the plan; it has no write when nothing differs
  * @throws {@link LabelSetsPlanError} listing every reason the desired sets cannot be reached:
- * a set `id` the project does not have, a set that would move to another index
+ * a set `id` the project does not have, a set that would move to another index, a write larger
+ * than a request to the service may carry (`MAX_BODY_BYTES`, 1 MiB; see `writeRequestBytes`)
  * @remarks **Sets** are matched by `id`, or, without one, by `index`; a live set that nothing
  * matches is deleted. **Labels** are matched by `id`. A label without an id takes the id of the
  * live label of the same name (case-insensitive) that no other label claims: under the same
@@ -123,6 +127,19 @@ export function diffLabelSets(projectId: string, role: Role, live: readonly Labe
     const write = addWrite({ op: 'delete', setIndex: set.index, setId: set.id });
     addStep({ kind: 'delete-set', setIndex: set.index, setId: set.id, setName: set.name, items, appliedLabels: sum(items), write });
   }
+  // Each write is one request: one the service cannot take would fail at apply, every time.
+  const tooLarge = plan.writes.flatMap((write, i) => {
+    const bytes = writeRequestBytes(projectId, write);
+    if (bytes <= MAX_BODY_BYTES) return [];
+    const d = pairs.find((p) => p.spec.index === write.setIndex)?.d;
+    const at = d === undefined ? '' : where(['labelSets', d, 'labelItems']);
+    const labels = 'labelItems' in write && write.labelItems ? ` (${write.labelItems.length} labels)` : '';
+    return [
+      `${at}the write "${describeWrite(plan, i)}" would send about ${(bytes / 1_048_576).toFixed(1)} MiB${labels}, more than the ${requestLimitText()} a request to the service may carry: ` +
+        'it cannot be applied; make the set smaller (new top-level labels of an existing set may be added over several applies: an append sends only them)',
+    ];
+  });
+  if (tooLarge.length > 0) throw new LabelSetsPlanError(tooLarge);
   return plan;
 
   /** The steps and writes of one set that exists on both sides. */

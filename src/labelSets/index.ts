@@ -26,6 +26,7 @@ export type { LabelSetFingerprint, LabelSetPlan, PlanItem, PlanStep, PlanStepKin
 export { ApplyError, DestructiveStepsError, isLabelSetsError, LabelSetsError, LabelSetsFileError, LabelSetsPlanError, PlanStaleError } from './errors.js';
 export type { FileProblem, LabelSetsErrorCode } from './errors.js';
 export { countsBySet } from './types.js';
+export { writeRequestBytes } from './writeSize.js';
 export type {
   AppliedLabelCounts,
   LabelItemSpec,

@@ -59,6 +59,24 @@ export const DEFAULT_JOB_TIMEOUT_MS = 600_000;
 export const MAX_LABEL_SETS = 5;
 
 /**
+ * The largest request body the service takes, in bytes (1 MiB), as far as labelkit knows: the
+ * emulator's limit (its `maxBodyBytes` default; a larger body gets 413 "Request body too large");
+ * production publishes none. `label-sets plan` refuses a write that would be larger.
+ *
+ * @example
+ * ```ts
+ * if (bodyBytes > MAX_BODY_BYTES) problems.push('too large for one request');
+ * ```
+ */
+export const MAX_BODY_BYTES = 1_048_576;
+
+/** The deepest selection a GraphQL operation may nest in the emulator (the service's own documents need 3). */
+export const MAX_QUERY_DEPTH = 8;
+
+/** The most aliases one GraphQL operation may use in the emulator, `__typename` aliases included (the client's documents use 1). */
+export const MAX_QUERY_ALIASES = 15;
+
+/**
  * A label's colour as production documents it for writes: `#` and six hex digits, e.g. `#df3920`.
  * The client checks the colours it writes against it; the emulator enforces it.
  *
