@@ -14,7 +14,7 @@ export interface SpecProblem {
 
 const FILE_KEYS = ['projectId', 'role', 'cabinetId', 'labelSets'];
 const SET_KEYS = ['id', 'index', 'name', 'signature', 'labelItems'];
-const ITEM_KEYS = ['id', 'parentId', 'labelName', 'color', 'desc'];
+const ITEM_KEYS = ['id', 'parentId', 'parent', 'labelName', 'color', 'desc'];
 
 /**
  * Writes a path the way a person reads it: `labelSets[0].labelItems[3].color`.
@@ -44,8 +44,9 @@ const quote = (value: unknown) => (typeof value === 'string' ? JSON.stringify(va
  * `projectId`, `role` (`LABELER`/`REVIEWER`, any case) and `cabinetId` are optional. Each set
  * has `index` (an integer 0–4, unique), a non-empty `name` and `labelItems`; `id` (unique) and
  * `signature` are optional. Each label has a non-empty `labelName`; `id` (unique in its set),
- * `parentId` (the id of another label of the set), `color` (`#rrggbb` or null) and `desc`
- * (text or null) are optional. Among the labels of one parent no two names may differ only in
+ * `parentId` (the id of another label of the set) or `parent` (the name of another label of the
+ * set, or its path from the top such as `ENTITY/PERSON`: see {@link parentIndexes}; not both),
+ * `color` (`#rrggbb` or null) and `desc` (text or null) are optional. Among the labels of one parent no two names may differ only in
  * case, and `parentId` may not form a cycle (reported at each label of it). The rules of the
  * labels and the count of sets are the ones the client and the emulator use
  * (src/shared/labelItemRules.ts). Unknown fields are refused (a misspelt `colour` would otherwise
@@ -146,9 +147,18 @@ function checkSet(raw: unknown, path: ValuePath, add: (path: ValuePath, message:
     if (!checked.ok) ok = false;
     return checked.item;
   });
-  const rules = labelItemProblems(raw.labelItems, { fields: { name: 'labelName' }, refer: (i) => referTo(raw.labelItems as unknown[], i) });
-  for (const p of rules) add([...path, 'labelItems', p.index, p.field === 'name' ? 'labelName' : p.field], p.message);
-  if (!ok || rules.length > 0) return { ...set, labelItems: [] };
+  // A `parent` given by name or path becomes the key of the label it names, so that the one set
+  // of rules (src/shared/labelItemRules.ts) checks the hierarchy whichever way it is written.
+  const { keys, parentKeys, problems: parentProblems } = parentReferences(raw.labelItems);
+  for (const [i, message] of parentProblems) add([...path, 'labelItems', i, 'parent'], message);
+  const keyed = raw.labelItems.map((item: unknown, i) => (isRecord(item) ? { ...item, id: keys[i], parentId: parentKeys[i] } : item));
+  const rules = labelItemProblems(keyed, { fields: { name: 'labelName' }, refer: (i) => referTo(raw.labelItems as unknown[], i) });
+  for (const p of rules) {
+    const given = raw.labelItems[p.index] as Record<string, unknown>;
+    const byName = p.field === 'parentId' && usable(given.parentId) === undefined && usable(given.parent) !== undefined;
+    add([...path, 'labelItems', p.index, p.field === 'name' ? 'labelName' : byName ? 'parent' : p.field], p.message);
+  }
+  if (!ok || rules.length > 0 || parentProblems.size > 0) return { ...set, labelItems: [] };
   set.labelItems = items as LabelItemSpec[];
   return set;
 }
@@ -173,6 +183,11 @@ function checkItem(raw: unknown, path: ValuePath, add: (path: ValuePath, message
     if (raw.parentId !== null && (typeof raw.parentId !== 'string' || raw.parentId.trim() === '')) fail('parentId', 'must be the id of another label of the set, or null');
     else item.parentId = raw.parentId;
   }
+  if (raw.parent !== undefined && raw.parent !== null) {
+    if (typeof raw.parent !== 'string' || raw.parent.trim() === '') fail('parent', 'must be the name of another label of the set, or its path from the top such as "ENTITY/PERSON"');
+    else if (usable(raw.parentId) !== undefined) fail('parent', 'give parentId (an id) or parent (a name or path), not both');
+    else item.parent = raw.parent;
+  }
   if (typeof raw.labelName !== 'string' || raw.labelName.trim() === '') {
     fail('labelName', raw.labelName === undefined ? "required: the label's name" : 'must be a non-empty string');
   } else item.labelName = raw.labelName;
@@ -188,4 +203,119 @@ function checkItem(raw: unknown, path: ValuePath, add: (path: ValuePath, message
 function referTo(items: unknown[], i: number): string {
   const name = (items[i] as { labelName?: unknown }).labelName;
   return typeof name === 'string' && name.trim() !== '' ? `labelItems[${i}] (${quote(name)})` : `labelItems[${i}]`;
+}
+
+const usable = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
+
+/**
+ * The parent of each label of a list as an index in it: by `parentId` (the id of a label of the
+ * list) or by `parent` (a label's name, or its path from the top with `/` between names, e.g.
+ * `ENTITY/PERSON`; names compare case-insensitively, as the service compares them).
+ *
+ * @param items - the labels as given (a file's, or checked ones)
+ * @returns for each label, the index of its parent, `null` at the top, or undefined when its
+ * reference names no label, or more than one
+ * @remarks `parent` is first taken as a whole name (a name may hold a `/`); when no label or more
+ * than one has that name and it holds a `/`, as a path. A cycle is left to the rules of
+ * labelItemProblems (its labels resolve to each other).
+ * @example
+ * ```ts
+ * parentIndexes([{ labelName: 'ENTITY' }, { labelName: 'PERSON', parent: 'ENTITY' }]); // [null, 0]
+ * ```
+ */
+export function parentIndexes(items: readonly unknown[]): (number | null | undefined)[] {
+  return resolveParents(items).parents;
+}
+
+function resolveParents(items: readonly unknown[]): { parents: (number | null | undefined)[]; problems: Map<number, string> } {
+  const field = (i: number, key: string) => (isRecord(items[i]) ? usable((items[i] as Record<string, unknown>)[key]) : undefined);
+  const nameOf = (i: number) => field(i, 'labelName')?.toLowerCase();
+  const byId = new Map<string, number>();
+  items.forEach((_, i) => {
+    const id = field(i, 'id');
+    if (id !== undefined && !byId.has(id)) byId.set(id, i);
+  });
+  const problems = new Map<number, string>();
+  const memo = new Map<number, number | null | undefined>();
+  const visiting = new Set<number>();
+  const named = (name: string) => items.flatMap((_, j) => (nameOf(j) === name.trim().toLowerCase() ? [j] : []));
+  const pathOf = (j: number): string => {
+    const names: string[] = [];
+    for (let at: number | null | undefined = j, n = 0; typeof at === 'number' && n <= items.length; at = parentOf(at), n++) names.unshift(field(at, 'labelName') ?? '?');
+    return names.join('/');
+  };
+  /** Whether label j sits at this path (names from the top). */
+  const atPath = (j: number, segments: string[]): boolean => {
+    let at: number | null | undefined = j;
+    for (let k = segments.length - 1; k >= 0; k--) {
+      if (typeof at !== 'number' || nameOf(at) !== segments[k]) return false;
+      at = parentOf(at);
+    }
+    return at === null;
+  };
+  function parentOf(i: number): number | null | undefined {
+    if (memo.has(i)) return memo.get(i);
+    if (visiting.has(i)) return undefined; // a cycle of paths: reported by the rules, or as unknown
+    visiting.add(i);
+    let found: number | null | undefined = null;
+    const id = field(i, 'parentId');
+    const text = id === undefined ? field(i, 'parent') : undefined;
+    if (id !== undefined) found = byId.get(id);
+    else if (text !== undefined) {
+      const byName = named(text);
+      const segments = text.split('/').map((s) => s.trim().toLowerCase());
+      const byPath = byName.length !== 1 && segments.length > 1 ? items.flatMap((_, j) => (atPath(j, segments) ? [j] : [])) : [];
+      if (byName.length === 1) found = byName[0];
+      else if (byPath.length === 1) found = byPath[0];
+      else {
+        found = undefined;
+        const quoted = JSON.stringify(text);
+        const many = byPath.length > 1 ? byPath : byName;
+        problems.set(
+          i,
+          many.length > 1
+            ? `${quoted} names ${many.length} labels of this set (${many.map((j) => JSON.stringify(pathOf(j))).join(', ')}): give the path of one from the top`
+            : `no label of this set has the name${segments.length > 1 ? ' or the path' : ''} ${quoted} (parent is another label's name, or its path from the top such as "ENTITY/PERSON")`,
+        );
+      }
+    }
+    visiting.delete(i);
+    memo.set(i, found);
+    return found;
+  }
+  return { parents: items.map((_, i) => parentOf(i)), problems };
+}
+
+/**
+ * What the rules of labelItemProblems see of each label: its id, or a stand-in key for a label
+ * without one (its name when no other label has that name or id, else the name and its place),
+ * and the key of its parent (by `parentId` as written, so an unknown id is reported as such; by
+ * `parent` as resolved).
+ */
+function parentReferences(items: readonly unknown[]): { keys: (string | undefined)[]; parentKeys: (string | undefined)[]; problems: Map<number, string> } {
+  const { parents, problems } = resolveParents(items);
+  const field = (i: number, key: string) => (isRecord(items[i]) ? usable((items[i] as Record<string, unknown>)[key]) : undefined);
+  const taken = new Set(items.flatMap((_, i) => field(i, 'id') ?? []));
+  const names = new Map<string, number>();
+  items.forEach((_, i) => {
+    const name = field(i, 'labelName')?.toLowerCase();
+    if (name !== undefined) names.set(name, (names.get(name) ?? 0) + 1);
+  });
+  const keys = items.map((_, i) => {
+    const id = field(i, 'id');
+    if (id !== undefined) return id;
+    const name = field(i, 'labelName');
+    if (name === undefined) return undefined;
+    let key = names.get(name.toLowerCase()) === 1 && !taken.has(name) ? name : `${name} (labelItems[${i}])`;
+    while (taken.has(key)) key = `${key}'`;
+    taken.add(key);
+    return key;
+  });
+  const parentKeys = items.map((_, i) => {
+    const id = field(i, 'parentId');
+    if (id !== undefined) return id;
+    const parent = parents[i];
+    return typeof parent === 'number' ? keys[parent] : undefined;
+  });
+  return { keys, parentKeys, problems };
 }

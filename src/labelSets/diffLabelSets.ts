@@ -1,5 +1,5 @@
 import type { LabelSet, Role } from 'labelkit';
-import { pathText } from './checkLabelSets.js';
+import { parentIndexes, pathText } from './checkLabelSets.js';
 import type { ValuePath } from './checkLabelSets.js';
 import { LabelSetsPlanError } from './errors.js';
 import { fingerprintLabelSet } from './fingerprint.js';
@@ -19,7 +19,8 @@ export interface DiffOptions {
   where?: (path: ValuePath) => string;
 }
 
-type Matched = { spec: LabelItemSpec; live: LiveLabelItem | undefined; id: string | null };
+/** A desired label, the live label it is (if any), its id (made for a new one), and its parent's index in the desired list. */
+type Matched = { spec: LabelItemSpec; live: LiveLabelItem | undefined; id: string | null; parent: number | null };
 
 /**
  * Computes the plan that brings live label sets to desired ones: pure, no network.
@@ -117,7 +118,9 @@ export function diffLabelSets(projectId: string, role: Role, live: readonly Labe
   for (const { spec } of byIndex(pairs)) {
     if (pairs.find((p) => p.spec === spec)!.live) continue;
     const taken = new Set(spec.labelItems.flatMap((item) => (item.id === undefined ? [] : [item.id])));
-    const labelItems = spec.labelItems.map((item) => itemWrite(item, undefined, item.id ?? newItemId(item.labelName, taken)));
+    const ids = spec.labelItems.map((item) => item.id ?? newItemId(item.labelName, taken));
+    const parents = parentIndexes(spec.labelItems);
+    const labelItems = spec.labelItems.map((item, i) => itemWrite(item, undefined, ids[i]!, typeof parents[i] === 'number' ? ids[parents[i]]! : null));
     const write = addWrite({ op: 'create', setIndex: spec.index, name: spec.name, labelItems });
     addStep({ kind: 'create-set', setIndex: spec.index, setId: null, setName: spec.name, items: labelItems.map((i) => ({ id: i.id, labelName: i.labelName })), write });
   }
@@ -148,8 +151,13 @@ export function diffLabelSets(projectId: string, role: Role, live: readonly Labe
     const matched = matchItems(liveItems, spec.labelItems);
     const claimedIds = new Set(matched.flatMap((m) => (m.live ? [m.live.id] : [])));
     const removed = liveItems.filter((item) => !claimedIds.has(item.id));
+    // New labels get their ids now (a label's parent may be one); an append sends none and lets the service make them.
+    const taken = new Set([...liveItems.map((i) => i.id), ...spec.labelItems.flatMap((i) => (i.id === undefined ? [] : [i.id]))]);
+    const added = matched.filter((m) => !m.live);
+    for (const m of added) m.id = m.spec.id ?? newItemId(m.spec.labelName, taken);
+    const parentIdOf = (m: Matched) => (m.parent === null ? null : matched[m.parent]!.id);
     for (const m of matched) {
-      const clash = !m.live && m.spec.id !== undefined && removed.find((r) => sameName(r, m.spec) && (r.parentId ?? null) === (m.spec.parentId ?? null));
+      const clash = !m.live && m.spec.id !== undefined && removed.find((r) => sameName(r, m.spec) && (r.parentId ?? null) === parentIdOf(m));
       if (clash) {
         plan.warnings.push(
           `${where(['labelSets', d, 'labelItems', spec.labelItems.indexOf(m.spec), 'id'])}"${m.spec.labelName}" has id "${m.spec.id}", which the set does not have, so it replaces the live "${clash.labelName}" (id ${clash.id}) and that one's applied labels go; leave the id out (or give ${clash.id}) to keep them`,
@@ -157,23 +165,22 @@ export function diffLabelSets(projectId: string, role: Role, live: readonly Labe
       }
     }
     const liveName = new Map(liveItems.map((item) => [item.id, item.labelName]));
-    const specName = new Map(spec.labelItems.flatMap((item) => (item.id === undefined ? [] : [[item.id, item.labelName] as const])));
     const changed = (pick: (m: Matched & { live: LiveLabelItem }) => PlanItem | undefined) =>
       matched.flatMap((m) => (m.live ? (pick(m as Matched & { live: LiveLabelItem }) ?? []) : []));
     const renamed = changed(({ live: l, spec: s }) => (l.labelName !== s.labelName ? { id: l.id, labelName: s.labelName, from: l.labelName, to: s.labelName } : undefined));
     const recoloured = changed(({ live: l, spec: s }) =>
       s.color !== undefined && (l.color ?? null) !== s.color ? { id: l.id, labelName: s.labelName, from: l.color ?? null, to: s.color } : undefined,
     );
-    const reparented = changed(({ live: l, spec: s }) => {
-      const from = l.parentId ?? null;
-      const to = s.parentId ?? null;
+    const reparented = changed((m) => {
+      const from = m.live.parentId ?? null;
+      const to = parentIdOf(m);
       if (from === to) return undefined;
-      return { id: l.id, labelName: s.labelName, from, to, fromParent: from === null ? null : (liveName.get(from) ?? from), toParent: to === null ? null : (specName.get(to) ?? to) };
+      const toParent = m.parent === null ? null : matched[m.parent]!.spec.labelName;
+      return { id: m.live.id, labelName: m.spec.labelName, from, to, fromParent: from === null ? null : (liveName.get(from) ?? from), toParent };
     });
     const described = changed(({ live: l, spec: s }) =>
       s.desc !== undefined && (l.desc ?? null) !== s.desc ? { id: l.id, labelName: s.labelName, from: l.desc ?? null, to: s.desc } : undefined,
     );
-    const added = matched.filter((m) => !m.live);
     const renamesSet = set.name !== spec.name;
     const others = renamed.length + recoloured.length + reparented.length + described.length + removed.length;
     if (!renamesSet && added.length === 0 && others === 0) return;
@@ -182,7 +189,7 @@ export function diffLabelSets(projectId: string, role: Role, live: readonly Labe
     const step = (kind: PlanStepKind, items: PlanItem[], write: number, extra: { appliedLabels?: number | null } = {}) => {
       if (kind === 'rename-set' ? renamesSet : items.length > 0) addStep({ kind, ...base, items, write, ...(kind === 'rename-set' && { previousSetName: set.name }), ...extra });
     };
-    if (others === 0 && added.every((m) => (m.spec.parentId ?? null) === null)) {
+    if (others === 0 && added.every((m) => m.parent === null)) {
       // Only new top-level labels (and maybe the name): keep everything, let the service make ids.
       // The name first: its answer carries the signature the append then sends.
       if (renamesSet) step('rename-set', [], addWrite({ op: 'update', setIndex: set.index, setId: set.id, name: spec.name }));
@@ -192,9 +199,7 @@ export function diffLabelSets(projectId: string, role: Role, live: readonly Labe
       }
       return;
     }
-    const taken = new Set([...liveItems.map((i) => i.id), ...spec.labelItems.flatMap((i) => (i.id === undefined ? [] : [i.id]))]);
-    for (const m of added) m.id = m.spec.id ?? newItemId(m.spec.labelName, taken);
-    const labelItems = matched.map((m) => itemWrite(m.spec, m.live, m.live?.id ?? m.id!));
+    const labelItems = matched.map((m) => itemWrite(m.spec, m.live, m.id!, parentIdOf(m)));
     const write = addWrite({ op: 'update', setIndex: set.index, setId: set.id, ...(renamesSet && { name: spec.name }), labelItems });
     step('rename-set', [], write);
     step('add-items', added.map((m) => ({ id: m.id, labelName: m.spec.labelName })), write);
@@ -207,19 +212,26 @@ export function diffLabelSets(projectId: string, role: Role, live: readonly Labe
   }
 }
 
-/** Each desired label with the live label it is (by id, or by name when it has no id), or none when new. */
+/**
+ * Each desired label with the live label it is (by id, or by name when it has no id), or none
+ * when new; and the index of its parent (by `parentId` or `parent`: see `parentIndexes`).
+ */
 function matchItems(liveItems: readonly LiveLabelItem[], specs: readonly LabelItemSpec[]): Matched[] {
   const liveById = new Map(liveItems.map((item) => [item.id, item]));
   const claimed = new Set<string>();
-  const matched: Matched[] = specs.map((spec) => {
+  const parents = parentIndexes(specs);
+  const matched: Matched[] = specs.map((spec, i) => {
     const live = spec.id === undefined ? undefined : liveById.get(spec.id);
     if (live) claimed.add(live.id);
-    return { spec, live, id: spec.id ?? null };
+    return { spec, live, id: live?.id ?? spec.id ?? null, parent: parents[i] ?? null };
   });
-  for (const m of matched) {
+  // By name, parents before children: a child looks first under the live label its parent matched.
+  const depth = (m: Matched): number => (m.parent === null ? 0 : 1 + depth(matched[m.parent]!));
+  for (const m of [...matched].sort((a, b) => depth(a) - depth(b))) {
     if (m.spec.id !== undefined) continue;
     const free = liveItems.filter((item) => !claimed.has(item.id) && sameName(item, m.spec));
-    const here = free.find((item) => (item.parentId ?? null) === (m.spec.parentId ?? null));
+    const parentId = m.parent === null ? null : (matched[m.parent]!.id ?? NO_LIVE_PARENT);
+    const here = free.find((item) => (item.parentId ?? null) === parentId);
     const live = here ?? (free.length === 1 ? free[0] : undefined);
     if (live) {
       m.live = live;
@@ -239,9 +251,12 @@ function optional(spec: LabelItemSpec, live: LiveLabelItem | undefined): { color
   return { ...(color !== undefined && { color }), ...(desc !== undefined && { desc }) };
 }
 
-function itemWrite(spec: LabelItemSpec, live: LiveLabelItem | undefined, id: string): LabelItemWrite {
-  return { id, parentId: spec.parentId ?? null, labelName: spec.labelName, ...optional(spec, live) };
+function itemWrite(spec: LabelItemSpec, live: LiveLabelItem | undefined, id: string, parentId: string | null): LabelItemWrite {
+  return { id, parentId, labelName: spec.labelName, ...optional(spec, live) };
 }
+
+/** The parent of a label whose parent is new: no live label has it. */
+const NO_LIVE_PARENT = '\u0000new';
 
 function sum(items: readonly PlanItem[]): number | null {
   let total = 0;

@@ -20,7 +20,7 @@ export interface ParsedLabelSetsFile {
 }
 
 /** Text fields: in YAML a plain `id: 10` is the number 10; its source text is what was meant. */
-const TEXT_KEYS = new Set(['projectId', 'cabinetId', 'id', 'parentId', 'name', 'labelName', 'desc']);
+const TEXT_KEYS = new Set(['projectId', 'cabinetId', 'id', 'parentId', 'parent', 'name', 'labelName', 'desc']);
 const YAML_COMMENTED_COLOR = /^([0-9a-f]{6})\b/i;
 
 /**

@@ -11,6 +11,13 @@ export interface LabelItemSpec {
   id?: string;
   /** The id of the label above this one; `null` or absent at the top level. */
   parentId?: string | null;
+  /**
+   * The label above this one by its name (`"ENTITY"`), or by its path from the top with `/`
+   * between names (`"ENTITY/PERSON"`) when its name is not unique in the set; names compare
+   * case-insensitively. For a file written by hand, whose labels have no ids. Give `parentId` or
+   * `parent`, not both; neither (or `null`): at the top level.
+   */
+  parent?: string | null;
   /** Compared case-insensitively by the service: two siblings may not differ only in case. */
   labelName: string;
   /** `#rrggbb`, or `null` for none. */

@@ -124,7 +124,7 @@ describe('parseLabelSetsFile', () => {
       'bad.json:29: labelSets[0].labelItems[4].parentId: the parent chain of "4" comes back to "4" (a cycle: "4" → "5" → "4")',
       'bad.json:34: labelSets[0].labelItems[5].parentId: the parent chain of "5" comes back to "5" (a cycle: "5" → "4" → "5")',
       'bad.json:39: labelSets[0].labelItems[6].labelName: must be a non-empty string',
-      'bad.json:40: labelSets[0].labelItems[6].colour: unknown field "colour" (known: id, parentId, labelName, color, desc)',
+      'bad.json:40: labelSets[0].labelItems[6].colour: unknown field "colour" (known: id, parentId, parent, labelName, color, desc)',
       'bad.json:45: labelSets[1].index: index 0 is used twice (also labelSets[0])',
       'bad.json:49: labelSets[2].name: required: the set\'s name',
       'bad.json:50: labelSets[2].index: must be an integer from 0 to 4 (got 7)',
