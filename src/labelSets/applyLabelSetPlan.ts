@@ -1,15 +1,15 @@
 import { isLabelkitError, ValidationError } from 'labelkit';
-import type { AppliedLabelCount, LabelSet } from 'labelkit';
-import { checkLabelSetPlan } from './checkPlan.js';
+import { checkSavedLabelSetPlan } from './checkPlan.js';
+import { diffLabelSets } from './diffLabelSets.js';
 import { ApplyError, DestructiveStepsError, PlanStaleError } from './errors.js';
 import { compareExpected, compareFingerprints } from './fingerprint.js';
 import type { ExpectedLabelSet } from './fingerprint.js';
 import { classifyFailure } from '../shared/classify.js';
 import { describeStep, describeWrite } from './formatPlan.js';
 import { destructiveSteps } from './plan.js';
-import type { LabelSetPlan, PlanWrite } from './plan.js';
+import type { LabelSetPlan, PlanWrite, SavedLabelSetPlan } from './plan.js';
 import { countsBySet } from './types.js';
-import type { LabelSetsClient } from './types.js';
+import type { AppliedLabelCounts, LabelSetsClient } from './types.js';
 
 /** Options of {@link applyLabelSetPlan}. */
 export interface ApplyLabelSetPlanOptions {
@@ -24,6 +24,11 @@ export interface ApplyLabelSetPlanOptions {
   timeoutMs?: number;
   /** Called after each write the service confirmed. */
   onWrite?: (write: AppliedWrite) => void;
+  /**
+   * Applied labels per label (set id → label id → count), when the client cannot count them (the
+   * service cannot tell): as for `planLabelSets`. A client that can count is asked instead.
+   */
+  appliedLabels?: AppliedLabelCounts;
 }
 
 /** A write the service confirmed. */
@@ -57,34 +62,40 @@ export interface ApplyLabelSetPlanResult {
 }
 
 /**
- * Applies a plan: re-reads the sets, writes nothing if any changed since the plan, then sends
- * the plan's writes in order.
+ * Applies a plan: re-reads the sets, writes nothing if any changed since the plan, computes the
+ * writes again from what was wanted, then sends them in order.
  *
  * @param client - a client made by `createLabelingClient` (or anything with the same methods)
- * @param plan - from `planLabelSets`, or read back from a saved plan file
+ * @param given - from `planLabelSets`, or a saved plan read back (see `savedLabelSetPlan`): its
+ * `projectId`, `role`, `against` and `desired` are what is used
  * @param options - `allowDestructive`, signal, time-out, `onWrite`
  * @returns the writes done, the ids the service made, the sets created
  * @throws {@link ValidationError} when the plan is not a plan (nothing is sent);
  * {@link DestructiveStepsError} when a step removes labels with applied labels (or an unknown
- * number) and `allowDestructive` is not set (nothing is sent), also when labels were applied
- * since the plan to a label it removes (counted again when the client can count; nothing written);
+ * number) and `allowDestructive` is not set: before reading, for the steps of a plan in memory;
+ * after reading, for the writes computed again with the applied labels counted then (nothing is
+ * written); before a later write, when labels were applied meanwhile to what it removes (it names
+ * the writes done);
  * {@link PlanStaleError} when a set differs from what the plan was computed against ("changed
  * since the plan: re-plan"; nothing is written), or, later, from what the writes done so far left
  * (it names them: nothing else is written), or when the service refuses a write because the set
  * changed (a stale signature);
+ * {@link LabelSetsPlanError} when the desired sets cannot be reached (see `diffLabelSets`);
  * {@link ApplyError} when a write fails part way: it names the writes done, the one that failed
  * and those not sent; `outcomeUnknown` when the failed write was sent and its answer was lost,
  * `refused` when the service said no (sending it again fails the same way)
  * @remarks Compare-and-swap: the read right before the first write must match the plan's
- * `against` (id, index, name, signature and a hash of the items of every set), and the sets are
- * read again right before each later write and must be as the writes done so far left them: a
- * change someone made while a write was in flight stops the apply before its next write (a
- * deletion carries no signature). Each write to an existing set also sends `labelSetSignature`
- * (the last one read or returned), but the guard does not rely on the service enforcing it.
- * Where counts are known, the applied labels of what a write removes are counted again right
- * before it. Writes are mutations: none is ever retried. A lost answer (`mutationOutcomeUnknown`)
- * is reported as unknown: the next plan shows what happened. The writes are ordered (see
- * `diffLabelSets`) so that a failure part way leaves a state that the next plan finishes.
+ * `against` (id, index, name, signature and a hash of the items of every set). The writes are
+ * not taken from the plan but computed again (`diffLabelSets`) from `desired` and those sets,
+ * which equal the ones planned against: the same writes, and nothing an edited plan file could
+ * add. The sets are read again right before each later write and must be as the writes done so
+ * far left them: a change someone made while a write was in flight stops the apply before its
+ * next write (a deletion carries no signature). Each write to an existing set also sends
+ * `labelSetSignature` (the last one read or returned), but the guard does not rely on the
+ * service enforcing it. Writes are mutations: none is ever retried. A lost answer
+ * (`mutationOutcomeUnknown`) is reported as unknown: the next plan shows what happened. The
+ * writes are ordered (see `diffLabelSets`) so that a failure part way leaves a state that the
+ * next plan finishes.
  * @example
  * ```ts
  * const plan = await planLabelSets(client, 'demo-project', 'LABELER', spec);
@@ -92,19 +103,29 @@ export interface ApplyLabelSetPlanResult {
  * for (const g of result.generatedIds) console.log(`${g.labelName}: id ${g.id}`);
  * ```
  */
-export async function applyLabelSetPlan(client: LabelSetsClient, plan: LabelSetPlan, options: ApplyLabelSetPlanOptions = {}): Promise<ApplyLabelSetPlanResult> {
-  const problems = checkLabelSetPlan(plan);
+export async function applyLabelSetPlan(client: LabelSetsClient, given: SavedLabelSetPlan, options: ApplyLabelSetPlanOptions = {}): Promise<ApplyLabelSetPlanResult> {
+  const problems = checkSavedLabelSetPlan(given);
   for (const method of ['getProjectLabelSets', 'createLabelSet', 'updateLabelSet', 'appendLabelItems', 'deleteLabelSet'] as const) {
     if (typeof client?.[method] !== 'function') problems.push({ path: 'client', message: `must have ${method} (a client made by createLabelingClient)` });
   }
   if (problems.length > 0) throw new ValidationError(problems, { operationName: 'applyLabelSetPlan' });
-  assertDestructiveAllowed(plan, options.allowDestructive);
+  // What was shown (a plan in memory has its steps): refused before anything is read.
+  if ('steps' in given) assertDestructiveAllowed(given as LabelSetPlan, options.allowDestructive);
   const call = { ...(options.signal && { signal: options.signal }), ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }) };
-  const readSets = () => client.getProjectLabelSets(plan.projectId, plan.role, call);
+  const readSets = () => client.getProjectLabelSets(given.projectId, given.role, call);
+  const countApplied = async () => countsBySet(await client.getAppliedLabelCounts?.(given.projectId, call));
   const live = await readSets();
-  const differences = compareFingerprints(plan.against, live);
+  const differences = compareFingerprints(given.against, live);
   if (differences.length > 0) throw new PlanStaleError(differences);
-  if (options.allowDestructive !== true) refuseHiddenRemovals(plan, live);
+  // The sets are as planned, so the writes follow from what was wanted, as when it was planned;
+  // the applied labels are counted now (labeling goes on between a plan and its apply), or, when
+  // the client cannot count, taken from the caller.
+  const appliedLabels = (await countApplied()) ?? options.appliedLabels;
+  const plan = diffLabelSets(given.projectId, given.role, live, given.desired, appliedLabels ? { appliedLabels } : {});
+  const destructive = destructiveSteps(plan);
+  if (destructive.steps.length > 0 && options.allowDestructive !== true) {
+    throw new DestructiveStepsError(destructive.steps.map((step) => `${describeStep(step)} (counted again right before writing)`), destructive.appliedLabels);
+  }
 
   // What each set should be right now: as read, then as this apply's own writes left it.
   const expected = new Map<string, ExpectedLabelSet>(live.map((set) => [set.id, { set }]));
@@ -125,9 +146,8 @@ export async function applyLabelSetPlan(client: LabelSetsClient, plan: LabelSetP
     if (index > 0) {
       const moved = await changedSince();
       if (moved.length > 0) throw new PlanStaleError(moved, done());
+      if (options.allowDestructive !== true) await refuseNewlyApplied(plan, index, done(), countApplied);
     }
-    // Counted again: all removals before the first write (so a refusal writes nothing), then each right before its write.
-    if (options.allowDestructive !== true) await refuseNewlyApplied(plan, index === 0 ? undefined : index, done(), () => client.getAppliedLabelCounts?.(plan.projectId, call));
     let setId: string;
     try {
       setId = await send(write);
@@ -229,50 +249,21 @@ export function assertDestructiveAllowed(plan: LabelSetPlan, allowDestructive: b
 }
 
 /**
- * Labeling goes on between a plan and its apply: the labels that removals planned with 0 applied
- * labels take are counted again (when the client can count): those of every write (`write`
- * undefined), or of one write right before it is sent; refused if labels were applied since.
+ * Labeling goes on while an apply writes: right before a later write that removes labels counted
+ * with no applied labels, they are counted again (when the client can count), and the write is
+ * refused if labels were applied to them meanwhile.
  */
-async function refuseNewlyApplied(
-  plan: LabelSetPlan,
-  write: number | undefined,
-  done: string[],
-  count: () => Promise<AppliedLabelCount[] | null> | undefined,
-): Promise<void> {
-  const removals = plan.steps.filter((s) => (write === undefined || s.write === write) && (s.kind === 'remove-items' || s.kind === 'delete-set') && s.items.length > 0);
+async function refuseNewlyApplied(plan: LabelSetPlan, write: number, done: string[], count: () => Promise<AppliedLabelCounts | undefined>): Promise<void> {
+  const removals = plan.steps.filter((s) => s.write === write && (s.kind === 'remove-items' || s.kind === 'delete-set') && s.appliedLabels === 0 && s.items.length > 0);
   if (removals.length === 0) return;
-  const now = countsBySet(await count());
+  const now = await count();
   if (!now) return;
   const grown: string[] = [];
   let total = 0;
   for (const step of removals) {
     const n = step.items.reduce((sum, item) => sum + (now[step.setId ?? '']?.[item.id ?? ''] ?? 0), 0);
-    if (n > 0) grown.push(`${describeStep(step)}, but ${n} applied label${n === 1 ? ' has' : 's have'} been added since the plan`);
+    if (n > 0) grown.push(`${describeStep(step)}, but ${n} applied label${n === 1 ? ' has' : 's have'} been added while the apply wrote`);
     total += n;
   }
   if (grown.length > 0) throw new DestructiveStepsError(grown, total, done);
-}
-
-/**
- * A saved plan may have been edited: a write that removes labels must be shown by a step the
- * guard saw (a removal with a known count of 0 is the only one let through without
- * `allowDestructive`). Checked against the sets as just read, which equal the plan's.
- */
-function refuseHiddenRemovals(plan: LabelSetPlan, live: readonly LabelSet[]): void {
-  const hidden: string[] = [];
-  plan.writes.forEach((write, index) => {
-    const set = live.find((s) => write.op !== 'create' && s.id === write.setId);
-    if (!set) return;
-    const kept = write.op === 'delete' ? new Set<string>() : write.op === 'update' && write.labelItems ? new Set(write.labelItems.map((i) => i.id)) : undefined;
-    if (!kept) return;
-    const removed = set.labelItems.filter((item) => !kept.has(item.id)).map((item) => item.id);
-    const shown = new Set(
-      plan.steps
-        .filter((s) => s.write === index && (s.kind === 'remove-items' || s.kind === 'delete-set') && s.appliedLabels === 0)
-        .flatMap((s) => s.items.map((item) => item.id)),
-    );
-    const unshown = removed.filter((id) => !shown.has(id));
-    if (unshown.length > 0) hidden.push(`${describeWrite(plan, index)} removes label${unshown.length === 1 ? '' : 's'} ${unshown.join(', ')}, which no step shows as removing no applied label`);
-  });
-  if (hidden.length > 0) throw new DestructiveStepsError(hidden, null);
 }

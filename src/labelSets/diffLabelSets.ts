@@ -85,10 +85,11 @@ export function diffLabelSets(projectId: string, role: Role, live: readonly Labe
 
   const plan: LabelSetPlan = {
     format: PLAN_FORMAT,
-    version: 1,
+    version: 2,
     projectId,
     role,
     against: [...live].sort((a, b) => a.index - b.index).map(fingerprintLabelSet),
+    desired: [...desired],
     steps: [],
     writes: [],
     warnings: [],

@@ -1,5 +1,5 @@
 import type { Role } from 'labelkit';
-import type { LabelItemWrite, NewLabelItemWrite } from './types.js';
+import type { LabelItemWrite, LabelSetSpec, NewLabelItemWrite } from './types.js';
 
 /** What a plan was computed against: one live label set, as it was read. */
 export interface LabelSetFingerprint {
@@ -71,24 +71,51 @@ export type PlanWrite =
 export const PLAN_FORMAT = 'labelkit/label-set-plan';
 
 /**
- * What it takes to bring a project's label sets to what a file says: the changes (steps), the
- * calls that make them (writes, in order), and what it was computed against.
- *
- * @remarks A plain JSON value: `--out plan.json` saves it as it is and `apply --plan` reads it
- * back. `against` lists every live set as it was read (id, index, name, signature, items hash);
- * applying re-reads the sets and writes nothing when any differs.
+ * What `label-sets plan --out` saves: what was wanted and what it was planned against, nothing
+ * derived. Applying it plans again from these (the same steps and writes while the sets have not
+ * moved), so an edited file cannot make a write that its steps do not show.
  */
-export interface LabelSetPlan {
+export interface SavedLabelSetPlan {
   format: typeof PLAN_FORMAT;
-  version: 1;
+  /** 2: the desired sets and the fingerprints (1, which stored steps and writes, is refused: plan again). */
+  version: 2;
   projectId: string;
   role: Role;
   /** Every live set the plan was computed against, by index. */
   against: LabelSetFingerprint[];
+  /** The sets as they should be: the file's, checked. */
+  desired: LabelSetSpec[];
+}
+
+/**
+ * What it takes to bring a project's label sets to what a file says: what was wanted, what it
+ * was computed against, and what follows from them: the changes (steps) and the calls that make
+ * them (writes, in order).
+ *
+ * @remarks `against` lists every live set as it was read (id, index, name, signature, items
+ * hash); applying re-reads the sets, writes nothing when any differs, and otherwise computes the
+ * steps and writes again from `desired` (see {@link savedLabelSetPlan} for the file form).
+ */
+export interface LabelSetPlan extends SavedLabelSetPlan {
   steps: PlanStep[];
   writes: PlanWrite[];
   /** Things worth knowing that do not stop the plan (e.g. the file was pulled from another version of a set). */
   warnings: string[];
+}
+
+/**
+ * The part of a plan that `label-sets plan --out` saves and `apply --plan` reads back.
+ *
+ * @param plan - a plan
+ * @returns what was wanted and what it was planned against
+ * @example
+ * ```ts
+ * await writeFile('plan.json', JSON.stringify(savedLabelSetPlan(plan), null, 2));
+ * ```
+ */
+export function savedLabelSetPlan(plan: SavedLabelSetPlan): SavedLabelSetPlan {
+  const { format, version, projectId, role, against, desired } = plan;
+  return { format, version, projectId, role, against, desired };
 }
 
 /**

@@ -4,7 +4,9 @@ import { ROLES } from '../shared/constants.js';
 import { checkLabelSets, pathText } from './checkLabelSets.js';
 import { diffLabelSets } from './diffLabelSets.js';
 import type { DiffOptions } from './diffLabelSets.js';
-import type { LabelSetPlan } from './plan.js';
+import { PlanStaleError } from './errors.js';
+import { compareFingerprints } from './fingerprint.js';
+import type { LabelSetFingerprint, LabelSetPlan } from './plan.js';
 import { countsBySet } from './types.js';
 import type { AppliedLabelCounts, LabelSetsClient, LabelSetsFile } from './types.js';
 
@@ -14,6 +16,11 @@ export interface PlanLabelSetsOptions extends DiffOptions {
   signal?: AbortSignal;
   /** Time-out of each call, in ms (the client's default otherwise). */
   timeoutMs?: number;
+  /**
+   * What a saved plan was computed against: the plan is refused ({@link PlanStaleError}) when the
+   * live sets differ from it, so re-planning a saved plan shows exactly what was saved.
+   */
+  against?: readonly LabelSetFingerprint[];
 }
 
 /**
@@ -39,11 +46,12 @@ export function checkProjectAndRole(projectId: unknown, role: unknown): Validati
  * @param desired - the sets as they should be: a label-set file's contents (see `readLabelSetsFile`)
  * @param options - applied-label counts (`appliedLabels`; read with the client's
  * `getAppliedLabelCounts` when not given and the client has it), how to name file lines
- * (`where`), signal, time-out
+ * (`where`), what a saved plan was computed against (`against`), signal, time-out
  * @returns the plan: steps, writes, and what it was computed against; print it with
  * `formatLabelSetPlan`, save it as JSON, apply it with {@link applyLabelSetPlan}
  * @throws {@link ValidationError} listing every problem with the arguments (nothing is sent);
  * {@link LabelSetsPlanError} when the desired sets cannot be reached (see `diffLabelSets`);
+ * {@link PlanStaleError} when `against` is given and the live sets differ from it;
  * the client's errors for the read
  * @remarks Reads only. The matching rules and the choice of writes are those of `diffLabelSets`.
  * When the counts are not known (the service cannot tell; the emulator can), the plan does not
@@ -73,6 +81,8 @@ export async function planLabelSets(
   if (problems.length > 0 || !checked.file) throw new ValidationError(problems, { operationName: 'planLabelSets' });
   const call = { ...(options.signal && { signal: options.signal }), ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }) };
   const live = await client.getProjectLabelSets(projectId.trim(), role, call);
+  const moved = options.against ? compareFingerprints(options.against, live) : [];
+  if (moved.length > 0) throw new PlanStaleError(moved);
   const appliedLabels: AppliedLabelCounts | undefined =
     options.appliedLabels ?? (client.getAppliedLabelCounts ? countsBySet(await client.getAppliedLabelCounts(projectId.trim(), call)) : undefined);
   return diffLabelSets(projectId.trim(), role, live, checked.file.labelSets, { ...options, ...(appliedLabels && { appliedLabels }) });

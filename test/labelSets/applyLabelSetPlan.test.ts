@@ -64,11 +64,12 @@ describe('applyLabelSetPlan', () => {
     const service = memoryClient();
     const desired = pull(service).slice(0, 1);
     desired[0]!.labelItems[0]!.labelName = 'THING';
-    const plan = await planFor(service, desired, { appliedLabels: { '1': {}, '2': {} } });
+    const appliedLabels = { '1': {}, '2': {} };
+    const plan = await planFor(service, desired, { appliedLabels });
     service.failWrites((method) => {
       if (method === 'updateLabelSet') service.state[1]!.labelItems[0]!.labelName = 'EMPLOYED_BY';
     });
-    const error = await applyLabelSetPlan(service.client, plan).catch((e: unknown) => e);
+    const error = await applyLabelSetPlan(service.client, plan, { appliedLabels }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PlanStaleError);
     expect(error).toMatchObject({ code: 'STALE', done: ['replace the labels of label set 0 "Entities" (id 1), 5 labels'], differences: ['label set 1 "Relations" (id 2): its labels changed, 1 → 1 labels'] });
     expect(service.writeCalls().map((c) => c.method)).toEqual(['updateLabelSet']);
@@ -119,8 +120,11 @@ describe('applyLabelSetPlan', () => {
     const service = memoryClient();
     const desired = pull(service);
     desired[0]!.labelItems.pop();
-    const plan = await planFor(service, desired, { appliedLabels: { '1': { '10': 2 } } });
-    await applyLabelSetPlan(service.client, plan);
+    const appliedLabels = { '1': { '10': 2 } };
+    const plan = await planFor(service, desired, { appliedLabels });
+    // The stand-in cannot count (as the service): the caller's counts stand, at plan and at apply.
+    await expect(applyLabelSetPlan(service.client, plan)).rejects.toBeInstanceOf(DestructiveStepsError);
+    await applyLabelSetPlan(service.client, plan, { appliedLabels });
     expect(service.state[0]!.labelItems.map((i) => i.id)).toEqual(['10', '11', '12', '13']);
   });
 
@@ -135,24 +139,28 @@ describe('applyLabelSetPlan', () => {
     const error = await applyLabelSetPlan(service.client, plan).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DestructiveStepsError);
     expect((error as DestructiveStepsError).appliedLabels).toBe(3);
-    expect((error as Error).message).toContain('remove DATE (id 14) from label set 0 "Entities": no applied labels, but 3 applied labels have been added since the plan');
+    expect((error as Error).message).toContain('remove DATE (id 14) from label set 0 "Entities": 3 applied labels go (counted again right before writing)');
     expect(service.writeCalls()).toEqual([]);
     await applyLabelSetPlan(service.client, plan, { allowDestructive: true });
     expect(service.state[0]!.labelItems.map((i) => i.id)).not.toContain('14');
   });
 
-  it('refuses a saved plan whose writes remove labels that its steps do not show', async () => {
+  it('refuses a saved plan edited to remove labels that its steps do not show, and never sends writes taken from the file', async () => {
     const service = memoryClient();
     const desired = pull(service);
     desired[0]!.labelItems[0]!.labelName = 'THING';
     const plan = await planFor(service, desired);
-    const write = plan.writes[0]!;
-    if (write.op !== 'update') throw new Error('expected a replacement');
-    write.labelItems = write.labelItems!.slice(0, 2);
-    const error = await applyLabelSetPlan(service.client, plan).catch((e: unknown) => e);
+    const edited = JSON.parse(JSON.stringify(plan)) as typeof plan;
+    edited.desired[0]!.labelItems = edited.desired[0]!.labelItems.slice(0, 2);
+    const error = await applyLabelSetPlan(service.client, edited).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DestructiveStepsError);
-    expect((error as Error).message).toMatch(/removes labels 12, 13, 14, which no step shows/);
+    expect((error as Error).message).toContain('remove ORGANIZATION (id 12), LOCATION (id 13), DATE (id 14) from label set 0 "Entities": an unknown number of applied labels go');
     expect(service.writeCalls()).toEqual([]);
+    // Writes are computed again from what was wanted: writes put into the file are not sent.
+    const forged = { ...plan, writes: [{ op: 'delete' as const, setIndex: 1, setId: '2' }] };
+    await applyLabelSetPlan(service.client, forged);
+    expect(service.writeCalls().map((c) => c.method)).toEqual(['updateLabelSet']);
+    expect(service.state.map((s) => s.id)).toEqual(['1', '2']);
   });
 
   it('says which writes were done when one fails part way, and the next plan finishes the rest', async () => {
@@ -236,14 +244,14 @@ describe('applyLabelSetPlan', () => {
     const service = memoryClient();
     const plan = await planFor(service, pull(service));
     const reads = service.calls.length;
-    const broken = { ...plan, role: 'BOSS', writes: [{ op: 'update', setIndex: 0, labelItems: [{ id: '', labelName: 'X' }] }], against: 'x' };
+    const broken = { ...plan, role: 'BOSS', desired: [{ index: 0, name: 'E', labelItems: [{ id: '', labelName: 'X', color: 'red' }] }], against: 'x' };
     const error = await applyLabelSetPlan(service.client, broken as never).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).problems).toEqual([
       { path: 'plan.role', message: 'must be LABELER or REVIEWER' },
       { path: 'plan.against', message: 'must be a list of the sets the plan was computed against' },
-      { path: 'plan.writes[0].setId', message: 'must be a non-empty string' },
-      { path: 'plan.writes[0].labelItems[0].id', message: 'must be a non-empty string' },
+      { path: 'plan.desired[0].labelItems[0].id', message: 'must be a non-empty string (or left out for a new label)' },
+      { path: 'plan.desired[0].labelItems[0].color', message: 'must be a #rrggbb colour (six hex digits, e.g. #df3920) or null (got "red")' },
     ]);
     expect(service.calls.length).toBe(reads);
   });

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { LabelingClient } from 'labelkit';
-import { applyLabelSetPlan, assertDestructiveAllowed, checkLabelSetPlan, planIsEmpty, planLabelSets } from '../../../labelSets/index.js';
-import type { AppliedWrite, ApplyLabelSetPlanResult, LabelSetPlan } from '../../../labelSets/index.js';
+import { applyLabelSetPlan, assertDestructiveAllowed, checkSavedLabelSetPlan, planIsEmpty, planLabelSets } from '../../../labelSets/index.js';
+import type { AppliedWrite, ApplyLabelSetPlanResult, LabelSetPlan, SavedLabelSetPlan } from '../../../labelSets/index.js';
 import { jsonSyntaxProblems } from '../../../shared/jsonLocations.js';
 import type { ActionContext } from '../../runAction.js';
 import type { UsageProblem } from '../../usageError.js';
@@ -35,7 +35,7 @@ export type LabelSetsApplyOutcome =
   | { kind: 'applied'; plan: LabelSetPlan; result: ApplyLabelSetPlanResult };
 
 /** Reads and checks a saved plan, every problem as a usage problem. */
-async function readPlanFile(path: string, problems: UsageProblem[]): Promise<LabelSetPlan | undefined> {
+async function readPlanFile(path: string, problems: UsageProblem[]): Promise<SavedLabelSetPlan | undefined> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -50,9 +50,9 @@ async function readPlanFile(path: string, problems: UsageProblem[]): Promise<Lab
     return undefined;
   }
   const value = JSON.parse(text) as unknown;
-  const found = checkLabelSetPlan(value);
+  const found = checkSavedLabelSetPlan(value);
   for (const p of found) problems.push({ field: path, message: `${p.path}: ${p.message}` });
-  return found.length === 0 ? (value as LabelSetPlan) : undefined;
+  return found.length === 0 ? (value as SavedLabelSetPlan) : undefined;
 }
 
 /**
@@ -66,13 +66,14 @@ async function readPlanFile(path: string, problems: UsageProblem[]): Promise<Lab
  * @returns what happened: nothing to do, declined, or applied (with the ids the service made)
  * @throws {@link CliUsageError} listing every problem (flags, file lines, plan fields), before
  * anything is sent; `DestructiveStepsError` before asking; `PlanStaleError` when the sets changed
- * since the plan (nothing written); `ApplyError` when a write fails part way
+ * since the plan (a saved plan: before asking; nothing written) or while writing; `ApplyError`
+ * when a write fails part way
  */
 export async function runLabelSetsApply(file: string | undefined, flags: LabelSetsApplyFlags, context: ActionContext, hooks: LabelSetsApplyHooks): Promise<LabelSetsApplyOutcome> {
   const problems: UsageProblem[] = [];
   if ((file === undefined) === (flags.plan === undefined)) problems.push({ field: 'FILE', message: 'give a label-set file or --plan plan.json (one of them)' });
   if (flags.yes !== true && !context.io.stdinIsTTY) problems.push({ field: '--yes', message: 'required when stdin is not a terminal (nothing is written without being asked or told)' });
-  let saved: LabelSetPlan | undefined;
+  let saved: SavedLabelSetPlan | undefined;
   let desired: Awaited<ReturnType<typeof readDesiredFile>>;
   let target: ReturnType<typeof resolveTarget> = {};
   if (flags.plan !== undefined && file === undefined) {
@@ -86,10 +87,10 @@ export async function runLabelSetsApply(file: string | undefined, flags: LabelSe
   }
   const client: LabelingClient = await labelSetsClient(flags, context, problems);
   try {
-    let plan = saved;
-    if (!plan) {
-      plan = await planLabelSets(client, target.projectId!, target.role!, desired!.spec, { where: desired!.where, signal: context.signal });
-    }
+    // A saved plan is planned again from what it saved; refused (exit 10) when the sets moved since.
+    const plan = saved
+      ? await planLabelSets(client, saved.projectId, saved.role, { labelSets: saved.desired }, { against: saved.against, signal: context.signal })
+      : await planLabelSets(client, target.projectId!, target.role!, desired!.spec, { where: desired!.where, signal: context.signal });
     hooks.showPlan(plan);
     if (planIsEmpty(plan)) return { kind: 'nothing-to-do', plan };
     assertDestructiveAllowed(plan, flags.allowDestructive);

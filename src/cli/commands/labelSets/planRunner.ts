@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { createLabelingClient } from 'labelkit';
 import type { LabelingClient, Role } from 'labelkit';
-import { LabelSetsFileError, planLabelSets, readLabelSetsFile } from '../../../labelSets/index.js';
+import { LabelSetsFileError, planLabelSets, readLabelSetsFile, savedLabelSetPlan } from '../../../labelSets/index.js';
 import type { LabelSetPlan, ParsedLabelSetsFile } from '../../../labelSets/index.js';
 import { parseRole, requireConnection } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
@@ -96,7 +96,7 @@ export async function runLabelSetsPlan(file: string, flags: LabelSetsPlanFlags, 
   try {
     const plan = await planLabelSets(client, projectId!, role!, parsed!.spec, { where: parsed!.where, signal: context.signal });
     if (flags.out === undefined) return { plan };
-    await writeFile(flags.out, `${JSON.stringify(plan, null, 2)}\n`);
+    await writeFile(flags.out, `${JSON.stringify(savedLabelSetPlan(plan), null, 2)}\n`);
     return { plan, savedTo: flags.out };
   } finally {
     client.close();
