@@ -1,7 +1,7 @@
 import { isLabelkitError } from 'labelkit';
 import { EXIT } from './exitCodes.js';
 import type { ExitCode } from './exitCodes.js';
-import { isLabelSetsError } from '../labelSets/errors.js';
+import { isLabelSetsAsCodeError } from '../labelSets/errors.js';
 import { WaitInterrupted } from './interrupted.js';
 import { CliUsageError } from './usageError.js';
 
@@ -23,7 +23,7 @@ import { CliUsageError } from './usageError.js';
 export function exitCodeOf(error: unknown): ExitCode {
   if (error instanceof CliUsageError) return EXIT.usage;
   if (error instanceof WaitInterrupted) return EXIT.interrupted;
-  if (isLabelSetsError(error)) {
+  if (isLabelSetsAsCodeError(error)) {
     switch (error.code) {
       case 'FILE':
       case 'PLAN':

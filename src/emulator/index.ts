@@ -12,7 +12,7 @@ export type { RunningEmulator } from './startEmulator.js';
 export { DEMO_PROJECT_ID, demoProjectId, MAX_DEMO_PROJECTS } from './demoProject.js';
 // The type of `emulator.store` (addProject, labelsOf, …); the class itself is not for constructing.
 export type { EmulatorStore } from './store.js';
-export { LabelSetWriteError } from './labelSetWrites.js';
+export { LabelSetWriteRefusedError } from './labelSetWrites.js';
 export type { LabelSetWriteCode, LabelSetWriteProblem, LabelWriteInput, NewLabelWriteInput, WritePath } from './labelSetWrites.js';
 export { EmulatorDataError } from './dataError.js';
 export type { DataErrorProblem } from './dataError.js';

@@ -12,7 +12,7 @@ export interface LabelSetWriteProblem {
   message: string;
 }
 
-/** What kind of refusal a {@link LabelSetWriteError} is; the emulator answers it as `extensions.code`. */
+/** What kind of refusal a {@link LabelSetWriteRefusedError} is; the emulator answers it as `extensions.code`. */
 export type LabelSetWriteCode = 'BAD_USER_INPUT' | 'NOT_FOUND' | 'STALE_SIGNATURE';
 
 /**
@@ -23,11 +23,11 @@ export type LabelSetWriteCode = 'BAD_USER_INPUT' | 'NOT_FOUND' | 'STALE_SIGNATUR
  * was read. The resolvers turn it into one GraphQL error with this code.
  * @example
  * ```ts
- * try { store.deleteLabelSet('nope'); } catch (e) { if (e instanceof LabelSetWriteError) console.log(e.code); }
+ * try { store.deleteLabelSet('nope'); } catch (e) { if (e instanceof LabelSetWriteRefusedError) console.log(e.code); }
  * ```
  */
-export class LabelSetWriteError extends Error {
-  override name = 'LabelSetWriteError';
+export class LabelSetWriteRefusedError extends Error {
+  override name = 'LabelSetWriteRefusedError';
 
   /**
    * @param code - the kind of refusal
@@ -170,7 +170,7 @@ export function checkAppendedLabels(items: readonly NewLabelWriteInput[], existi
  *
  * @param set - the set as it is now
  * @param given - the signature the caller read, or null/undefined to skip the check
- * @throws {@link LabelSetWriteError} `STALE_SIGNATURE` when they differ
+ * @throws {@link LabelSetWriteRefusedError} `STALE_SIGNATURE` when they differ
  * @remarks A GUESS about production, whose schema does not say what a stale signature does: the
  * emulator refuses the write, so that a client that sends the signature it read never overwrites
  * a change it did not see. A set published without a signature is compared by the digest of its
@@ -184,7 +184,7 @@ export function checkSignature(set: StoredLabelSet, given: string | null | undef
   if (given === undefined || given === null) return;
   const now = set.signature ?? labelSetSignature(set.labels);
   if (given !== now) {
-    throw new LabelSetWriteError(
+    throw new LabelSetWriteRefusedError(
       'STALE_SIGNATURE',
       `label set "${set.id}" changed since its signature was read: labelSetSignature ${given} is not its signature now (${now}); read the set again and redo the change`,
     );

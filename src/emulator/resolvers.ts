@@ -3,7 +3,7 @@ import type * as Labels from '../../generated/labels/resolvers.js';
 import type * as Tags from '../../generated/tags/resolvers.js';
 import type { SchemaGeneration } from '../shared/constants.js';
 import { checkAutoLabelInput } from './checkAutoLabelInput.js';
-import { LabelSetWriteError } from './labelSetWrites.js';
+import { LabelSetWriteRefusedError } from './labelSetWrites.js';
 import type { LabelWriteInput, NewLabelWriteInput, WritePath } from './labelSetWrites.js';
 import type { JobRunner } from './runner.js';
 import type { EmulatorStore } from './store.js';
@@ -77,7 +77,7 @@ function labelSetWrite<T>(generation: SchemaGeneration, write: () => T): T {
   try {
     return write();
   } catch (error) {
-    if (!(error instanceof LabelSetWriteError)) throw error;
+    if (!(error instanceof LabelSetWriteRefusedError)) throw error;
     const items = generation === 'tags' ? 'tagItems' : 'labelItems';
     const name = generation === 'tags' ? 'tagName' : 'labelName';
     const field = (path: WritePath) =>

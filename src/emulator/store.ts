@@ -7,7 +7,7 @@ import { CompactLines } from './compactLines.js';
 import type { SpanInput } from './compactLines.js';
 import { itemKey, LabelRefs } from './labelRefs.js';
 import { MAX_LABEL_SETS } from '../shared/constants.js';
-import { checkAppendedLabels, checkLabels, checkSignature, LabelSetWriteError, placeOfNewSet } from './labelSetWrites.js';
+import { checkAppendedLabels, checkLabels, checkSignature, LabelSetWriteRefusedError, placeOfNewSet } from './labelSetWrites.js';
 import type { LabelSetWriteProblem, LabelWriteInput, NewLabelWriteInput } from './labelSetWrites.js';
 import type { JobSource, LabeledCopy, ProjectInput, StoredJob, StoredLabel, StoredLabelSet, StoredProject } from './types.js';
 
@@ -313,7 +313,7 @@ export class EmulatorStore {
    * @param input - `index` (absent: the lowest free one), `name` (absent: `Label set <index>`),
    * `arrowLabelRequired` (absent: false) and the labels
    * @returns the new set, with a numeric-text id unique in the emulator and the signature of its labels
-   * @throws {@link LabelSetWriteError} `NOT_FOUND` for an unknown project; `BAD_USER_INPUT` listing
+   * @throws {@link LabelSetWriteRefusedError} `NOT_FOUND` for an unknown project; `BAD_USER_INPUT` listing
    * every problem: a sixth set, an index outside 0–4 or already in use, an empty name, and the
    * labels' problems (see `checkLabels`: ids, names unique under one parent, parents, `#rrggbb` colours)
    * @example
@@ -345,7 +345,7 @@ export class EmulatorStore {
    * @param input - the set's `id` and `projectId`; `labelSetSignature` as last read (optional);
    * `name` (absent: unchanged); `labels` (absent: unchanged; given: every label of the set)
    * @returns the set afterwards
-   * @throws {@link LabelSetWriteError} `NOT_FOUND` (project, or set of that project),
+   * @throws {@link LabelSetWriteRefusedError} `NOT_FOUND` (project, or set of that project),
    * `STALE_SIGNATURE` (see `checkSignature`), `BAD_USER_INPUT` listing every problem
    * @remarks Labels applied with a label whose id is not in the new list are removed from every
    * copy; a label whose id stays keeps its applied labels, whatever its new name, colour or parent.
@@ -358,7 +358,7 @@ export class EmulatorStore {
   updateLabelSet(input: { id: string; projectId: string; labelSetSignature?: string | null; name?: string | null; labels?: readonly LabelWriteInput[] | null }): StoredLabelSet {
     const project = this.projectOrThrow(input.projectId);
     const set = project.labelSets.find((s) => s.id === input.id);
-    if (!set) throw new LabelSetWriteError('NOT_FOUND', `project "${project.id}" has no label set with the id "${input.id}"`);
+    if (!set) throw new LabelSetWriteRefusedError('NOT_FOUND', `project "${project.id}" has no label set with the id "${input.id}"`);
     checkSignature(set, input.labelSetSignature);
     const problems: LabelSetWriteProblem[] = [];
     if (typeof input.name === 'string' && input.name.trim() === '') problems.push({ path: ['name'], message: 'must be a non-empty string, or absent' });
@@ -376,7 +376,7 @@ export class EmulatorStore {
    *
    * @param input - the set's id, `labelSetSignature` as last read (optional), the new labels
    * @returns the new labels only, with their ids (generated where absent: see `nextLabelId`)
-   * @throws {@link LabelSetWriteError} `NOT_FOUND`, `STALE_SIGNATURE`, or `BAD_USER_INPUT` listing every problem
+   * @throws {@link LabelSetWriteRefusedError} `NOT_FOUND`, `STALE_SIGNATURE`, or `BAD_USER_INPUT` listing every problem
    * @example
    * ```ts
    * const [added] = store.appendLabels({ labelSetId: '1', labels: [{ name: 'EVENT', color: '#a855f7' }] });
@@ -397,7 +397,7 @@ export class EmulatorStore {
    *
    * @param id - the set's id
    * @returns the ids deleted: the set's (what production's `[ID!]!` holds is not documented; a GUESS)
-   * @throws {@link LabelSetWriteError} `NOT_FOUND` for an unknown set
+   * @throws {@link LabelSetWriteRefusedError} `NOT_FOUND` for an unknown set
    * @remarks The other sets keep their index.
    * @example
    * ```ts
@@ -417,7 +417,7 @@ export class EmulatorStore {
    * @param projectId - the project
    * @returns one entry per label of every set, in set and label order, 0 for a label never applied;
    * counted over every labeler's and reviewer's copy
-   * @throws {@link LabelSetWriteError} `NOT_FOUND` for an unknown project
+   * @throws {@link LabelSetWriteRefusedError} `NOT_FOUND` for an unknown project
    * @example
    * ```ts
    * store.appliedLabelCounts('demo-project'); // [{ labelSetId: '1', labelItemId: '10', appliedLabels: 0 }, …]
@@ -439,17 +439,17 @@ export class EmulatorStore {
 
   private projectOrThrow(projectId: string): StoredProject {
     const project = this.projectMap.get(projectId);
-    if (!project) throw new LabelSetWriteError('NOT_FOUND', `no project has the id "${projectId}"`);
+    if (!project) throw new LabelSetWriteRefusedError('NOT_FOUND', `no project has the id "${projectId}"`);
     return project;
   }
 
   private labelSetOrThrow(id: string): { project: StoredProject; set: StoredLabelSet } {
     const found: { project: StoredProject; set: StoredLabelSet }[] = [];
     for (const project of this.projectMap.values()) for (const set of project.labelSets) if (set.id === id) found.push({ project, set });
-    if (found.length === 0) throw new LabelSetWriteError('NOT_FOUND', `no label set has the id "${id}"`);
+    if (found.length === 0) throw new LabelSetWriteRefusedError('NOT_FOUND', `no label set has the id "${id}"`);
     if (found.length > 1) {
       const where = found.map((f) => `"${f.project.id}"`).join(', ');
-      throw new LabelSetWriteError('BAD_USER_INPUT', `label set id "${id}" is used in several projects (${where}): give each set of the data folder its own id`, [{ path: ['id'], message: `is used in projects ${where}` }]);
+      throw new LabelSetWriteRefusedError('BAD_USER_INPUT', `label set id "${id}" is used in several projects (${where}): give each set of the data folder its own id`, [{ path: ['id'], message: `is used in projects ${where}` }]);
     }
     return found[0]!;
   }
@@ -489,5 +489,5 @@ export class EmulatorStore {
 function refuseProblems(problems: LabelSetWriteProblem[]): void {
   if (problems.length === 0) return;
   const list = problems.map((p) => `${pathText(p.path)}: ${p.message}`).join('; ');
-  throw new LabelSetWriteError('BAD_USER_INPUT', `Invalid input (${problems.length} problem${problems.length === 1 ? '' : 's'}): ${list}`, problems);
+  throw new LabelSetWriteRefusedError('BAD_USER_INPUT', `Invalid input (${problems.length} problem${problems.length === 1 ? '' : 's'}): ${list}`, problems);
 }

@@ -1,5 +1,5 @@
-/** Machine-readable kinds of label-set workflow errors. */
-export type LabelSetsErrorCode = 'FILE' | 'PLAN' | 'STALE' | 'DESTRUCTIVE' | 'APPLY';
+/** Machine-readable kinds of the errors of label sets as code. */
+export type LabelSetsAsCodeErrorCode = 'FILE' | 'PLAN' | 'STALE' | 'DESTRUCTIVE' | 'APPLY';
 
 /** One problem of a label-set file, where it is. */
 export interface FileProblem {
@@ -11,9 +11,13 @@ export interface FileProblem {
 }
 
 /**
- * The base of the errors of the label-set workflow (file, plan, apply).
+ * The base of the errors of label sets as code (a label-set file, its plan, its apply).
  *
- * @remarks Messages start with `[LabelSets]`. They hold label and set names and ids, never a
+ * @remarks Not to be confused with the client's `LabelSetError` (a label set read from the
+ * service whose hierarchy is broken) or the emulator's `LabelSetWriteRefusedError` (its store
+ * refusing a write).
+ *
+ * Messages start with `[LabelSets]`. They hold label and set names and ids, never a
  * token or secret; a client error that caused one is kept as `cause` (not enumerable, and
  * already a redacted copy).
  * @example
@@ -21,21 +25,21 @@ export interface FileProblem {
  * try {
  *   await applyLabelSetPlan(client, plan);
  * } catch (error) {
- *   if (isLabelSetsError(error) && error.code === 'STALE') console.error('re-plan');
+ *   if (isLabelSetsAsCodeError(error) && error.code === 'STALE') console.error('re-plan');
  *   else throw error;
  * }
  * ```
  */
-export class LabelSetsError extends Error {
-  override name = 'LabelSetsError';
-  readonly code: LabelSetsErrorCode;
+export class LabelSetsAsCodeError extends Error {
+  override name = 'LabelSetsAsCodeError';
+  readonly code: LabelSetsAsCodeErrorCode;
   declare readonly cause?: unknown;
   /**
    * @param code - the kind
    * @param message - the text without the `[LabelSets]` prefix
    * @param cause - the error that caused it, kept non-enumerable
    */
-  constructor(code: LabelSetsErrorCode, message: string, cause?: unknown) {
+  constructor(code: LabelSetsAsCodeErrorCode, message: string, cause?: unknown) {
     super(`[LabelSets] ${message}`);
     this.code = code;
     if (cause !== undefined) Object.defineProperty(this, 'cause', { value: cause, enumerable: false, writable: false });
@@ -43,7 +47,7 @@ export class LabelSetsError extends Error {
 }
 
 /** A label-set file that cannot be read, parsed or accepted; `problems` lists every one with its line. */
-export class LabelSetsFileError extends LabelSetsError {
+export class LabelSetsFileError extends LabelSetsAsCodeError {
   override name = 'LabelSetsFileError';
   readonly problems: FileProblem[];
   /**
@@ -57,7 +61,7 @@ export class LabelSetsFileError extends LabelSetsError {
 }
 
 /** The desired sets cannot be reached from the live ones (e.g. a set would move to another index). */
-export class LabelSetsPlanError extends LabelSetsError {
+export class LabelSetsPlanError extends LabelSetsAsCodeError {
   override name = 'LabelSetsPlanError';
   readonly problems: string[];
   /** @param problems - every problem, each a sentence (with `file:line` when the sets came from a file) */
@@ -68,7 +72,7 @@ export class LabelSetsPlanError extends LabelSetsError {
 }
 
 /** The live sets differ from what the plan was computed against: nothing was written. */
-export class PlanStaleError extends LabelSetsError {
+export class PlanStaleError extends LabelSetsAsCodeError {
   override name = 'PlanStaleError';
   /** What differs, one sentence each. */
   readonly differences: string[];
@@ -88,7 +92,7 @@ export class PlanStaleError extends LabelSetsError {
 }
 
 /** The plan removes labels that may have applied labels, and `allowDestructive` was not given. */
-export class DestructiveStepsError extends LabelSetsError {
+export class DestructiveStepsError extends LabelSetsAsCodeError {
   override name = 'DestructiveStepsError';
   /** The refused steps, as the plan prints them. */
   readonly steps: string[];
@@ -112,7 +116,7 @@ export class DestructiveStepsError extends LabelSetsError {
 }
 
 /** A write failed, or its answer was lost, part way through an apply. */
-export class ApplyError extends LabelSetsError {
+export class ApplyError extends LabelSetsAsCodeError {
   override name = 'ApplyError';
   /** The writes done before it, described. */
   readonly done: string[];
@@ -151,13 +155,13 @@ export class ApplyError extends LabelSetsError {
  * across two copies of the package).
  *
  * @param error - anything caught
- * @returns true for a {@link LabelSetsError}
+ * @returns true for a {@link LabelSetsAsCodeError}
  * @example
  * ```ts
- * if (isLabelSetsError(error) && error.code === 'DESTRUCTIVE') console.error(error.message);
+ * if (isLabelSetsAsCodeError(error) && error.code === 'DESTRUCTIVE') console.error(error.message);
  * ```
  */
-export function isLabelSetsError(error: unknown): error is LabelSetsError {
+export function isLabelSetsAsCodeError(error: unknown): error is LabelSetsAsCodeError {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   return error.message.startsWith('[LabelSets] ') && typeof code === 'string' && ['FILE', 'PLAN', 'STALE', 'DESTRUCTIVE', 'APPLY'].includes(code);

@@ -23,8 +23,8 @@ export { compareFingerprints, fingerprintLabelSet, itemsHash } from './fingerpri
 export { describeStep, describeWrite, formatLabelSetPlan } from './formatPlan.js';
 export { destructiveSteps, PLAN_FORMAT, planIsEmpty, savedLabelSetPlan } from './plan.js';
 export type { LabelSetFingerprint, LabelSetPlan, PlanItem, PlanStep, PlanStepKind, PlanWrite, SavedLabelSetPlan } from './plan.js';
-export { ApplyError, DestructiveStepsError, isLabelSetsError, LabelSetsError, LabelSetsFileError, LabelSetsPlanError, PlanStaleError } from './errors.js';
-export type { FileProblem, LabelSetsErrorCode } from './errors.js';
+export { ApplyError, DestructiveStepsError, isLabelSetsAsCodeError, LabelSetsAsCodeError, LabelSetsFileError, LabelSetsPlanError, PlanStaleError } from './errors.js';
+export type { FileProblem, LabelSetsAsCodeErrorCode } from './errors.js';
 export { countsBySet } from './types.js';
 export { writeRequestBytes } from './writeSize.js';
 export type {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { demoProject, DEMO_PROJECT_ID } from '../../src/emulator/demoProject.js';
 import { labelSetSignature } from '../../src/emulator/labelSetCheck.js';
 import { EmulatorStore } from '../../src/emulator/store.js';
-import { LabelSetWriteError, nextLabelId } from '../../src/emulator/labelSetWrites.js';
+import { LabelSetWriteRefusedError, nextLabelId } from '../../src/emulator/labelSetWrites.js';
 
 const ann = { labelerEmail: 'ann@example.com', role: 'LABELER' as const };
 const rev = { labelerEmail: 'rex@example.com', role: 'REVIEWER' as const };
@@ -26,11 +26,11 @@ const countsOf = (store: EmulatorStore) => Object.fromEntries(store.appliedLabel
 const labelNames = (store: EmulatorStore) =>
   store.labelsOf(DEMO_PROJECT_ID).map((copy) => copy.documents.flatMap((d) => d.lines.flatMap((l) => l.entities.map((e) => e.label))));
 
-function refusal(write: () => unknown): LabelSetWriteError {
+function refusal(write: () => unknown): LabelSetWriteRefusedError {
   try {
     write();
   } catch (error) {
-    if (error instanceof LabelSetWriteError) return error;
+    if (error instanceof LabelSetWriteRefusedError) return error;
     throw error;
   }
   throw new Error('the write was not refused');

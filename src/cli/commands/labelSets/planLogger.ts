@@ -1,5 +1,5 @@
 import pc from 'picocolors';
-import { ApplyError, formatLabelSetPlan, isLabelSetsError } from '../../../labelSets/index.js';
+import { ApplyError, formatLabelSetPlan, isLabelSetsAsCodeError } from '../../../labelSets/index.js';
 import type { AppliedWrite, LabelSetPlan } from '../../../labelSets/index.js';
 import type { Printer } from '../../io.js';
 import type { LabelSetsApplyOutcome } from './applyRunner.js';
@@ -83,7 +83,7 @@ export function printApplyOutcome(printer: Printer, outcome: LabelSetsApplyOutco
  * @returns true when it was such an error (and was printed)
  */
 export function printLabelSetsError(printer: Printer, error: unknown, color: boolean): boolean {
-  if (!isLabelSetsError(error)) return false;
+  if (!isLabelSetsAsCodeError(error)) return false;
   const [first, ...rest] = error.message.split('\n');
   printer.err(pc.createColors(color).red(`labelkit: ${first}`));
   for (const line of rest) printer.err(`  ${line}`);
