@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NetworkError, ValidationError } from '../../src/client/errors.js';
-import { ApplyError, applyLabelSetPlan, DestructiveStepsError, planLabelSets, PlanStaleError } from '../../src/labelSets/index.js';
+import { ApplyError, applyLabelSetPlan, checkSavedLabelSetPlan, DestructiveStepsError, planLabelSets, PlanStaleError, savedLabelSetPlan } from '../../src/labelSets/index.js';
 import type { LabelSetSpec } from '../../src/labelSets/index.js';
 import { demoSets, memoryClient } from './memoryClient.js';
 
@@ -254,6 +254,18 @@ describe('applyLabelSetPlan', () => {
       { path: 'plan.desired[0].labelItems[0].color', message: 'must be a #rrggbb colour (six hex digits, e.g. #df3920) or null (got "red")' },
     ]);
     expect(service.calls.length).toBe(reads);
+  });
+});
+
+describe('checkSavedLabelSetPlan', () => {
+  it('refuses a plan saved in the old form (steps and writes, no desired sets), asking to plan again', async () => {
+    const service = memoryClient();
+    const { desired: _desired, ...old } = { ...(await planFor(service, pull(service))), version: 1 };
+    expect(checkSavedLabelSetPlan(old)).toEqual([
+      { path: 'plan.version', message: 'must be 2 (a plan saved by another version of labelkit: plan again)' },
+      { path: 'plan.desired', message: 'required: a list of label sets' },
+    ]);
+    expect(checkSavedLabelSetPlan(savedLabelSetPlan(await planFor(service, pull(service))))).toEqual([]);
   });
 });
 
