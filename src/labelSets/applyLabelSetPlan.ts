@@ -127,7 +127,8 @@ export async function applyLabelSetPlan(client: LabelSetsClient, given: SavedLab
     throw new DestructiveStepsError(destructive.steps.map((step) => `${describeStep(step)} (counted again right before writing)`), destructive.appliedLabels);
   }
 
-  // What each set should be right now: as read, then as this apply's own writes left it.
+  // What each set should be right now: as read, then as this apply's own writes left it (in an
+  // order the answers to writes need not share with reads, so not compared).
   const expected = new Map<string, ExpectedLabelSet>(live.map((set) => [set.id, { set }]));
   const changedSince = async () => compareExpected([...expected.values()], await readSets());
   const signatures = new Map(live.map((set) => [set.id, set.signature ?? undefined]));
@@ -175,7 +176,7 @@ export async function applyLabelSetPlan(client: LabelSetsClient, given: SavedLab
       case 'create': {
         const set = await client.createLabelSet(plan.projectId, { index: write.setIndex, name: write.name, labelItems: write.labelItems }, call);
         signatures.set(set.id, set.signature ?? undefined);
-        expected.set(set.id, { set });
+        expected.set(set.id, { set, anyOrder: true });
         result.createdSets.push({ setIndex: write.setIndex, setId: set.id, name: set.name });
         return set.id;
       }
@@ -185,7 +186,7 @@ export async function applyLabelSetPlan(client: LabelSetsClient, given: SavedLab
           call,
         );
         signatures.set(write.setId, set.signature ?? undefined);
-        expected.set(write.setId, { set });
+        expected.set(write.setId, { set, anyOrder: true });
         return write.setId;
       }
       case 'append': {

@@ -58,7 +58,7 @@ export function compareFingerprints(against: readonly LabelSetFingerprint[], liv
  */
 export interface ExpectedLabelSet {
   set: LabelSet;
-  /** The order of the labels is not known (after an append, whose answer holds the new labels only). */
+  /** The order of the labels is not known (as a write's answer left them: an append's answer holds the new labels only). */
   anyOrder?: boolean;
   /** The signature is not known (an append answers none). */
   signatureUnknown?: boolean;
