@@ -132,6 +132,16 @@ describe('bin/labelkit.js', () => {
     });
   });
 
+  it('runs the built CLI for --help too: commander prints the help, nothing captured at build time is read', () => {
+    const root = copyShim();
+    mkdirSync(join(root, 'dist'), { recursive: true });
+    writeFileSync(join(root, 'dist', 'cli.js'), "export async function main(argv) { process.stdout.write(`cli ${argv.slice(2).join(' ')}\\n`); return 0; }\n");
+    // A leftover of the former build step (issue 25 removed it): the shim must not print it.
+    writeFileSync(join(root, 'dist', 'help.js'), "export const STORED_HELP = {}; export const helpWidthOf = () => 80; export const storedHelp = () => 'stored help\\n';\n");
+    const r = runShim(root);
+    expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ status: 0, stdout: 'cli --help\n', stderr: '' });
+  });
+
   it('lets any other failure of the built CLI through as it is', () => {
     const root = copyShim();
     mkdirSync(join(root, 'dist'), { recursive: true });
