@@ -27,7 +27,7 @@ export function shellBlocks(markdown: string): Block[] {
   return blocks;
 }
 
-export interface Outcome {
+interface Outcome {
   status: number | null;
   output: string;
   /** The block that was running when the limit ran out, if one did. */
