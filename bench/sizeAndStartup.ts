@@ -46,8 +46,8 @@ export async function sizeAndStartup(): Promise<Figure[]> {
   for (let i = 0; i < runs; i++) {
     times.client.push(timeNode(['--input-type=module', '-e', importClient]));
     times.urql.push(timeNode(['--input-type=module', '-e', "await import('@urql/core')"]));
-    // --help and <command> --help print the help the build stored (dist/help.js); --version is a
-    // start-up path that still loads the CLI (commander and the commands' flags).
+    // --help, <command> --help and --version: commander and the commands' flag declarations load,
+    // no command's runner. A reference figure, not a goal (issue 25 retired the ≤ 1.15× goal).
     times.help.push(timeNode([bin, '--help']));
     times.commandHelp.push(timeNode([bin, 'label-sets', 'plan', '--help']));
     times.version.push(timeNode([bin, '--version']));
@@ -75,8 +75,8 @@ export async function sizeAndStartup(): Promise<Figure[]> {
     { bench: 'size and start-up', name: `labelkit label-sets plan --help (median; range ${range(times.commandHelp)})`, value: median(times.commandHelp), unit: 'ms' },
     { bench: 'size and start-up', name: `labelkit --version, the full CLI's start-up (median; range ${range(times.version)})`, value: median(times.version), unit: 'ms' },
     { bench: 'size and start-up', name: `node -e 0 (median; range ${range(times.bare)})`, value: median(times.bare), unit: 'ms' },
-    { bench: 'size and start-up', name: 'labelkit --help / bare node', value: helpRatio, unit: '×', goal: '≤ 1.15×', met: helpRatio <= 1.15 },
-    { bench: 'size and start-up', name: 'labelkit <command> --help / bare node', value: commandHelpRatio, unit: '×', goal: '≤ 1.15×', met: commandHelpRatio <= 1.15 },
+    { bench: 'size and start-up', name: 'labelkit --help / bare node', value: helpRatio, unit: '×' },
+    { bench: 'size and start-up', name: 'labelkit <command> --help / bare node', value: commandHelpRatio, unit: '×' },
     { bench: 'size and start-up', name: 'labelkit --version / bare node', value: median(times.version) / median(times.bare), unit: '×' },
     { bench: 'size and start-up', name: 'labelkit --help, CPU time (median)', value: median(times.helpCpu), unit: 'ms' },
     { bench: 'size and start-up', name: 'node -e 0, CPU time (median)', value: median(times.bareCpu), unit: 'ms' },

@@ -27,7 +27,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -121,86 +121,6 @@ function writeThirdPartyLicenses(metafile, to) {
   writeFileSync(to, `labelkit-tools bundles these packages into dist/:\n\n${[...sections.keys()].sort().map((k) => sections.get(k)).join(`\n${'-'.repeat(72)}\n\n`)}`);
 }
 
-/**
- * Captures the help of every command of the built CLI and writes dist/help.js: the renderer of
- * src/cli/storedHelp.ts and `STORED_HELP`, each help argv's text as layout parts.
- */
-async function writeStoredHelp(dist) {
-  const { buildProgram } = await import(pathToFileURL(join(dist, 'cli.js')).href);
-  const parts = [];
-  const record = (part) => `\u0000${parts.push(part) - 1}\u0000`;
-  let out = '';
-  const io = { stdout: { write: (s) => void (out += s) }, stderr: { write: (s) => void (out += `\u0001${s}`) }, env: {}, stdinIsTTY: true, readStdin: async () => '', onInterrupt: () => () => {} };
-  /** A fresh program as the CLI builds it, with the layout calls recorded; its commands with their paths. */
-  const recordingProgram = () => {
-    const program = buildProgram(io, () => {});
-    const commands = [];
-    const walk = (command, path) => {
-      commands.push({ command, path });
-      // The layout calls are recorded, not laid out (see 3b above); the rest of Help stays commander's.
-      command.configureHelp({
-        ...command.configureHelp(),
-        formatItem(term, termWidth, description, helper) {
-          if (!description) return `  ${term}`;
-          if (helper.displayWidth(term) !== term.length) throw new Error(`build: help term with colour codes: ${term}`);
-          return record(['item', `  ${term.padEnd(termWidth)}  `, termWidth, description, !helper.preformatted(description)]);
-        },
-        boxWrap(text, width) {
-          if (width !== this.helpWidth) throw new Error(`build: commander wrapped help at ${width}, not the help width ${this.helpWidth}: update src/cli/storedHelp.ts`);
-          return record(['wrap', text]);
-        },
-      });
-      // Help must never run a command: a help argv that reached an action is a bug of this step.
-      command.hook('preAction', () => {
-        throw new Error(`build: ${['labelkit', ...path].join(' ')} ran its action while its help was captured`);
-      });
-      for (const sub of command.commands) walk(sub, [...path, sub.name()]);
-    };
-    walk(program, []);
-    return { program, commands };
-  };
-  const { program, commands } = recordingProgram();
-  const shapes = [];
-  for (const { command, path } of commands) {
-    shapes.push([...path, '--help'], [...path, '-h']);
-    // `help` and `help <sub>` where commander adds its help command (commands without an action).
-    if (command.createHelp().visibleCommands(command).some((c) => c.name() === 'help')) {
-      shapes.push([...path, 'help']);
-      for (const sub of command.commands) shapes.push([...path, 'help', sub.name()]);
-    }
-    if (path.length > 0 && command.aliases().length > 0) throw new Error(`build: ${path.join(' ')} has aliases; store their help argv too`);
-  }
-  const texts = [];
-  const argv = {};
-  for (const shape of shapes) {
-    out = '';
-    parts.length = 0;
-    try {
-      await recordingProgram().program.parseAsync(shape, { from: 'user' });
-      throw new Error(`build: ${shape.join(' ')} printed no help`);
-    } catch (error) {
-      if (error?.code !== 'commander.helpDisplayed' && error?.code !== 'commander.help') throw error;
-    }
-    if (out.includes('\u0001') || out.includes('\u001b')) throw new Error(`build: ${shape.join(' ')} wrote to stderr or in colour while printing help`);
-    const text = out.split('\u0000').map((piece, i) => (i % 2 === 0 ? piece : parts[Number(piece)])).filter((piece) => piece !== '');
-    const key = JSON.stringify(text);
-    let index = texts.findIndex((t) => JSON.stringify(t) === key);
-    if (index < 0) index = texts.push(text) - 1;
-    argv[JSON.stringify(shape)] = index;
-  }
-  const stored = { minWidthToWrap: program.createHelp().minWidthToWrap, texts, argv };
-  await build({
-    absWorkingDir: root,
-    stdin: { contents: `export * from './src/cli/storedHelp.ts';\nexport const STORED_HELP = ${JSON.stringify(stored)};\n`, resolveDir: root, loader: 'ts', sourcefile: 'help.ts' },
-    outfile: join(dist, 'help.js'),
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    logLevel: 'warning',
-  });
-}
-
 const started = performance.now();
 for (const name of Object.keys(PACKAGES)) rmSync(join(root, 'packages', name, 'dist'), { recursive: true, force: true });
 rmSync(typesDir, { recursive: true, force: true });
@@ -250,13 +170,6 @@ writeThirdPartyLicenses(toolsBuild.metafile, join(root, 'packages', 'labelkit-to
 // The emulator serves the schema the documents were generated from (src/emulator/schemaSource.ts
 // looks for it beside dist/).
 copyFileSync(join(root, 'schema.graphql'), join(root, 'packages', 'labelkit-tools', 'schema.graphql'));
-
-// 3b. The stored help of the CLI (bin/labelkit.js prints it for help argv without loading
-// commander): the real program, as dist/cli.js builds it, prints its help for every help argv;
-// commander's layout calls (formatItem, and boxWrap for the description) are recorded instead of
-// laid out, so that dist/help.js lays them out at the terminal's width as commander would
-// (src/cli/storedHelp.ts; test/cli/storedHelp.test.ts compares the two at every width).
-await writeStoredHelp(join(root, 'packages', 'labelkit-tools', 'dist'));
 
 // 4. Each package's declarations: what its typed entry points reach.
 const publish = (name, sources) => {

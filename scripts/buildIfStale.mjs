@@ -19,7 +19,7 @@ export const BUILD_COMMAND = 'npm run -s build';
 /** What the build reads, relative to ROOT: folders are walked; `*` matches within the last name. */
 export const INPUTS = ['src', 'generated', 'schema.graphql', 'tsconfig*.json', 'scripts/build.mjs', 'package.json', 'packages/labelkit/package.json', 'packages/labelkit-tools/package.json'];
 /** Files a successful build leaves; when one is missing the build is stale whatever the stamp says. */
-export const OUTPUTS = ['packages/labelkit/dist/index.js', 'packages/labelkit-tools/dist/cli.js', 'packages/labelkit-tools/dist/help.js'];
+export const OUTPUTS = ['packages/labelkit/dist/index.js', 'packages/labelkit-tools/dist/cli.js'];
 /** Written after a successful build (outside the packages' dist/, which npm pack ships). */
 export const STAMP = 'node_modules/.cache/labelkit-build-stamp.json';
 /** The folder the paths above are relative to: the package that holds `scripts/`. */
@@ -95,6 +95,23 @@ export async function staleReason(inputs) {
   return undefined;
 }
 
+/**
+ * The packages of ROOT's package.json (dependencies and devDependencies) that are not installed.
+ *
+ * @returns their names; before `npm ci` that is all of them, and the build could only fail with a
+ * module-not-found stack (esbuild is the first import of scripts/build.mjs)
+ */
+export async function missingDependencies() {
+  let manifest;
+  try {
+    manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
+  } catch {
+    return [];
+  }
+  const names = Object.keys({ ...manifest.dependencies, ...manifest.devDependencies });
+  return names.filter((name) => !existsSync(join(ROOT, 'node_modules', name, 'package.json')));
+}
+
 function run(command) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, { cwd: ROOT, shell: true, stdio: 'inherit' });
@@ -107,12 +124,19 @@ function run(command) {
  * Runs BUILD_COMMAND when the build is stale and, when it succeeds, writes STAMP.
  *
  * @param options - `log` receives the one line said before building
- * @returns `{ built, reason, status }`: `status` is the build's exit code (0 when nothing was built)
+ * @returns `{ built, reason, status }`: `status` is the build's exit code (0 when nothing was
+ * built, 1 without building when the dependencies are not installed)
  */
 export async function buildIfStale({ log = (line) => process.stderr.write(`${line}\n`) } = {}) {
   const inputs = await measureInputs(); // before the build: a file saved while it runs stays newer
   const reason = await staleReason(inputs);
   if (reason === undefined) return { built: false, reason, status: 0 };
+  const missing = await missingDependencies();
+  if (missing.length > 0) {
+    const some = missing.slice(0, 3).join(', ') + (missing.length > 3 ? ', …' : '');
+    log(`labelkit: cannot build: ${missing.length} of the repository's dependencies are not installed (${some}); run npm ci first`);
+    return { built: false, reason, status: 1 };
+  }
   log(`building: ${reason}`);
   await rm(join(ROOT, STAMP), { force: true }); // a build that fails half-way leaves no stamp behind
   const status = await run(BUILD_COMMAND);

@@ -11,19 +11,19 @@ export interface ClientCredentials {
   clientId: string;
   clientSecret: string;
   /** @defaultValue `{origin of url}/api/oauth/token` */
-  tokenUrl?: string;
+  tokenUrl?: string | undefined;
 }
 
 /** Where the access token comes from: exactly one of the three. */
 export interface AuthOptions {
-  token?: string;
-  getToken?: () => string | Promise<string>;
-  clientCredentials?: ClientCredentials;
+  token?: string | undefined;
+  getToken?: (() => string | Promise<string>) | undefined;
+  clientCredentials?: ClientCredentials | undefined;
   /**
    * How long one token request (or `getToken()` call) may take; a failed or timed-out one is
    * forgotten, and the next call asks again. @defaultValue 10_000, or half the client's `timeoutMs` when shorter
    */
-  tokenTimeoutMs?: number;
+  tokenTimeoutMs?: number | undefined;
 }
 
 /** An access token, and when to refresh it. */

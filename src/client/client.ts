@@ -46,23 +46,23 @@ export interface LabelingClientOptions extends AuthOptions {
   /** The GraphQL endpoint, e.g. `https://…/graphql` or the emulator's `http://127.0.0.1:4000/graphql`. */
   url: string;
   /** Time-out of one call, retries included. @defaultValue 30_000 */
-  timeoutMs?: number;
-  retry?: RetryOptions;
+  timeoutMs?: number | undefined;
+  retry?: RetryOptions | undefined;
   /** How often waiting for jobs asks the service. */
-  poll?: PollOptions;
+  poll?: PollOptions | undefined;
   /** The fetch to use. @defaultValue globalThis.fetch */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** Extra headers for every request. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /**
    * Which generation of the service's schema the label-set query is written for: `tags` (today's
    * production, `tagItems`/`tagName`) or `labels` (after the service's rename). A `tags` client
    * switches to `labels` on its own, once, when the service refuses `tagItems`/`tagName`.
    * @defaultValue 'tags' (today's production; a service already renamed costs one extra request, once)
    */
-  schemaGeneration?: SchemaGeneration;
+  schemaGeneration?: SchemaGeneration | undefined;
   /** Called once when the client switches to the renamed label-set documents (see `schemaGeneration`). */
-  onSchemaChange?: (event: SchemaChangeEvent) => void;
+  onSchemaChange?: ((event: SchemaChangeEvent) => void) | undefined;
 }
 
 /**
@@ -109,7 +109,7 @@ export interface LabelingClient {
    * service before starting another).
    * Never retried.
    */
-  startAutoLabel(input: AutoLabelInput, options?: CallOptions & { allowInsecureEndpoint?: boolean }): Promise<JobSnapshot>;
+  startAutoLabel(input: AutoLabelInput, options?: CallOptions & { allowInsecureEndpoint?: boolean | undefined }): Promise<JobSnapshot>;
   /**
    * One job, or null when the service knows no such job.
    * @param jobId - the job's id

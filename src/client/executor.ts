@@ -18,9 +18,9 @@ export type { RetryOptions } from './retryPolicy.js';
 /** Per-call options. */
 export interface CallOptions {
   /** Cancels the call; it rejects with a NetworkError of code `ABORTED`. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Overrides the client's `timeoutMs` for this call (retries included); `Infinity` for none. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
 }
 
 /** What the executor needs from the client's options. */

@@ -6,28 +6,28 @@ import { DEFAULT_JOB_TIMEOUT_MS, MAX_TIMER_MS } from '../shared/constants.js';
 /** Options of one wait (see `LabelingClient.waitForJob`). */
 export interface WaitOptions {
   /** How long to wait in all; `Infinity` waits without limit. @defaultValue 600_000 (10 minutes) */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Stops the wait; the promise rejects with code `ABORTED`. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** How long a job may read as null or `NONE` before it is "not found". @defaultValue 10_000 */
-  notFoundGraceMs?: number;
+  notFoundGraceMs?: number | undefined;
   /** Called with the job each time its status or progress changes. */
-  onProgress?: (job: Job) => void;
+  onProgress?: ((job: Job) => void) | undefined;
   /**
    * The first interval for this wait. The shared request goes at the shortest interval any
    * current waiter asks for. @defaultValue the client's `poll.intervalMs`
    */
-  intervalMs?: number;
+  intervalMs?: number | undefined;
   /** The longest interval for this wait. @defaultValue the client's `poll.maxIntervalMs` */
-  maxIntervalMs?: number;
+  maxIntervalMs?: number | undefined;
 }
 
 /** How often the shared poller asks. */
 export interface PollOptions {
   /** The first interval, and the interval after any change. @defaultValue 1_000 */
-  intervalMs?: number;
+  intervalMs?: number | undefined;
   /** The longest interval while nothing changes. @defaultValue 10_000 */
-  maxIntervalMs?: number;
+  maxIntervalMs?: number | undefined;
 }
 
 interface Waiter {

@@ -1,11 +1,11 @@
 /** Retries of queries (mutations are never retried). */
 export interface RetryOptions {
   /** Attempts in all, the first included. @defaultValue 4 */
-  maxAttempts?: number;
+  maxAttempts?: number | undefined;
   /** The first back-off delay; later ones grow with jitter. @defaultValue 300 */
-  initialDelayMs?: number;
+  initialDelayMs?: number | undefined;
   /** The longest delay; a `Retry-After` beyond it is not waited for. @defaultValue 15_000 */
-  maxDelayMs?: number;
+  maxDelayMs?: number | undefined;
 }
 
 /** The retry settings with their defaults filled in. */

@@ -38,7 +38,6 @@ mkdirSync('packages/labelkit/dist', { recursive: true });
 mkdirSync('packages/labelkit-tools/dist', { recursive: true });
 writeFileSync('packages/labelkit/dist/index.js', '');
 writeFileSync('packages/labelkit-tools/dist/cli.js', '');
-writeFileSync('packages/labelkit-tools/dist/help.js', '');
 `;
 
 describe('scripts/buildIfStale.mjs', () => {
@@ -137,6 +136,45 @@ describe('scripts/buildIfStale.mjs', () => {
     setTime('schema.graphql', OLD); // even with nothing newer, a failed build is not trusted
     expect(await build()).toEqual({ built: true, reason: `no stamp of a successful build (${mod.STAMP})`, status: 0 });
     expect(builds()).toBe(6);
+  });
+
+  it('says "run npm ci first" and builds nothing when the dependencies are not installed', async () => {
+    setTime('schema.graphql', LATER);
+    writeFileSync(join(root, 'package.json'), JSON.stringify({ devDependencies: { esbuild: '*', typescript: '*' } }));
+    setTime('package.json', OLD);
+    const before = builds();
+    lines.length = 0;
+    expect(await build()).toEqual({ built: false, reason: 'schema.graphql changed since the last build', status: 1 });
+    expect(lines).toEqual(["labelkit: cannot build: 2 of the repository's dependencies are not installed (esbuild, typescript); run npm ci first"]);
+    mkdirSync(join(root, 'node_modules', 'esbuild'), { recursive: true });
+    mkdirSync(join(root, 'node_modules', 'typescript'), { recursive: true });
+    writeFileSync(join(root, 'node_modules', 'esbuild', 'package.json'), '{}');
+    writeFileSync(join(root, 'node_modules', 'typescript', 'package.json'), '{}');
+    expect(await build()).toMatchObject({ built: true, status: 0 });
+    expect(builds()).toBe(before + 1);
+    writeFileSync(join(root, 'package.json'), '{}\n');
+    setTime('package.json', OLD);
+  });
+
+  it('npm run demo before npm ci says "run npm ci first" in one line, without a module-not-found stack', () => {
+    // A checkout as cloned: the root manifest, scripts/ and the bin shim, no node_modules.
+    const clone = mkdtempSync(join(tmpdir(), 'labelkit-fresh-clone-'));
+    try {
+      for (const file of ['package.json', 'scripts/buildIfStale.mjs', 'scripts/build.mjs', 'packages/labelkit/package.json', 'packages/labelkit-tools/package.json', 'packages/labelkit-tools/bin/labelkit.js']) {
+        mkdirSync(dirname(join(clone, file)), { recursive: true });
+        writeFileSync(join(clone, file), readFileSync(join(repo, file)));
+      }
+      const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+      const demo = spawnSync(npm, ['run', '-s', 'demo'], { cwd: clone, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: clone }, timeout: 60_000 });
+      expect(demo.status).toBe(1);
+      expect(demo.stdout).toBe('');
+      expect(demo.stderr).toMatch(/^labelkit: cannot build: \d+ of the repository's dependencies are not installed \(.*\); run npm ci first\n$/);
+      // The shim alone (`npx labelkit`, or the bin run directly) says the same before npm ci.
+      const shim = spawnSync(process.execPath, [join(clone, 'packages/labelkit-tools/bin/labelkit.js'), 'demo'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+      expect({ status: shim.status, stderr: shim.stderr }).toEqual({ status: 1, stderr: 'labelkit: the CLI is not built and the dependencies are not installed; run npm ci first, then npm run build\n' });
+    } finally {
+      rmSync(clone, { recursive: true, force: true });
+    }
   });
 
   it('is what npm run demo and npm run bench start with', () => {

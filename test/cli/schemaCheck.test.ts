@@ -1,3 +1,6 @@
+import { print } from 'graphql';
+import * as tagsDocuments from 'labelkit/documents';
+import * as labelsDocuments from 'labelkit/documents/labels';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { startEmulator } from '../../src/emulator/index.js';
@@ -23,7 +26,14 @@ describe.each(SCHEMA_GENERATIONS)('labelkit schema check against the emulator sp
   it('exits 0, finds nothing breaking and says whether the rename has happened', async () => {
     const io = fakeIo(env());
     expect(await main(argv('schema', 'check'), io)).toBe(0);
-    expect(lines(io.out())[0]).toMatch(/^compatible: no breaking change touches what labelkit uses \(0 breaking, 0 dangerous; \d+ other changes touch nothing labelkit uses\)$/);
+    expect(lines(io.out())[0]).toMatch(/^compatible: no breaking change touches what labelkit uses \(0 breaking, 0 dangerous; \d+ other changes touch nothing labelkit uses \(--verbose lists them\)\)$/);
+    expect(lines(io.out())).toHaveLength(3);
+    // The documents line: which import path another client (urql, graphql-request) must use.
+    expect(lines(io.out())[1]).toMatch(
+      schemaGeneration === 'labels'
+        ? /^documents: labelkit\/documents breaks on this service \(\d+ breaking: .*LabelSet\.tagItems.*\): code that sends it through another client \(plain urql, graphql-request\) must import labelkit\/documents\/labels instead, which passes \(createLabelingClient switches on its own\)$/
+        : /^documents: labelkit\/documents passes on this service; labelkit\/documents\/labels breaks on this service \(\d+ breaking: .*LabelSet\.labelItems.*\), as expected before the rename$/,
+    );
     expect(lines(io.out()).at(-1)).toBe(
       schemaGeneration === 'labels'
         ? 'rename: done — the service says labelItems/labelName (the client switches on its own; to regenerate, follow the README)'
@@ -42,8 +52,49 @@ describe.each(SCHEMA_GENERATIONS)('labelkit schema check against the emulator sp
       renamed: schemaGeneration === 'labels',
       breaking: [],
       dangerous: [],
-      otherChanges: expect.any(Number),
+      documents: [
+        { entry: 'labelkit/documents', generation: 'tags', compatible: schemaGeneration === 'tags', breaking: schemaGeneration === 'tags' ? [] : expect.arrayContaining([expect.objectContaining({ level: 'BREAKING', path: 'LabelSet.tagItems' })]) },
+        { entry: 'labelkit/documents/labels', generation: 'labels', compatible: schemaGeneration === 'labels', breaking: schemaGeneration === 'labels' ? [] : expect.arrayContaining([expect.objectContaining({ level: 'BREAKING', path: 'LabelSet.labelItems' })]) },
+      ],
+      // Every other change, listed (not only counted): the emulator-only query among them.
+      otherChanges: expect.arrayContaining([expect.objectContaining({ type: 'FIELD_ADDED', path: 'Query.emulatorAppliedLabelCounts', level: 'NON_BREAKING' })]),
     });
+  });
+
+  it('lists every other change with --verbose, one line each, as many as --json has', async () => {
+    const json = fakeIo(env());
+    await main(argv('schema', 'check', '--json'), json);
+    const { otherChanges, documents } = JSON.parse(json.out()) as { otherChanges: { level: string; path: string; message: string }[]; documents: { compatible: boolean; breaking: { path: string; message: string }[] }[] };
+    expect(otherChanges.length).toBeGreaterThan(0);
+    const io = fakeIo(env());
+    expect(await main(argv('schema', 'check', '--verbose'), io)).toBe(0);
+    const out = lines(io.out());
+    expect(out[0]).toContain(`${otherChanges.length} other changes touch nothing labelkit uses, listed below`);
+    const start = out.indexOf(`other changes (${otherChanges.length}), touching nothing labelkit uses:`);
+    expect(start).toBeGreaterThan(0);
+    const oneLine = (message: string) => message.replace(/\s*\n\s*/g, ' ');
+    expect(out.slice(start + 1, start + 1 + otherChanges.length)).toEqual(otherChanges.map((c) => `  ${c.level} ${c.path}: ${oneLine(c.message)}`));
+    // …and the breaking changes of the entry of documents that does not pass here.
+    const failing = documents.find((d) => !d.compatible)!;
+    for (const b of failing.breaking) expect(out).toContain(`  BREAKING ${b.path}: ${oneLine(b.message)}`);
+  });
+
+  it('is right about the documents: sent as another client sends them, the entry it calls broken fails and the other works', async () => {
+    const io = fakeIo(env());
+    await main(argv('schema', 'check', '--json'), io);
+    const { documents } = JSON.parse(io.out()) as { documents: { entry: string; compatible: boolean }[] };
+    const modules = { 'labelkit/documents': tagsDocuments, 'labelkit/documents/labels': labelsDocuments };
+    for (const { entry, compatible } of documents) {
+      // What graphql-request does with a typed document: POST its printed text.
+      const query = print(modules[entry as keyof typeof modules].GetCabinetLabelSetsByIdDocument);
+      const response = await fetch(emu.url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${emu.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query, variables: { cabinetId: 'demo-project:labeler' } }),
+      });
+      const body = (await response.json()) as { data?: unknown; errors?: { message: string }[] };
+      expect(body.errors === undefined, `${entry}: ${JSON.stringify(body.errors)}`).toBe(compatible);
+    }
   });
 
   it('exits 3 without printing the token when the token is wrong', async () => {
@@ -84,11 +135,12 @@ describe('labelkit schema check against other schemas', () => {
     const { code, out } = await check(sdl);
     expect(code).toBe(8);
     expect(lines(out)[0]).toMatch(/^incompatible: the service's schema breaks what labelkit uses \(2 breaking, 1 dangerous;/);
-    expect(lines(out).slice(1, -1).sort()).toEqual([
+    expect(lines(out).slice(1, -2).sort()).toEqual([
       "  BREAKING Job.progress: Field 'progress' was removed from object type 'Job'",
       "  BREAKING TargetApiInput.region: Input field 'region' of type 'String!' was added to input object type 'TargetApiInput'",
       "  DANGEROUS JobStatus.PAUSED: Enum value 'PAUSED' was added to enum 'JobStatus'",
     ]);
+    expect(lines(out).at(-2)).toMatch(/^documents: neither entry passes on this service \(labelkit\/documents: 2 breaking: Job\.progress, TargetApiInput\.region; labelkit\/documents\/labels: \d+ breaking: /);
   });
 
   it('says it cannot tell about the rename when the service has neither name, and counts the missing fields as breaking', async () => {

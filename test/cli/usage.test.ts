@@ -109,13 +109,37 @@ describe('bin/labelkit.js', () => {
   };
   const runShim = (root: string) => spawnSync(process.execPath, [join(root, 'bin', 'labelkit.js'), '--help'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
 
-  it('says to run npm run build, without a stack, and exits 1 when dist is missing', () => {
+  it('says to run npm ci first, without a stack, and exits 1 when neither dist nor the dependencies are there (a fresh clone)', () => {
     const r = runShim(copyShim());
+    expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({
+      status: 1,
+      stdout: '',
+      stderr: 'labelkit: the CLI is not built and the dependencies are not installed; run npm ci first, then npm run build\n',
+    });
+  });
+
+  it('says to run npm run build, without a stack, and exits 1 when dist is missing after npm ci', () => {
+    const root = copyShim();
+    // What the build needs, installed (a stand-in esbuild: only its presence is looked at).
+    mkdirSync(join(root, 'node_modules', 'esbuild'), { recursive: true });
+    writeFileSync(join(root, 'node_modules', 'esbuild', 'package.json'), '{ "name": "esbuild", "main": "main.js" }\n');
+    writeFileSync(join(root, 'node_modules', 'esbuild', 'main.js'), '');
+    const r = runShim(root);
     expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({
       status: 1,
       stdout: '',
       stderr: 'labelkit: the CLI is not built; run npm run build first\n',
     });
+  });
+
+  it('runs the built CLI for --help too: commander prints the help, nothing captured at build time is read', () => {
+    const root = copyShim();
+    mkdirSync(join(root, 'dist'), { recursive: true });
+    writeFileSync(join(root, 'dist', 'cli.js'), "export async function main(argv) { process.stdout.write(`cli ${argv.slice(2).join(' ')}\\n`); return 0; }\n");
+    // A leftover of the former build step (issue 25 removed it): the shim must not print it.
+    writeFileSync(join(root, 'dist', 'help.js'), "export const STORED_HELP = {}; export const helpWidthOf = () => 80; export const storedHelp = () => 'stored help\\n';\n");
+    const r = runShim(root);
+    expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ status: 0, stdout: 'cli --help\n', stderr: '' });
   });
 
   it('lets any other failure of the built CLI through as it is', () => {

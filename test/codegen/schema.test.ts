@@ -99,10 +99,13 @@ describe('operations/', () => {
     const sources = await Promise.all((await graphqlFiles('operations')).map((f) => readFile(join(dir, f), 'utf8')));
     const production = productionSchema();
     const ourSdl = await readFile(join(repoRoot, 'schema.graphql'), 'utf8');
-    const ours = buildSchema(ourSdl);
-    // operations/ may be written for either generation; codegen rewrites them for each (codegen.ts).
+    // operations/ may be written for either generation; codegen rewrites them for each, and
+    // writes schema.graphql out whole in its own generation (codegen.ts): a schema renamed in
+    // part, as the README's rename steps leave it (appendLabelSetTagItems may stay), is read so.
+    const ourGeneration = generationOfSchema(ourSdl) ?? 'tags';
+    const ours = buildSchema(schemaInGeneration(ourSdl, ourGeneration));
     const forProduction = parse(operationsInGeneration(sources.join('\n'), generationOfSchema(production) ?? 'tags'));
-    const forOurs = parse(operationsInGeneration(sources.join('\n'), generationOfSchema(ourSdl) ?? 'tags'));
+    const forOurs = parse(operationsInGeneration(sources.join('\n'), ourGeneration));
     expect(validate(production, forProduction).map((e) => e.message)).toEqual([]);
     expect(validate(ours, forOurs).map((e) => e.message)).toEqual([]);
   });

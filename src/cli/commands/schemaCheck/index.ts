@@ -19,7 +19,7 @@ export function schemaCommand(io: Io, done: (code: number) => void): Command {
   const check = new Command('check')
     .description("read the service's schema by introspection and compare it with labelkit's: breaking and dangerous changes to what labelkit uses, and whether tag has become label")
     .option('--json', 'print the result as one JSON object')
-    .option('--verbose', 'details, and the stack of an error')
+    .option('--verbose', 'also list every other change, and the breaking changes of each entry of typed documents; the stack of an error')
     .addHelpText(
       'after',
       '\nExit: 0 compatible, 8 a breaking change touches what labelkit uses.\n' +
@@ -31,7 +31,7 @@ export function schemaCommand(io: Io, done: (code: number) => void): Command {
         const { runSchemaCheck } = await import('./runner.js');
         const { printSchemaCheck } = await import('./logger.js');
         const result = await runSchemaCheck(flags, context);
-        printSchemaCheck(context.printer, result, { json: flags.json === true, color: useColor(io, io.stdout) });
+        printSchemaCheck(context.printer, result, { json: flags.json === true, color: useColor(io, io.stdout), verbose: flags.verbose === true });
         return result.compatible ? EXIT.ok : EXIT.schemaIncompatible;
       }, { command: 'schema check' }),
     );

@@ -1,9 +1,10 @@
 import { diff } from '@graphql-inspector/core';
 import { buildClientSchema, buildSchema } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
 import * as tagsDocuments from 'labelkit/documents';
 import * as labelsDocuments from 'labelkit/documents/labels';
 import { loadSchemaSource } from '../../../emulator/schemaSource.js';
-import { generationOfSchema, schemaInGeneration } from '../../../shared/schemaGeneration.js';
+import { generationOfSchema, SCHEMA_GENERATIONS, schemaInGeneration } from '../../../shared/schemaGeneration.js';
 import type { SchemaGeneration } from '../../../shared/schemaGeneration.js';
 import { requireConnection } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
@@ -14,14 +15,26 @@ import { touchesUsed, usedFields } from './usedFields.js';
 /** Flags of `labelkit schema check`. */
 export type SchemaCheckFlags = ConnectionFlags;
 
-/** One change between labelkit's schema and the service's that touches what labelkit uses. */
+/** One change between labelkit's schema and the service's. */
 export interface SchemaChangeRow {
-  level: 'BREAKING' | 'DANGEROUS';
+  /** graphql-inspector's criticality: the other changes may be `NON_BREAKING` too. */
+  level: 'BREAKING' | 'DANGEROUS' | 'NON_BREAKING';
   /** graphql-inspector's change type, e.g. `FIELD_REMOVED`. */
   type: string;
   /** The schema coordinate, e.g. `Job.progress`. */
   path: string;
   message: string;
+}
+
+/** The typed documents of one entry point, checked against the service's schema. */
+export interface DocumentsCheck {
+  /** The import path an app uses: `labelkit/documents` (today's names) or `labelkit/documents/labels`. */
+  entry: 'labelkit/documents' | 'labelkit/documents/labels';
+  generation: SchemaGeneration;
+  /** True when no breaking change touches what these documents use: another client can send them. */
+  compatible: boolean;
+  /** The breaking changes that touch what these documents use. */
+  breaking: SchemaChangeRow[];
 }
 
 /** What `labelkit schema check` found. */
@@ -35,27 +48,50 @@ export interface SchemaCheckResult {
   renamed: boolean | undefined;
   breaking: SchemaChangeRow[];
   dangerous: SchemaChangeRow[];
-  /** Changes that touch nothing labelkit uses (the service has much more than labelkit reads). */
-  otherChanges: number;
+  /**
+   * Each entry point of typed documents, for code that sends them through another GraphQL client
+   * (plain urql, graphql-request), which does not switch generation as `createLabelingClient` does.
+   */
+  documents: DocumentsCheck[];
+  /** The changes that touch nothing labelkit uses (the service has much more than labelkit reads). */
+  otherChanges: SchemaChangeRow[];
 }
 
 const DOCUMENTS = {
   tags: Object.values(tagsDocuments),
   labels: Object.values(labelsDocuments),
 };
+const ENTRIES = { tags: 'labelkit/documents', labels: 'labelkit/documents/labels' } as const;
+
+/** The changes from labelkit's schema in one generation to the service's, split by what its documents use. */
+async function compare(sdl: string, generation: SchemaGeneration, service: GraphQLSchema): Promise<{ rows: SchemaChangeRow[]; others: SchemaChangeRow[] }> {
+  const ours = buildSchema(schemaInGeneration(sdl, generation));
+  const used = usedFields(ours, DOCUMENTS[generation]);
+  const rows: SchemaChangeRow[] = [];
+  const others: SchemaChangeRow[] = [];
+  for (const change of await diff(ours, service)) {
+    const level = change.criticality.level;
+    const row = { level, type: change.type, path: change.path ?? '', message: change.message };
+    if ((level === 'BREAKING' || level === 'DANGEROUS') && touchesUsed(change.path, change.type, ours, used)) rows.push(row);
+    else others.push(row);
+  }
+  return { rows, others };
+}
 
 /**
  * Compares the service's schema (read by introspection) with labelkit's schema.graphql.
  *
  * @param flags - the connection flags (`--url`, token or client credentials)
  * @param context - the run's io, printer and Ctrl-C signal
- * @returns the changes that touch the fields labelkit uses, and whether the rename has happened
+ * @returns the changes that touch the fields labelkit uses, whether the rename has happened,
+ * which entry of typed documents another client can send, and every other change
  * @throws {@link CliUsageError} for bad flags (nothing is sent); the client's errors (auth,
  * network, GraphQL) as they come
  * @remarks The introspection query is one POST of the CLI's own (see `introspect`), with the
  * connection's credentials, the client's retry rule for transient failures, and redaction. The comparison is graphql-inspector's `diff`
  * of labelkit's schema, in the generation the service speaks, against the service's; only
- * breaking and dangerous changes that touch what labelkit's operations use are kept.
+ * breaking and dangerous changes that touch what labelkit's operations use are kept. The
+ * documents of each generation are compared the same way, for apps that send them themselves.
  * @example
  * ```ts
  * const result = await runSchemaCheck({ url: 'http://127.0.0.1:4000/graphql' }, context);
@@ -69,17 +105,9 @@ export async function runSchemaCheck(flags: SchemaCheckFlags, context: ActionCon
   const sdl = loadSchemaSource();
   // A service with neither set of names is compared with today's: its missing fields show as breaking.
   const comparedAs = serviceGeneration ?? 'tags';
-  const ours = buildSchema(schemaInGeneration(sdl, comparedAs));
-  const used = usedFields(ours, DOCUMENTS[comparedAs]);
-
-  const rows: SchemaChangeRow[] = [];
-  let otherChanges = 0;
-  for (const change of await diff(ours, service)) {
-    const level = change.criticality.level;
-    if ((level === 'BREAKING' || level === 'DANGEROUS') && touchesUsed(change.path, change.type, ours, used)) {
-      rows.push({ level, type: change.type, path: change.path ?? '', message: change.message });
-    } else otherChanges += 1;
-  }
+  const compared = {} as Record<SchemaGeneration, { rows: SchemaChangeRow[]; others: SchemaChangeRow[] }>;
+  for (const generation of SCHEMA_GENERATIONS) compared[generation] = await compare(sdl, generation, service);
+  const { rows, others } = compared[comparedAs];
   const breaking = rows.filter((r) => r.level === 'BREAKING');
   return {
     url: connection.url,
@@ -88,6 +116,10 @@ export async function runSchemaCheck(flags: SchemaCheckFlags, context: ActionCon
     renamed: serviceGeneration === undefined ? undefined : serviceGeneration === 'labels',
     breaking,
     dangerous: rows.filter((r) => r.level === 'DANGEROUS'),
-    otherChanges,
+    documents: SCHEMA_GENERATIONS.map((generation) => {
+      const documentsBreaking = compared[generation].rows.filter((r) => r.level === 'BREAKING');
+      return { entry: ENTRIES[generation], generation, compatible: documentsBreaking.length === 0, breaking: documentsBreaking };
+    }),
+    otherChanges: others,
   };
 }

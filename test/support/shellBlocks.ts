@@ -1,0 +1,94 @@
+// Runs the sh blocks of a Markdown file in one bash, as a user pastes them one after another, and
+// tells what the blocks left behind: used by the README's tests (test/build/readmeShellBlocks.test.ts,
+// test/codegen/renameSteps.test.ts).
+import { spawn, spawnSync } from 'node:child_process';
+
+export interface Block {
+  /** 1-based line of the opening fence in README.md. */
+  line: number;
+  text: string;
+}
+
+/** The `sh` fenced blocks of a Markdown text, indentation of an indented (list item) fence removed. */
+export function shellBlocks(markdown: string): Block[] {
+  const lines = markdown.split('\n');
+  const blocks: Block[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^(\s*)```sh\s*$/.exec(lines[i]!);
+    if (!open) continue;
+    const indent = open[1]!;
+    const body: string[] = [];
+    let j = i + 1;
+    for (; j < lines.length && lines[j]!.trim() !== '```'; j++) body.push(lines[j]!.startsWith(indent) ? lines[j]!.slice(indent.length) : lines[j]!);
+    if (j === lines.length) throw new Error(`README.md:${i + 1}: a sh block without its closing fence`);
+    blocks.push({ line: i + 1, text: body.join('\n') });
+    i = j;
+  }
+  return blocks;
+}
+
+interface Outcome {
+  status: number | null;
+  output: string;
+  /** The block that was running when the limit ran out, if one did. */
+  timedOut?: Block;
+  /** `ps` lines of the processes left in the shell's process group after it exited. */
+  leftover: string[];
+}
+
+function groupAlive(group: number): boolean {
+  try {
+    process.kill(-group, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Runs blocks one after another in one bash (`prelude` first), in `cwd`, in a process group of its
+ * own; kills the group when a block passes `limitMs`, and reports what the group still holds after
+ * bash exited.
+ */
+export async function runBlocks(blocks: Block[], cwd: string, limitMs: number, env: NodeJS.ProcessEnv, prelude: string): Promise<Outcome> {
+  const script = prelude + blocks.map((b, i) => `printf '\\n@@block ${i}\\n'\n${b.text}\n`).join('') + `printf '\\n@@block end\\n'\n`;
+  const shell = spawn('bash', ['-c', script], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const group = shell.pid!;
+  let output = '';
+  let current: Block | undefined;
+  let timedOut: Block | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const arm = (block: Block | undefined) => {
+    clearTimeout(timer);
+    current = block;
+    if (block) timer = setTimeout(() => {
+      timedOut = current;
+      try { process.kill(-group, 'SIGKILL'); } catch { /* gone already */ }
+    }, limitMs);
+  };
+  let stdout = '';
+  let seen = 0; // the block markers already acted on
+  shell.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk;
+    stdout += chunk;
+    const markers = [...stdout.matchAll(/^@@block (\d+|end)$/gm)];
+    for (const match of markers.slice(seen)) arm(match[1] === 'end' ? undefined : blocks[Number(match[1])]);
+    seen = markers.length;
+  });
+  shell.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  const status = await new Promise<number | null>((resolve) => shell.once('close', (code) => resolve(code)));
+  arm(undefined);
+  let leftover: string[] = [];
+  try {
+    process.kill(-group, 0); // throws ESRCH when no process of the group is left
+    const ps = spawnSync('ps', ['-o', 'pid=,args=', '-g', String(group)], { encoding: 'utf8' });
+    leftover = ps.stdout.split('\n').filter((l) => l.trim() !== '');
+    if (leftover.length === 0) leftover = [`(a process of group ${group})`];
+    process.kill(-group, 'SIGKILL');
+    for (let i = 0; i < 100 && groupAlive(group); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  } catch {
+    // nothing left
+  }
+  return { status, output, ...(timedOut ? { timedOut } : {}), leftover };
+}
+

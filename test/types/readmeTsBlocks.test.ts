@@ -1,0 +1,115 @@
+// Every ```ts block of README.md, read from the README when the test runs, type-checked as a module
+// of its own with the project's compiler options — and once more with exactOptionalPropertyTypes,
+// which many apps turn on: `token: process.env.LABELKIT_TOKEN` must compile there too. A block may
+// use what the README says it assumes from the examples above it (`client`, `set`, `sets`,
+// `jobIds`, `input`, `buildLabelTree`); those it does not declare itself are declared for it.
+// The blocks import the packages by their published names, which mean the sources here.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ts from 'typescript';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const repo = join(import.meta.dirname, '..', '..');
+
+interface TsBlock {
+  line: number;
+  text: string;
+}
+
+function tsBlocks(markdown: string): TsBlock[] {
+  const lines = markdown.split('\n');
+  const blocks: TsBlock[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^```ts\s*$/.test(lines[i]!)) continue;
+    const end = lines.findIndex((l, j) => j > i && l.trim() === '```');
+    blocks.push({ line: i + 1, text: lines.slice(i + 1, end).join('\n') });
+    i = end;
+  }
+  return blocks;
+}
+
+/** What the README's blocks assume from the examples above them, as declarations. */
+const ASSUMED: Record<string, string> = {
+  client: "declare const client: import('labelkit').LabelingClient;",
+  set: "declare const set: import('labelkit').LabelSet;",
+  sets: "declare const sets: import('labelkit').LabelSet[];",
+  jobIds: 'declare const jobIds: string[];',
+  input: "declare const input: import('labelkit').AutoLabelInput;",
+  buildLabelTree: "import { buildLabelTree } from 'labelkit';",
+};
+
+/** The block with a declaration for each assumed name it uses but does not declare or import. */
+function withAssumptions(text: string): string {
+  const code = text.replace(/\/\/[^\n]*/g, ''); // names in comments are not uses
+  const head = Object.entries(ASSUMED)
+    .filter(([name]) => new RegExp(`\\b${name}\\b`).test(code))
+    .filter(([name]) => !new RegExp(`(?:\\b(?:const|let|var)\\s+[[{]?[^=]*\\b${name}\\b[^=]*=|\\bimport\\b[^;]*\\b${name}\\b[^;]*from)`).test(code))
+    .map(([, declaration]) => declaration);
+  return `${head.join('\n')}\n${text}\nexport {};\n`;
+}
+
+/** The project's compiler options (tsconfig.json), with the published names mapped to the sources. */
+function compilerOptions(exactOptionalPropertyTypes: boolean): ts.CompilerOptions {
+  const config = ts.readConfigFile(join(repo, 'tsconfig.json'), ts.sys.readFile);
+  const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, repo);
+  return {
+    ...options,
+    rootDir: undefined, // the blocks' files are outside the repository
+    noEmit: true,
+    declaration: false,
+    sourceMap: false,
+    // A snippet may declare what it does not go on to use.
+    noUnusedLocals: false,
+    noUnusedParameters: false,
+    exactOptionalPropertyTypes,
+    typeRoots: [join(repo, 'node_modules', '@types')],
+    paths: {
+      ...options.paths,
+      'labelkit-tools/emulator': [join(repo, 'src', 'emulator', 'index.ts')],
+      'labelkit-tools/bulk': [join(repo, 'src', 'bulk', 'index.ts')],
+      'labelkit-tools/label-sets': [join(repo, 'src', 'labelSets', 'index.ts')],
+    },
+  };
+}
+
+describe("README.md's ts blocks", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'labelkit-readme-ts-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const blocks = tsBlocks(readFileSync(join(repo, 'README.md'), 'utf8'));
+  /** Each block's file, and how many lines of declarations precede the block's first line. */
+  const files = new Map(
+    blocks.map((block) => {
+      const file = join(dir, `readme-line-${block.line}.mts`);
+      const text = withAssumptions(block.text);
+      writeFileSync(file, text);
+      return [file, { block, before: text.split('\n').length - block.text.split('\n').length - 2 }] as const;
+    }),
+  );
+
+  /** Each diagnostic of the blocks' files as `README.md:<line>: message`. */
+  const check = (exact: boolean): string[] => {
+    const program = ts.createProgram([...files.keys()], compilerOptions(exact));
+    // The blocks' files only: the sources they import are checked as far as the blocks use them.
+    const diagnostics = [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics(), ...[...files.keys()].flatMap((f) => ts.getPreEmitDiagnostics(program, program.getSourceFile(f)))];
+    return diagnostics
+      .filter((d) => d.file === undefined || d.file.fileName.startsWith(dir))
+      .map((d) => {
+        const of = d.file && files.get(d.file.fileName);
+        const line = of && d.start !== undefined ? of.block.line + 1 + d.file!.getLineAndCharacterOfPosition(d.start).line - of.before : undefined;
+        return `${line === undefined ? 'options' : `README.md:${line}`}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+      });
+  };
+
+  it('finds the blocks', () => {
+    expect(blocks.length).toBeGreaterThanOrEqual(8);
+  });
+
+  it('compile with the project\'s options', { timeout: 120_000 }, () => {
+    expect(check(false)).toEqual([]);
+  });
+
+  it('compile with exactOptionalPropertyTypes as well', { timeout: 120_000 }, () => {
+    expect(check(true)).toEqual([]);
+  });
+});
