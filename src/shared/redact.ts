@@ -6,8 +6,8 @@
  * quotes a request (`"` → `\"`, `\` → `\\`, non-ASCII → `\uXXXX` for ASCII-only encoders),
  * percent-encoded in a form body or query string (`encodeURIComponent` and the form flavour with
  * `+` for space), and base64-encoded inside `Authorization: Basic …`. {@link secretForms} lists
- * them all, and {@link redact} replaces every one. Any `Bearer …`/`Basic …` credential is
- * replaced whether or not it is known. Values under a secret-like key (`secretKey`,
+ * them all, and {@link redact} replaces every one, before any pattern runs. Then any
+ * `Bearer …`/`Basic …` credential is replaced whether or not it is known. Values under a secret-like key (`secretKey`,
  * `client_secret`, `token`, `Authorization`, any spelling or case) are replaced whatever their
  * type: see {@link isSecretKeyName} and {@link redactValue}.
  *
@@ -27,7 +27,14 @@ export const MIN_FRAGMENT_LENGTH = 8;
 /** The secrets a redaction knows: values, possibly undefined or empty (then ignored). */
 export type Secrets = Iterable<string | null | undefined>;
 
-const CREDENTIAL = /\b(Bearer|Basic)(\s+|%20|\+)[A-Za-z0-9._~+/=%-]{4,}/gi;
+/**
+ * A `Bearer …`/`Basic …` credential, known or not. The credential runs to the next space, quote,
+ * backslash or bracket-like delimiter, so an unknown token holding `:`, `&`, `/`, `+`, `=`, `%`
+ * (`key-7f:abc&d`) is replaced whole rather than up to its first such character. Known secrets are
+ * replaced before this pattern runs (see {@link redact}): a known token holding a space or a quote
+ * is gone whole before the pattern could stop inside it.
+ */
+const CREDENTIAL = /\b(Bearer|Basic)(\s+|%20|\+)[^\s"'`\\<>,;()[\]{}]{4,}/gi;
 
 /**
  * Tells whether an object key holds a secret: `secretKey`, `clientSecret`, `client_secret`,
@@ -117,9 +124,11 @@ function allForms(secrets: Secrets): string[] {
  * ```
  */
 export function redact(text: string, secrets: Secrets = []): string {
-  let out = text.replace(CREDENTIAL, (_m, scheme: string, space: string) => `${scheme}${space}${REDACTED}`);
+  // Known secrets first, in every form: a pattern run first could replace a known token's head
+  // and leave its tail (`Bearer ***:abcdef`), which then no longer matches the whole token.
+  let out = text;
   for (const form of allForms(secrets)) if (out.includes(form)) out = out.split(form).join(REDACTED);
-  return out;
+  return out.replace(CREDENTIAL, (_m, scheme: string, space: string) => `${scheme}${space}${REDACTED}`);
 }
 
 /**

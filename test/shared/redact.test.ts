@@ -35,6 +35,19 @@ describe('redact', () => {
     expect(redact('authorization: basic dXNlcjpwYXNz')).toBe(`authorization: basic ${REDACTED}`);
   });
 
+  it('replaces a known token whole before the credential pattern can cut it at a : " & or space', () => {
+    for (const token of ['key-7f:abcdefTAIL', 'key-7f"abcdefTAIL', 'key-7f&abcdefTAIL', 'key-7f abcdefTAIL']) {
+      expect(redact(`auth=Bearer ${token}`, [token])).toBe(`auth=Bearer ${REDACTED}`);
+      expect(redact(JSON.stringify({ auth: `Bearer ${token}` }), [token])).toBe(`{"auth":"Bearer ${REDACTED}"}`);
+    }
+  });
+
+  it('replaces an unknown credential up to a space, quote or bracket, : & / + = % included', () => {
+    expect(redact('auth=Bearer key-7f:ab&c/d+e=f%25gTAIL done')).toBe(`auth=Bearer ${REDACTED} done`);
+    expect(redact('{"auth":"Bearer key-7f:abTAIL"}')).toBe(`{"auth":"Bearer ${REDACTED}"}`);
+    expect(redact('(Bearer key-7f:abTAIL)')).toBe(`(Bearer ${REDACTED})`);
+  });
+
   it('ignores secrets shorter than four characters and leaves other text alone', () => {
     expect(redact('abc def', ['abc', '', undefined, null])).toBe('abc def');
     expect(secretForms('abc')).toEqual([]);
