@@ -4,6 +4,7 @@
  *
  * @remarks A secret reaches a text in more than one form: as is, JSON-escaped by a server that
  * quotes a request (`"` → `\"`, `\` → `\\`, non-ASCII → `\uXXXX` for ASCII-only encoders),
+ * HTML-escaped by an error page (`&` → `&amp;`),
  * percent-encoded in a form body or query string (`encodeURIComponent` and the form flavour with
  * `+` for space), and base64-encoded inside `Authorization: Basic …`. {@link secretForms} lists
  * them all, and {@link redact} replaces every one, before any pattern runs. Then any
@@ -34,7 +35,7 @@ export type Secrets = Iterable<string | null | undefined>;
  * replaced before this pattern runs (see {@link redact}): a known token holding a space or a quote
  * is gone whole before the pattern could stop inside it.
  */
-const CREDENTIAL = /\b(Bearer|Basic)(\s+|%20|\+)[^\s"'`\\<>,;()[\]{}]{4,}/gi;
+const CREDENTIAL = /\b(Bearer|Basic)(\s+|%20|\+)[^\s"'`\\<>,()[\]{}]{4,}/gi;
 
 /**
  * Tells whether an object key holds a secret: `secretKey`, `clientSecret`, `client_secret`,
@@ -77,12 +78,21 @@ function base64Forms(secret: string): string[] {
   return forms;
 }
 
+/** The secret as an HTML page quotes it (`&` → `&amp;`, `"` → `&quot;` or `&#34;`, `'` → `&#39;` or `&#x27;`). */
+function htmlForms(secret: string): string[] {
+  const base = secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return [
+    base.replace(/"/g, '&quot;').replace(/'/g, '&#39;'),
+    base.replace(/"/g, '&#34;').replace(/'/g, '&#x27;'),
+  ];
+}
+
 const formsCache = new Map<string, readonly string[]>();
 
 /**
  * Every form in which a secret can appear in a text: raw, JSON-escaped (with and without
- * `\uXXXX` for non-ASCII), percent-encoded (URI component and form style), and base64 at any
- * alignment.
+ * `\uXXXX` for non-ASCII), percent-encoded (URI component and form style), HTML-escaped (an
+ * error page that quotes a header), and base64 at any alignment.
  *
  * @param secret - a secret value
  * @returns the distinct forms, longest first; empty for a secret shorter than {@link MIN_SECRET_LENGTH}
@@ -96,7 +106,7 @@ export function secretForms(secret: string): readonly string[] {
   const uri = encodeURIComponent(secret);
   const form = new URLSearchParams({ s: secret }).toString().slice(2);
   const forms = [
-    ...new Set([secret, json, jsonAscii, JSON.stringify(json).slice(1, -1), uri, uri.toLowerCase(), form, ...base64Forms(secret)]),
+    ...new Set([secret, json, jsonAscii, JSON.stringify(json).slice(1, -1), uri, uri.toLowerCase(), form, ...htmlForms(secret), ...base64Forms(secret)]),
   ]
     .filter((f) => f.length >= MIN_SECRET_LENGTH)
     .sort((a, b) => b.length - a.length);

@@ -20,7 +20,8 @@ const TOKENS = [...CHARS.map((c, i) => `key-7f${c}abcdefTAIL${i}x`), 'key-7f:a"b
 /** Every wire form of a text that a leak could take (as sent, JSON-escaped, URI and form encoded). */
 function forms(secret: string): string[] {
   const json = JSON.stringify(secret).slice(1, -1);
-  return [secret, json, encodeURIComponent(secret), new URLSearchParams({ s: secret }).toString().slice(2)];
+  const html = secret.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+  return [secret, json, html, encodeURIComponent(secret), new URLSearchParams({ s: secret }).toString().slice(2)];
 }
 
 /** Fails when `text` holds a tail or any form of the token. */
@@ -29,10 +30,10 @@ function expectClean(text: string, token: string, what: string): void {
   for (const form of forms(token)) expect(text, `${what}: leaks ${form}`).not.toContain(form);
 }
 
-/** A service that echoes the Authorization header it got: in a GraphQL error, or a 500 text body. */
+/** A service that echoes the Authorization header it got: in a GraphQL error, a 500 text body, or an HTML page. */
 interface EchoServer {
   url: string;
-  mode: 'graphql' | 'text500';
+  mode: 'graphql' | 'text500' | 'html500';
   close(): Promise<void>;
 }
 
@@ -45,6 +46,10 @@ async function startEchoServer(): Promise<EchoServer> {
       if (state.mode === 'graphql') {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ errors: [{ message: `not allowed: auth=${auth}`, extensions: { code: 'FORBIDDEN', header: `auth=${auth}` } }] }));
+      } else if (state.mode === 'html500') {
+        const html = auth.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+        res.writeHead(500, '', { 'content-type': 'text/html' });
+        res.end(`<html><body><p>auth=${html}</p></body></html>`);
       } else {
         res.writeHead(500, '', { 'content-type': 'text/plain' });
         res.end(`internal error; auth=${auth}&trace=1`);
@@ -101,7 +106,7 @@ const COMMANDS: Array<[string, string[]]> = [
 const FLAG_SETS = [[], ['--verbose'], ['--json'], ['--verbose', '--json']];
 
 describe('a token holding : " & / + = % or spaces, echoed by the service', () => {
-  it.each(['graphql', 'text500'] as const)('leaves no part of the token in the client’s errors (%s echo)', async (mode) => {
+  it.each(['graphql', 'text500', 'html500'] as const)('leaves no part of the token in the client’s errors (%s echo)', async (mode) => {
     echo.mode = mode;
     for (const token of TOKENS) {
       const client = createLabelingClient({ url: echo.url, token, retry: { maxAttempts: 1 } });
@@ -118,12 +123,12 @@ describe('a token holding : " & / + = % or spaces, echoed by the service', () =>
     }
   });
 
-  it.each(['graphql', 'text500'] as const)('leaves no part of the token in the output of any command (%s echo)', async (mode) => {
+  it.each(['graphql', 'text500', 'html500'] as const)('leaves no part of the token in the output of any command (%s echo)', async (mode) => {
     echo.mode = mode;
     let echoed = 0;
     for (const [name, args] of COMMANDS) {
       // A wait goes through a transient failure (a 500) until its time-out: that case runs once.
-      const once = mode === 'text500' && args.includes('WAIT');
+      const once = mode !== 'graphql' && args.includes('WAIT');
       for (const token of once ? TOKENS.slice(-1) : TOKENS) {
         for (const flags of once ? [['--verbose']] : FLAG_SETS) {
           const io = fakeIo({ LABELKIT_URL: echo.url, LABELKIT_TOKEN: token, LABELKIT_MODEL_SECRET: 'model-secret-1234' });
