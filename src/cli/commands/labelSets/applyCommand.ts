@@ -25,7 +25,7 @@ export function labelSetsApplyCommand(io: Io, done: (code: number) => void): Com
     .option('--role <role>', 'LABELER or REVIEWER (default: "role" in the file)')
     .option('--yes', 'apply without asking (required when stdin is not a terminal)')
     .option('--allow-destructive', 'carry out steps that remove labels with applied labels (the plan shows how many)')
-    .option('--verbose', 'the stack of an error')
+    .option('--verbose', 'details (e.g. a switch to the renamed schema), and the stack of an error')
     .addHelpText(
       'after',
       '\nExit: 0 applied (or nothing to change), 10 the label sets changed since the plan (nothing was written: plan again),\n' +
