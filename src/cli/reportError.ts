@@ -107,8 +107,10 @@ export function reportError(error: unknown, printer: Printer, options: { verbose
     printer.err(`labelkit: ${error.message}${again}`);
     return;
   } else if (isLabelkitError(error) && error.code === 'VALIDATION') {
+    // The client names its options (`options.url`); the command line has a flag or a variable for the URL.
+    const urlFrom = options.connection?.url;
     const problems = ((error as { problems?: { path: string; message: string }[] }).problems ?? []).map((p) => ({
-      field: options.fields?.[p.path] ?? p.path,
+      field: options.fields?.[p.path] ?? (p.path === 'options.url' && urlFrom ? urlFrom : p.path),
       message: p.message,
     }));
     printProblems(printer, problems.length > 0 ? problems : [{ field: '', message: error.message }], hintFor(error, options), options);

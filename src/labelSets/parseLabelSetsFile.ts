@@ -61,7 +61,7 @@ export function parseLabelSetsFile(text: string, name: string): ParsedLabelSetsF
     ...parsed.extra.map((p) => at(p.path, `${pathText(p.path)}: ${p.message}`, p.line)),
     ...problems.map((p) => at(p.path, `${pathText(p.path)}: ${p.message}`)),
   ];
-  if (all.length > 0 || !file) throw new LabelSetsFileError(name, all.sort((a, b) => a.line - b.line));
+  if (all.length > 0 || !file) throw new LabelSetsFileError(name, all.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)));
   return { name, spec: file, where: (path) => `${name}:${parsed.lineOf(path)}` };
 }
 

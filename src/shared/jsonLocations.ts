@@ -117,7 +117,8 @@ export interface JsonSyntaxProblem {
  * @param text - JSON text (strict: no comments, no trailing commas)
  * @returns the problems in the order of the text; empty when the text is JSON
  * @remarks {@link parseJsonWithLines} stops at the first error; a file a person wrote may have
- * several, and they want to see them all at once. Same words as its message.
+ * several, and they want to see them all at once. Same words as its message. A value missing
+ * right after an unexpected character (`x` alone) is that character's problem, not a second one.
  * @example
  * ```ts
  * jsonSyntaxProblems('{\n "a": 1\n "b": 2,\n "c": [1 2]\n}');
@@ -129,9 +130,15 @@ export function jsonSyntaxProblems(text: string): JsonSyntaxProblem[] {
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   const problems: JsonSyntaxProblem[] = [];
+  let previous: ParseError | undefined;
   for (const error of errors) {
     const line = lineAt(error.offset);
+    const after = previous;
+    previous = error;
     if (problems.at(-1)?.line === line) continue;
+    // `x` alone: the parser skips the unexpected character, then misses the value it stood for;
+    // that second error is the first one again, not a problem of its own.
+    if (after && printParseErrorCode(after.error) === 'InvalidSymbol' && printParseErrorCode(error.error) === 'ValueExpected' && text.slice(after.offset + after.length, error.offset).trim() === '') continue;
     problems.push({ line, column: error.offset - lineStarts[line - 1]! + 1, message: describe(error, text) });
   }
   if (problems.length === 0 && !root) {

@@ -196,8 +196,13 @@ describe('readLabelSetsFile', () => {
     expect((await readLabelSetsFile(path)).spec).toEqual(PULLED);
   });
 
-  it('says a missing file is missing, as file:1', async () => {
+  it('says a missing file or a folder cannot be read, naming the file without a line (no line means anything)', async () => {
     const path = join(dir, 'nope.yaml');
-    await expect(readLabelSetsFile(path)).rejects.toMatchObject({ problems: [{ file: path, line: 1, message: 'cannot read: no such file' }] });
+    const missing = (await readLabelSetsFile(path).catch((e: unknown) => e)) as LabelSetsFileError;
+    expect(missing).toMatchObject({ problems: [{ file: path, message: 'cannot read: no such file' }] });
+    expect(missing.problems[0]!.line).toBeUndefined();
+    expect(missing.message).toBe(`[LabelSets] ${path}: 1 problem:\n${path}: cannot read: no such file`);
+    const folder = (await readLabelSetsFile(dir).catch((e: unknown) => e)) as LabelSetsFileError;
+    expect(folder.message).toBe(`[LabelSets] ${dir}: 1 problem:\n${dir}: cannot read: is a folder`);
   });
 });

@@ -40,7 +40,7 @@ export function labelSetsApplyCommand(io: Io, done: (code: number) => void): Com
         const { askYes } = await import('./confirm.js');
         try {
           const outcome = await runLabelSetsApply(file, flags, context, {
-            showPlan: (plan) => printApplyPlan(context.printer, plan, useColor(io, io.stdout)),
+            showPlan: (plan) => printApplyPlan(context.printer, plan, useColor(io, io.stdout), flags.allowDestructive === true),
             confirm: (plan) => askYes(io as AskingIo, applyQuestion(plan), context.signal),
             onWrite: (write) => printWrite(context.printer, write),
           });

@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { createLabelingClient } from 'labelkit';
 import type { LabelingClient, Role, SchemaChangeEvent } from 'labelkit';
 import { LabelSetsFileError, planLabelSets, readLabelSetsFile } from '../../../labelSets/index.js';
+import { placeOf } from '../../../labelSets/errors.js';
 import type { LabelSetPlan, ParsedLabelSetsFile } from '../../../labelSets/index.js';
 import { parseRole, requireConnection } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
@@ -39,7 +40,7 @@ export async function readDesiredFile(file: string, problems: UsageProblem[]): P
     return await readLabelSetsFile(file);
   } catch (error) {
     if (!(error instanceof LabelSetsFileError)) throw error;
-    for (const p of error.problems) problems.push({ field: `${p.file}:${p.line}`, message: p.message });
+    for (const p of error.problems) problems.push({ field: placeOf(p), message: p.message });
     return undefined;
   }
 }
