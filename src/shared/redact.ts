@@ -122,23 +122,151 @@ function allForms(secrets: Secrets): string[] {
 }
 
 /**
+ * A text built by labelkit: its fixed parts are labelkit's own wording, its values came from
+ * elsewhere (answers, URLs, flags, files). Made with the {@link own} tag.
+ *
+ * @remarks {@link redact} replaces a secret wherever it touches a value, but leaves labelkit's
+ * fixed wording alone: a secret that happens to be a common word (`secret`, `token`) must not turn
+ * `wrong secret: refused with 401` into `wrong ***: refused with 401`. A secret found entirely
+ * inside the fixed words reveals nothing that labelkit's source does not already say.
+ */
+export class OwnText {
+  /**
+   * @param fixed - the fixed parts, as a template literal gives them
+   * @param values - the values between them (strings, numbers, or nested own texts)
+   */
+  constructor(
+    readonly fixed: readonly string[],
+    readonly values: readonly unknown[],
+  ) {}
+
+  /** The text as it reads, unredacted (for tests and for building longer texts). */
+  toString(): string {
+    return segmentsOf(this)
+      .map((s) => s.text)
+      .join('');
+  }
+}
+
+/**
+ * Tags a template literal as labelkit's own wording with values from elsewhere.
+ *
+ * @param fixed - the template's fixed parts (labelkit's words)
+ * @param values - the interpolated values (redacted where a secret touches them); a nested
+ * {@link OwnText} keeps its own fixed parts
+ * @returns the text, for a printer or {@link redact}
+ * @example
+ * ```ts
+ * redact(own`wrong secret: answered ${status}`, ['secret']); // 'wrong secret: answered 200'
+ * redact(own`the model said: ${answer}`, ['secret']); // 'the model said: bad ***'
+ * ```
+ */
+export function own(fixed: TemplateStringsArray, ...values: unknown[]): OwnText {
+  return new OwnText([...fixed], values);
+}
+
+/**
+ * Marks a whole text as labelkit's own wording, for words computed from constants only (a
+ * padded table header, a coloured verdict). Never give it anything that came from elsewhere.
+ *
+ * @param text - labelkit's words
+ * @returns the text as fixed wording
+ */
+export function ownWords(text: string): OwnText {
+  return new OwnText([text], []);
+}
+
+/**
+ * A text from elsewhere in which some fixed phrases of labelkit are recognised as its own
+ * wording, e.g. the sample model's refusal quoted back by `model check`.
+ *
+ * @param text - a text from elsewhere
+ * @param phrases - labelkit's fixed phrases (constants, never built from input)
+ * @returns the text with every whole occurrence of a phrase marked as own wording
+ */
+export function withOwnPhrases(text: string, phrases: readonly string[]): OwnText {
+  const fixed: string[] = [''];
+  const values: unknown[] = [];
+  let rest = text;
+  for (;;) {
+    let at = -1;
+    let phrase = '';
+    for (const p of phrases) {
+      const i = p === '' ? -1 : rest.indexOf(p);
+      if (i !== -1 && (at === -1 || i < at)) [at, phrase] = [i, p];
+    }
+    if (at === -1) break;
+    values.push(rest.slice(0, at));
+    fixed.push(phrase);
+    rest = rest.slice(at + phrase.length);
+  }
+  if (values.length === 0) return new OwnText(['', ''], [text]);
+  values.push(rest);
+  fixed.push('');
+  return new OwnText(fixed, values);
+}
+
+interface Segment {
+  text: string;
+  own: boolean;
+}
+
+function segmentsOf(text: OwnText): Segment[] {
+  const out: Segment[] = [];
+  text.fixed.forEach((part, i) => {
+    if (i > 0) {
+      const value = text.values[i - 1];
+      if (value instanceof OwnText) out.push(...segmentsOf(value));
+      else out.push({ text: String(value), own: false });
+    }
+    out.push({ text: part, own: true });
+  });
+  return out;
+}
+
+/**
  * Replaces every known secret, in every form it takes on the wire, and every `Bearer …` or
  * `Basic …` credential, with {@link REDACTED}.
  *
- * @param text - a message, a response body excerpt, a line about to be printed
+ * @param text - a message, a response body excerpt, a line about to be printed; or an
+ * {@link OwnText}, whose fixed wording is kept where a secret lies entirely inside it
  * @param secrets - the secret values known to the caller; short and empty ones are ignored
  * @returns the text with no secret left in it
+ * @remarks Every occurrence of every form of every known secret is found in the text as given,
+ * and so is every `Bearer …`/`Basic …` credential; the union of what they cover is replaced,
+ * each run by one {@link REDACTED}. Nothing is replaced before the rest is looked for, so no
+ * pattern can cut a known token and leave its tail (`Bearer ***:abcdef`).
  * @example
  * ```ts
  * redact('bad key "a\\"b&c"', ['a"b&c']); // 'bad key "***"'
  * ```
  */
-export function redact(text: string, secrets: Secrets = []): string {
-  // Known secrets first, in every form: a pattern run first could replace a known token's head
-  // and leave its tail (`Bearer ***:abcdef`), which then no longer matches the whole token.
-  let out = text;
-  for (const form of allForms(secrets)) if (out.includes(form)) out = out.split(form).join(REDACTED);
-  return out.replace(CREDENTIAL, (_m, scheme: string, space: string) => `${scheme}${space}${REDACTED}`);
+export function redact(text: string | OwnText, secrets: Secrets = []): string {
+  const segments = typeof text === 'string' ? undefined : segmentsOf(text);
+  const full = segments ? segments.map((s) => s.text).join('') : (text as string);
+  // foreign[i]: characters from elsewhere among the first i (an own text only).
+  let foreign: Uint32Array | undefined;
+  if (segments) {
+    foreign = new Uint32Array(full.length + 1);
+    let i = 0;
+    for (const s of segments) for (let k = 0; k < s.text.length; k++, i++) foreign[i + 1] = foreign[i]! + (s.own ? 0 : 1);
+  }
+  let cut: Uint8Array | undefined;
+  const mark = (from: number, to: number) => {
+    if (to <= from || (foreign && foreign[to] === foreign[from])) return;
+    (cut ??= new Uint8Array(full.length)).fill(1, from, to);
+  };
+  for (const form of allForms(secrets)) for (let i = full.indexOf(form); i !== -1; i = full.indexOf(form, i + 1)) mark(i, i + form.length);
+  for (const m of full.matchAll(CREDENTIAL)) mark(m.index + m[1]!.length + m[2]!.length, m.index + m[0].length);
+  if (!cut) return full;
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < full.length; i++) {
+    if (cut[i] && (i === 0 || !cut[i - 1])) out += full.slice(from, i) + REDACTED;
+    if (!cut[i]) continue;
+    from = i + 1;
+  }
+  return out + full.slice(from);
 }
 
 /**

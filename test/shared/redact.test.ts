@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSecretKeyName, redact, redactAndCut, redactValue, REDACTED, secretForms, secretsIn } from '../../src/shared/redact.js';
+import { isSecretKeyName, own, ownWords, redact, redactAndCut, redactValue, REDACTED, secretForms, secretsIn, withOwnPhrases } from '../../src/shared/redact.js';
 
 // A sentinel with every character that encoders change: quote, backslash, &, +, %, space, non-ASCII.
 const SECRET = 'sk-"q\\u&p+c%20 é☃-SENTINEL';
@@ -95,4 +95,26 @@ describe('secretsIn and redactValue', () => {
   it.each(['endpoint', 'projectId', 'tagName', 'labelerEmail'])('does not treat %s as a secret key name', (key) =>
     expect(isSecretKeyName(key)).toBe(false),
   );
+});
+
+describe('own wording', () => {
+  it('keeps a secret found entirely inside labelkit’s fixed words, and redacts it wherever it touches a value', () => {
+    expect(redact(own`wrong secret: answered ${200}`, ['secret'])).toBe('wrong secret: answered 200');
+    expect(redact(own`the model said: ${'bad secret'}`, ['secret'])).toBe(`the model said: bad ${REDACTED}`);
+    // An occurrence that straddles fixed words and a value is a leak: all of it goes.
+    expect(redact(own`key secr${'et-tail'}`, ['secret-tail'])).toBe(`key ${REDACTED}`);
+    expect(redact(own`outer ${own`inner secret ${'secret'}`}`, ['secret'])).toBe(`outer inner secret ${REDACTED}`);
+    expect(redact(ownWords('send Authorization: Bearer <secretKey>'), ['secret'])).toBe('send Authorization: Bearer <secretKey>');
+    expect(String(own`a ${1} b`)).toBe('a 1 b');
+  });
+
+  it('still replaces an unknown credential in a value next to fixed words', () => {
+    expect(redact(own`auth=Bearer ${'key-7f:abc'}`)).toBe(`auth=Bearer ${REDACTED}`);
+  });
+
+  it('recognises labelkit’s fixed phrases inside a text from elsewhere, and only those', () => {
+    const phrase = 'missing or wrong secret: send Authorization: Bearer <secretKey>';
+    expect(redact(withOwnPhrases(`${phrase} (got secret) ${phrase}`, [phrase]), ['secret'])).toBe(`${phrase} (got ${REDACTED}) ${phrase}`);
+    expect(redact(withOwnPhrases('no phrase, secret', [phrase]), ['secret'])).toBe(`no phrase, ${REDACTED}`);
+  });
 });

@@ -1,11 +1,12 @@
 import { createLabelingClient, validateAutoLabelInput } from 'labelkit';
 import type { AutoLabelInput, JobOutcome, JobSnapshot } from 'labelkit';
-import { REDACTED } from '../../../shared/redact.js';
+import { own, ownWords, REDACTED } from '../../../shared/redact.js';
 import { parseRole, requireConnection } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
 import { readSecretFile } from '../../readSecretFile.js';
 import type { ActionContext } from '../../runAction.js';
 import type { UsageProblem } from '../../usageError.js';
+import { ownProblem } from '../../usageError.js';
 import { parseWaitFlags, waitForAll } from '../jobs/runner.js';
 import { AUTO_LABEL_FIELDS } from './fields.js';
 import type { JobWatcher } from '../jobs/runner.js';
@@ -54,13 +55,13 @@ export type AutoLabelResult =
 
 async function readSecretKey(flags: AutoLabelFlags, context: ActionContext, problems: UsageProblem[]): Promise<string | undefined> {
   if (flags.secretKeyFile !== undefined && flags.secretKeyEnv !== undefined) {
-    problems.push({ field: '--secret-key-env, --secret-key-file', message: 'give only one source of the secret key' });
+    problems.push(ownProblem('--secret-key-env, --secret-key-file', ownWords('give only one source of the secret key')));
     return undefined;
   }
   if (flags.secretKeyFile !== undefined) return readSecretFile(flags.secretKeyFile, '--secret-key-file', problems);
   const name = flags.secretKeyEnv ?? DEFAULT_SECRET_KEY_ENV;
   const value = context.io.env[name]?.trim();
-  if (!value) problems.push({ field: '--secret-key-env', message: `${name} is not set: export ${name}=… (the secret your model expects), or use --secret-key-file` });
+  if (!value) problems.push(ownProblem('--secret-key-env', own`${name} is not set: export ${name}=… (the secret your model expects), or use --secret-key-file`));
   return value || undefined;
 }
 
