@@ -242,6 +242,8 @@ function segmentsOf(text: OwnText): Segment[] {
  * ```
  */
 export function redact(text: string | OwnText, secrets: Secrets = []): string {
+  const forms = allForms(secrets);
+  if (typeof text === 'string' && !forms.some((f) => text.includes(f)) && !/\b(?:Bearer|Basic)(?:\s|%20|\+)/i.test(text)) return text;
   const segments = typeof text === 'string' ? undefined : segmentsOf(text);
   const full = segments ? segments.map((s) => s.text).join('') : (text as string);
   // foreign[i]: characters from elsewhere among the first i (an own text only).
@@ -256,8 +258,9 @@ export function redact(text: string | OwnText, secrets: Secrets = []): string {
     if (to <= from || (foreign && foreign[to] === foreign[from])) return;
     (cut ??= new Uint8Array(full.length)).fill(1, from, to);
   };
-  for (const form of allForms(secrets)) for (let i = full.indexOf(form); i !== -1; i = full.indexOf(form, i + 1)) mark(i, i + form.length);
-  for (const m of full.matchAll(CREDENTIAL)) mark(m.index + m[1]!.length + m[2]!.length, m.index + m[0].length);
+  for (const form of forms) for (let i = full.indexOf(form); i !== -1; i = full.indexOf(form, i + 1)) mark(i, i + form.length);
+  CREDENTIAL.lastIndex = 0;
+  for (let m = CREDENTIAL.exec(full); m; m = CREDENTIAL.exec(full)) mark(m.index + m[1]!.length + m[2]!.length, m.index + m[0].length);
   if (!cut) return full;
   let out = '';
   let from = 0;
