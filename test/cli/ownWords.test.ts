@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { startModelServer } from '../../src/model/index.js';
 import type { RunningModelServer } from '../../src/model/index.js';
@@ -99,5 +99,16 @@ describe('labelkit auto-label --dry-run with the secret "secret"', () => {
     const line = JSON.parse(json.out) as { variables: { input: { targetAPI: object } } };
     expect(line.variables.input.targetAPI).toEqual({ endpoint: 'http://127.0.0.1:5000/?key=***', secretKey: '***' });
     for (const out of [text.out + text.err, json.out + json.err]) expect(foreignPart(out)).not.toContain(SECRET);
+  });
+});
+
+describe('labelkit model with the secret "secret"', () => {
+  it('says where the secret comes from in its own words', async () => {
+    const io = fakeIo({ LABELKIT_MODEL_SECRET: SECRET });
+    const running = main(argv('model', '--port', '0'), io);
+    await vi.waitFor(() => expect(io.out()).toContain('listening'), { timeout: 10_000, interval: 20 });
+    io.interrupt();
+    expect(await running).toBe(0);
+    expect(io.out()).toMatch(/^labelkit sample model listening on http:\/\/127\.0\.0\.1:\d+\/ \(secret from LABELKIT_MODEL_SECRET\)\. Ctrl-C stops\.$/m);
   });
 });
