@@ -7,10 +7,12 @@
  * HTML-escaped by an error page (`&` → `&amp;`),
  * percent-encoded in a form body or query string (`encodeURIComponent` and the form flavour with
  * `+` for space), and base64-encoded inside `Authorization: Basic …`. {@link secretForms} lists
- * them all, and {@link redact} replaces every one, before any pattern runs. Then any
- * `Bearer …`/`Basic …` credential is replaced whether or not it is known. Values under a secret-like key (`secretKey`,
- * `client_secret`, `token`, `Authorization`, any spelling or case) are replaced whatever their
- * type: see {@link isSecretKeyName} and {@link redactValue}.
+ * them all, and {@link redact} replaces every one, and any `Bearer …`/`Basic …` credential
+ * whether or not it is known, all looked for in the text as given (nothing replaced first can hide
+ * the rest of a known token). Values under a secret-like key (`secretKey`, `client_secret`,
+ * `token`, `Authorization`, any spelling or case) are replaced whatever their type: see
+ * {@link isSecretKeyName} and {@link redactValue}. A text written with {@link own} keeps
+ * labelkit's fixed wording where a secret that is a common word lies entirely inside it.
  *
  * This module is pure (no Node or DOM API beyond `TextEncoder`/`btoa`), so the browser build of
  * the client carries it too.
@@ -31,9 +33,9 @@ export type Secrets = Iterable<string | null | undefined>;
 /**
  * A `Bearer …`/`Basic …` credential, known or not. The credential runs to the next space, quote,
  * backslash or bracket-like delimiter, so an unknown token holding `:`, `&`, `/`, `+`, `=`, `%`
- * (`key-7f:abc&d`) is replaced whole rather than up to its first such character. Known secrets are
- * replaced before this pattern runs (see {@link redact}): a known token holding a space or a quote
- * is gone whole before the pattern could stop inside it.
+ * (`key-7f:abc&d`) is replaced whole rather than up to its first such character. A known token
+ * holding a space or a quote, where this pattern stops, is replaced whole as a known secret (see
+ * {@link redact}).
  */
 const CREDENTIAL = /\b(Bearer|Basic)(\s+|%20|\+)[^\s"'`\\<>,()[\]{}]{4,}/gi;
 
