@@ -61,9 +61,9 @@ export interface Printer {
   /** A line to stderr (progress, warnings, errors). */
   err(line: string | OwnText): void;
   /**
-   * One JSON value on stdout (one line; `indent` spreads it over lines as `JSON.stringify` does):
-   * its keys are labelkit's field names, its values are redacted; `phrases` are labelkit's fixed
-   * phrases that a value may quote (kept as they are).
+   * One JSON value on stdout (one line; `indent` spreads it over lines as `JSON.stringify` does),
+   * redacted, but labelkit's field names such as `secretKey` stay whole; `phrases` are labelkit's
+   * fixed phrases that a value may quote (kept as they are).
    */
   json(value: unknown, options?: { phrases?: readonly string[]; indent?: number }): void;
   /** Adds a secret that must never be printed. */
@@ -86,20 +86,26 @@ export function createPrinter(io: Io): Printer {
   return {
     out: (line) => void io.stdout.write(`${redact(line, secrets)}\n`),
     err: (line) => void io.stderr.write(`${redact(line, secrets)}\n`),
-    json: (value, options = {}) => void io.stdout.write(`${redact(jsonText(value, secrets, options.phrases ?? [], options.indent ?? 0), secrets)}\n`),
+    json: (value, options = {}) => void io.stdout.write(`${redact(jsonText(value, options.phrases ?? [], options.indent ?? 0), secrets)}\n`),
     addSecret: (secret) => void secrets.push(secret),
     secrets,
   };
 }
 
 /**
- * A value as `JSON.stringify(value, null, indent)` writes it, as an {@link OwnText}: the
- * punctuation and the keys that are plain identifiers are labelkit's own wording (its field names:
- * `secretKey` stays `secretKey` when the secret is `secret`); every value, and any other key, comes
- * from elsewhere. A key that is exactly a secret counts as a value. In string values, `phrases`
- * (labelkit's fixed phrases) are own wording too.
+ * labelkit's own field names that hold a word a secret may be (`secret`, `token`): in printed JSON
+ * they stay whole (`"secretKey":"***"`, not `"***Key":"***"`). Other keys are redacted like values,
+ * since a nested object from the service (a job error's `args`) may have any key.
  */
-function jsonText(value: unknown, secrets: ReadonlyArray<string | undefined>, phrases: readonly string[], indent: number): OwnText {
+const OWN_KEYS = new Set(['secretKey', 'secretKeyEnv', 'secretKeyFile', 'clientSecret', 'clientSecretEnv', 'token', 'tokenUrl', 'accessToken', 'wrongSecretStatus']);
+
+/**
+ * A value as `JSON.stringify(value, null, indent)` writes it, as an {@link OwnText}: the
+ * punctuation and the keys of {@link OWN_KEYS} are labelkit's own wording; every value, and any
+ * other key, comes from elsewhere. In string values, `phrases` (labelkit's fixed phrases) are own
+ * wording too.
+ */
+function jsonText(value: unknown, phrases: readonly string[], indent: number): OwnText {
   const fixed: string[] = [''];
   const values: unknown[] = [];
   const ownPart = (text: string) => void (fixed[fixed.length - 1] += text);
@@ -124,7 +130,7 @@ function jsonText(value: unknown, secrets: ReadonlyArray<string | undefined>, ph
       ownPart('{');
       entries.forEach(([k, x], i) => {
         ownPart(`${i > 0 ? ',' : ''}${inner}`);
-        if (/^[A-Za-z_$][\w$]*$/.test(k) && !secrets.includes(k)) ownPart(JSON.stringify(k));
+        if (OWN_KEYS.has(k)) ownPart(JSON.stringify(k));
         else foreign(JSON.stringify(k));
         ownPart(indent > 0 ? ': ' : ':');
         walk(x, depth + 1);

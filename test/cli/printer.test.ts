@@ -15,15 +15,15 @@ describe('createPrinter', () => {
     expect(io.out()).toBe(`${JSON.stringify(value)}\n${JSON.stringify(value, null, 2)}\n[]\n`);
   });
 
-  it('redacts the values of JSON and keys that are not plain names or are a secret, never its field names', () => {
+  it('redacts the values and keys of JSON, but not labelkit’s field names such as secretKey', () => {
     const io = fakeIo();
     const printer = createPrinter(io);
     printer.addSecret('secret');
     printer.json(value);
-    printer.json({ secret: 1, 'x secret': 2 });
+    printer.json({ secret: 1, 'x secret': 2, x_secret: 3 });
     const [first, second] = io.out().trim().split('\n');
     expect(JSON.parse(first!)).toMatchObject({ nested: { secretKey: '***', endpoint: 'http://h/?k=***' } });
-    expect(second).toBe('{"***":1,"x ***":2}');
+    expect(second).toBe('{"***":1,"x ***":2,"x_***":3}');
   });
 
   it('prints a plain string redacted whole, and an own text with its fixed words kept', () => {
