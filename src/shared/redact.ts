@@ -208,6 +208,37 @@ export function withOwnPhrases(text: string, phrases: readonly string[]): OwnTex
   return new OwnText(fixed, values);
 }
 
+/**
+ * labelkit's wording around values it knows: every occurrence of one of `values` is a value from
+ * elsewhere, the rest is labelkit's own wording. For a message that labelkit's own code wrote
+ * about an input (a validation problem), given every value of that input.
+ *
+ * @param text - a message written by labelkit's code
+ * @param values - every value the message may quote (and the parts it may quote of them)
+ * @returns the message with those values marked as from elsewhere
+ */
+export function withForeignValues(text: string, values: ReadonlyArray<string | undefined>): OwnText {
+  const known = values.filter((v): v is string => typeof v === 'string' && v !== '');
+  const fixed: string[] = [''];
+  const found: unknown[] = [];
+  let rest = text;
+  for (;;) {
+    let at = -1;
+    let value = '';
+    for (const v of known) {
+      const i = rest.indexOf(v);
+      if (i !== -1 && (at === -1 || i < at || (i === at && v.length > value.length))) [at, value] = [i, v];
+    }
+    if (at === -1) break;
+    fixed[fixed.length - 1] += rest.slice(0, at);
+    found.push(value);
+    fixed.push('');
+    rest = rest.slice(at + value.length);
+  }
+  fixed[fixed.length - 1] += rest;
+  return new OwnText(fixed, found);
+}
+
 interface Segment {
   text: string;
   own: boolean;

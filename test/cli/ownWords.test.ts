@@ -112,3 +112,15 @@ describe('labelkit model with the secret "secret"', () => {
     expect(io.out()).toMatch(/^labelkit sample model listening on http:\/\/127\.0\.0\.1:\d+\/ \(secret from LABELKIT_MODEL_SECRET\)\. Ctrl-C stops\.$/m);
   });
 });
+
+describe('labelkit auto-label input problems with the secret "secret"', () => {
+  it('keeps the client’s words about the input, and redacts a value of the input it quotes', async () => {
+    const base = ['auto-label', '--project', 'p1', '--labeler-email', 'a@example.com', '--files-per-request', '1'];
+    const insecure = await run(...base, '--endpoint', 'http://model.example.com/');
+    expect(insecure.code).toBe(2);
+    expect(insecure.err).toContain('labelkit: --endpoint: uses plain http on a non-loopback host, so the secret key would travel in clear; use https or allow it explicitly (--allow-insecure-endpoint)');
+    const scheme = await run(...base, '--endpoint', `${SECRET}://model.example.com/`);
+    expect(scheme.err).toContain('labelkit: --endpoint: must use http or https, not ***');
+    expect(foreignPart(scheme.err)).not.toContain(SECRET);
+  });
+});

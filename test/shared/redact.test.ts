@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSecretKeyName, own, ownWords, redact, redactAndCut, redactValue, REDACTED, secretForms, secretsIn, withOwnPhrases } from '../../src/shared/redact.js';
+import { isSecretKeyName, own, ownWords, redact, redactAndCut, redactValue, REDACTED, secretForms, secretsIn, withForeignValues, withOwnPhrases } from '../../src/shared/redact.js';
 
 // A sentinel with every character that encoders change: quote, backslash, &, +, %, space, non-ASCII.
 const SECRET = 'sk-"q\\u&p+c%20 é☃-SENTINEL';
@@ -110,6 +110,12 @@ describe('own wording', () => {
 
   it('still replaces an unknown credential in a value next to fixed words', () => {
     expect(redact(own`auth=Bearer ${'key-7f:abc'}`)).toBe(`auth=Bearer ${REDACTED}`);
+  });
+
+  it('marks the values an own message quotes as from elsewhere, the longest first', () => {
+    const text = withForeignValues('the secret key of secret://x must not be secret', ['secret://x', 'secret', undefined, '']);
+    expect(redact(text, ['secret'])).toBe(`the secret key of ${REDACTED} must not be ${REDACTED}`);
+    expect(String(text)).toBe('the secret key of secret://x must not be secret');
   });
 
   it('recognises labelkit’s fixed phrases inside a text from elsewhere, and only those', () => {
