@@ -216,6 +216,8 @@ export function withOwnPhrases(text: string, phrases: readonly string[]): OwnTex
  * @param text - a message written by labelkit's code
  * @param values - every value the message may quote (and the parts it may quote of them)
  * @returns the message with those values marked as from elsewhere
+ * @remarks Any occurrence of a value counts as the value, also one inside labelkit's words (a
+ * value `secret` makes the word `secret` of the message a value too): the safe side.
  */
 export function withForeignValues(text: string, values: ReadonlyArray<string | undefined>): OwnText {
   const known = values.filter((v): v is string => typeof v === 'string' && v !== '');

@@ -112,9 +112,10 @@ describe('own wording', () => {
     expect(redact(own`auth=Bearer ${'key-7f:abc'}`)).toBe(`auth=Bearer ${REDACTED}`);
   });
 
-  it('marks the values an own message quotes as from elsewhere, the longest first', () => {
+  it('marks the values an own message quotes as from elsewhere, and errs on the safe side when a value is also one of its words', () => {
+    expect(redact(withForeignValues('the secret key of x://secret must not be secret', ['x://secret']), ['secret'])).toBe(`the secret key of x://${REDACTED} must not be secret`);
     const text = withForeignValues('the secret key of secret://x must not be secret', ['secret://x', 'secret', undefined, '']);
-    expect(redact(text, ['secret'])).toBe(`the secret key of ${REDACTED} must not be ${REDACTED}`);
+    expect(redact(text, ['secret'])).toBe(`the ${REDACTED} key of ${REDACTED}://x must not be ${REDACTED}`);
     expect(String(text)).toBe('the secret key of secret://x must not be secret');
   });
 
