@@ -1,4 +1,4 @@
-import { redact } from '../shared/redact.js';
+import { OwnText, redact, withOwnPhrases } from '../shared/redact.js';
 
 /** A writable stream as the CLI uses it (process.stdout, process.stderr, or a test's buffer). */
 export interface Stream {
@@ -50,14 +50,22 @@ export function processIo(): Io {
   };
 }
 
-/** What commands print through: lines to stdout/stderr, each passed through the one redactor (`shared/redact`). */
+/**
+ * What commands print through: lines to stdout/stderr, each passed through the one redactor
+ * (`shared/redact`). A line built with the `own` tag keeps labelkit's fixed wording even when a
+ * secret is a common word; a plain string is redacted whole.
+ */
 export interface Printer {
   /** A line to stdout (the result). */
-  out(line: string): void;
+  out(line: string | OwnText): void;
   /** A line to stderr (progress, warnings, errors). */
-  err(line: string): void;
-  /** One JSON value as one line on stdout. */
-  json(value: unknown): void;
+  err(line: string | OwnText): void;
+  /**
+   * One JSON value on stdout (one line; `indent` spreads it over lines as `JSON.stringify` does),
+   * redacted, but labelkit's field names such as `secretKey` stay whole; `phrases` are labelkit's
+   * fixed phrases that a value may quote (kept as they are).
+   */
+  json(value: unknown, options?: { phrases?: readonly string[]; indent?: number }): void;
   /** Adds a secret that must never be printed. */
   addSecret(secret: string | undefined): void;
   /** The secrets known so far (for redacting text printed elsewhere, e.g. a progress bar). */
@@ -78,10 +86,63 @@ export function createPrinter(io: Io): Printer {
   return {
     out: (line) => void io.stdout.write(`${redact(line, secrets)}\n`),
     err: (line) => void io.stderr.write(`${redact(line, secrets)}\n`),
-    json: (value) => void io.stdout.write(`${redact(JSON.stringify(value), secrets)}\n`),
+    json: (value, options = {}) => void io.stdout.write(`${redact(jsonText(value, options.phrases ?? [], options.indent ?? 0), secrets)}\n`),
     addSecret: (secret) => void secrets.push(secret),
     secrets,
   };
+}
+
+/**
+ * labelkit's own field names that hold a word a secret may be (`secret`, `token`): in printed JSON
+ * they stay whole (`"secretKey":"***"`, not `"***Key":"***"`). Other keys are redacted like values,
+ * since a nested object from the service (a job error's `args`) may have any key.
+ */
+const OWN_KEYS = new Set(['secretKey', 'secretKeyEnv', 'secretKeyFile', 'clientSecret', 'clientSecretEnv', 'token', 'tokenUrl', 'accessToken', 'wrongSecretStatus']);
+
+/**
+ * A value as `JSON.stringify(value, null, indent)` writes it, as an {@link OwnText}: the
+ * punctuation and the keys of {@link OWN_KEYS} are labelkit's own wording; every value, and any
+ * other key, comes from elsewhere. In string values, `phrases` (labelkit's fixed phrases) are own
+ * wording too.
+ */
+function jsonText(value: unknown, phrases: readonly string[], indent: number): OwnText {
+  const fixed: string[] = [''];
+  const values: unknown[] = [];
+  const ownPart = (text: string) => void (fixed[fixed.length - 1] += text);
+  const foreign = (text: string) => {
+    values.push(phrases.length > 0 ? withOwnPhrases(text, phrases) : text);
+    fixed.push('');
+  };
+  const walk = (v: unknown, depth: number): void => {
+    const inner = indent > 0 ? `\n${' '.repeat(indent * (depth + 1))}` : '';
+    const close = indent > 0 ? `\n${' '.repeat(indent * depth)}` : '';
+    if (Array.isArray(v)) {
+      if (v.length === 0) return ownPart('[]');
+      ownPart('[');
+      v.forEach((x, i) => {
+        ownPart(`${i > 0 ? ',' : ''}${inner}`);
+        walk(x, depth + 1);
+      });
+      ownPart(`${close}]`);
+    } else if (v !== null && typeof v === 'object') {
+      const entries = Object.entries(v);
+      if (entries.length === 0) return ownPart('{}');
+      ownPart('{');
+      entries.forEach(([k, x], i) => {
+        ownPart(`${i > 0 ? ',' : ''}${inner}`);
+        if (OWN_KEYS.has(k)) ownPart(JSON.stringify(k));
+        else foreign(JSON.stringify(k));
+        ownPart(indent > 0 ? ': ' : ':');
+        walk(x, depth + 1);
+      });
+      ownPart(`${close}}`);
+    } else foreign(JSON.stringify(v));
+  };
+  // Through JSON first, so that toJSON, undefined and functions come out as JSON.stringify writes them.
+  const text = JSON.stringify(value);
+  if (text === undefined) return new OwnText(['', ''], ['undefined']);
+  walk(JSON.parse(text), 0);
+  return new OwnText(fixed, values);
 }
 
 /**

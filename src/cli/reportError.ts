@@ -8,6 +8,8 @@ import { inFlagTerms } from './optionFlags.js';
 import type { OptionFlags } from './optionFlags.js';
 import { CliUsageError } from './usageError.js';
 import type { UsageProblem } from './usageError.js';
+import { own, ownWords } from '../shared/redact.js';
+import type { OwnText } from '../shared/redact.js';
 
 /** Maps a client validation path (e.g. `input.projectId`) to the flag the user typed. */
 export type FieldNames = Record<string, string>;
@@ -36,14 +38,16 @@ export interface HintTerms {
   target?: { what: string; url: string };
 }
 
+// Hints are labelkit's own wording: they name commands, flags and variables, never a value; the
+// one exception, the credential's source, may hold a file name and stays a value (see `own`).
 function helpHint(terms: HintTerms): string {
   return terms.command ? `labelkit ${terms.command} --help lists every flag and variable` : '--help lists every flag and variable';
 }
 
-function hintFor(error: LabelkitError, terms: HintTerms): string {
+function hintFor(error: LabelkitError, terms: HintTerms): string | OwnText {
   switch (error.code) {
     case 'AUTH':
-      return `check ${terms.connection?.credential ?? 'the access token or the client credentials'}`;
+      return terms.connection ? own`check ${terms.connection.credential}` : 'check the access token or the client credentials';
     case 'NETWORK':
     case 'TIMEOUT':
     case 'BAD_RESPONSE':
@@ -70,16 +74,21 @@ function hintFor(error: LabelkitError, terms: HintTerms): string {
   }
 }
 
-function printProblems(printer: Printer, problems: UsageProblem[], hint: string, terms: HintTerms): void {
-  const line = (p: UsageProblem) => `${p.field ? `${p.field}: ` : ''}${inFlagTerms(p.message, terms.options)}`;
+/** A flag, an argument or a variable name (`--secret-key-env`, `<url>`, `LABELKIT_URL`): labelkit's words; a `file:line` is not. */
+const NAMED_FIELD = /^(?:--[a-z][a-z-]*(?:[,/] ?--[a-z][a-z-]*)*|<[a-z]+>|[A-Z][A-Z0-9_]*)$/;
+
+function printProblems(printer: Printer, problems: UsageProblem[], hint: string | OwnText, terms: HintTerms): void {
+  const field = (p: UsageProblem) => (!p.field ? '' : NAMED_FIELD.test(p.field) ? ownWords(`${p.field}: `) : own`${p.field}: `);
+  const line = (p: UsageProblem) => own`${field(p)}${p.own ?? inFlagTerms(p.message, terms.options)}`;
+  const hinted = (h: string | OwnText) => (typeof h === 'string' ? ownWords(h) : h);
   // An empty hint: the problem's own words already say what to do (e.g. `(try --port 0)`).
   if (problems.length === 1) {
-    printer.err(`labelkit: ${line(problems[0]!)}${hint ? ` (hint: ${hint})` : ''}`);
+    printer.err(hint ? own`labelkit: ${line(problems[0]!)} (hint: ${hinted(hint)})` : own`labelkit: ${line(problems[0]!)}`);
     return;
   }
-  printer.err(`labelkit: invalid input, ${problems.length} problems (nothing was sent):`);
-  for (const p of problems) printer.err(`  ${line(p)}`);
-  if (hint) printer.err(`hint: ${hint}`);
+  printer.err(own`labelkit: invalid input, ${ownWords(String(problems.length))} problems (nothing was sent):`);
+  for (const p of problems) printer.err(own`  ${line(p)}`);
+  if (hint) printer.err(own`hint: ${hinted(hint)}`);
 }
 
 /**
@@ -107,25 +116,28 @@ export function reportError(error: unknown, printer: Printer, options: { verbose
     printer.err(`labelkit: ${error.message}${again}`);
     return;
   } else if (isLabelkitError(error) && error.code === 'VALIDATION') {
+    // The client names its options (`options.url`); the command line has a flag or a variable for the URL.
+    const urlFrom = options.connection?.url;
     const problems = ((error as { problems?: { path: string; message: string }[] }).problems ?? []).map((p) => ({
-      field: options.fields?.[p.path] ?? p.path,
+      field: options.fields?.[p.path] ?? (p.path === 'options.url' && urlFrom ? urlFrom : p.path),
       message: p.message,
     }));
     printProblems(printer, problems.length > 0 ? problems : [{ field: '', message: error.message }], hintFor(error, options), options);
   } else if (isLabelkitError(error)) {
-    printer.err(`labelkit: ${inFlagTerms(error.message, options.options)} (hint: ${hintFor(error, options)})`);
+    const hint = hintFor(error, options);
+    printer.err(own`labelkit: ${inFlagTerms(error.message, options.options)} (hint: ${typeof hint === 'string' ? ownWords(hint) : hint})`);
   } else {
     const message = error instanceof Error ? error.message : String(error);
-    printer.err(`labelkit: unexpected error: ${message}${options.verbose ? '' : ' (hint: --verbose shows details)'}`);
+    printer.err(own`labelkit: unexpected error: ${message}${ownWords(options.verbose ? '' : ' (hint: --verbose shows details)')}`);
   }
   if (!options.verbose) return;
   if (isLabelkitError(error)) {
     const { code, operationName, requestId, status, phase } = error;
-    printer.err(`details: ${JSON.stringify({ code, operationName, requestId, status, phase })}`);
+    printer.err(own`details: ${JSON.stringify({ code, operationName, requestId, status, phase })}`);
     // The whole chain: each link is a redacted, size-capped copy (see the client's safeCause).
     let cause: unknown = error.cause;
     for (let depth = 0; cause !== undefined && cause !== null && depth < 5; depth++) {
-      printer.err(`cause: ${cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause)}`);
+      printer.err(own`cause: ${cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause)}`);
       cause = cause instanceof Error ? (cause as { cause?: unknown }).cause : undefined;
     }
   }

@@ -1,9 +1,33 @@
+import type { OwnText } from '../shared/redact.js';
+
 /** One problem with what the user typed: the flag (or variable) at fault and the rule it breaks. */
 export interface UsageProblem {
   /** The flag, argument or environment variable, e.g. `--project` or `LABELKIT_URL`. */
   field: string;
   /** The rule, e.g. `required`. Never quotes a secret. */
   message: string;
+  /**
+   * The same rule as labelkit's own wording and values (see {@link ownProblem}): its fixed words are
+   * printed as they are even when a secret is a common word; without it the message is redacted whole.
+   */
+  readonly own?: OwnText;
+}
+
+/**
+ * A problem whose message is written with the `own` tag of shared/redact.
+ *
+ * @param field - the flag, argument or variable
+ * @param message - the rule, as own wording and values
+ * @returns the problem: `message` is the plain text, `own` (not enumerable) the wording the printer keeps
+ * @example
+ * ```ts
+ * problems.push(ownProblem('--secret-key-env', own`${name} is not set (the secret your model expects)`));
+ * ```
+ */
+export function ownProblem(field: string, message: OwnText): UsageProblem {
+  const problem: UsageProblem = { field, message: String(message) };
+  Object.defineProperty(problem, 'own', { value: message, enumerable: false });
+  return problem;
 }
 
 /**

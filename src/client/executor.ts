@@ -274,7 +274,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
     }
     // The one conversion point: a result becomes the data, or one error of the family.
     if (result.error) {
-      throw toLabelkitError(result.error, { kind: call.kind, operationName: call.operationName, requestId, url: options.url, secrets: secrets(), outcomeHint: call.outcomeHint });
+      throw toLabelkitError(result.error, { kind: call.kind, operationName: call.operationName, requestId, url: options.url, secrets: secrets(), outcomeHint: call.outcomeHint, staticToken: typeof options.token === 'string' });
     }
     const problem = result.data == null ? 'the answer has no data' : call.check?.(result.data);
     if (problem === undefined) return result.data as Data;

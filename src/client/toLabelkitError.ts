@@ -16,6 +16,8 @@ export interface FailedCall {
   secrets: Secrets;
   /** What a mutation of unknown outcome tells the caller to do. @defaultValue MUTATION_OUTCOME_UNKNOWN_HINT (a job's) */
   outcomeHint?: string;
+  /** True when the token is a static one (`token`): a refusal was not followed by a refresh. */
+  staticToken?: boolean;
 }
 
 /**
@@ -160,7 +162,7 @@ export function toLabelkitError(error: CombinedError, call: FailedCall): Labelki
     }
     case 'auth':
       return new AuthError(
-        `the service refused the access token${status === 401 ? ' (HTTP 401)' : ' (Unauthorized)'} even after a refresh; check the token or client credentials ${where}`,
+        `the service refused the access token${status === 401 ? ' (HTTP 401)' : ' (Unauthorized)'}${call.staticToken ? '; check the token' : ' even after a refresh; check the token or client credentials'} ${where}`,
         details,
       );
     case 'graphql': {

@@ -39,7 +39,8 @@ export interface RequestLog {
 
 /** The credential of an `Authorization` header: a Bearer token, or both parts of Basic credentials. */
 function credentialsOf(header: string | null): string[] {
-  const match = /^(Bearer|Basic)\s+(\S+)/i.exec(header ?? '');
+  // The whole rest of the header: a token may hold spaces.
+  const match = /^(Bearer|Basic)\s+(\S.*?)\s*$/i.exec(header ?? '');
   if (!match) return [];
   if (match[1]!.toLowerCase() === 'bearer') return [match[2]!];
   const decoded = Buffer.from(match[2]!, 'base64').toString('utf8');

@@ -5,9 +5,19 @@ export type LabelSetsAsCodeErrorCode = 'FILE' | 'PLAN' | 'STALE' | 'DESTRUCTIVE'
 export interface FileProblem {
   /** The file as it was named to the reader. */
   file: string;
-  /** 1-based. */
-  line: number;
+  /** 1-based; absent when the problem is the whole file (it cannot be read). */
+  line?: number;
   message: string;
+}
+
+/**
+ * Where a problem is: `file:line`, or the file alone when no line applies.
+ *
+ * @param problem - a problem of a label-set file
+ * @returns e.g. `labels.json:12`, or `nope.json` for a file that cannot be read
+ */
+export function placeOf(problem: FileProblem): string {
+  return problem.line === undefined ? problem.file : `${problem.file}:${problem.line}`;
 }
 
 /**
@@ -55,7 +65,7 @@ export class LabelSetsFileError extends LabelSetsAsCodeError {
    * @param problems - every problem, each with its line
    */
   constructor(file: string, problems: FileProblem[]) {
-    super('FILE', `${file}: ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n${problems.map((p) => `${p.file}:${p.line}: ${p.message}`).join('\n')}`);
+    super('FILE', `${file}: ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n${problems.map((p) => `${placeOf(p)}: ${p.message}`).join('\n')}`);
     this.problems = problems;
   }
 }

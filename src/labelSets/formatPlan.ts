@@ -97,7 +97,8 @@ function stepLines(step: PlanStep, c: ReturnType<typeof pc.createColors>): strin
  * in order, what is destructive, and the warnings.
  *
  * @param plan - the plan
- * @param options - `color`: green, yellow and red signs (for a terminal)
+ * @param options - `color`: green, yellow and red signs (for a terminal); `destructiveAllowed`:
+ * the apply was given `--allow-destructive` (the destructive line then says so instead of asking for it)
  * @returns the lines, without line ends
  * @example
  * ```ts
@@ -107,11 +108,11 @@ function stepLines(step: PlanStep, c: ReturnType<typeof pc.createColors>): strin
  * // …
  * ```
  */
-export function formatLabelSetPlan(plan: LabelSetPlan, options: { color?: boolean } = {}): string[] {
+export function formatLabelSetPlan(plan: LabelSetPlan, options: { color?: boolean; destructiveAllowed?: boolean } = {}): string[] {
   const c = pc.createColors(options.color ?? false);
   const lines: string[] = [];
   if (planIsEmpty(plan)) {
-    lines.push(`No changes: the ${plural(plan.against.length, 'label set')} of ${plan.projectId} (${plan.role}) are as the file says.`);
+    lines.push(`No changes: the ${plural(plan.against.length, 'label set')} of ${plan.projectId} (${plan.role}) ${plan.against.length === 1 ? 'is' : 'are'} as the file says.`);
   } else {
     let current = '';
     for (const step of plan.steps) {
@@ -125,7 +126,8 @@ export function formatLabelSetPlan(plan: LabelSetPlan, options: { color?: boolea
     const { steps, appliedLabels } = destructiveSteps(plan);
     if (steps.length > 0) {
       const count = appliedLabels === null ? 'an unknown number of applied labels' : plural(appliedLabels, 'applied label');
-      lines.push(c.red(`Destructive: ${plural(steps.length, 'step')} remove ${count} (apply needs --allow-destructive).`));
+      const allowed = options.destructiveAllowed === true ? 'allowed by --allow-destructive' : 'apply needs --allow-destructive';
+      lines.push(c.red(`Destructive: ${plural(steps.length, 'step')} ${steps.length === 1 ? 'removes' : 'remove'} ${count} (${allowed}).`));
     }
   }
   for (const warning of plan.warnings) lines.push(c.yellow(`warning: ${warning}`));

@@ -41,7 +41,8 @@ export function isYamlFileName(name: string): boolean {
  * @param name - the file's name, for the format and for messages
  * @returns the checked document and a way to name the line of any value
  * @throws {@link LabelSetsFileError} listing every problem at once, each as `file:line: path: rule`:
- * syntax errors (then nothing else is checked), and every rule of {@link checkLabelSets}
+ * syntax errors (then nothing else is checked), a key given twice in one object (JSON; YAML
+ * refuses it as a syntax error), and every rule of {@link checkLabelSets}
  * @remarks JSON is strict (no comments, no trailing commas). In YAML, a plain number where text
  * is expected (`id: 010`) is taken as written (`"010"`), and an unquoted colour (`color: #ef4444`,
  * which YAML reads as a comment, so as null) is refused with a hint to quote it.
@@ -54,21 +55,30 @@ export function isYamlFileName(name: string): boolean {
 export function parseLabelSetsFile(text: string, name: string): ParsedLabelSetsFile {
   const parsed = isYamlFileName(name) ? parseYaml(text) : parseJson(text);
   if ('syntax' in parsed) throw new LabelSetsFileError(name, parsed.syntax.map((p) => ({ file: name, ...p })));
-  const at = (path: ValuePath, message: string): FileProblem => ({ file: name, line: parsed.lineOf(path), message });
+  const at = (path: ValuePath, message: string, line = parsed.lineOf(path)): FileProblem => ({ file: name, line, message });
   const { file, problems } = checkLabelSets(parsed.value);
-  const all = [...parsed.extra.map((p) => at(p.path, `${pathText(p.path)}: ${p.message}`)), ...problems.map((p) => at(p.path, `${pathText(p.path)}: ${p.message}`))];
-  if (all.length > 0 || !file) throw new LabelSetsFileError(name, all.sort((a, b) => a.line - b.line));
+  const all = [
+    ...parsed.extra.map((p) => at(p.path, `${pathText(p.path)}: ${p.message}`, p.line)),
+    ...problems.map((p) => at(p.path, `${pathText(p.path)}: ${p.message}`)),
+  ];
+  if (all.length > 0 || !file) throw new LabelSetsFileError(name, all.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)));
   return { name, spec: file, where: (path) => `${name}:${parsed.lineOf(path)}` };
 }
 
 type Parsed =
   | { syntax: { line: number; message: string }[]; lineOf?: undefined }
-  | { value: unknown; lineOf: (path: ValuePath) => number; extra: { path: ValuePath; message: string }[] };
+  | { value: unknown; lineOf: (path: ValuePath) => number; extra: { path: ValuePath; message: string; line?: number }[] };
 
 function parseJson(text: string): Parsed {
   try {
-    const { value, lineOf } = parseJsonWithLines(text);
-    return { value, lineOf, extra: [] };
+    const { value, lineOf, duplicateKeys } = parseJsonWithLines(text);
+    // YAML refuses a repeated key; JSON.parse would keep the last one silently.
+    const extra = duplicateKeys.map((d) => ({
+      path: d.path,
+      line: d.line,
+      message: `given twice in one object (also on line ${d.firstLine}); JSON would keep only this one: write it once`,
+    }));
+    return { value, lineOf, extra };
   } catch {
     return { syntax: jsonSyntaxProblems(text).map((p) => ({ line: p.line, message: `not JSON: ${p.message} (column ${p.column})` })) };
   }

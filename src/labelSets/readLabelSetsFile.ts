@@ -8,7 +8,7 @@ import type { ParsedLabelSetsFile } from './parseLabelSetsFile.js';
  *
  * @param path - the file; it is named this way in every message
  * @returns the checked sets and a way to name the line of any value
- * @throws {@link LabelSetsFileError} when the file cannot be read (`file:1: cannot read: …`), or
+ * @throws {@link LabelSetsFileError} when the file cannot be read (`file: cannot read: …`, no line), or
  * listing every syntax or rule problem, each with its line (see {@link parseLabelSetsFile})
  * @example
  * ```ts
@@ -23,7 +23,7 @@ export async function readLabelSetsFile(path: string): Promise<ParsedLabelSetsFi
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a folder' : code === 'EACCES' ? 'permission denied' : (error as Error).message;
-    throw new LabelSetsFileError(path, [{ file: path, line: 1, message: `cannot read: ${why}` }]);
+    throw new LabelSetsFileError(path, [{ file: path, message: `cannot read: ${why}` }]);
   }
   return parseLabelSetsFile(text.replace(/^\uFEFF/, ''), path);
 }

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { validateSpanRequest, validateSpanResponse } from './contract.js';
 import type { Predict, SpanRequest } from './contract.js';
+import { MODEL_WRONG_SECRET_MESSAGE } from '../shared/constants.js';
 
 /** Options of {@link createModelHandler}. */
 export interface ModelHandlerOptions {
@@ -36,7 +37,7 @@ export function createModelHandler(predict: Predict, options: ModelHandlerOption
   return async (request) => {
     if (request.method !== 'POST') return json(405, { error: 'method not allowed: POST a span-labeling request' });
     const given = digest(request.headers.get('authorization') ?? '');
-    if (!timingSafeEqual(given, expected)) return json(401, { error: 'missing or wrong secret: send Authorization: Bearer <secretKey>' });
+    if (!timingSafeEqual(given, expected)) return json(401, { error: MODEL_WRONG_SECRET_MESSAGE });
     let body: unknown;
     try {
       body = JSON.parse(await request.text());

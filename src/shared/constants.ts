@@ -119,3 +119,10 @@ export type SchemaGeneration = 'tags' | 'labels';
  * ```
  */
 export const SCHEMA_GENERATIONS: readonly SchemaGeneration[] = ['tags', 'labels'];
+
+/**
+ * What the sample model (`labelkit model`, `createModelHandler`) answers, with HTTP 401, to a
+ * request without the right secret. `labelkit model check` recognises it as labelkit's own
+ * wording, so a secret that is a common word (`secret`) does not blank it out.
+ */
+export const MODEL_WRONG_SECRET_MESSAGE = 'missing or wrong secret: send Authorization: Bearer <secretKey>';

@@ -1,5 +1,5 @@
 import { findNodeAtLocation, parseTree, printParseErrorCode } from 'jsonc-parser';
-import type { ParseError } from 'jsonc-parser';
+import type { Node, ParseError } from 'jsonc-parser';
 
 /** Words for the syntax errors of strict JSON (comments and trailing commas are errors too), by jsonc-parser's code name. */
 const WORDS: Record<string, string> = {
@@ -31,20 +31,23 @@ function describe(error: ParseError, text: string): string {
  * Parses JSON text and gives the 1-based line where each value starts, by path.
  *
  * @param text - JSON text (strict: no comments, no trailing commas)
- * @returns `value` and `lineOf(path)`, where path is a list of keys and indexes (`['labels', 2, 'name']`);
- * a path that does not exist gives the line of its nearest existing ancestor
+ * @returns `value`, `lineOf(path)`, where path is a list of keys and indexes (`['labels', 2, 'name']`)
+ * and a path that does not exist gives the line of its nearest existing ancestor, and
+ * `duplicateKeys`: every key given twice in one object (see {@link DuplicateKey})
  * @throws SyntaxError whose message says what is wrong and names the 1-based line and column of the fault
  * @remarks Positions come from `jsonc-parser` (the parser behind VS Code's JSON support), run in
  * strict mode; `JSON.parse` then builds the value, so the value is exactly what JSON gives.
  * `JSON.parse` alone does not always say where a syntax error is, and never where a valid value
- * sits, and data-file errors must name the line.
+ * sits, and data-file errors must name the line. A key given twice is valid JSON that
+ * `JSON.parse` settles silently (the last wins); the caller decides whether to refuse it, as YAML
+ * refuses it.
  * @example
  * ```ts
  * const { lineOf } = parseJsonWithLines('{\n "a": [1,\n 2]\n}');
  * lineOf(['a', 1]); // 3
  * ```
  */
-export function parseJsonWithLines(text: string): { value: unknown; lineOf: (path: (string | number)[]) => number } {
+export function parseJsonWithLines(text: string): { value: unknown; lineOf: (path: (string | number)[]) => number; duplicateKeys: DuplicateKey[] } {
   const { lineStarts, lineAt } = lines(text);
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
@@ -57,6 +60,7 @@ export function parseJsonWithLines(text: string): { value: unknown; lineOf: (pat
   }
   return {
     value: JSON.parse(text) as unknown,
+    duplicateKeys: duplicateKeysOf(root, lineAt),
     lineOf: (path) => {
       for (let n = path.length; n >= 0; n--) {
         const node = findNodeAtLocation(root, path.slice(0, n));
@@ -65,6 +69,38 @@ export function parseJsonWithLines(text: string): { value: unknown; lineOf: (pat
       return 1;
     },
   };
+}
+
+/** A key given a second time in one object: `JSON.parse` keeps only the last value. */
+export interface DuplicateKey {
+  /** The path of the key (its object's path, then the key). */
+  path: (string | number)[];
+  /** The 1-based line of the repeated key. */
+  line: number;
+  /** The 1-based line where the key was first given. */
+  firstLine: number;
+}
+
+/** Every repeated key of every object of a parsed tree, in the order of the text. */
+function duplicateKeysOf(root: Node, lineAt: (offset: number) => number): DuplicateKey[] {
+  const found: DuplicateKey[] = [];
+  const walk = (node: Node, path: (string | number)[]): void => {
+    if (node.type === 'array') node.children?.forEach((child, i) => walk(child, [...path, i]));
+    if (node.type !== 'object') return;
+    const first = new Map<string, number>();
+    for (const property of node.children ?? []) {
+      const [keyNode, valueNode] = property.children ?? [];
+      if (!keyNode) continue;
+      const key = String(keyNode.value);
+      const line = lineAt(keyNode.offset);
+      const seen = first.get(key);
+      if (seen === undefined) first.set(key, line);
+      else found.push({ path: [...path, key], line, firstLine: seen });
+      if (valueNode) walk(valueNode, [...path, key]);
+    }
+  };
+  walk(root, []);
+  return found;
 }
 
 /** One syntax error of a JSON text, where it is (1-based) and what it is. */
@@ -81,7 +117,8 @@ export interface JsonSyntaxProblem {
  * @param text - JSON text (strict: no comments, no trailing commas)
  * @returns the problems in the order of the text; empty when the text is JSON
  * @remarks {@link parseJsonWithLines} stops at the first error; a file a person wrote may have
- * several, and they want to see them all at once. Same words as its message.
+ * several, and they want to see them all at once. Same words as its message. A value missing
+ * right after an unexpected character (`x` alone) is that character's problem, not a second one.
  * @example
  * ```ts
  * jsonSyntaxProblems('{\n "a": 1\n "b": 2,\n "c": [1 2]\n}');
@@ -93,9 +130,15 @@ export function jsonSyntaxProblems(text: string): JsonSyntaxProblem[] {
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   const problems: JsonSyntaxProblem[] = [];
+  let previous: ParseError | undefined;
   for (const error of errors) {
     const line = lineAt(error.offset);
+    const after = previous;
+    previous = error;
     if (problems.at(-1)?.line === line) continue;
+    // `x` alone: the parser skips the unexpected character, then misses the value it stood for;
+    // that second error is the first one again, not a problem of its own.
+    if (after && printParseErrorCode(after.error) === 'InvalidSymbol' && printParseErrorCode(error.error) === 'ValueExpected' && text.slice(after.offset + after.length, error.offset).trim() === '') continue;
     problems.push({ line, column: error.offset - lineStarts[line - 1]! + 1, message: describe(error, text) });
   }
   if (problems.length === 0 && !root) {

@@ -4,12 +4,15 @@
  *
  * @remarks A secret reaches a text in more than one form: as is, JSON-escaped by a server that
  * quotes a request (`"` → `\"`, `\` → `\\`, non-ASCII → `\uXXXX` for ASCII-only encoders),
+ * HTML-escaped by an error page (`&` → `&amp;`),
  * percent-encoded in a form body or query string (`encodeURIComponent` and the form flavour with
  * `+` for space), and base64-encoded inside `Authorization: Basic …`. {@link secretForms} lists
- * them all, and {@link redact} replaces every one. Any `Bearer …`/`Basic …` credential is
- * replaced whether or not it is known. Values under a secret-like key (`secretKey`,
- * `client_secret`, `token`, `Authorization`, any spelling or case) are replaced whatever their
- * type: see {@link isSecretKeyName} and {@link redactValue}.
+ * them all, and {@link redact} replaces every one, and any `Bearer …`/`Basic …` credential
+ * whether or not it is known, all looked for in the text as given (nothing replaced first can hide
+ * the rest of a known token). Values under a secret-like key (`secretKey`, `client_secret`,
+ * `token`, `Authorization`, any spelling or case) are replaced whatever their type: see
+ * {@link isSecretKeyName} and {@link redactValue}. A text written with {@link own} keeps
+ * labelkit's fixed wording where a secret that is a common word lies entirely inside it.
  *
  * This module is pure (no Node or DOM API beyond `TextEncoder`/`btoa`), so the browser build of
  * the client carries it too.
@@ -27,7 +30,14 @@ export const MIN_FRAGMENT_LENGTH = 8;
 /** The secrets a redaction knows: values, possibly undefined or empty (then ignored). */
 export type Secrets = Iterable<string | null | undefined>;
 
-const CREDENTIAL = /\b(Bearer|Basic)(\s+|%20|\+)[A-Za-z0-9._~+/=%-]{4,}/gi;
+/**
+ * A `Bearer …`/`Basic …` credential, known or not. The credential runs to the next space, quote,
+ * backslash or bracket-like delimiter, so an unknown token holding `:`, `&`, `/`, `+`, `=`, `%`
+ * (`key-7f:abc&d`) is replaced whole rather than up to its first such character. A known token
+ * holding a space or a quote, where this pattern stops, is replaced whole as a known secret (see
+ * {@link redact}).
+ */
+const CREDENTIAL = /\b(Bearer|Basic)(\s+|%20|\+)[^\s"'`\\<>,()[\]{}]{4,}/gi;
 
 /**
  * Tells whether an object key holds a secret: `secretKey`, `clientSecret`, `client_secret`,
@@ -70,12 +80,21 @@ function base64Forms(secret: string): string[] {
   return forms;
 }
 
+/** The secret as an HTML page quotes it (`&` → `&amp;`, `"` → `&quot;` or `&#34;`, `'` → `&#39;` or `&#x27;`). */
+function htmlForms(secret: string): string[] {
+  const base = secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return [
+    base.replace(/"/g, '&quot;').replace(/'/g, '&#39;'),
+    base.replace(/"/g, '&#34;').replace(/'/g, '&#x27;'),
+  ];
+}
+
 const formsCache = new Map<string, readonly string[]>();
 
 /**
  * Every form in which a secret can appear in a text: raw, JSON-escaped (with and without
- * `\uXXXX` for non-ASCII), percent-encoded (URI component and form style), and base64 at any
- * alignment.
+ * `\uXXXX` for non-ASCII), percent-encoded (URI component and form style), HTML-escaped (an
+ * error page that quotes a header), and base64 at any alignment.
  *
  * @param secret - a secret value
  * @returns the distinct forms, longest first; empty for a secret shorter than {@link MIN_SECRET_LENGTH}
@@ -89,7 +108,7 @@ export function secretForms(secret: string): readonly string[] {
   const uri = encodeURIComponent(secret);
   const form = new URLSearchParams({ s: secret }).toString().slice(2);
   const forms = [
-    ...new Set([secret, json, jsonAscii, JSON.stringify(json).slice(1, -1), uri, uri.toLowerCase(), form, ...base64Forms(secret)]),
+    ...new Set([secret, json, jsonAscii, JSON.stringify(json).slice(1, -1), uri, uri.toLowerCase(), form, ...htmlForms(secret), ...base64Forms(secret)]),
   ]
     .filter((f) => f.length >= MIN_SECRET_LENGTH)
     .sort((a, b) => b.length - a.length);
@@ -105,21 +124,187 @@ function allForms(secrets: Secrets): string[] {
 }
 
 /**
+ * A text built by labelkit: its fixed parts are labelkit's own wording, its values came from
+ * elsewhere (answers, URLs, flags, files). Made with the {@link own} tag.
+ *
+ * @remarks {@link redact} replaces a secret wherever it touches a value, but leaves labelkit's
+ * fixed wording alone: a secret that happens to be a common word (`secret`, `token`) must not turn
+ * `wrong secret: refused with 401` into `wrong ***: refused with 401`. A secret found entirely
+ * inside the fixed words reveals nothing that labelkit's source does not already say.
+ */
+export class OwnText {
+  /**
+   * @param fixed - the fixed parts, as a template literal gives them
+   * @param values - the values between them (strings, numbers, or nested own texts)
+   */
+  constructor(
+    readonly fixed: readonly string[],
+    readonly values: readonly unknown[],
+  ) {}
+
+  /** The text as it reads, unredacted (for tests and for building longer texts). */
+  toString(): string {
+    return segmentsOf(this)
+      .map((s) => s.text)
+      .join('');
+  }
+}
+
+/**
+ * Tags a template literal as labelkit's own wording with values from elsewhere.
+ *
+ * @param fixed - the template's fixed parts (labelkit's words)
+ * @param values - the interpolated values (redacted where a secret touches them); a nested
+ * {@link OwnText} keeps its own fixed parts
+ * @returns the text, for a printer or {@link redact}
+ * @example
+ * ```ts
+ * redact(own`wrong secret: answered ${status}`, ['secret']); // 'wrong secret: answered 200'
+ * redact(own`the model said: ${answer}`, ['secret']); // 'the model said: bad ***'
+ * ```
+ */
+export function own(fixed: TemplateStringsArray, ...values: unknown[]): OwnText {
+  return new OwnText([...fixed], values);
+}
+
+/**
+ * Marks a whole text as labelkit's own wording, for words computed from constants only (a
+ * padded table header, a coloured verdict). Never give it anything that came from elsewhere.
+ *
+ * @param text - labelkit's words
+ * @returns the text as fixed wording
+ */
+export function ownWords(text: string): OwnText {
+  return new OwnText([text], []);
+}
+
+/**
+ * A text from elsewhere in which some fixed phrases of labelkit are recognised as its own
+ * wording, e.g. the sample model's refusal quoted back by `model check`.
+ *
+ * @param text - a text from elsewhere
+ * @param phrases - labelkit's fixed phrases (constants, never built from input)
+ * @returns the text with every whole occurrence of a phrase marked as own wording
+ */
+export function withOwnPhrases(text: string, phrases: readonly string[]): OwnText {
+  const fixed: string[] = [''];
+  const values: unknown[] = [];
+  let rest = text;
+  for (;;) {
+    let at = -1;
+    let phrase = '';
+    for (const p of phrases) {
+      const i = p === '' ? -1 : rest.indexOf(p);
+      if (i !== -1 && (at === -1 || i < at)) [at, phrase] = [i, p];
+    }
+    if (at === -1) break;
+    values.push(rest.slice(0, at));
+    fixed.push(phrase);
+    rest = rest.slice(at + phrase.length);
+  }
+  if (values.length === 0) return new OwnText(['', ''], [text]);
+  values.push(rest);
+  fixed.push('');
+  return new OwnText(fixed, values);
+}
+
+/**
+ * labelkit's wording around values it knows: every occurrence of one of `values` is a value from
+ * elsewhere, the rest is labelkit's own wording. For a message that labelkit's own code wrote
+ * about an input (a validation problem), given every value of that input.
+ *
+ * @param text - a message written by labelkit's code
+ * @param values - every value the message may quote (and the parts it may quote of them)
+ * @returns the message with those values marked as from elsewhere
+ * @remarks Any occurrence of a value counts as the value, also one inside labelkit's words (a
+ * value `secret` makes the word `secret` of the message a value too): the safe side.
+ */
+export function withForeignValues(text: string, values: ReadonlyArray<string | undefined>): OwnText {
+  const known = values.filter((v): v is string => typeof v === 'string' && v !== '');
+  const fixed: string[] = [''];
+  const found: unknown[] = [];
+  let rest = text;
+  for (;;) {
+    let at = -1;
+    let value = '';
+    for (const v of known) {
+      const i = rest.indexOf(v);
+      if (i !== -1 && (at === -1 || i < at || (i === at && v.length > value.length))) [at, value] = [i, v];
+    }
+    if (at === -1) break;
+    fixed[fixed.length - 1] += rest.slice(0, at);
+    found.push(value);
+    fixed.push('');
+    rest = rest.slice(at + value.length);
+  }
+  fixed[fixed.length - 1] += rest;
+  return new OwnText(fixed, found);
+}
+
+interface Segment {
+  text: string;
+  own: boolean;
+}
+
+function segmentsOf(text: OwnText): Segment[] {
+  const out: Segment[] = [];
+  text.fixed.forEach((part, i) => {
+    if (i > 0) {
+      const value = text.values[i - 1];
+      if (value instanceof OwnText) out.push(...segmentsOf(value));
+      else out.push({ text: String(value), own: false });
+    }
+    out.push({ text: part, own: true });
+  });
+  return out;
+}
+
+/**
  * Replaces every known secret, in every form it takes on the wire, and every `Bearer …` or
  * `Basic …` credential, with {@link REDACTED}.
  *
- * @param text - a message, a response body excerpt, a line about to be printed
+ * @param text - a message, a response body excerpt, a line about to be printed; or an
+ * {@link OwnText}, whose fixed wording is kept where a secret lies entirely inside it
  * @param secrets - the secret values known to the caller; short and empty ones are ignored
  * @returns the text with no secret left in it
+ * @remarks Every occurrence of every form of every known secret is found in the text as given,
+ * and so is every `Bearer …`/`Basic …` credential; the union of what they cover is replaced,
+ * each run by one {@link REDACTED}. Nothing is replaced before the rest is looked for, so no
+ * pattern can cut a known token and leave its tail (`Bearer ***:abcdef`).
  * @example
  * ```ts
  * redact('bad key "a\\"b&c"', ['a"b&c']); // 'bad key "***"'
  * ```
  */
-export function redact(text: string, secrets: Secrets = []): string {
-  let out = text.replace(CREDENTIAL, (_m, scheme: string, space: string) => `${scheme}${space}${REDACTED}`);
-  for (const form of allForms(secrets)) if (out.includes(form)) out = out.split(form).join(REDACTED);
-  return out;
+export function redact(text: string | OwnText, secrets: Secrets = []): string {
+  const forms = allForms(secrets);
+  if (typeof text === 'string' && !forms.some((f) => text.includes(f)) && !/\b(?:Bearer|Basic)(?:\s|%20|\+)/i.test(text)) return text;
+  const segments = typeof text === 'string' ? undefined : segmentsOf(text);
+  const full = segments ? segments.map((s) => s.text).join('') : (text as string);
+  // foreign[i]: characters from elsewhere among the first i (an own text only).
+  let foreign: Uint32Array | undefined;
+  if (segments) {
+    foreign = new Uint32Array(full.length + 1);
+    let i = 0;
+    for (const s of segments) for (let k = 0; k < s.text.length; k++, i++) foreign[i + 1] = foreign[i]! + (s.own ? 0 : 1);
+  }
+  let cut: Uint8Array | undefined;
+  const mark = (from: number, to: number) => {
+    if (to <= from || (foreign && foreign[to] === foreign[from])) return;
+    (cut ??= new Uint8Array(full.length)).fill(1, from, to);
+  };
+  for (const form of forms) for (let i = full.indexOf(form); i !== -1; i = full.indexOf(form, i + 1)) mark(i, i + form.length);
+  CREDENTIAL.lastIndex = 0;
+  for (let m = CREDENTIAL.exec(full); m; m = CREDENTIAL.exec(full)) mark(m.index + m[1]!.length + m[2]!.length, m.index + m[0].length);
+  if (!cut) return full;
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < full.length; i++) {
+    if (cut[i] && (i === 0 || !cut[i - 1])) out += full.slice(from, i) + REDACTED;
+    if (!cut[i]) continue;
+    from = i + 1;
+  }
+  return out + full.slice(from);
 }
 
 /**

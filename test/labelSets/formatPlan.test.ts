@@ -37,7 +37,7 @@ describe('formatLabelSetPlan', () => {
       '  1. rename and replace the labels of label set 0 "Named entities" (id 1), 6 labels',
       '  2. create label set 2 "Sentiment" with 1 label',
       '  3. delete label set 1 "Relations" (id 2)',
-      'Destructive: 1 step remove an unknown number of applied labels (apply needs --allow-destructive).',
+      'Destructive: 1 step removes an unknown number of applied labels (apply needs --allow-destructive).',
       'warning: an example warning',
     ]);
   });
@@ -50,7 +50,22 @@ describe('formatLabelSetPlan', () => {
     const removing = diffLabelSets('demo-project', 'LABELER', demoSets(), desired, { appliedLabels: { '1': { '11': 1 } } });
     expect(formatLabelSetPlan(removing).filter((l) => /^ {2}-|Destructive/.test(l))).toEqual([
       '  - PERSON (id 11): removed, 1 applied label goes',
-      'Destructive: 1 step remove 1 applied label (apply needs --allow-destructive).',
+      'Destructive: 1 step removes 1 applied label (apply needs --allow-destructive).',
+    ]);
+  });
+
+  it('agrees in number, and says when --allow-destructive was given instead of asking for it', () => {
+    const one = diffLabelSets('demo-project', 'LABELER', demoSets().slice(0, 1), pulled().slice(0, 1));
+    expect(formatLabelSetPlan(one)).toEqual(['No changes: the 1 label set of demo-project (LABELER) is as the file says.']);
+    const desired = pulled();
+    desired[0]!.labelItems.splice(1, 1);
+    desired.splice(1, 1);
+    const two = diffLabelSets('demo-project', 'LABELER', demoSets(), desired);
+    expect(formatLabelSetPlan(two).filter((l) => l.startsWith('Destructive'))).toEqual([
+      'Destructive: 2 steps remove an unknown number of applied labels (apply needs --allow-destructive).',
+    ]);
+    expect(formatLabelSetPlan(two, { destructiveAllowed: true }).filter((l) => l.startsWith('Destructive'))).toEqual([
+      'Destructive: 2 steps remove an unknown number of applied labels (allowed by --allow-destructive).',
     ]);
   });
 

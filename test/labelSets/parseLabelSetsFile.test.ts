@@ -149,6 +149,28 @@ describe('parseLabelSetsFile', () => {
     ]);
   });
 
+  it('refuses a key given twice in one JSON object, at the line of the second, as YAML does', () => {
+    const text = [
+      '{',
+      '  "labelSets": [',
+      '    { "index": 0, "name": "E",',
+      '      "labelItems": [',
+      '        { "labelName": "X",',
+      '          "labelName": "Y" }',
+      '      ] }',
+      '  ],',
+      '  "labelSets": []',
+      '}',
+    ].join('\n');
+    expect(problemsOf(text, 'dup.json')).toEqual([
+      'dup.json:6: labelSets[0].labelItems[0].labelName: given twice in one object (also on line 5); JSON would keep only this one: write it once',
+      'dup.json:9: labelSets: given twice in one object (also on line 2); JSON would keep only this one: write it once',
+    ]);
+    expect(problemsOf('{"labelSets":[{"index":0,"name":"E","labelItems":[{"labelName":"X","labelName":"Y"}]}]}', 'one.json')).toEqual([
+      'one.json:1: labelSets[0].labelItems[0].labelName: given twice in one object (also on line 1); JSON would keep only this one: write it once',
+    ]);
+  });
+
   it('lists the syntax errors of a YAML file with their lines', () => {
     expect(problemsOf('labelSets:\n  - index: 0\n    index: 1\n', 'dup.yml')).toEqual(['dup.yml:3: not YAML: Map keys must be unique']);
   });
@@ -174,8 +196,13 @@ describe('readLabelSetsFile', () => {
     expect((await readLabelSetsFile(path)).spec).toEqual(PULLED);
   });
 
-  it('says a missing file is missing, as file:1', async () => {
+  it('says a missing file or a folder cannot be read, naming the file without a line (no line means anything)', async () => {
     const path = join(dir, 'nope.yaml');
-    await expect(readLabelSetsFile(path)).rejects.toMatchObject({ problems: [{ file: path, line: 1, message: 'cannot read: no such file' }] });
+    const missing = (await readLabelSetsFile(path).catch((e: unknown) => e)) as LabelSetsFileError;
+    expect(missing).toMatchObject({ problems: [{ file: path, message: 'cannot read: no such file' }] });
+    expect(missing.problems[0]!.line).toBeUndefined();
+    expect(missing.message).toBe(`[LabelSets] ${path}: 1 problem:\n${path}: cannot read: no such file`);
+    const folder = (await readLabelSetsFile(dir).catch((e: unknown) => e)) as LabelSetsFileError;
+    expect(folder.message).toBe(`[LabelSets] ${dir}: 1 problem:\n${dir}: cannot read: is a folder`);
   });
 });

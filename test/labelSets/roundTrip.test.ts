@@ -102,7 +102,7 @@ describe.each(SCHEMA_GENERATIONS)('label sets as code against the emulator speak
     expect(apply.out).toContain(`Applied 1 write to ${project} (LABELER).`);
 
     const after = await run(['label-sets', 'plan', file, '--exit-code']);
-    expect(after.out).toBe(`No changes: the 1 label set of ${project} (LABELER) are as the file says.\n`);
+    expect(after.out).toBe(`No changes: the 1 label set of ${project} (LABELER) is as the file says.\n`);
     expect(after.code).toBe(0);
     const [set] = await liveSets(project);
     expect(set!.labelItems.find((i) => i.id === '11')).toMatchObject({ labelName: 'PER', parentId: '10' });

@@ -22,3 +22,16 @@ describe('jsonSyntaxProblems', () => {
     expect(jsonSyntaxProblems('{"a": [1, 2]}')).toEqual([]);
   });
 });
+
+describe('parseJsonWithLines duplicateKeys', () => {
+  it('lists every key given twice in one object, with its path and both lines, and none for distinct keys', () => {
+    const text = '{\n "a": 1,\n "b": [{ "x": 1,\n  "x": 2 }],\n "a": 3\n}';
+    const { value, duplicateKeys } = parseJsonWithLines(text);
+    expect(value).toEqual({ a: 3, b: [{ x: 2 }] });
+    expect(duplicateKeys).toEqual([
+      { path: ['b', 0, 'x'], line: 4, firstLine: 3 },
+      { path: ['a'], line: 5, firstLine: 2 },
+    ]);
+    expect(parseJsonWithLines('{"a": {"a": 1}, "b": [{"a": 1}, {"a": 2}]}').duplicateKeys).toEqual([]);
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSecretKeyName, redact, redactAndCut, redactValue, REDACTED, secretForms, secretsIn } from '../../src/shared/redact.js';
+import { isSecretKeyName, own, ownWords, redact, redactAndCut, redactValue, REDACTED, secretForms, secretsIn, withForeignValues, withOwnPhrases } from '../../src/shared/redact.js';
 
 // A sentinel with every character that encoders change: quote, backslash, &, +, %, space, non-ASCII.
 const SECRET = 'sk-"q\\u&p+c%20 é☃-SENTINEL';
@@ -33,6 +33,19 @@ describe('redact', () => {
   it('replaces any Bearer or Basic credential, known or not', () => {
     expect(redact('Authorization: Bearer abc.def-ghi_123')).toBe(`Authorization: Bearer ${REDACTED}`);
     expect(redact('authorization: basic dXNlcjpwYXNz')).toBe(`authorization: basic ${REDACTED}`);
+  });
+
+  it('replaces a known token whole before the credential pattern can cut it at a : " & or space', () => {
+    for (const token of ['key-7f:abcdefTAIL', 'key-7f"abcdefTAIL', 'key-7f&abcdefTAIL', 'key-7f abcdefTAIL']) {
+      expect(redact(`auth=Bearer ${token}`, [token])).toBe(`auth=Bearer ${REDACTED}`);
+      expect(redact(JSON.stringify({ auth: `Bearer ${token}` }), [token])).toBe(`{"auth":"Bearer ${REDACTED}"}`);
+    }
+  });
+
+  it('replaces an unknown credential up to a space, quote or bracket, : & / + = % included', () => {
+    expect(redact('auth=Bearer key-7f:ab&c/d+e=f%25gTAIL done')).toBe(`auth=Bearer ${REDACTED} done`);
+    expect(redact('{"auth":"Bearer key-7f:abTAIL"}')).toBe(`{"auth":"Bearer ${REDACTED}"}`);
+    expect(redact('(Bearer key-7f:abTAIL)')).toBe(`(Bearer ${REDACTED})`);
   });
 
   it('ignores secrets shorter than four characters and leaves other text alone', () => {
@@ -82,4 +95,33 @@ describe('secretsIn and redactValue', () => {
   it.each(['endpoint', 'projectId', 'tagName', 'labelerEmail'])('does not treat %s as a secret key name', (key) =>
     expect(isSecretKeyName(key)).toBe(false),
   );
+});
+
+describe('own wording', () => {
+  it('keeps a secret found entirely inside labelkit’s fixed words, and redacts it wherever it touches a value', () => {
+    expect(redact(own`wrong secret: answered ${200}`, ['secret'])).toBe('wrong secret: answered 200');
+    expect(redact(own`the model said: ${'bad secret'}`, ['secret'])).toBe(`the model said: bad ${REDACTED}`);
+    // An occurrence that straddles fixed words and a value is a leak: all of it goes.
+    expect(redact(own`key secr${'et-tail'}`, ['secret-tail'])).toBe(`key ${REDACTED}`);
+    expect(redact(own`outer ${own`inner secret ${'secret'}`}`, ['secret'])).toBe(`outer inner secret ${REDACTED}`);
+    expect(redact(ownWords('send Authorization: Bearer <secretKey>'), ['secret'])).toBe('send Authorization: Bearer <secretKey>');
+    expect(String(own`a ${1} b`)).toBe('a 1 b');
+  });
+
+  it('still replaces an unknown credential in a value next to fixed words', () => {
+    expect(redact(own`auth=Bearer ${'key-7f:abc'}`)).toBe(`auth=Bearer ${REDACTED}`);
+  });
+
+  it('marks the values an own message quotes as from elsewhere, and errs on the safe side when a value is also one of its words', () => {
+    expect(redact(withForeignValues('the secret key of x://secret must not be secret', ['x://secret']), ['secret'])).toBe(`the secret key of x://${REDACTED} must not be secret`);
+    const text = withForeignValues('the secret key of secret://x must not be secret', ['secret://x', 'secret', undefined, '']);
+    expect(redact(text, ['secret'])).toBe(`the ${REDACTED} key of ${REDACTED}://x must not be ${REDACTED}`);
+    expect(String(text)).toBe('the secret key of secret://x must not be secret');
+  });
+
+  it('recognises labelkit’s fixed phrases inside a text from elsewhere, and only those', () => {
+    const phrase = 'missing or wrong secret: send Authorization: Bearer <secretKey>';
+    expect(redact(withOwnPhrases(`${phrase} (got secret) ${phrase}`, [phrase]), ['secret'])).toBe(`${phrase} (got ${REDACTED}) ${phrase}`);
+    expect(redact(withOwnPhrases('no phrase, secret', [phrase]), ['secret'])).toBe(`no phrase, ${REDACTED}`);
+  });
 });

@@ -1,5 +1,6 @@
 import type { JobSnapshot } from 'labelkit';
 import type { Printer } from '../../io.js';
+import { own } from '../../../shared/redact.js';
 import { jobJson, outcomeLine } from '../jobs/logger.js';
 import type { AutoLabelResult } from './runner.js';
 
@@ -33,8 +34,8 @@ export function printAutoLabel(printer: Printer, result: AutoLabelResult, json: 
         printer.json({ dryRun: true, url, operationName, query, variables });
         return;
       }
-      printer.err(`labelkit: dry run, nothing was sent. This request would be POSTed to ${url} (secret key shown as ***):`);
-      printer.out(JSON.stringify({ operationName, query, variables }, null, 2));
+      printer.err(own`labelkit: dry run, nothing was sent. This request would be POSTed to ${url} (secret key shown as ***):`);
+      printer.json({ operationName, query, variables }, { indent: 2 });
       return;
     }
     case 'started':

@@ -1,11 +1,13 @@
 import { createLabelingClient, validateAutoLabelInput } from 'labelkit';
 import type { AutoLabelInput, JobOutcome, JobSnapshot } from 'labelkit';
-import { REDACTED } from '../../../shared/redact.js';
+import { own, ownWords, REDACTED, withForeignValues } from '../../../shared/redact.js';
 import { parseRole, requireConnection } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
 import { readSecretFile } from '../../readSecretFile.js';
 import type { ActionContext } from '../../runAction.js';
 import type { UsageProblem } from '../../usageError.js';
+import { ownProblem } from '../../usageError.js';
+import { AUTO_LABEL_OPTIONS, inFlagTerms } from '../../optionFlags.js';
 import { parseWaitFlags, waitForAll } from '../jobs/runner.js';
 import { AUTO_LABEL_FIELDS } from './fields.js';
 import type { JobWatcher } from '../jobs/runner.js';
@@ -54,13 +56,13 @@ export type AutoLabelResult =
 
 async function readSecretKey(flags: AutoLabelFlags, context: ActionContext, problems: UsageProblem[]): Promise<string | undefined> {
   if (flags.secretKeyFile !== undefined && flags.secretKeyEnv !== undefined) {
-    problems.push({ field: '--secret-key-env, --secret-key-file', message: 'give only one source of the secret key' });
+    problems.push(ownProblem('--secret-key-env, --secret-key-file', ownWords('give only one source of the secret key')));
     return undefined;
   }
   if (flags.secretKeyFile !== undefined) return readSecretFile(flags.secretKeyFile, '--secret-key-file', problems);
   const name = flags.secretKeyEnv ?? DEFAULT_SECRET_KEY_ENV;
   const value = context.io.env[name]?.trim();
-  if (!value) problems.push({ field: '--secret-key-env', message: `${name} is not set: export ${name}=… (the secret your model expects), or use --secret-key-file` });
+  if (!value) problems.push(ownProblem('--secret-key-env', own`${name} is not set: export ${name}=… (the secret your model expects), or use --secret-key-file`));
   return value || undefined;
 }
 
@@ -96,9 +98,22 @@ export async function buildAutoLabelInput(flags: AutoLabelFlags, context: Action
     const field = AUTO_LABEL_FIELDS[p.path] ?? p.path;
     if (field === AUTO_LABEL_FIELDS['input.targetAPI.secretKey'] || seen.has(field)) continue; // reported above
     seen.add(field);
-    problems.push({ field, message: p.message });
+    // The client's words about this input; any of its values it quotes stays a value.
+    problems.push(ownProblem(field, withForeignValues(inFlagTerms(p.message, AUTO_LABEL_OPTIONS), inputValues(input))));
   }
   return input;
+}
+
+/** Every text of an input a validation message may quote, and the parts of its endpoint URL. */
+function inputValues(input: AutoLabelInput): string[] {
+  const values = [input.projectId, input.labelerEmail, input.targetAPI.endpoint, input.role ?? ''];
+  try {
+    const url = new URL(input.targetAPI.endpoint);
+    values.push(url.protocol, url.protocol.replace(':', ''), url.host, url.hostname, url.port, url.pathname, url.search, url.username, url.password);
+  } catch {
+    /* not a URL: the whole endpoint is listed already */
+  }
+  return values;
 }
 
 /**

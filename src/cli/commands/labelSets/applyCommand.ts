@@ -25,7 +25,7 @@ export function labelSetsApplyCommand(io: Io, done: (code: number) => void): Com
     .option('--role <role>', 'LABELER or REVIEWER (default: "role" in the file)')
     .option('--yes', 'apply without asking (required when stdin is not a terminal)')
     .option('--allow-destructive', 'carry out steps that remove labels with applied labels (the plan shows how many)')
-    .option('--verbose', 'the stack of an error')
+    .option('--verbose', 'details (e.g. a switch to the renamed schema), and the stack of an error')
     .addHelpText(
       'after',
       '\nExit: 0 applied (or nothing to change, or the answer to the question was not yes: nothing applied), 10 the label sets changed since the plan or while it wrote (nothing more was written: plan again),\n' +
@@ -40,7 +40,7 @@ export function labelSetsApplyCommand(io: Io, done: (code: number) => void): Com
         const { askYes } = await import('./confirm.js');
         try {
           const outcome = await runLabelSetsApply(file, flags, context, {
-            showPlan: (plan) => printApplyPlan(context.printer, plan, useColor(io, io.stdout)),
+            showPlan: (plan) => printApplyPlan(context.printer, plan, useColor(io, io.stdout), flags.allowDestructive === true),
             confirm: (plan) => askYes(io as AskingIo, applyQuestion(plan), context.signal),
             onWrite: (write) => printWrite(context.printer, write),
           });

@@ -24,7 +24,7 @@ export function labelSetsCommand(io: Io, done: (code: number) => void): Command 
     .option('--project <id>', 'project id (with --role)')
     .option('--role <role>', 'LABELER or REVIEWER')
     .option('--cabinet <id>', 'cabinet id (instead of --project/--role)')
-    .option('--json', 'print {"cabinetId","labelSets":[…]} as one JSON object')
+    .option('--json', 'print {"projectId","role","cabinetId","labelSets":[…]} as one JSON object (projectId and role with --project/--role)')
     .option('--verbose', 'details (e.g. a switch to the renamed schema), and the stack of an error')
     // `label-sets plan FILE --project P`: the flags after a subcommand are the subcommand's.
     .enablePositionalOptions()

@@ -25,7 +25,7 @@ export function labelSetsPlanCommand(io: Io, done: (code: number) => void): Comm
     .option('--json', 'print the plan as one JSON object')
     .option('--out <file>', 'save the plan as JSON, for label-sets apply --plan')
     .option('--exit-code', 'exit 9 when the plan has changes, 0 when there are none (a drift check for CI)')
-    .option('--verbose', 'the stack of an error')
+    .option('--verbose', 'details (e.g. a switch to the renamed schema), and the stack of an error')
     .addHelpText(
       'after',
       '\nExit: 0 planned (with --exit-code: nothing to change), 9 with --exit-code: there are changes, 2 a bad file (every problem with its file:line) or flags.\n' +

@@ -24,9 +24,10 @@ export function printPlan(printer: Printer, result: LabelSetsPlanResult, options
  * @param printer - where to print
  * @param plan - the plan
  * @param color - coloured signs
+ * @param destructiveAllowed - `--allow-destructive` was given (the destructive line says so)
  */
-export function printApplyPlan(printer: Printer, plan: LabelSetPlan, color: boolean): void {
-  for (const line of formatLabelSetPlan(plan, { color })) printer.out(line);
+export function printApplyPlan(printer: Printer, plan: LabelSetPlan, color: boolean, destructiveAllowed = false): void {
+  for (const line of formatLabelSetPlan(plan, { color, destructiveAllowed })) printer.out(line);
 }
 
 /**

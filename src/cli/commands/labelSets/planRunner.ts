@@ -1,12 +1,14 @@
 import { writeFile } from 'node:fs/promises';
 import { createLabelingClient } from 'labelkit';
-import type { LabelingClient, Role } from 'labelkit';
+import type { LabelingClient, Role, SchemaChangeEvent } from 'labelkit';
 import { LabelSetsFileError, planLabelSets, readLabelSetsFile, savedLabelSetPlan } from '../../../labelSets/index.js';
+import { placeOf } from '../../../labelSets/errors.js';
 import type { LabelSetPlan, ParsedLabelSetsFile } from '../../../labelSets/index.js';
 import { parseRole, requireConnection } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
 import type { ActionContext } from '../../runAction.js';
 import type { UsageProblem } from '../../usageError.js';
+import { printSchemaChange } from './logger.js';
 
 /** Flags of `labelkit label-sets plan FILE`. */
 export interface LabelSetsPlanFlags extends ConnectionFlags {
@@ -38,7 +40,7 @@ export async function readDesiredFile(file: string, problems: UsageProblem[]): P
     return await readLabelSetsFile(file);
   } catch (error) {
     if (!(error instanceof LabelSetsFileError)) throw error;
-    for (const p of error.problems) problems.push({ field: `${p.file}:${p.line}`, message: p.message });
+    for (const p of error.problems) problems.push({ field: placeOf(p), message: p.message });
     return undefined;
   }
 }
@@ -66,15 +68,21 @@ export function resolveTarget(flags: { project?: string; role?: string }, spec: 
  * A client for the label-set commands, from the connection flags (every problem listed with
  * the command's own).
  *
- * @param flags - the connection flags
+ * @param flags - the connection flags; with `--verbose`, a switch to the renamed schema (the
+ * service renamed tag to label) is told on stderr, as `label-sets --verbose` tells it
  * @param context - the run
  * @param problems - the command's problems so far
  * @returns the client; close it when done
  * @throws {@link CliUsageError} listing every problem
  */
-export async function labelSetsClient(flags: ConnectionFlags, context: ActionContext, problems: UsageProblem[]): Promise<LabelingClient> {
+export async function labelSetsClient(flags: ConnectionFlags & { verbose?: boolean }, context: ActionContext, problems: UsageProblem[]): Promise<LabelingClient> {
   const connection = await requireConnection(flags, context.io, context.printer, problems);
-  return createLabelingClient({ url: connection.url, ...connection.auth, retry: connection.retry });
+  return createLabelingClient({
+    url: connection.url,
+    ...connection.auth,
+    retry: connection.retry,
+    ...(flags.verbose === true && { onSchemaChange: (event: SchemaChangeEvent) => printSchemaChange(context.printer, event) }),
+  });
 }
 
 /**

@@ -53,7 +53,10 @@ export function modelCommand(io: Io, done: (code: number) => void): Command {
             throw listenError(error, { port, host: flags.host });
           }
           if (flags.json) context.printer.json({ url: model.url });
-          else context.printer.out(`labelkit sample model listening on ${model.url} (secret from ${flags.secretKeyEnv}). Ctrl-C stops.`);
+          else {
+            const { own } = await import('../../../shared/redact.js');
+            context.printer.out(own`labelkit sample model listening on ${model.url} (secret from ${flags.secretKeyEnv}). Ctrl-C stops.`);
+          }
           await untilAborted(context.signal);
           await model.close();
           return EXIT.ok;

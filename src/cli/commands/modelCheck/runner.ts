@@ -2,9 +2,10 @@ import { LabelkitError } from 'labelkit';
 import { validateSpanResponse } from 'labelkit/model';
 import type { SpanRequest } from 'labelkit/model';
 import { isLoopbackHost } from '../../../shared/isLoopbackHost.js';
+import { own, ownWords } from '../../../shared/redact.js';
 import { parseDuration } from '../../duration.js';
 import type { ActionContext } from '../../runAction.js';
-import { CliUsageError } from '../../usageError.js';
+import { CliUsageError, ownProblem } from '../../usageError.js';
 import type { UsageProblem } from '../../usageError.js';
 
 /** Flags of `labelkit model check`. */
@@ -87,7 +88,7 @@ function checkUrl(value: string, allowInsecure: boolean, problems: UsageProblem[
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     problems.push({ field: '<url>', message: 'must be an absolute http(s) URL of the model endpoint' });
   } else if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !allowInsecure) {
-    problems.push({ field: '<url>', message: 'plain http on a non-loopback host would send the secret in clear; use https or --allow-insecure-endpoint' });
+    problems.push(ownProblem('<url>', ownWords('plain http on a non-loopback host would send the secret in clear; use https or --allow-insecure-endpoint')));
   }
 }
 
@@ -131,7 +132,7 @@ export async function runModelCheck(url: string, flags: ModelCheckFlags, context
   checkUrl(url, flags.allowInsecureEndpoint === true, problems);
   const sizes = parseSizes(flags.sizes, problems);
   const secret = context.io.env[flags.secretKeyEnv]?.trim();
-  if (!secret) problems.push({ field: '--secret-key-env', message: `${flags.secretKeyEnv} is not set: export ${flags.secretKeyEnv}=… (the secret your model expects)` });
+  if (!secret) problems.push(ownProblem('--secret-key-env', own`${flags.secretKeyEnv} is not set: export ${flags.secretKeyEnv}=… (the secret your model expects)`));
   let timeoutMs = 30_000;
   if (flags.timeout !== undefined) {
     const ms = parseDuration(flags.timeout);

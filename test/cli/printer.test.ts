@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { createPrinter } from '../../src/cli/io.js';
+import { own } from '../../src/shared/redact.js';
+import { fakeIo } from './fakeIo.js';
+
+describe('createPrinter', () => {
+  const value = { a: 1, list: [true, null, 'x', { b: [] }], empty: {}, skipped: undefined, when: new Date(0), 'not a name': 'v', nested: { secretKey: 'secret', endpoint: 'http://h/?k=secret' } };
+
+  it('prints JSON exactly as JSON.stringify does, one line or indented, when no secret is in it', () => {
+    const io = fakeIo();
+    const printer = createPrinter(io);
+    printer.json(value);
+    printer.json(value, { indent: 2 });
+    printer.json([]);
+    expect(io.out()).toBe(`${JSON.stringify(value)}\n${JSON.stringify(value, null, 2)}\n[]\n`);
+  });
+
+  it('redacts the values and keys of JSON, but not labelkit’s field names such as secretKey', () => {
+    const io = fakeIo();
+    const printer = createPrinter(io);
+    printer.addSecret('secret');
+    printer.json(value);
+    printer.json({ secret: 1, 'x secret': 2, x_secret: 3 });
+    const [first, second] = io.out().trim().split('\n');
+    expect(JSON.parse(first!)).toMatchObject({ nested: { secretKey: '***', endpoint: 'http://h/?k=***' } });
+    expect(second).toBe('{"***":1,"x ***":2,"x_***":3}');
+  });
+
+  it('prints a plain string redacted whole, and an own text with its fixed words kept', () => {
+    const io = fakeIo();
+    const printer = createPrinter(io);
+    printer.addSecret('secret');
+    printer.err('wrong secret');
+    printer.err(own`wrong secret: ${'secret'}`);
+    expect(io.err()).toBe('wrong ***\nwrong secret: ***\n');
+  });
+});
