@@ -169,6 +169,8 @@ const OUTCOME_EXIT: Record<ProjectOutcome['outcome'], number> = {
   'timed-out': EXIT.jobTimedOut,
   'not-found': EXIT.jobNotFound,
   interrupted: EXIT.interrupted,
+  // Another worker of a shared journal runs it: its outcome is that worker's (and the run's, with --dry-run).
+  'claimed-elsewhere': EXIT.ok,
 };
 
 /**
