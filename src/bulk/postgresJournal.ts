@@ -218,10 +218,10 @@ export function openPostgresJournal(options: PostgresJournalOptions): Journal {
     async open() {
       worker = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
       const { Pool: PgPool } = await import('pg');
-      pool = new PgPool({ connectionString: url, max: options.connections ?? 6, application_name: 'labelkit journal' });
+      // synchronous_commit on whatever the server's default: a record is durable once written.
+      pool = new PgPool({ connectionString: url, max: options.connections ?? 6, application_name: 'labelkit journal', options: '-c synchronous_commit=on' });
       // An idle connection the server drops must not crash the process: the next query fails, named.
       pool.on('error', () => undefined);
-      pool.on('connect', (client) => void client.query('SET synchronous_commit TO on').catch(() => undefined));
       try {
         if (!options.readOnly) {
           if (!(await checkVersion())) await createTables();

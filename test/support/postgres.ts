@@ -37,7 +37,8 @@ const freePort = () =>
  *
  * @param options - `durable`: keep fsync on (a benchmark of commits); tests run with fsync off
  * @returns the server's URL, or `skip` with the reason there is none
- * @throws when there is none and `CI=true` (CI must run these tests: `.ci/run` installs the server)
+ * @throws when there is none and `CI=true` or `LABELKIT_REQUIRE_PG=1` (CI must run these tests:
+ * `.ci/run` installs the server and sets the latter)
  */
 export async function startTestPostgres(options: { durable?: boolean } = {}): Promise<TestPostgres> {
   const given = process.env.LABELKIT_TEST_PG_URL;
@@ -45,7 +46,7 @@ export async function startTestPostgres(options: { durable?: boolean } = {}): Pr
   const why = await startCluster(options.durable === true).catch((error: unknown) => String((error as Error).message ?? error).split('\n')[0]!);
   if (typeof why !== 'string') return why;
   const skip = `no PostgreSQL for these tests: ${why} (install PostgreSQL's server, or set LABELKIT_TEST_PG_URL)`;
-  if (process.env.CI === 'true') throw new Error(`${skip}; CI=true requires them`);
+  if (process.env.CI === 'true' || process.env.LABELKIT_REQUIRE_PG === '1') throw new Error(`${skip}; CI=true or LABELKIT_REQUIRE_PG=1 requires them`);
   return { skip, close: async () => undefined };
 }
 
