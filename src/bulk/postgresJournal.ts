@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { ValidationError } from 'labelkit';
+import { LabelkitError, ValidationError } from 'labelkit';
 import type { ValidationProblem } from 'labelkit';
 import type { Pool, PoolClient } from 'pg';
 import { redact, REDACTED } from '../shared/redact.js';
@@ -156,12 +156,18 @@ export function openPostgresJournal(options: PostgresJournalOptions): Journal {
   let beat: ReturnType<typeof setInterval> | undefined;
   let tablesExist = false;
 
-  /** An error of the database as this journal tells it: where, and never the password. */
+  /**
+   * An error of the database as this journal tells it: where, and never the password. A server
+   * that cannot be reached (or that dropped the connection) is a labelkit error of code
+   * `NETWORK` (the CLI's exit 4); anything else (a refused login, a missing permission) is an
+   * Error with the server's words.
+   */
   const fail = (error: unknown): never => {
     if (error instanceof ValidationError) throw error;
     const e = error as { message?: string; code?: string };
-    const text = e.message || e.code || String(error);
-    throw new Error(redact(`${where}: ${text}`, secrets));
+    const text = redact(`${where}: ${e.message || e.code || String(error)}`, secrets);
+    const unreachable = typeof e.code === 'string' && (/^(E[A-Z]+|08...|57P0[1-3])$/.test(e.code) || /timeout|terminated/i.test(e.message ?? ''));
+    throw unreachable ? new LabelkitError('NETWORK', `[Network] ${text}`, { secrets }) : new Error(text);
   };
   const query = async <R extends Record<string, unknown>>(sql: string, values: unknown[] = []) => {
     if (!pool) throw new Error(`${where} is not open`);
