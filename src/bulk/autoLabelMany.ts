@@ -57,7 +57,7 @@ export interface AutoLabelManyOptions extends RerunRules {
   journal?: Journal;
   /** Stops starting new jobs and stops waiting; mutations already sent are finished and journaled. */
   signal?: AbortSignal;
-  /** Told of the plan, each start, each change of a job and each outcome. */
+  /** Told of the worklist, each start, each change of a job and each outcome. */
   onEvent?: (event: ManyEvent) => void;
   /** Wait for the jobs to end. @defaultValue true */
   wait?: boolean;
@@ -69,7 +69,7 @@ export interface AutoLabelManyOptions extends RerunRules {
   force?: boolean;
   /** As for `startAutoLabel`. @defaultValue false */
   allowInsecureEndpoint?: boolean;
-  /** Only plan: read the journal, send nothing, write nothing. @defaultValue false */
+  /** Only make the worklist: read the journal, send nothing, write nothing. @defaultValue false */
   dryRun?: boolean;
 }
 
@@ -259,17 +259,37 @@ export async function runJournaledJobs(
 
     const queue = worklist.filter((p) => p.action === 'start');
     // Workers sharing a journal begin at different places in the same list: each claims mostly
-    // projects nobody else is after, and no worker waits for another.
-    if (contents.shared && queue.length > 1) queue.push(...queue.splice(0, Math.floor(Math.random() * queue.length)));
+    // projects nobody else is after, and no worker waits for another. A lost claim means this
+    // worker ran into another's part: it drops every project claimed meanwhile (one request) and
+    // goes on from another random place.
+    const scatter = () => queue.push(...queue.splice(0, Math.floor(Math.random() * queue.length)));
+    if (contents.shared) scatter();
+    let pruning: Promise<void> | undefined;
+    const prune = () =>
+      (pruning ??= (async () => {
+        const held = await journal.claims?.().catch(() => undefined);
+        if (held) {
+          const kept = queue.filter((p) => (held.get(p.projectId)?.attempt ?? 0) < (p.attempt ?? 1));
+          for (const p of queue) {
+            const claim = held.get(p.projectId);
+            if (claim && claim.attempt >= (p.attempt ?? 1)) settleLost(p, claim.worker);
+          }
+          queue.splice(0, queue.length, ...kept);
+        }
+        scatter();
+      })().finally(() => (pruning = undefined)));
+    const settleLost = (p: WorklistEntry, worker: string | undefined) => {
+      const message = `${worker ? `the worker ${worker}` : 'another worker'} claimed it first (attempt ${p.attempt ?? 1}): not sent by this run`;
+      settle(p.index, { projectId: p.projectId, outcome: 'claimed-elsewhere', ...(worker && { worker }), error: { message }, fromJournal: false });
+    };
     const startOne = async (p: WorklistEntry) => {
       const input = inputs[p.index]!;
       const claim = await journal
         .claim({ type: 'intent', at: now(), projectId: p.projectId, attempt: p.attempt ?? 1, config: projectConfig(input), ...(me !== undefined && { worker: me }) })
         .catch(failed);
       if (!claim.won) {
-        const holder = claim.holder ? `the worker ${claim.holder}` : 'another worker';
-        const message = `${holder} claimed it first (attempt ${p.attempt ?? 1}): not sent by this run`;
-        settle(p.index, { projectId: p.projectId, outcome: 'claimed-elsewhere', ...(claim.holder && { worker: claim.holder }), error: { message }, fromJournal: false });
+        settleLost(p, claim.holder);
+        if (contents.shared) await prune();
         return;
       }
       let job: JobSnapshot;

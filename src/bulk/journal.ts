@@ -116,6 +116,12 @@ export interface Journal {
    */
   claim(intent: IntentRecord & { attempt: number }): Promise<ClaimResult>;
   /**
+   * The latest claim of each project (its highest attempt, and the worker that holds it), for a
+   * run on a shared journal to drop from its list what other workers took meanwhile, in one
+   * request rather than one lost claim each. Absent on journals that one run holds alone.
+   */
+  claims?(): Promise<Map<string, { attempt: number; worker?: string }>>;
+  /**
    * Reads the journal again (a shared journal: what the other workers wrote since), for a run
    * that takes over the jobs of workers that died. Absent on journals that one run holds alone.
    */

@@ -260,14 +260,29 @@ export function openPostgresJournal(options: PostgresJournalOptions): Journal {
     async claim(intent) {
       if (options.readOnly) throw new Error(`${where} was opened read-only`);
       const { worker: _ignored, ...rest } = intent;
-      const won = await query(
-        `INSERT INTO ${s}.records (run, worker, type, project_id, attempt, record) VALUES ($1, $2, 'intent', $3, $4, $5)
-         ON CONFLICT (run, project_id, attempt) WHERE type = 'intent' DO NOTHING RETURNING seq`,
+      // One statement, one round trip: the insert, or (when another worker's intent holds the
+      // key) that worker, where this statement's snapshot already sees it.
+      const rows = await query<{ won: boolean; worker: string }>(
+        `WITH ins AS (
+           INSERT INTO ${s}.records (run, worker, type, project_id, attempt, record) VALUES ($1, $2, 'intent', $3, $4, $5)
+           ON CONFLICT (run, project_id, attempt) WHERE type = 'intent' DO NOTHING RETURNING worker)
+         SELECT true AS won, worker FROM ins
+         UNION ALL
+         SELECT false, worker FROM ${s}.records
+          WHERE run = $1 AND type = 'intent' AND project_id = $3 AND attempt = $4 AND NOT EXISTS (SELECT 1 FROM ins)`,
         [name, worker, intent.projectId, intent.attempt, rest],
       );
-      if (won.length > 0) return { won: true };
-      const [holder] = await query<{ worker: string }>(`SELECT worker FROM ${s}.records WHERE run = $1 AND type = 'intent' AND project_id = $2 AND attempt = $3`, [name, intent.projectId, intent.attempt]);
-      return { won: false, ...(holder && { holder: holder.worker }) };
+      if (rows[0]?.won) return { won: true };
+      return { won: false, ...(rows[0] && { holder: rows[0].worker }) };
+    },
+    async claims() {
+      if (!tablesExist) return new Map();
+      const rows = await query<{ project_id: string; attempt: number; worker: string }>(
+        `SELECT DISTINCT ON (project_id) project_id, attempt, worker FROM ${s}.records
+          WHERE run = $1 AND type = 'intent' ORDER BY project_id, attempt DESC`,
+        [name],
+      );
+      return new Map(rows.map((r) => [r.project_id, { attempt: r.attempt, worker: r.worker }]));
     },
     async close() {
       clearInterval(beat);

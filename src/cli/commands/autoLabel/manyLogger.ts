@@ -25,7 +25,7 @@ function detail(o: ProjectOutcome): string {
  *
  * @param io - the process (decides TTY or not)
  * @param printer - where lines go (redacts every secret)
- * @param options - `json`, `dryRun` (no bar); the bar starts with the plan, which gives the number of projects
+ * @param options - `json`, `dryRun` (no bar); the bar starts with the worklist, which gives the number of projects
  * @returns the display
  * @remarks The bar counts projects done (an outcome, also one read from the journal) and shows
  * started, delivered, failed and other counts; every line passes the printer's redaction. The
@@ -110,14 +110,14 @@ function table(rows: string[][]): string[] {
 }
 
 /**
- * Prints the end of a many-project run: the plan (dry run) or the summary table, then counts.
+ * Prints the end of a many-project run: the worklist as "the plan" (dry run) or the summary table, then counts.
  *
  * @param printer - where to print
  * @param run - what the runner returned
  * @param json - one `{"event":"summary"}` line (the events came before)
  * @param exitCode - the run's exit code, included in the JSON summary
  * @remarks The table (stdout) has one row per project: project, job, outcome, labels or errors.
- * The counts line goes to stderr, with the rerun hints that apply. A plan's reasons name the flags
+ * The counts line goes to stderr, with the rerun hints that apply. The worklist's reasons name the flags
  * (`--retry-failed`), not the library's options.
  * @example
  * ```ts

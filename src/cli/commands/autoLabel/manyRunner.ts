@@ -145,12 +145,12 @@ function journalFlags(
 export type AutoLabelManyRun = AutoLabelManyResult & { dryRun: boolean; journal?: string; interrupted: boolean };
 
 /**
- * Runs `labelkit auto-label` over many projects with a journal: plan, start (bounded), wait, summarize.
+ * Runs `labelkit auto-label` over many projects with a journal: worklist, claim and start (bounded), wait, summarize.
  *
  * @param flags - the command's flags
  * @param context - the run's io, printer and Ctrl-C signal
  * @param onEvent - receives every event of the run (the progress display)
- * @returns the plan, the outcomes and whether Ctrl-C stopped the run
+ * @returns the worklist, the outcomes and whether Ctrl-C stopped the run
  * @throws {@link CliUsageError} for bad flags or a bad projects file (every problem; nothing sent);
  * the client's ValidationError for a journal from another configuration (without `--force`) or a corrupt one
  * @remarks Without `--journal` the run remembers nothing for a rerun. Ctrl-C stops starting new
