@@ -74,10 +74,10 @@ async function claimCost(journal: Journal, n: number): Promise<number> {
  * built CLI) over N demo projects against the emulator with a service latency of 20 ms per call,
  * by 1 worker and by 3 workers (concurrency 4 each), side by side; and what one claim costs
  * (insert + commit on a server with fsync on, against an fsynced line of the file journal). The
- * smoke run's ratio is not judged: on 60 projects the processes' start-up is most of it.
+ * smoke run's ratio is not judged: on 30 projects the processes' start-up is most of it.
  */
 export async function manyWorkers(): Promise<Figure[]> {
-  const n = smoke ? 60 : 1000;
+  const n = smoke ? 30 : 1000;
   const pg = await startTestPostgres({ durable: true });
   if (pg.skip !== undefined) return [{ bench: 'many workers', name: `skipped: ${pg.skip}`, value: 0, unit: '' }];
   try {

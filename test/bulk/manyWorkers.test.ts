@@ -50,7 +50,7 @@ describe.skipIf(pg.skip !== undefined)(`many workers on one PostgreSQL journal${
     writeFileSync(projectsFile, ids.join('\n') + '\n');
     const env = { LABELKIT_URL: service.url, LABELKIT_TOKEN: service.token, LABELKIT_MODEL_SECRET: SECRET };
     const args = [
-      'auto-label', '--projects', projectsFile, '--journal', url, '--journal-name', 'e2e-workers', '--heartbeat', '200ms',
+      'auto-label', '--projects', projectsFile, '--journal', url, '--journal-name', `e2e-workers-${Date.now()}`, '--heartbeat', '200ms',
       '--labeler-email', 'workers@example.com', '--endpoint', model.url, '--files-per-request', '0',
       '--concurrency', String(CONCURRENCY), '--wait', '--interval', '50ms', '--json',
     ];

@@ -59,7 +59,7 @@ async function startCluster(durable: boolean): Promise<{ url: string; close(): P
   let gid: number | undefined;
   if (asRoot) {
     const ids = await run('id', ['-u', 'postgres']).catch(() => undefined);
-    if (!ids) throw new Error('running as root and there is no postgres user to run initdb as');
+    if (!ids) throw new Error('running as root, and `id -u postgres` found no postgres user to run initdb as');
     uid = Number(ids.stdout.trim());
     gid = Number((await run('id', ['-g', 'postgres'])).stdout.trim());
   }
