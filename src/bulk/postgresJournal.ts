@@ -104,7 +104,8 @@ function schemaSql(s: string): string[] {
     `CREATE SCHEMA IF NOT EXISTS ${s}`,
     `CREATE TABLE IF NOT EXISTS ${s}.meta (key text PRIMARY KEY, value text NOT NULL)`,
     `INSERT INTO ${s}.meta (key, value) VALUES ('version', '${POSTGRES_JOURNAL_VERSION}') ON CONFLICT (key) DO NOTHING`,
-    `CREATE TABLE IF NOT EXISTS ${s}.runs (name text PRIMARY KEY, created_at timestamptz NOT NULL DEFAULT now())`,
+    // `url`: the service of the run, fixed by the first worker that writes its `run` record.
+    `CREATE TABLE IF NOT EXISTS ${s}.runs (name text PRIMARY KEY, url text, created_at timestamptz NOT NULL DEFAULT now())`,
     `CREATE TABLE IF NOT EXISTS ${s}.workers (
        run text NOT NULL REFERENCES ${s}.runs (name), worker text NOT NULL, host text NOT NULL, pid integer NOT NULL,
        heartbeat_ms integer NOT NULL, started_at timestamptz NOT NULL DEFAULT now(),
@@ -253,6 +254,14 @@ export function openPostgresJournal(options: PostgresJournalOptions): Journal {
     async append(record) {
       if (options.readOnly) throw new Error(`${where} was opened read-only`);
       const { worker: _ignored, ...rest } = record;
+      if (rest.type === 'run') {
+        // One run, one service, also for workers that start at the same moment (each has checked
+        // the records it read, which may not hold the other's yet): the row decides.
+        const [run] = await query<{ url: string }>(`UPDATE ${s}.runs SET url = COALESCE(url, $2) WHERE name = $1 RETURNING url`, [name, rest.url]);
+        if (run && run.url !== rest.url) {
+          throw new ValidationError([{ path: 'journal', message: `the run ${name} is for the service at ${run.url}; this worker uses ${rest.url}: use the same service, or another run name` }]);
+        }
+      }
       const projectId = rest.type === 'run' ? null : rest.projectId;
       const attempt = rest.type === 'intent' ? (rest.attempt ?? null) : null;
       await query(`INSERT INTO ${s}.records (run, worker, type, project_id, attempt, record) VALUES ($1, $2, $3, $4, $5, $6)`, [name, worker, rest.type, projectId, attempt, rest]);

@@ -109,6 +109,22 @@ describe.skipIf(pg.skip !== undefined)(`openPostgresJournal${pg.skip ? ` (skippe
     expect(emu.emulator.store.jobs.size).toBe(jobsBefore);
   });
 
+  it('lets exactly one of two workers starting at the same moment with different service URLs run, the other sending nothing', async () => {
+    const name = unique('race');
+    const other = createLabelingClient({ url: emu.url.replace('127.0.0.1', 'localhost'), token: emu.token });
+    const jobsBefore = emu.emulator.store.jobs.size;
+    const results = await Promise.allSettled([
+      autoLabelMany(client, [input(5)], { journal: openPostgresJournal({ url: pg.url!, name }) }),
+      autoLabelMany(other, [input(6)], { journal: openPostgresJournal({ url: pg.url!, name }) }),
+    ]);
+    other.close();
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = results.find((r) => r.status === 'rejected')!.reason as ValidationError;
+    expect(refused).toBeInstanceOf(ValidationError);
+    expect(refused.problems[0]!.path).toBe('journal');
+    expect(emu.emulator.store.jobs.size).toBe(jobsBefore + 1);
+  });
+
   it("takes over waiting for a dead worker's started job, reporting it claimed elsewhere first, and starts nothing again", async () => {
     const name = unique('takeover');
     // Worker A claims project 3, starts its job and journals it, then dies (closes) while B runs.
