@@ -82,7 +82,7 @@ export function displayDatabaseUrl(url: string): string {
  * @param options - the options
  * @returns the problems (paths `journal`, `journalName`, …); empty when fine
  */
-export function checkPostgresJournalOptions(options: PostgresJournalOptions): ValidationProblem[] {
+function checkPostgresJournalOptions(options: PostgresJournalOptions): ValidationProblem[] {
   const problems: ValidationProblem[] = [];
   if (!isPostgresUrl(options.url) || !URL.canParse(options.url) || new URL(options.url).hostname === '') {
     problems.push({ path: 'journal', message: `must be a database URL such as postgres://user@host:5432/db (got ${displayDatabaseUrl(options.url)})` });
