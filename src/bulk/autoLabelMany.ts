@@ -2,9 +2,9 @@ import { isLabelkitError, ValidationError } from 'labelkit';
 import type { AutoLabelInput, ErrorCode, Job, JobOutcome, JobSnapshot, LabelingClient, WaitOptions } from 'labelkit';
 import { redact } from '../shared/redact.js';
 import { createMemoryJournal, replayJournal } from './journal.js';
-import type { Journal, JournalRecord } from './journal.js';
-import { configMismatches, planProjects, projectConfig, validateManyInputs } from './manyPlan.js';
-import type { PlannedProject, RerunRules } from './manyPlan.js';
+import type { Journal, JournalContents, JournalRecord } from './journal.js';
+import { buildWorklist, configMismatches, projectConfig, validateManyInputs } from './worklist.js';
+import type { RerunRules, WorklistEntry } from './worklist.js';
 
 /** How one project of a many-project run ended. */
 export type ManyOutcomeKind =
@@ -15,7 +15,8 @@ export type ManyOutcomeKind =
   | 'not-started'
   | 'outcome-unknown'
   | 'started'
-  | 'interrupted';
+  | 'interrupted'
+  | 'claimed-elsewhere';
 
 /** One project's outcome. */
 export interface ProjectOutcome {
@@ -23,10 +24,13 @@ export interface ProjectOutcome {
   /**
    * `delivered`, `failed` (with `errors`), `timed-out`, `not-found`, `not-started` (with `error`:
    * the validation, GraphQL or HTTP error), `outcome-unknown` (the mutation may have started a job
-   * whose id never arrived), `started` (with `wait: false`), or `interrupted` (the run was
-   * stopped first; a rerun continues).
+   * whose id never arrived), `started` (with `wait: false`), `interrupted` (the run was
+   * stopped first; a rerun continues), or `claimed-elsewhere` (a shared journal: another worker,
+   * `worker`, claimed it first; this run sent nothing for it).
    */
   outcome: ManyOutcomeKind;
+  /** With `claimed-elsewhere`: the worker that holds it, when known. */
+  worker?: string;
   jobId?: string;
   /** The job as last read, when this run read it. */
   job?: Job | null;
@@ -40,7 +44,7 @@ export interface ProjectOutcome {
 
 /** Events of a many-project run, in order of occurrence. */
 export type ManyEvent =
-  | { event: 'plan'; plan: PlannedProject[]; warnings: string[] }
+  | { event: 'worklist'; worklist: WorklistEntry[]; warnings: string[] }
   | { event: 'started'; projectId: string; jobId: string }
   | { event: 'progress'; projectId: string; jobId: string; status: Job['status']; progress: number }
   | ({ event: 'outcome' } & ProjectOutcome);
@@ -53,7 +57,7 @@ export interface AutoLabelManyOptions extends RerunRules {
   journal?: Journal;
   /** Stops starting new jobs and stops waiting; mutations already sent are finished and journaled. */
   signal?: AbortSignal;
-  /** Told of the plan, each start, each change of a job and each outcome. */
+  /** Told of the worklist, each start, each change of a job and each outcome. */
   onEvent?: (event: ManyEvent) => void;
   /** Wait for the jobs to end. @defaultValue true */
   wait?: boolean;
@@ -65,14 +69,14 @@ export interface AutoLabelManyOptions extends RerunRules {
   force?: boolean;
   /** As for `startAutoLabel`. @defaultValue false */
   allowInsecureEndpoint?: boolean;
-  /** Only plan: read the journal, send nothing, write nothing. @defaultValue false */
+  /** Only make the worklist: read the journal, send nothing, write nothing. @defaultValue false */
   dryRun?: boolean;
 }
 
 /** What {@link autoLabelMany} resolves to. */
 export interface AutoLabelManyResult {
   /** What was (or, with `dryRun`, would be) done with each project. */
-  plan: PlannedProject[];
+  worklist: WorklistEntry[];
   /** One per input, in order (empty with `dryRun`). */
   outcomes: ProjectOutcome[];
   /** The journal's warnings (e.g. an incomplete last line after a crash). */
@@ -93,8 +97,9 @@ function errorOf(error: unknown, secrets: string[]): { code?: ErrorCode; message
   return isLabelkitError(error) ? { code: error.code, message } : { message };
 }
 
-function fromJournal(p: PlannedProject, errors: string[] | undefined): ProjectOutcome {
+function outcomeFromJournal(p: WorklistEntry, errors: string[] | undefined): ProjectOutcome {
   const base = { projectId: p.projectId, fromJournal: true, ...(p.jobId && { jobId: p.jobId }) };
+  if (p.heldBy !== undefined) return { ...base, outcome: 'claimed-elsewhere', worker: p.heldBy, error: { message: p.reason } };
   switch (p.journalState) {
     case 'delivered':
       return { ...base, outcome: 'delivered' };
@@ -115,12 +120,12 @@ function fromJournal(p: PlannedProject, errors: string[] | undefined): ProjectOu
  * @param client - a client from `createLabelingClient` (its `url` is recorded in the journal)
  * @param inputs - one auto-labeling input per project
  * @param options - concurrency, journal, rerun rules, signal, onEvent; see {@link AutoLabelManyOptions}
- * @returns the plan and one outcome per input, in order
+ * @returns the worklist and one outcome per input, in order
  * @throws {@link ValidationError} (code `VALIDATION`) listing every problem of every input, a
  * journal from another configuration, or a client without its `url`; nothing is sent then
  * @remarks A function of `labelkit-tools/bulk` above the client, not a method of it: it uses the
  * client's public methods only, so an app that never runs many projects carries none of it. Waiting goes through the client's
- * shared poller (one `getJobs` per interval for the whole run); see {@link runAutoLabelMany} for
+ * shared poller (one `getJobs` per interval for the whole run); see {@link runJournaledJobs} for
  * the journal's rules.
  * @example
  * ```ts
@@ -136,8 +141,11 @@ export function autoLabelMany(client: LabelingClient, inputs: AutoLabelInput[], 
     const problem = { path: 'client.url', message: 'must be the service URL of a client made by createLabelingClient' };
     return Promise.reject(new ValidationError([problem], { operationName: 'AutoLabelTokenBasedProjectMutation' }));
   }
-  return runAutoLabelMany(client, url, inputs, options);
+  return runJournaledJobs(client, url, inputs, options);
 }
+
+/** The ids of the workers alive in a shared journal (none for a journal one run holds alone). */
+const liveWorkers = (contents: JournalContents) => new Set(contents.shared?.workers.filter((w) => w.alive).map((w) => w.id) ?? []);
 
 /**
  * Starts one job per input with bounded concurrency, journals each step, then waits for all the
@@ -147,21 +155,25 @@ export function autoLabelMany(client: LabelingClient, inputs: AutoLabelInput[], 
  * @param url - the service's URL, recorded in the journal to refuse another configuration's journal
  * @param inputs - one auto-labeling input per project
  * @param options - see {@link AutoLabelManyOptions}
- * @returns the plan and one outcome per input
+ * @returns the worklist and one outcome per input
  * @throws {@link ValidationError} before anything is sent: every problem of every input (with its
  * index and project), a journal from another configuration (unless `force`), a corrupt journal
- * @remarks Per project: `intent` is written (and durable) before the mutation is sent; then
- * `started` with the job id, `unknown` when the mutation's outcome is unknown, or the outcome
- * `not-started`; then the final outcome. A mutation is never retried. Aborting `signal` stops
- * starting new jobs and stops waiting; mutations already sent finish and are journaled, so a
- * rerun with the same journal continues.
+ * @remarks Per project: its intent is claimed (`journal.claim`: written and durable only when no
+ * other intent of the same attempt is there) before the mutation is sent, and a lost claim sends
+ * nothing; then `started` with the job id, `unknown` when the mutation's outcome is unknown, or
+ * the outcome `not-started`; then the final outcome. A mutation is never retried. Aborting
+ * `signal` stops starting new jobs and stops waiting; mutations already sent finish and are
+ * journaled, so a rerun with the same journal continues. On a shared journal (several workers)
+ * the run starts at a random place in the list, so that workers meet seldom, and while it waits
+ * it reads the journal again every heartbeat to take over waiting for the jobs of workers that
+ * died (never starting anything again).
  * @example
  * ```ts
  * // Usually called as autoLabelMany(client, inputs, options), which passes the client's URL.
- * const { outcomes } = await runAutoLabelMany(client, url, inputs, { journal: createMemoryJournal() });
+ * const { outcomes } = await runJournaledJobs(client, url, inputs, { journal: createMemoryJournal() });
  * ```
  */
-export async function runAutoLabelMany(
+export async function runJournaledJobs(
   client: ManyRunClient,
   url: string,
   inputs: AutoLabelInput[],
@@ -179,10 +191,12 @@ export async function runAutoLabelMany(
       const hint = { path: 'journal', message: 'use another journal file, or force to use this one anyway' };
       throw new ValidationError([...mismatches, hint], { operationName: 'AutoLabelTokenBasedProjectMutation' });
     }
-    const plan = planProjects(inputs, replay.projects, options);
+    const alive = liveWorkers(contents);
+    const me = contents.shared?.worker;
+    const worklist = buildWorklist(inputs, replay.projects, options, (w) => w !== me && alive.has(w));
     const emit = (event: ManyEvent) => options.onEvent?.(event);
-    emit({ event: 'plan', plan, warnings: contents.warnings });
-    if (options.dryRun) return { plan, outcomes: [], warnings: contents.warnings };
+    emit({ event: 'worklist', worklist, warnings: contents.warnings });
+    if (options.dryRun) return { worklist, outcomes: [], warnings: contents.warnings };
 
     const secrets = inputs.map((i) => i.targetAPI.secretKey);
     const outcomes: (ProjectOutcome | undefined)[] = new Array(inputs.length);
@@ -193,20 +207,22 @@ export async function runAutoLabelMany(
     // Each step awaits its own record, so a project's records are durable in order; records of
     // different projects may be flushed together. After a failed append nothing more is started.
     let journalFailed = false;
-    const append = (record: JournalRecord) =>
-      journal.append(record).catch((error: unknown) => {
-        journalFailed = true;
-        throw error;
-      });
+    const failed = (error: unknown) => {
+      journalFailed = true;
+      throw error;
+    };
+    const append = (record: JournalRecord) => journal.append(record).catch(failed);
     await append({ type: 'run', at: now(), url });
 
-    for (const p of plan) if (p.action === 'skip') settle(p.index, fromJournal(p, replay.projects.get(p.projectId)?.errors));
+    for (const p of worklist) if (p.action === 'skip') settle(p.index, outcomeFromJournal(p, replay.projects.get(p.projectId)?.errors));
 
     // Waits begin together once every start is done: the shared poller then asks about all the
     // jobs in one getJobs per interval (a wait added alone is asked about at once, which during
     // a long start phase would mean one extra request per start).
     const toWait: { index: number; projectId: string; jobId: string }[] = [];
+    const waited = new Set<string>();
     const wait = (index: number, projectId: string, jobId: string, earlier: boolean) => {
+      waited.add(projectId);
       if (options.wait === false) settle(index, { projectId, outcome: 'started', jobId, fromJournal: earlier });
       else toWait.push({ index, projectId, jobId });
     };
@@ -239,12 +255,43 @@ export async function runAutoLabelMany(
       settle(index, { projectId, outcome: result.outcome, jobId, job: result.job, ...(errors && { errors }), fromJournal: false });
     };
 
-    for (const p of plan) if (p.action === 'wait') wait(p.index, p.projectId, p.jobId!, true);
+    for (const p of worklist) if (p.action === 'wait') wait(p.index, p.projectId, p.jobId!, true);
 
-    const queue = plan.filter((p) => p.action === 'start');
-    const startOne = async (p: PlannedProject) => {
+    const queue = worklist.filter((p) => p.action === 'start');
+    // Workers sharing a journal begin at different places in the same list: each claims mostly
+    // projects nobody else is after, and no worker waits for another. A lost claim means this
+    // worker ran into another's part: it drops every project claimed meanwhile (one request) and
+    // goes on from another random place.
+    const scatter = () => queue.push(...queue.splice(0, Math.floor(Math.random() * queue.length)));
+    if (contents.shared) scatter();
+    let pruning: Promise<void> | undefined;
+    const prune = () =>
+      (pruning ??= (async () => {
+        const held = await journal.claims?.().catch(() => undefined);
+        if (held) {
+          const kept = queue.filter((p) => (held.get(p.projectId)?.attempt ?? 0) < (p.attempt ?? 1));
+          for (const p of queue) {
+            const claim = held.get(p.projectId);
+            if (claim && claim.attempt >= (p.attempt ?? 1)) settleLost(p, claim.worker);
+          }
+          queue.splice(0, queue.length, ...kept);
+        }
+        scatter();
+      })().finally(() => (pruning = undefined)));
+    const settleLost = (p: WorklistEntry, worker: string | undefined) => {
+      const message = `${worker ? `the worker ${worker}` : 'another worker'} claimed it first (attempt ${p.attempt ?? 1}): not sent by this run`;
+      settle(p.index, { projectId: p.projectId, outcome: 'claimed-elsewhere', ...(worker && { worker }), error: { message }, fromJournal: false });
+    };
+    const startOne = async (p: WorklistEntry) => {
       const input = inputs[p.index]!;
-      await append({ type: 'intent', at: now(), projectId: p.projectId, config: projectConfig(input) });
+      const claim = await journal
+        .claim({ type: 'intent', at: now(), projectId: p.projectId, attempt: p.attempt ?? 1, config: projectConfig(input), ...(me !== undefined && { worker: me }) })
+        .catch(failed);
+      if (!claim.won) {
+        settleLost(p, claim.holder);
+        if (contents.shared) await prune();
+        return;
+      }
       let job: JobSnapshot;
       try {
         // Not given the signal: a mutation on its way is let finish, so that its job id is journaled.
@@ -276,11 +323,48 @@ export async function runAutoLabelMany(
     };
     await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, Math.max(queue.length, 1)) }, worker));
     try {
-      await Promise.all(toWait.map((w) => waitFor(w.index, w.projectId, w.jobId)));
+      const own = Promise.all(toWait.map((w) => waitFor(w.index, w.projectId, w.jobId)));
+      await (contents.shared && journal.refresh && options.wait !== false ? takeOverDeadWorkers(own) : own);
     } finally {
       options.signal?.removeEventListener('abort', abortWaits);
     }
-    return { plan, outcomes: outcomes as ProjectOutcome[], warnings: contents.warnings };
+    return { worklist, outcomes: outcomes as ProjectOutcome[], warnings: contents.warnings };
+
+    /**
+     * While this run waits for its own jobs, and once more after: every heartbeat, reads the
+     * journal again and waits for the started jobs (of this run's projects) of workers that died.
+     * Waiting is only reading: a worker taken for dead that still runs makes two readers of one
+     * job, never a second job.
+     */
+    async function takeOverDeadWorkers(own: Promise<unknown>): Promise<void> {
+      const everyMs = contents.shared!.heartbeatMs;
+      const indexOf = new Map(inputs.map((input, index) => [input.projectId, index]));
+      const adopted: Promise<void>[] = [];
+      let ownDone = false;
+      void own.then(() => (ownDone = true));
+      for (;;) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([own, new Promise((r) => (timer = setTimeout(r, everyMs)))]);
+        clearTimeout(timer);
+        if (options.signal?.aborted || journalFailed) break;
+        const fresh = await journal.refresh!().catch(() => undefined);
+        let found = 0;
+        if (fresh) {
+          const live = liveWorkers(fresh);
+          for (const [projectId, s] of replayJournal(fresh.records).projects) {
+            const index = indexOf.get(projectId);
+            if (index === undefined || waited.has(projectId) || s.state !== 'started' || !s.jobId) continue;
+            if (s.worker === me || (s.worker !== undefined && live.has(s.worker))) continue;
+            waited.add(projectId);
+            found++;
+            adopted.push(waitFor(index, projectId, s.jobId));
+          }
+        }
+        if (ownDone && found === 0) break;
+        if (ownDone) await Promise.all(adopted);
+      }
+      await Promise.all([own, ...adopted]);
+    }
   } finally {
     await journal.close();
   }

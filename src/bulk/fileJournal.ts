@@ -1,6 +1,7 @@
 import { open, readFile, rm } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
-import { checkJournalRecord } from './journal.js';
+import { hostname } from 'node:os';
+import { checkJournalRecord, ClaimKeys } from './journal.js';
 import type { Journal, JournalContents, JournalRecord } from './journal.js';
 import { ValidationError } from 'labelkit';
 
@@ -79,23 +80,38 @@ function isAlive(pid: number): boolean {
 }
 
 /**
- * Takes `<path>.lock` for this process (holding its pid), so that two runs never share a journal.
+ * Takes `<path>.lock` for this process (holding its pid and host name), so that two runs never
+ * share a journal.
  *
  * @param lockPath - the lock file
  * @param path - the journal, for messages
- * @returns a warning when a lock left by a process that no longer runs was taken over
- * @throws {@link ValidationError} when a running process holds the lock
+ * @returns a warning when a lock left by a process of this host that no longer runs was taken over
+ * @throws {@link ValidationError} when a running process holds the lock, or a process of another
+ * host does (whether it runs cannot be known from here: a shared disk)
+ * @remarks The lock reads `<pid> <host>`; a lock of an older labelkit holds the pid alone and is
+ * taken as this host's.
  */
 async function takeLock(lockPath: string, path: string): Promise<string | undefined> {
+  const host = hostname();
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const handle = await open(lockPath, 'wx');
-      await handle.writeFile(`${process.pid}\n`);
+      await handle.writeFile(`${process.pid} ${host}\n`);
       await handle.close();
       return attempt === 0 ? undefined : `${lockPath} was left by a run that no longer runs (a crash or kill): taken over`;
     } catch (error) {
       if ((error as { code?: string }).code !== 'EEXIST') throw error;
-      const pid = Number((await readFile(lockPath, 'utf8').catch(() => '')).trim());
+      const [pidText = '', ...rest] = (await readFile(lockPath, 'utf8').catch(() => '')).trim().split(/\s+/);
+      const pid = Number(pidText);
+      const holderHost = rest.join(' ');
+      if (holderHost !== '' && holderHost !== host) {
+        throw new ValidationError([
+          {
+            path: lockPath,
+            message: `a run on the host ${holderHost} (process ${pidText}) holds the journal ${path}: this host (${host}) cannot tell whether it still runs, and two runs on one journal could start a project twice; wait for it to end, or delete ${lockPath} once you know no run on ${holderHost} uses it (many hosts at once: use a PostgreSQL journal)`,
+          },
+        ]);
+      }
       if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
         throw new ValidationError([
           {
@@ -121,9 +137,10 @@ async function takeLock(lockPath: string, path: string): Promise<string | undefi
  * {@link ValidationError} naming it. Appends made at the same time are written together and
  * flushed once (group commit), each in the order it was made. The file never holds a secret:
  * records carry project ids, job ids, the model endpoint and redacted error texts. While open
- * (not read-only) the journal holds `<path>.lock` with its process id: a second run on the same
- * journal is refused while the first one runs; a lock left by a process that no longer runs
- * (a crash, a kill) is taken over with a warning.
+ * (not read-only) the journal holds `<path>.lock` with its process id and host name: a second
+ * run on the same journal is refused while the first one runs; a lock left by a process of this
+ * host that no longer runs (a crash, a kill) is taken over with a warning; a lock of another host
+ * is refused, naming that host. Claims are decided in this process, which holds the lock.
  * @example
  * ```ts
  * import { openFileJournal } from 'labelkit-tools/bulk';
@@ -136,6 +153,7 @@ export function openFileJournal(path: string, options: FileJournalOptions = {}):
   let flushing: Promise<void> | undefined;
   const lockPath = `${path}.lock`;
   let locked = false;
+  const claims = new ClaimKeys();
 
   const flush = async () => {
     while (pending.length > 0) {
@@ -152,6 +170,15 @@ export function openFileJournal(path: string, options: FileJournalOptions = {}):
     flushing = undefined;
   };
 
+  const append = (record: JournalRecord) => {
+    if (options.readOnly) return Promise.reject(new Error(`the journal ${path} was opened read-only`));
+    if (!handle) return Promise.reject(new Error(`the journal ${path} is not open`));
+    return new Promise<void>((resolve, reject) => {
+      pending.push({ line: `${JSON.stringify(record)}\n`, resolve, reject });
+      flushing ??= flush();
+    });
+  };
+
   return {
     async open() {
       // The lock first: nothing may append between reading the journal and appending to it.
@@ -165,6 +192,7 @@ export function openFileJournal(path: string, options: FileJournalOptions = {}):
           if ((error as { code?: string }).code !== 'ENOENT') throw error;
         }
         const parsed = parseJournalText(text, path);
+        claims.reset(parsed.records);
         const warnings = lockWarning ? [lockWarning, ...parsed.warnings] : parsed.warnings;
         if (options.readOnly) return { records: parsed.records, warnings };
         handle = await open(path, 'a');
@@ -181,13 +209,13 @@ export function openFileJournal(path: string, options: FileJournalOptions = {}):
         throw error;
       }
     },
-    append(record) {
-      if (options.readOnly) return Promise.reject(new Error(`the journal ${path} was opened read-only`));
-      if (!handle) return Promise.reject(new Error(`the journal ${path} is not open`));
-      return new Promise<void>((resolve, reject) => {
-        pending.push({ line: `${JSON.stringify(record)}\n`, resolve, reject });
-        flushing ??= flush();
-      });
+    append,
+    async claim(intent) {
+      if (!handle || options.readOnly) await append(intent); // rejects with why
+      const holder = claims.take(intent);
+      if (holder !== undefined) return { won: false, ...(holder && { holder }) };
+      await append(intent);
+      return { won: true };
     },
     async close() {
       await flushing;

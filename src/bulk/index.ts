@@ -7,8 +7,10 @@
  */
 export { autoLabelMany } from './autoLabelMany.js';
 export type { AutoLabelManyOptions, AutoLabelManyResult, ManyEvent, ManyOutcomeKind, ProjectOutcome } from './autoLabelMany.js';
-export type { PlannedProject, RerunRules } from './manyPlan.js';
+export type { RerunRules, WorklistEntry } from './worklist.js';
 export { createMemoryJournal } from './journal.js';
-export type { Journal, JournalContents, JournalProjectConfig, JournalProjectState, JournalRecord } from './journal.js';
+export type { ClaimResult, IntentRecord, Journal, JournalContents, JournalProjectConfig, JournalProjectState, JournalRecord, JournalWorker } from './journal.js';
 export { openFileJournal } from './fileJournal.js';
 export type { FileJournalOptions } from './fileJournal.js';
+export { displayDatabaseUrl, isPostgresUrl, openPostgresJournal, POSTGRES_JOURNAL_VERSION } from './postgresJournal.js';
+export type { PostgresJournalOptions } from './postgresJournal.js';

@@ -18,9 +18,9 @@ export interface JournalProjectConfig {
  * @remarks No record holds a secret: not the access token, not the model's `secretKey`
  * (error texts are redacted before they are written).
  */
-export type JournalRecord =
+export type JournalRecord = (
   | { type: 'run'; at: string; url: string }
-  | { type: 'intent'; at: string; projectId: string; config: JournalProjectConfig }
+  | IntentRecord
   | { type: 'started'; at: string; projectId: string; jobId: string }
   | { type: 'unknown'; at: string; projectId: string; error: string }
   | {
@@ -30,7 +30,37 @@ export type JournalRecord =
       outcome: 'delivered' | 'failed' | 'timed-out' | 'not-found' | 'not-started';
       jobId?: string;
       errors?: string[];
-    };
+    }
+) & {
+  /** The worker that wrote it, where a journal is shared by several (the database backend fills it in). */
+  worker?: string;
+};
+
+/**
+ * The record a run writes, and waits for, before it sends a project's mutation: its claim.
+ * `attempt` counts the project's intents (1 for the first; a retry is the next): the journal
+ * holds at most one intent per (project, attempt), so two workers can never both claim one.
+ */
+export interface IntentRecord {
+  type: 'intent';
+  at: string;
+  projectId: string;
+  /** 1, 2, …; absent in journals written before claims (then counted in order). */
+  attempt?: number;
+  config: JournalProjectConfig;
+  worker?: string;
+}
+
+/** What {@link Journal.claim} answers. */
+export type ClaimResult = { won: true } | { won: false; /** The worker whose intent holds the claim, when known. */ holder?: string };
+
+/** A worker of a shared journal, as its heartbeat shows it. */
+export interface JournalWorker {
+  /** Its id, e.g. `host:pid:ab12`. */
+  id: string;
+  /** False once its heartbeat is overdue (judged by the database's clock) or it closed the journal. */
+  alive: boolean;
+}
 
 /** What {@link Journal.open} reads back. */
 export interface JournalContents {
@@ -38,6 +68,17 @@ export interface JournalContents {
   records: JournalRecord[];
   /** Things the backend repaired or tolerated, e.g. an incomplete last line after a crash. */
   warnings: string[];
+  /**
+   * Set by a journal that several workers share at once (the database): this worker's id, and
+   * every worker that has written to the run. Absent for a journal one run holds alone (file,
+   * memory), where every earlier writer has ended.
+   */
+  shared?: {
+    worker: string;
+    workers: JournalWorker[];
+    /** How often this worker beats, and reads the journal again while it waits. */
+    heartbeatMs: number;
+  };
 }
 
 /**
@@ -66,6 +107,25 @@ export interface Journal {
    * @param record - the record
    */
   append(record: JournalRecord): Promise<void>;
+  /**
+   * Writes a project's intent only when no intent of the same project and attempt is in the
+   * journal yet; resolves once it is durable. Of any number of concurrent claims of one project
+   * and attempt (from this process or, for a shared journal, from any worker), exactly one wins.
+   * @param intent - the intent, with its `attempt`
+   * @returns `{ won: true }`, or `{ won: false, holder }` when another claim holds it (send nothing then)
+   */
+  claim(intent: IntentRecord & { attempt: number }): Promise<ClaimResult>;
+  /**
+   * The latest claim of each project (its highest attempt, and the worker that holds it), for a
+   * run on a shared journal to drop from its list what other workers took meanwhile, in one
+   * request rather than one lost claim each. Absent on journals that one run holds alone.
+   */
+  claims?(): Promise<Map<string, { attempt: number; worker?: string }>>;
+  /**
+   * Reads the journal again (a shared journal: what the other workers wrote since), for a run
+   * that takes over the jobs of workers that died. Absent on journals that one run holds alone.
+   */
+  refresh?(): Promise<JournalContents>;
   /** Releases the journal (the run calls it at its end). */
   close(): Promise<void>;
 }
@@ -83,12 +143,54 @@ export interface Journal {
  * ```
  */
 export function createMemoryJournal(records: JournalRecord[] = []): Journal & { records: JournalRecord[] } {
+  const claims = new ClaimKeys();
   return {
     records,
-    open: async () => ({ records: [...records], warnings: [] }),
+    open: async () => {
+      claims.reset(records);
+      return { records: [...records], warnings: [] };
+    },
     append: async (record) => void records.push(record),
+    claim: async (intent) => {
+      const holder = claims.take(intent);
+      if (holder !== undefined) return { won: false, ...(holder && { holder }) };
+      records.push(intent);
+      return { won: true };
+    },
     close: async () => undefined,
   };
+}
+
+/**
+ * The claims of a journal that one process holds alone (memory, file): the (project, attempt)
+ * keys of its intents, taken synchronously, so that of concurrent claims exactly one wins.
+ */
+export class ClaimKeys {
+  private readonly held = new Map<string, string>();
+
+  /** Forgets every claim, then holds those of the records read back. */
+  reset(records: readonly JournalRecord[]): void {
+    this.held.clear();
+    const counts = new Map<string, number>();
+    for (const r of records) {
+      if (r.type !== 'intent') continue;
+      const attempt = r.attempt ?? (counts.get(r.projectId) ?? 0) + 1;
+      counts.set(r.projectId, attempt);
+      this.held.set(`${r.projectId}\u0000${attempt}`, r.worker ?? '');
+    }
+  }
+
+  /**
+   * Takes the claim of an intent.
+   * @returns undefined when taken now; the holder (or '') when it was held already
+   */
+  take(intent: IntentRecord & { attempt: number }): string | undefined {
+    const key = `${intent.projectId}\u0000${intent.attempt}`;
+    const holder = this.held.get(key);
+    if (holder !== undefined) return holder;
+    this.held.set(key, intent.worker ?? '');
+    return undefined;
+  }
 }
 
 /** Where a project stands according to a journal: its last record. */
@@ -98,6 +200,10 @@ export interface JournalProjectState {
   jobId?: string;
   /** The config of its latest intent. */
   config?: JournalProjectConfig;
+  /** How many intents it has had (the next claim is `attempts + 1`). */
+  attempts: number;
+  /** The worker of its latest intent (shared journals), which waits for its job. */
+  worker?: string;
   /** Error texts (job errors, or why it did not start / is unknown). */
   errors?: string[];
 }
@@ -125,7 +231,9 @@ export function replayJournal(records: readonly JournalRecord[]): { url?: string
     }
     const before = projects.get(r.projectId);
     const config = r.type === 'intent' ? r.config : before?.config;
-    const base = config ? { config } : {};
+    const attempts = r.type === 'intent' ? (r.attempt ?? (before?.attempts ?? 0) + 1) : (before?.attempts ?? 0);
+    const worker = r.type === 'intent' ? r.worker : before?.worker;
+    const base = { ...(config && { config }), attempts, ...(worker !== undefined && { worker }) };
     if (r.type === 'intent') projects.set(r.projectId, { state: 'intent', ...base });
     else if (r.type === 'started') projects.set(r.projectId, { state: 'started', jobId: r.jobId, ...base });
     else if (r.type === 'unknown') projects.set(r.projectId, { state: 'unknown', errors: [r.error], ...base });
@@ -159,6 +267,7 @@ export function checkJournalRecord(value: unknown): string | undefined {
     case 'intent': {
       const c = r.config as Record<string, unknown> | undefined;
       const ok = isStr(r.projectId) && c && isStr(c.endpoint) && typeof c.numberOfFilesPerRequest === 'number' && isStr(c.labelerEmail);
+      if (r.attempt !== undefined && !(Number.isInteger(r.attempt) && (r.attempt as number) >= 1)) return 'an intent record\'s "attempt" must be an integer >= 1';
       return ok ? undefined : 'an intent record needs "projectId" and "config" (endpoint, numberOfFilesPerRequest, labelerEmail)';
     }
     case 'started':

@@ -59,6 +59,11 @@ export interface EmulatorOptions {
   /** How the job runner calls models: time-out, concurrency, retries. */
   model?: ModelOptions;
   /**
+   * A service latency: each `POST /graphql` is answered this many milliseconds later than it
+   * would be (benchmarks of many workers against a service that is not local). @defaultValue 0
+   */
+  latencyMs?: number;
+  /**
    * Receives one line per HTTP request and per job event; never a token or secret. A request's
    * line names its operation, its `x-request-id` and what the client saw, e.g.
    * `POST /graphql 200 op=GetCabinet request=3b24… 4ms` or `POST /graphql 200 Unauthorized request=… 1ms`
@@ -204,8 +209,14 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     ],
   });
 
+  const latencyMs = options.latencyMs ?? 0;
+  if (!(Number.isFinite(latencyMs) && latencyMs >= 0)) throw new Error('[Emulator] latencyMs must be a number of milliseconds >= 0');
+  const delayed = (request: Request) => latencyMs > 0 && request.method === 'POST' && new URL(request.url).pathname === '/graphql';
   return {
-    handle: async (request) => yoga.fetch(request),
+    handle: async (request) => {
+      if (delayed(request)) await new Promise((resolve) => setTimeout(resolve, latencyMs));
+      return yoga.fetch(request);
+    },
     store,
     token: auth.staticToken,
     clientId: auth.clientId,

@@ -4,7 +4,7 @@
 // Slow (several npm runs and two tsc runs): the one test file that packs. npm test builds before
 // vitest runs; by hand, run `npm run build` first.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -117,6 +117,22 @@ describe('npm install of both tarballs', () => {
     expect(lines[0]).toBe("ENTITY [ 'PERSON', 'ORGANIZATION', 'LOCATION' ]");
     expect(lines.at(-2)).toBe('DELIVERED 100%');
     expect(lines.at(-1)).toBe('delivered');
+  });
+
+  it("loads the PostgreSQL journal's driver (bundled, no pg package installed) only when it opens", async () => {
+    expect(existsSync(join(toolsDir, 'node_modules', 'pg'))).toBe(false);
+    const source = [
+      "import { openPostgresJournal } from 'labelkit-tools/bulk';",
+      "const journal = openPostgresJournal({ url: 'postgres://someone:SENTINEL-pack-pass@127.0.0.1:1/db', name: 'packed' });",
+      'await journal.open().then(() => console.log("opened?"), (e) => console.log(e.code, e.message));',
+    ].join('\n');
+    writeFileSync(join(toolsDir, 'journal.mjs'), source);
+    const run = await exec(process.execPath, ['journal.mjs'], toolsDir);
+    expect(run.code, run.output).toBe(0);
+    // The driver ran: it tried the server, which is not there (exit 4 in the CLI), and said so without the password.
+    expect(run.output).toContain('NETWORK');
+    expect(run.output).toContain('ECONNREFUSED');
+    expect(run.output).not.toContain('SENTINEL-pack-pass');
   });
 
   it('serves the GraphiQL page and schema.graphql from the installed emulator', async () => {

@@ -118,7 +118,7 @@ describe('autoLabelMany', () => {
     const projects = ids(53, 58);
     const result = await autoLabelMany(c, projects.map((p) => input(p)), { journal });
 
-    expect(result.plan.map((p) => p.action)).toEqual(['wait', 'skip', 'skip', 'skip', 'skip', 'start']);
+    expect(result.worklist.map((p) => p.action)).toEqual(['wait', 'skip', 'skip', 'skip', 'skip', 'start']);
     expect(result.outcomes.map((o) => [o.outcome, o.fromJournal])).toEqual([
       ['delivered', false],
       ['delivered', true],
@@ -131,7 +131,7 @@ describe('autoLabelMany', () => {
     expect(projects.map(started)).toEqual([1, 0, 0, 0, 0, 1]);
 
     const again = await autoLabelMany(c, projects.map((p) => input(p)), { journal, retryFailed: true });
-    expect(again.plan.map((p) => p.action)).toEqual(['skip', 'skip', 'start', 'skip', 'skip', 'skip']);
+    expect(again.worklist.map((p) => p.action)).toEqual(['skip', 'skip', 'start', 'skip', 'skip', 'skip']);
     expect(projects.map(started)).toEqual([1, 0, 1, 0, 0, 1]);
 
     const unknownToo = await autoLabelMany(c, projects.map((p) => input(p)), { journal, retryUnknown: true });
@@ -184,7 +184,7 @@ describe('autoLabelMany', () => {
     const before = service.requests.length;
     const journal = createMemoryJournal();
     const result = await autoLabelMany(newClient(), ids(1, 3).map((p) => input(p)), { journal, dryRun: true });
-    expect(result.plan.map((p) => p.action)).toEqual(['start', 'start', 'start']);
+    expect(result.worklist.map((p) => p.action)).toEqual(['start', 'start', 'start']);
     expect(result.outcomes).toEqual([]);
     expect(service.requests.length).toBe(before);
     expect(journal.records).toEqual([]);
@@ -217,7 +217,7 @@ describe('autoLabelMany', () => {
     expect(first.outcomes.map((o) => [o.outcome, o.fromJournal])).toEqual(projects.map(() => ['started', false]));
     for (const p of projects) expect(typesOf(journal.records, p)).toEqual(['intent', 'started']);
     const later = await autoLabelMany(client, projects.map((p) => input(p)), { journal });
-    expect(later.plan.map((p) => p.action)).toEqual(['wait', 'wait', 'wait']);
+    expect(later.worklist.map((p) => p.action)).toEqual(['wait', 'wait', 'wait']);
     expect(later.outcomes.map((o) => [o.outcome, o.jobId])).toEqual(first.outcomes.map((o) => ['delivered', o.jobId]));
     expect(projects.map(started)).toEqual([1, 1, 1]);
   });

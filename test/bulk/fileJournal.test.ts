@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openFileJournal } from '../../src/bulk/index.js';
@@ -78,7 +78,7 @@ describe('openFileJournal', () => {
     const path = fileIn();
     const first = openFileJournal(path);
     await first.open();
-    expect(readFileSync(`${path}.lock`, 'utf8')).toBe(`${process.pid}\n`);
+    expect(readFileSync(`${path}.lock`, 'utf8')).toBe(`${process.pid} ${hostname()}\n`);
     const error = await openFileJournal(path).open().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).problems[0]!.message).toMatch(new RegExp(`^another run \\(process ${process.pid}\\) is using the journal `));
@@ -95,8 +95,21 @@ describe('openFileJournal', () => {
     writeFileSync(`${path}.lock`, `${gone}\n`);
     const journal = openFileJournal(path);
     expect((await journal.open()).warnings).toEqual([`${path}.lock was left by a run that no longer runs (a crash or kill): taken over`]);
-    expect(readFileSync(`${path}.lock`, 'utf8')).toBe(`${process.pid}\n`);
+    expect(readFileSync(`${path}.lock`, 'utf8')).toBe(`${process.pid} ${hostname()}\n`);
     await journal.close();
+  });
+
+  it('refuses, naming the host, a lock held by a process of another host instead of taking it over', async () => {
+    const path = fileIn();
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
+    writeFileSync(`${path}.lock`, `${gone} build-runner-7\n`);
+    const error = await openFileJournal(path).open().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    const problem = (error as ValidationError).problems[0]!;
+    expect(problem.path).toBe(`${path}.lock`);
+    expect(problem.message).toContain('a run on the host build-runner-7');
+    expect(problem.message).toContain(`this host (${hostname()})`);
+    expect(readFileSync(`${path}.lock`, 'utf8')).toBe(`${gone} build-runner-7\n`); // left as it was
   });
 
   it('releases the lock when the journal is corrupt', async () => {

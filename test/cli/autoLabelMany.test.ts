@@ -150,6 +150,32 @@ describe('labelkit auto-label over many projects', () => {
     expect(service.requests.length).toBe(requests);
   });
 
+  it('refuses --journal-name and --heartbeat with a file journal, and a database journal without --journal-name, never printing its password', async () => {
+    const requests = service.requests.length;
+    const withFile = fakeIo(env());
+    expect(await main(argv(...args('--project', 'demo-project-1', '--journal', join(dir, 'x.ndjson'), '--journal-name', 'run-1', '--heartbeat', '1s')), withFile)).toBe(2);
+    expect(withFile.err()).toContain('--journal-name: names a run in a database');
+    expect(withFile.err()).toContain('--heartbeat: only with --journal postgres://');
+    const password = 'SENTINEL-cli-db-pass-5b';
+    const withUrl = fakeIo({ ...env(), PGPASSWORD: 'SENTINEL-pgpassword-env' });
+    expect(await main(argv(...args('--project', 'demo-project-1', '--journal', `postgres://me:${password}@127.0.0.1:1/db`, '--heartbeat', '1ms')), withUrl)).toBe(2);
+    expect(withUrl.err()).toContain('--journal-name: required with a database --journal');
+    expect(withUrl.err()).toContain('--heartbeat: must be a duration from 50ms to 10m');
+    expect(withUrl.err() + withUrl.out()).not.toContain(password);
+    expect(service.requests.length).toBe(requests);
+  });
+
+  it('names the database without its password when it cannot be reached, and sends nothing', async () => {
+    const requests = service.requests.length;
+    const password = 'SENTINEL-cli-db-pass-6c';
+    const io = fakeIo(env());
+    const code = await main(argv(...args('--project', 'demo-project-1', '--journal', `postgresql://me:${password}@127.0.0.1:1/db`, '--journal-name', 'r1', '--json')), io);
+    expect(code).toBe(4); // network failure: the database cannot be reached
+    expect(io.err()).toContain('postgresql://me:***@127.0.0.1:1/db');
+    expect(io.err() + io.out()).not.toContain(password);
+    expect(service.requests.length).toBe(requests);
+  });
+
   it('draws one bar for the run on a terminal and ends with the summary table', async () => {
     const io = fakeIo({ ...env(), TERM: 'xterm' }, { tty: true });
     const code = await main(argv(...args('--project', demoProjectId(61), '--project', demoProjectId(62), '--wait')), io);

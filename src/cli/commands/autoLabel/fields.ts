@@ -12,4 +12,6 @@ export const AUTO_LABEL_FIELDS: FieldNames = {
   'input.targetAPI.secretKey': '--secret-key-env/--secret-key-file',
   // many projects: the journal check (a journal of another configuration)
   journal: '--journal',
+  journalName: '--journal-name',
+  heartbeatMs: '--heartbeat',
 };

@@ -22,7 +22,9 @@ export function autoLabelCommand(io: Io, done: (code: number) => void): Command 
     .description('start ML-assisted labeling of one project (prints the job id) or of many projects with a journal')
     .option('--project <id>', 'project id; repeat it for several projects', collect)
     .option('--projects <file>', 'many projects: a file with one project id per line (# starts a comment)')
-    .option('--journal <file>', 'many projects: append-only NDJSON journal; a rerun with it never starts a project twice')
+    .option('--journal <file|url>', 'many projects: append-only NDJSON journal, or postgres://… shared by many workers; a rerun with it never starts a project twice')
+    .option('--journal-name <name>', 'with --journal postgres://…: the run, the same name for every worker')
+    .option('--heartbeat <duration>', 'with --journal postgres://…: how often this worker says it is alive (default 5s; dead after 3 missed)')
     .option('--concurrency <n>', `many projects: jobs being started at once (default 4)`)
     .option('--retry-failed', 'many projects: start again the projects the journal has as failed, not-found or not-started')
     .option('--retry-unknown', 'many projects: start again the projects of unknown outcome in the journal (MAY START A SECOND JOB)')
@@ -49,7 +51,9 @@ export function autoLabelCommand(io: Io, done: (code: number) => void): Command 
         '  $ labelkit auto-label --project demo-project --labeler-email labeler@example.com \\\n' +
         '      --endpoint https://model.example.com/predict --files-per-request 0 --dry-run\n' +
         '  $ labelkit auto-label --projects projects.txt --journal run.ndjson --labeler-email labeler@example.com \\\n' +
-        '      --endpoint http://127.0.0.1:5000/ --files-per-request 10 --wait   # rerun the same line to continue',
+        '      --endpoint http://127.0.0.1:5000/ --files-per-request 10 --wait   # rerun the same line to continue\n' +
+        '  $ labelkit auto-label --projects projects.txt --journal postgres://labelkit@db.internal/airflow --journal-name prelabel-1 \\\n' +
+        '      --labeler-email labeler@example.com --endpoint https://model.example.com/predict --files-per-request 10 --wait   # on each worker',
     );
   addConnectionOptions(command).action(async (flags: AutoLabelManyFlags & CommonFlags) => {
     done(
@@ -60,12 +64,12 @@ export function autoLabelCommand(io: Io, done: (code: number) => void): Command 
           const json = flags.json === true;
           const { isManyRun } = await import('./manyRunner.js');
           if (isManyRun(flags)) {
-            const { manyExitCode, runAutoLabelMany } = await import('./manyRunner.js');
+            const { manyExitCode, runManyFromFlags } = await import('./manyRunner.js');
             const { createManyProgress, printManySummary } = await import('./manyLogger.js');
             const progress = await createManyProgress(io, context.printer, { json, dryRun: flags.dryRun === true });
             let run;
             try {
-              run = await runAutoLabelMany(flags, context, (e) => progress.onEvent(e));
+              run = await runManyFromFlags(flags, context, (e) => progress.onEvent(e));
             } finally {
               progress.stop();
             }

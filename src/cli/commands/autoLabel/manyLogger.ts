@@ -25,7 +25,7 @@ function detail(o: ProjectOutcome): string {
  *
  * @param io - the process (decides TTY or not)
  * @param printer - where lines go (redacts every secret)
- * @param options - `json`, `dryRun` (no bar); the bar starts with the plan, which gives the number of projects
+ * @param options - `json`, `dryRun` (no bar); the bar starts with the worklist, which gives the number of projects
  * @returns the display
  * @remarks The bar counts projects done (an outcome, also one read from the journal) and shows
  * started, delivered, failed and other counts; every line passes the printer's redaction. The
@@ -41,16 +41,17 @@ export async function createManyProgress(io: Io, printer: Printer, options: { js
   if (options.json) {
     return {
       onEvent: (e) => {
-        if (e.event !== 'plan') printer.json(e);
+        // The worklist is printed as `plan` events: the word users know from --dry-run.
+        if (e.event !== 'worklist') printer.json(e);
         else {
           for (const w of e.warnings) printer.json({ event: 'warning', message: w });
-          for (const p of e.plan) printer.json({ event: 'plan', ...p, reason: inFlagTerms(p.reason, AUTO_LABEL_OPTIONS) });
+          for (const p of e.worklist) printer.json({ event: 'plan', ...p, reason: inFlagTerms(p.reason, AUTO_LABEL_OPTIONS) });
         }
       },
       stop: () => undefined,
     };
   }
-  const warn = (e: ManyEvent) => e.event === 'plan' && e.warnings.forEach((w) => printer.err(`labelkit: warning: ${w}`));
+  const warn = (e: ManyEvent) => e.event === 'worklist' && e.warnings.forEach((w) => printer.err(`labelkit: warning: ${w}`));
   if (io.stderr.isTTY !== true || options.dryRun) {
     return {
       onEvent: (e) => {
@@ -78,23 +79,26 @@ export async function createManyProgress(io: Io, printer: Printer, options: { js
     },
     cliProgress.Presets.shades_classic,
   );
-  let done = 0;
+  // By project: a shared journal's run may report a project twice (claimed elsewhere, then its
+  // job's outcome once a dead worker's wait is taken over).
+  const outcomeOf = new Map<string, ProjectOutcome['outcome']>();
   let started = false;
   return {
     onEvent: (e) => {
       warn(e);
-      if (e.event === 'plan') {
-        bar.start(e.plan.length, 0);
+      if (e.event === 'worklist') {
+        bar.start(e.worklist.length, 0);
         started = true;
       }
       if (e.event === 'started') counts.started++;
       if (e.event === 'outcome') {
-        done++;
-        if (e.outcome === 'delivered') counts.delivered++;
-        else if (e.outcome === 'failed' || e.outcome === 'not-started') counts.failed++;
-        else counts.other++;
+        outcomeOf.set(e.projectId, e.outcome);
+        const all = [...outcomeOf.values()];
+        counts.delivered = all.filter((o) => o === 'delivered').length;
+        counts.failed = all.filter((o) => o === 'failed' || o === 'not-started').length;
+        counts.other = all.length - counts.delivered - counts.failed;
       }
-      bar.update(done);
+      bar.update(outcomeOf.size);
     },
     stop: () => started && bar.stop(),
   };
@@ -106,14 +110,14 @@ function table(rows: string[][]): string[] {
 }
 
 /**
- * Prints the end of a many-project run: the plan (dry run) or the summary table, then counts.
+ * Prints the end of a many-project run: the worklist as "the plan" (dry run) or the summary table, then counts.
  *
  * @param printer - where to print
  * @param run - what the runner returned
  * @param json - one `{"event":"summary"}` line (the events came before)
  * @param exitCode - the run's exit code, included in the JSON summary
  * @remarks The table (stdout) has one row per project: project, job, outcome, labels or errors.
- * The counts line goes to stderr, with the rerun hints that apply. A plan's reasons name the flags
+ * The counts line goes to stderr, with the rerun hints that apply. The worklist's reasons name the flags
  * (`--retry-failed`), not the library's options.
  * @example
  * ```ts
@@ -122,7 +126,7 @@ function table(rows: string[][]): string[] {
  */
 export function printManySummary(printer: Printer, run: AutoLabelManyRun, json: boolean, exitCode: number): void {
   const tally = new Map<string, number>();
-  const items = run.dryRun ? run.plan.map((p) => p.action) : run.outcomes.map((o) => o.outcome);
+  const items = run.dryRun ? run.worklist.map((p) => p.action) : run.outcomes.map((o) => o.outcome);
   for (const k of items) tally.set(k, (tally.get(k) ?? 0) + 1);
   const counts = Object.fromEntries(tally);
   if (json) {
@@ -131,7 +135,7 @@ export function printManySummary(printer: Printer, run: AutoLabelManyRun, json: 
   }
   if (run.dryRun) {
     printer.err(`labelkit: dry run, nothing was sent${run.journal ? ` and ${run.journal} was only read` : ''}. The plan:`);
-    for (const line of table([['PROJECT', 'ACTION', 'JOB', 'WHY'], ...run.plan.map((p) => [p.projectId, p.action, p.jobId ?? '-', inFlagTerms(p.reason, AUTO_LABEL_OPTIONS)])])) printer.out(line);
+    for (const line of table([['PROJECT', 'ACTION', 'JOB', 'WHY'], ...run.worklist.map((p) => [p.projectId, p.action, p.jobId ?? '-', inFlagTerms(p.reason, AUTO_LABEL_OPTIONS)])])) printer.out(line);
   } else {
     const rows = run.outcomes.map((o) => [o.projectId, o.jobId ?? '-', o.outcome + (o.fromJournal ? ' (journal)' : ''), detail(o)]);
     for (const line of table([['PROJECT', 'JOB', 'OUTCOME', 'LABELS/ERRORS'], ...rows])) printer.out(line);

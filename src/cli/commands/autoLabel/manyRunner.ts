@@ -1,7 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { createLabelingClient } from 'labelkit';
-import { autoLabelMany, createMemoryJournal, openFileJournal } from '../../../bulk/index.js';
-import type { AutoLabelManyResult, ManyEvent, ProjectOutcome } from '../../../bulk/index.js';
+import { autoLabelMany, createMemoryJournal, displayDatabaseUrl, isPostgresUrl, openFileJournal, openPostgresJournal } from '../../../bulk/index.js';
+import type { AutoLabelManyResult, Journal, ManyEvent, ProjectOutcome } from '../../../bulk/index.js';
+import { urlPassword } from '../../../bulk/postgresJournal.js';
+import { parseDuration } from '../../duration.js';
+import type { Printer } from '../../io.js';
 import { requireConnection } from '../../connection.js';
 import { EXIT } from '../../exitCodes.js';
 import type { ActionContext } from '../../runAction.js';
@@ -16,6 +19,8 @@ export interface AutoLabelManyFlags extends Omit<AutoLabelFlags, 'project'> {
   project?: string[];
   projects?: string;
   journal?: string;
+  journalName?: string;
+  heartbeat?: string;
   concurrency?: string;
   retryFailed?: boolean;
   retryUnknown?: boolean;
@@ -29,7 +34,7 @@ export const DEFAULT_CONCURRENCY = 4;
  * Whether the flags ask for a many-project run rather than today's single-project one.
  *
  * @param flags - the parsed flags
- * @returns true with `--projects`, several `--project`, `--journal`, `--concurrency` or a rerun flag
+ * @returns true with `--projects`, several `--project`, `--journal`, `--journal-name`, `--concurrency` or a rerun flag
  * @remarks One `--project` without these flags keeps the single-project behaviour (the job id alone on stdout).
  * @example
  * ```ts
@@ -42,6 +47,7 @@ export function isManyRun(flags: AutoLabelManyFlags): boolean {
     flags.projects !== undefined ||
     (flags.project?.length ?? 0) > 1 ||
     flags.journal !== undefined ||
+    flags.journalName !== undefined ||
     flags.concurrency !== undefined ||
     flags.retryFailed === true ||
     flags.retryUnknown === true ||
@@ -102,26 +108,56 @@ function parseConcurrency(value: string | undefined, problems: UsageProblem[]): 
   return n;
 }
 
+/**
+ * Reads `--journal`, `--journal-name` and `--heartbeat`: a file path, or a PostgreSQL URL with the
+ * run's name. Problems go to `problems`; the database password joins the printer's secrets.
+ */
+function journalFlags(
+  flags: AutoLabelManyFlags,
+  env: Record<string, string | undefined>,
+  printer: Printer,
+  problems: UsageProblem[],
+): { file?: string; url?: string; name?: string; heartbeatMs?: number } {
+  const value = flags.journal?.trim();
+  if (flags.journal !== undefined && value === '') problems.push({ field: '--journal', message: 'must be a file path or a postgres:// URL' });
+  if (value === undefined || value === '' || !isPostgresUrl(value)) {
+    if (flags.journalName !== undefined) problems.push({ field: '--journal-name', message: 'names a run in a database: only with --journal postgres://… (a file journal is its own run)' });
+    if (flags.heartbeat !== undefined) problems.push({ field: '--heartbeat', message: 'only with --journal postgres://… (a file journal has one worker)' });
+    return value ? { file: value } : {};
+  }
+  printer.addSecret(urlPassword(value));
+  printer.addSecret(env.PGPASSWORD);
+  let heartbeatMs: number | undefined;
+  if (flags.heartbeat !== undefined) {
+    heartbeatMs = parseDuration(flags.heartbeat);
+    if (heartbeatMs === undefined || heartbeatMs < 50 || heartbeatMs > 600_000) problems.push({ field: '--heartbeat', message: 'must be a duration from 50ms to 10m, such as 5s' });
+  }
+  if (flags.journalName === undefined || flags.journalName.trim() === '') {
+    problems.push({ field: '--journal-name', message: 'required with a database --journal: the name of the run, the same for every worker (e.g. --journal-name prelabel-2026-11)' });
+  }
+  return { url: value, name: flags.journalName?.trim() ?? '', ...(heartbeatMs !== undefined && { heartbeatMs }) };
+}
+
 /** What a many-project `labelkit auto-label` did. */
 export type AutoLabelManyRun = AutoLabelManyResult & { dryRun: boolean; journal?: string; interrupted: boolean };
 
 /**
- * Runs `labelkit auto-label` over many projects with a journal: plan, start (bounded), wait, summarize.
+ * Runs `labelkit auto-label` over many projects with a journal: worklist, claim and start (bounded), wait, summarize.
  *
  * @param flags - the command's flags
  * @param context - the run's io, printer and Ctrl-C signal
  * @param onEvent - receives every event of the run (the progress display)
- * @returns the plan, the outcomes and whether Ctrl-C stopped the run
+ * @returns the worklist, the outcomes and whether Ctrl-C stopped the run
  * @throws {@link CliUsageError} for bad flags or a bad projects file (every problem; nothing sent);
  * the client's ValidationError for a journal from another configuration (without `--force`) or a corrupt one
  * @remarks Without `--journal` the run remembers nothing for a rerun. Ctrl-C stops starting new
  * jobs and stops waiting; mutations already on their way are finished and journaled.
  * @example
  * ```ts
- * const run = await runAutoLabelMany({ projects: 'projects.txt', journal: 'run.ndjson', wait: true, labelerEmail: 'a@example.com', endpoint: 'https://model.example.com/', filesPerRequest: '10' }, context, () => {});
+ * const run = await runManyFromFlags({ projects: 'projects.txt', journal: 'run.ndjson', wait: true, labelerEmail: 'a@example.com', endpoint: 'https://model.example.com/', filesPerRequest: '10' }, context, () => {});
  * ```
  */
-export async function runAutoLabelMany(flags: AutoLabelManyFlags, context: ActionContext, onEvent: (event: ManyEvent) => void): Promise<AutoLabelManyRun> {
+export async function runManyFromFlags(flags: AutoLabelManyFlags, context: ActionContext, onEvent: (event: ManyEvent) => void): Promise<AutoLabelManyRun> {
   const problems: UsageProblem[] = [];
   const ids = await projectIds(flags, problems);
   const shared: UsageProblem[] = [];
@@ -129,11 +165,20 @@ export async function runAutoLabelMany(flags: AutoLabelManyFlags, context: Actio
   problems.push(...shared.filter((p) => p.field !== '--project'));
   const concurrency = parseConcurrency(flags.concurrency, problems);
   const { timeoutMs, intervalMs } = parseWaitFlags(flags, problems);
-  if (flags.journal !== undefined && flags.journal.trim() === '') problems.push({ field: '--journal', message: 'must be a file path' });
+  const where = journalFlags(flags, context.io.env, context.printer, problems);
   if (problems.length > 0) throw new CliUsageError(problems, 'labelkit auto-label --help');
   const connection = await requireConnection(flags, context.io, context.printer);
   const dryRun = flags.dryRun === true;
-  const journal = flags.journal !== undefined ? openFileJournal(flags.journal, { readOnly: dryRun }) : createMemoryJournal();
+  let journal: Journal = createMemoryJournal();
+  let journalLabel: string | undefined;
+  if (where.file !== undefined) {
+    journal = openFileJournal(where.file, { readOnly: dryRun });
+    journalLabel = where.file;
+  } else if (where.url !== undefined) {
+    // Two connections beyond the starts: the appends of finished jobs and the heartbeat.
+    journal = openPostgresJournal({ url: where.url, name: where.name ?? '', readOnly: dryRun, connections: concurrency + 2, ...(where.heartbeatMs !== undefined && { heartbeatMs: where.heartbeatMs }) });
+    journalLabel = `${displayDatabaseUrl(where.url)} --journal-name ${where.name}`;
+  }
 
   const client = createLabelingClient({ url: connection.url, ...connection.auth, poll: { intervalMs, maxIntervalMs: intervalMs * 5 } });
   try {
@@ -154,7 +199,7 @@ export async function runAutoLabelMany(flags: AutoLabelManyFlags, context: Actio
         dryRun,
       },
     );
-    return { ...result, dryRun, ...(flags.journal !== undefined && { journal: flags.journal }), interrupted: context.signal.aborted };
+    return { ...result, dryRun, ...(journalLabel !== undefined && { journal: journalLabel }), interrupted: context.signal.aborted };
   } finally {
     client.close();
   }
@@ -169,6 +214,8 @@ const OUTCOME_EXIT: Record<ProjectOutcome['outcome'], number> = {
   'timed-out': EXIT.jobTimedOut,
   'not-found': EXIT.jobNotFound,
   interrupted: EXIT.interrupted,
+  // Another worker of a shared journal runs it: its outcome is that worker's (and the run's, with --dry-run).
+  'claimed-elsewhere': EXIT.ok,
 };
 
 /**

@@ -3,8 +3,12 @@ import type { AutoLabelInput, ValidationProblem } from 'labelkit';
 import { redact } from '../shared/redact.js';
 import type { JournalProjectConfig, JournalProjectState } from './journal.js';
 
-/** What a many-project run does with one project, decided from its input and the journal. */
-export interface PlannedProject {
+/**
+ * One entry of a many-project run's worklist: what the run does with one project, decided from
+ * its input and the journal before anything is sent. (The CLI's `--dry-run` prints the worklist
+ * as "the plan".)
+ */
+export interface WorklistEntry {
   projectId: string;
   /** Position in the inputs. */
   index: number;
@@ -14,6 +18,10 @@ export interface PlannedProject {
   journalState?: JournalProjectState['state'];
   /** The job an earlier run started, when known. */
   jobId?: string;
+  /** With `start`: the attempt this run claims (1 for a project never tried). */
+  attempt?: number;
+  /** A live worker of a shared journal that holds the project (it starts or waits for it). */
+  heldBy?: string;
   /** Why, in words (for `--dry-run` and the summary). */
   reason: string;
 }
@@ -132,38 +140,50 @@ export function configMismatches(
  * @param inputs - the (valid) inputs
  * @param states - each project's state in the journal
  * @param rules - `retryFailed`, `retryUnknown`
- * @returns one plan entry per input, in order
+ * @param isAlive - for a shared journal: whether a worker still runs (its heartbeat); a journal
+ * one run holds alone has no other live worker
+ * @returns one worklist entry per input, in order
  * @remarks The rerun rules: not in the journal → start; `started` (or `timed-out`, which has a
  * job) → wait for that job, never start another; `delivered` → skip; `failed`, `not-found`,
  * `not-started` → skip unless `retryFailed`; `intent`, `unknown` → skip and report unless
- * `retryUnknown` (which may start a second job).
+ * `retryUnknown` (which may start a second job). Where a live worker holds the project (its
+ * intent or its job) it is skipped whatever the rules: that worker starts it or waits for it.
  * @example
  * ```ts
- * planProjects([input], new Map([[input.projectId, { state: 'intent' }]]), {})[0]!.action; // 'skip'
+ * buildWorklist([input], new Map([[input.projectId, { state: 'intent', attempts: 1 }]]), {})[0]!.action; // 'skip'
  * ```
  */
-export function planProjects(inputs: readonly AutoLabelInput[], states: ReadonlyMap<string, JournalProjectState>, rules: RerunRules): PlannedProject[] {
-  return inputs.map((input, index) => {
+export function buildWorklist(
+  inputs: readonly AutoLabelInput[],
+  states: ReadonlyMap<string, JournalProjectState>,
+  rules: RerunRules,
+  isAlive: (worker: string) => boolean = () => false,
+): WorklistEntry[] {
+  return inputs.map((input, index): WorklistEntry => {
     const projectId = input.projectId;
     const s = states.get(projectId);
     const base = { projectId, index, ...(s && { journalState: s.state }), ...(s?.jobId && { jobId: s.jobId }) };
-    if (!s) return { ...base, action: 'start', reason: 'not in the journal' };
+    const next = { attempt: (s?.attempts ?? 0) + 1 };
+    if (!s) return { ...base, ...next, action: 'start', reason: 'not in the journal' };
+    const holder = s.worker !== undefined && isAlive(s.worker) ? s.worker : undefined;
     switch (s.state) {
       case 'delivered':
         return { ...base, action: 'skip', reason: 'delivered in an earlier run' };
       case 'started':
       case 'timed-out':
+        if (holder && s.state === 'started') return { ...base, action: 'skip', heldBy: holder, reason: `job ${s.jobId} started by the live worker ${holder}, which waits for it` };
         return { ...base, action: 'wait', reason: `job ${s.jobId} started in an earlier run: waited for, not started again` };
       case 'failed':
       case 'not-found':
       case 'not-started':
         return rules.retryFailed
-          ? { ...base, action: 'start', reason: `${s.state} in an earlier run; started again (retry failed)` }
+          ? { ...base, ...next, action: 'start', reason: `${s.state} in an earlier run; started again (retry failed)` }
           : { ...base, action: 'skip', reason: `${s.state} in an earlier run; retry failed to start it again` };
       case 'intent':
       case 'unknown':
+        if (holder) return { ...base, action: 'skip', heldBy: holder, reason: `claimed by the live worker ${holder} (${s.state}); never started twice, retry unknown applies only to workers that are dead` };
         return rules.retryUnknown
-          ? { ...base, action: 'start', reason: `outcome unknown in an earlier run; started again (retry unknown: may start a second job)` }
+          ? { ...base, ...next, action: 'start', reason: `outcome unknown in an earlier run; started again (retry unknown: may start a second job)` }
           : { ...base, action: 'skip', reason: `outcome unknown in an earlier run (${s.state}): a job may have started; not started again without retry unknown` };
     }
   });

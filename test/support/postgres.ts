@@ -1,0 +1,96 @@
+import { execFile } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** A PostgreSQL server for tests: `url` to use, or `skip` saying why there is none. */
+export type TestPostgres = { url: string; skip?: undefined; close(): Promise<void> } | { url?: undefined; skip: string; close(): Promise<void> };
+
+/** Where the server's programs are: on PATH, else Debian's versioned folders (newest first). */
+function findBin(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(':')) if (dir && existsSync(join(dir, name))) return join(dir, name);
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root).sort((a, b) => Number(b) - Number(a));
+  for (const v of versions) if (existsSync(join(root, v, 'bin', name))) return join(root, v, 'bin', name);
+  return undefined;
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+/**
+ * A PostgreSQL server for the tests of the database journal: the one `LABELKIT_TEST_PG_URL`
+ * names; else a cluster of its own, started in a temporary folder on a free loopback port (as the
+ * `postgres` user when run as root: `initdb` refuses root) and removed by `close()`.
+ *
+ * @param options - `durable`: keep fsync on (a benchmark of commits); tests run with fsync off
+ * @returns the server's URL, or `skip` with the reason there is none
+ * @throws when there is none and `CI=true` or `LABELKIT_REQUIRE_PG=1` (CI must run these tests:
+ * `.ci/run` installs the server and sets the latter)
+ */
+export async function startTestPostgres(options: { durable?: boolean } = {}): Promise<TestPostgres> {
+  const given = process.env.LABELKIT_TEST_PG_URL;
+  if (given) return { url: given, close: async () => undefined };
+  const why = await startCluster(options.durable === true).catch((error: unknown) => String((error as Error).message ?? error).split('\n')[0]!);
+  if (typeof why !== 'string') return why;
+  const skip = `no PostgreSQL for these tests: ${why} (install PostgreSQL's server, or set LABELKIT_TEST_PG_URL)`;
+  if (process.env.CI === 'true' || process.env.LABELKIT_REQUIRE_PG === '1') throw new Error(`${skip}; CI=true or LABELKIT_REQUIRE_PG=1 requires them`);
+  return { skip, close: async () => undefined };
+}
+
+async function startCluster(durable: boolean): Promise<{ url: string; close(): Promise<void> }> {
+  const initdb = findBin('initdb');
+  const pgCtl = findBin('pg_ctl');
+  if (!initdb || !pgCtl) throw new Error('initdb/pg_ctl not found on PATH or in /usr/lib/postgresql/*/bin');
+  const asRoot = process.getuid?.() === 0;
+  let uid: number | undefined;
+  let gid: number | undefined;
+  if (asRoot) {
+    const ids = await run('id', ['-u', 'postgres']).catch(() => undefined);
+    if (!ids) throw new Error('running as root, and `id -u postgres` found no postgres user to run initdb as');
+    uid = Number(ids.stdout.trim());
+    gid = Number((await run('id', ['-g', 'postgres'])).stdout.trim());
+  }
+  const as = (bin: string, args: string[]) => (asRoot ? run('runuser', ['-u', 'postgres', '--', bin, ...args]) : run(bin, args));
+  const dir = mkdtempSync(join(tmpdir(), 'labelkit-pg-'));
+  if (uid !== undefined && gid !== undefined) chownSync(dir, uid, gid);
+  const data = join(dir, 'data');
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  try {
+    await as(initdb, ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '--no-instructions']);
+    let lastError: unknown;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const port = await freePort();
+      const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200${durable ? '' : ' -c fsync=off'}`;
+      try {
+        await as(pgCtl, ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
+      } catch (error) {
+        lastError = error; // the port was taken meanwhile: another one
+        continue;
+      }
+      return {
+        url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+        close: async () => {
+          await as(pgCtl, ['-D', data, '-m', 'immediate', 'stop']).catch(() => undefined);
+          remove();
+        },
+      };
+    }
+    throw lastError;
+  } catch (error) {
+    remove();
+    throw error;
+  }
+}
