@@ -127,6 +127,13 @@ describe('getProjectCabinets', () => {
     ]);
   });
 
+  it('gives the label sets of the project for the cabinet id of a copy, and NOT_FOUND for a copy that does not exist', async () => {
+    const sets = await gql<{ getCabinetLabelSetsById: { id: string }[] }, unknown>('query S($id: ID!) { getCabinetLabelSetsById(cabinetId: $id) { id } }', { id: 'reads:labeler-1' });
+    expect(sets.data?.getCabinetLabelSetsById.map((s) => s.id)).toEqual(['s0', 's1']);
+    const none = await gql('query S($id: ID!) { getCabinetLabelSetsById(cabinetId: $id) { id } }', { id: 'reads:labeler-7' });
+    expect(none.errors).toMatchObject([{ extensions: { code: 'NOT_FOUND' } }]);
+  });
+
   it('answers NOT_FOUND for an unknown project', async () => {
     const answer = await gql(GetProjectCabinetsDocument, { projectId: 'nope' });
     expect(answer.errors).toMatchObject([{ message: 'no project has the id "nope"', extensions: { code: 'NOT_FOUND' } }]);
