@@ -30,11 +30,14 @@ export const PROJECT_ID = /^[A-Za-z0-9_-]+$/;
 const pathText = (path: (string | number)[]) => path.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? k : `.${k}`)).join('');
 
 /**
- * The emulator's in-memory data: projects (label sets and documents), one cabinet per role per
- * project, jobs, and the labels stored on each labeler's copy of each document.
+ * The emulator's in-memory data: projects (label sets and documents), jobs, and the labels of each
+ * copy of each document: one copy (cabinet) per labeler e-mail and one reviewer copy per project,
+ * which holds the gold labels.
  *
- * @remarks Reach it as `emulator.store` (or `running.emulator.store`) to add projects in process and
- * to read results without HTTP. Nothing is persisted.
+ * @remarks Reach it as `emulator.store` (or `running.emulator.store`) to add projects in process,
+ * to set gold labels ({@link EmulatorStore.setReviewLabels}) and to read results without HTTP.
+ * Labels are stored as the service stores them, by token position (see `CompactLines` and
+ * tokens.ts for the snapping rule). Nothing is persisted.
  * @example
  * ```ts
  * const emu = await startEmulator({ demoProject: false });
