@@ -85,6 +85,7 @@ describe.each(SCHEMA_GENERATIONS)('against the emulator speaking the %s schema',
         expect(lines(io.err())).toEqual([
           expect.stringMatching(/^labelkit: the service has renamed tagItems\/tagName to labelItems\/labelName; getCabinetLabelSetsById was sent again .*Cannot query field "tagItems"/),
         ]);
+        expect(io.err()).not.toContain(emu.token);
       } else expect(io.err()).toBe('');
       const quiet = fakeIo(env());
       expect(await main(argv('label-sets', '--cabinet', 'demo-project:labeler'), quiet)).toBe(0);

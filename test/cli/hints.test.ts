@@ -144,6 +144,7 @@ describe('labelkit auto-label', () => {
     expect(await main(argv('auto-label', '--project', 'p1', ...base, '--endpoint', 'http://model.example.com/'), io)).toBe(2);
     expect(lines(io.err())).toEqual([expect.stringMatching(/^labelkit: --endpoint: .*plain http.*secret key would travel in clear.*\(--allow-insecure-endpoint\) \(hint: labelkit auto-label --help/)]);
     expect(io.err()).not.toContain('allowInsecureEndpoint');
+    expect(io.out() + io.err()).not.toContain(SENTINEL);
   });
 
   it('names --allow-insecure-endpoint over many projects as well', async () => {
