@@ -170,7 +170,7 @@ describe('autoLabelMany', () => {
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).problems.map((p) => p.message)).toEqual([
       `was written for the service at https://other.example.com/graphql; this run uses ${service.url}`,
-      `project ${demoProjectId(1)} was run with endpoint ${model.url}, 2 files per request, labeler many@example.com, role default; this run uses endpoint ${model.url}, 5 files per request, labeler many@example.com, role default`,
+      expect.stringMatching(new RegExp(`^project ${demoProjectId(1)} was run with .*\\b2 files per request.*; this run uses .*\\b5 files per request`)),
       'use another journal file, or force to use this one anyway',
     ]);
     expect(service.requests.length).toBe(before);

@@ -34,7 +34,8 @@ describe('openFileJournal', () => {
     const journal = openFileJournal(path);
     const contents = await journal.open();
     expect(contents.records.map((r) => r.type)).toEqual(['intent', 'started']);
-    expect(contents.warnings).toEqual([`${path} line 3 is incomplete or corrupt (is not valid JSON), as a crash while writing leaves it: it was ignored`]);
+    expect(contents.warnings).toEqual([expect.stringMatching(/ line 3 is incomplete or corrupt .*not valid JSON.*ignored/)]);
+    expect(contents.warnings[0]!.startsWith(`${path} line 3`)).toBe(true);
     await journal.append(intent('p3'));
     await journal.close();
     const reread = openFileJournal(path);
@@ -50,7 +51,7 @@ describe('openFileJournal', () => {
     const error = await openFileJournal(path).open().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).problems).toEqual([
-      { path: `${path}:2`, message: 'journal line 2 a started record needs "projectId" and "jobId"; the journal is corrupt (only its last line may be incomplete): fix or remove that line, or use another journal' },
+      { path: `${path}:2`, message: expect.stringMatching(/^journal line 2 .*started record needs "projectId" and "jobId".*corrupt.*only its last line/) },
     ]);
     const notJson = fileIn();
     writeFileSync(notJson, 'garbage\n' + line(intent('p1')));

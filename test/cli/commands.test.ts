@@ -83,8 +83,9 @@ describe.each(SCHEMA_GENERATIONS)('against the emulator speaking the %s schema',
       expect(lines(io.out())[1]).toBe('├─ ENTITY #6b7280 (id 10)');
       if (schemaGeneration === 'labels') {
         expect(lines(io.err())).toEqual([
-          'labelkit: the service has renamed tagItems/tagName to labelItems/labelName; getCabinetLabelSetsById was sent again with the new names (the service said: Cannot query field "tagItems" on type "LabelSet". Did you mean "labelItems"?)',
+          expect.stringMatching(/^labelkit: the service has renamed tagItems\/tagName to labelItems\/labelName; getCabinetLabelSetsById was sent again .*Cannot query field "tagItems"/),
         ]);
+        expect(io.err()).not.toContain(emu.token);
       } else expect(io.err()).toBe('');
       const quiet = fakeIo(env());
       expect(await main(argv('label-sets', '--cabinet', 'demo-project:labeler'), quiet)).toBe(0);

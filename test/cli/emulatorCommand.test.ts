@@ -24,7 +24,7 @@ describe('labelkit emulator --cors-origin', () => {
     const io = fakeIo();
     expect(await main(argv('emulator', '--port', '0', '--cors-origin', 'https://app.example/', '--cors-origin', 'app.example', '--cors-origin', 'ftp://x.test'), io)).toBe(2);
     const err = io.err();
-    expect(err).toContain('--cors-origin: "https://app.example/" is not an origin: write scheme://host[:port] with http or https, no path or trailing slash; did you mean https://app.example?');
+    expect(err).toMatch(/--cors-origin: "https:\/\/app\.example\/" is not an origin: .*scheme:\/\/host\[:port\].*did you mean https:\/\/app\.example\?/);
     expect(err).toContain('--cors-origin: "app.example" is not an origin');
     expect(err).toContain('--cors-origin: "ftp://x.test" is not an origin');
     expect(io.out()).toBe('');
@@ -34,7 +34,7 @@ describe('labelkit emulator --cors-origin', () => {
     const io = fakeIo();
     const run = main(argv('emulator', '--port', '0'), io);
     await vi.waitFor(() => expect(io.out()).toContain('Ctrl-C stops'), { timeout: 10_000, interval: 20 });
-    expect(io.out()).toMatch(/^Web pages: http:\/\/127\.0\.0\.1:\d+\/ \(home: token, projects, jobs, results\) and http:\/\/127\.0\.0\.1:\d+\/graphql \(GraphiQL\)$/m);
+    expect(io.out()).toMatch(/^Web pages: http:\/\/127\.0\.0\.1:\d+\/ .* http:\/\/127\.0\.0\.1:\d+\/graphql \(GraphiQL\)$/m);
     io.interrupt();
     expect(await run).toBe(0);
   });
@@ -62,7 +62,7 @@ describe('labelkit emulator --port', () => {
     await vi.waitFor(() => expect(io.err() + io.out()).toMatch(/labelkit/), { timeout: 10_000, interval: 20 });
     io.interrupt();
     expect(await run).toBe(2);
-    expect(io.err()).toMatch(new RegExp(`^labelkit: --port: ${port} is one of the ports that fetch refuses to call \\(the Fetch standard's "bad ports"\\); choose another, or 0 for a free one`));
+    expect(io.err()).toMatch(new RegExp(`^labelkit: --port: ${port} .*fetch refuses.*"bad ports".*0 for a free one`));
     expect(io.out()).toBe('');
   });
 });

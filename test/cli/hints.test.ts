@@ -108,7 +108,7 @@ describe('an unreachable service or model', () => {
     const io = fakeIo({ LABELKIT_URL: emu.url, LABELKIT_TOKEN: emu.token, LABELKIT_MODEL_SECRET: SENTINEL });
     expect(await main(argv('model', 'check', `${deadUrl}/`), io)).toBe(4);
     expect(lines(io.err())).toHaveLength(1);
-    expect(io.err()).toMatch(/^labelkit: \[Network\] cannot reach the model at .*\(hint: check the URL \(the <url> argument\) and that the model is up; --verbose shows details\)\n$/);
+    expect(io.err()).toMatch(/^labelkit: \[Network\] cannot reach the model at .*\(hint: check the URL \(the <url> argument\).*model is up.*\)\n$/);
     expect(io.err()).not.toMatch(/--url|LABELKIT_URL/);
     expect(io.out() + io.err()).not.toContain(SENTINEL);
   });
@@ -130,7 +130,7 @@ describe('labelkit model', () => {
     expect(err[0]).toBe('labelkit: invalid input, 2 problems (nothing was sent):');
     expect(err[1]).toMatch(/^ {2}--port: /);
     expect(err[1]).not.toContain('MY_MODEL_SECRET');
-    expect(err[2]).toBe('  MY_MODEL_SECRET: not set: export MY_MODEL_SECRET=… (the secret key the model will require), or name another variable with --secret-key-env');
+    expect(err[2]).toMatch(/^ {2}MY_MODEL_SECRET: not set: export MY_MODEL_SECRET=… .*--secret-key-env/);
     expect(err[3]).toBe('hint: labelkit model --help lists every flag and variable');
   });
 });
@@ -142,9 +142,9 @@ describe('labelkit auto-label', () => {
   it('names --allow-insecure-endpoint, not the library option, for a plain-http endpoint on another host', async () => {
     const io = fakeIo(env());
     expect(await main(argv('auto-label', '--project', 'p1', ...base, '--endpoint', 'http://model.example.com/'), io)).toBe(2);
-    expect(io.err()).toBe(
-      'labelkit: --endpoint: uses plain http on a non-loopback host, so the secret key would travel in clear; use https or allow it explicitly (--allow-insecure-endpoint) (hint: labelkit auto-label --help lists every flag and variable)\n',
-    );
+    expect(lines(io.err())).toEqual([expect.stringMatching(/^labelkit: --endpoint: .*plain http.*secret key would travel in clear.*\(--allow-insecure-endpoint\) \(hint: labelkit auto-label --help/)]);
+    expect(io.err()).not.toContain('allowInsecureEndpoint');
+    expect(io.out() + io.err()).not.toContain(SENTINEL);
   });
 
   it('names --allow-insecure-endpoint over many projects as well', async () => {

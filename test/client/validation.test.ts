@@ -124,7 +124,13 @@ describe('client validation before any network call', () => {
 
   it('refuses unusable client options', () => {
     expect(() => createLabelingClient({ url: 'not a url' })).toThrow(
-      '[Validation] 2 problems: options.url: must be an absolute http(s) URL of the GraphQL endpoint; options: give exactly one of token, getToken, clientCredentials',
+      expect.objectContaining({
+        code: 'VALIDATION',
+        problems: [
+          { path: 'options.url', message: expect.stringContaining('absolute http(s) URL') },
+          { path: 'options', message: expect.stringContaining('exactly one of token, getToken, clientCredentials') },
+        ],
+      }),
     );
   });
 });

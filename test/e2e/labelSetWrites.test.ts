@@ -154,7 +154,7 @@ describe.each(SCHEMA_GENERATIONS)('label-set writes against the emulator speakin
     const clash = (await rejection(client.appendLabelItems({ labelSetId: '1', labelItems: [{ labelName: 'date' }] }))) as GraphQLRequestError;
     expect(clash.graphQLErrors[0]!.extensions).toEqual({
       code: 'BAD_USER_INPUT',
-      problems: [{ field: `input.${itemsKey}[0].${nameKey}`, message: '"date" is also the name of the set\'s label "DATE" (both at the top of the set; names compare case-insensitively)' }],
+      problems: [{ field: `input.${itemsKey}[0].${nameKey}`, message: expect.stringMatching(/^"date" is also the name of the set's label "DATE" .*case-insensitively/) }],
     });
     expect(await sets()).toHaveLength(5);
   });
@@ -232,7 +232,7 @@ describe.each(SCHEMA_GENERATIONS)('label-set writes against the emulator speakin
     ]);
     const append = (await rejection(client.appendLabelItems({ labelSetId: '1', labelItems: [{ labelName: 'X', parentId: '10' } as never, { id: '', labelName: 'x' }] }))) as ValidationError;
     expect(append.problems).toEqual([
-      { path: 'input.labelItems[0].parentId', message: 'cannot be given: appended labels go at the top of the set (to add a child, replace the labels with updateLabelSet)' },
+      { path: 'input.labelItems[0].parentId', message: expect.stringMatching(/^cannot be given: appended labels go at the top .*updateLabelSet/) },
       { path: 'input.labelItems[1].id', message: 'must be a non-empty string, or absent to have one generated' },
       { path: 'input.labelItems[1].labelName', message: '"x" is also the name of input.labelItems[0] (both at the top of the set; names compare case-insensitively)' },
     ]);

@@ -103,8 +103,8 @@ describe('loadDataDir', () => {
       ['{', '  "name": "Entities",', '  "labels": [', '    { "id": "e", "name": "ENTITY" },', '    { "id": "p", "parentId": "nope", "name": "entity" },', '    { "id": "e", "name": "X", "colour": "red" }', '  ]', '}'].join('\n'),
     );
     expect(problemsOf()).toEqual([
-      'news/label-sets/1-entities.json:6: labels[2].colour: unknown key "colour" (allowed: id, parentId, name, color, desc, type)',
-      'news/label-sets/1-entities.json:5: labels[1].name: "entity" is also the name of label 0 (names are unique in the set; names compare case-insensitively)',
+      expect.stringMatching(/^news\/label-sets\/1-entities\.json:6: labels\[2\]\.colour: unknown key "colour" .*id, parentId, name, color, desc, type/),
+      expect.stringMatching(/^news\/label-sets\/1-entities\.json:5: labels\[1\]\.name: "entity" .*name of label 0.*case-insensitively/),
       'news/label-sets/1-entities.json:6: labels[2].id: "e" is also the id of label 0',
       'news/label-sets/1-entities.json:5: labels[1].parentId: "nope" is not the id of a label of this set',
     ]);
@@ -113,15 +113,15 @@ describe('loadDataDir', () => {
   it('names the file and line of bad CSV rows, and a cycle of parents, when cells span lines', () => {
     goodProject();
     write('news/label-sets/2-dates.csv', 'id,parentId,name\na,b,A\n\nc,,"unclosed\nd,,D,extra\n');
-    expect(problemsOf()).toEqual(['news/label-sets/2-dates.csv:4: a quoted cell is not closed: it runs to the end of the file (a quote inside a quoted cell is written "")']);
+    expect(problemsOf()).toEqual([expect.stringMatching(/^news\/label-sets\/2-dates\.csv:4: a quoted cell is not closed/)]);
     write('news/label-sets/2-dates.csv', 'id,parentId,name,desc\na,,A,"two\nlines"\nb,a,B\nd,,D,x,extra\n');
     expect(problemsOf()).toEqual(['news/label-sets/2-dates.csv:4: has 3 cells, the header has 4', 'news/label-sets/2-dates.csv:5: has 5 cells, the header has 4']);
     write('news/label-sets/2-dates.csv', 'id,parentId,name,kind\na,b,A,x\nb,a,B,y\n');
     expect(problemsOf()).toEqual(['news/label-sets/2-dates.csv:1: unknown column(s) "kind" (allowed: id, parentId, name, color, desc, type)']);
     write('news/label-sets/2-dates.csv', 'id,parentId,name,desc\na,b,A,"a cell over\ntwo lines"\nb,a,B,\n');
     expect(problemsOf()).toEqual([
-      'news/label-sets/2-dates.csv:2: labels[0].parentId: the parent chain of "a" comes back to "a" (a cycle: "a" → "b" → "a")',
-      'news/label-sets/2-dates.csv:4: labels[1].parentId: the parent chain of "b" comes back to "b" (a cycle: "b" → "a" → "b")',
+      expect.stringMatching(/^news\/label-sets\/2-dates\.csv:2: labels\[0\]\.parentId: .*cycle.*"a" → "b" → "a"/),
+      expect.stringMatching(/^news\/label-sets\/2-dates\.csv:4: labels\[1\]\.parentId: .*cycle.*"b" → "a" → "b"/),
     ]);
   });
 

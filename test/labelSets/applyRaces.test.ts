@@ -59,7 +59,8 @@ describe('label-sets apply while someone else writes', () => {
 
     const { code, err } = await apply(file);
     expect(err).toContain(`labelkit: done: replace the labels of label set 0 "Entities" (id ${entities.id}), 5 labels`);
-    expect(err).toContain(`the label sets changed since the plan: re-plan (done before it was seen: replace the labels of label set 0 "Entities" (id ${entities.id}), 5 labels; nothing else was written)`);
+    expect(err).toContain('the label sets changed since the plan: re-plan');
+    expect(err).toMatch(/done before it was seen: replace the labels of label set 0 "Entities" \(id \d+\), 5 labels; nothing else was written/);
     expect(err).toContain(`label set 1 "Relations" (id ${relations.id}): its labels changed`);
     expect(code).toBe(10);
     expect(front.sent.slice(sent)).not.toContain('DeleteLabelSet');

@@ -3,6 +3,7 @@ import type { LabelSet } from '../../src/client/index.js';
 import { destructiveSteps, diffLabelSets, LabelSetsPlanError, planIsEmpty } from '../../src/labelSets/index.js';
 import type { LabelSetSpec } from '../../src/labelSets/index.js';
 import { demoSets } from './memoryClient.js';
+import { saying } from '../support/saying.js';
 
 /** The sets as `label-sets --json` prints them: the file of a pull. */
 const pull = (sets: LabelSet[]): LabelSetSpec[] => structuredClone(sets).map((s) => ({ ...s, signature: s.signature ?? null }));
@@ -155,8 +156,8 @@ describe('diffLabelSets', () => {
     })();
     expect(error).toBeInstanceOf(LabelSetsPlanError);
     expect((error as LabelSetsPlanError).problems).toEqual([
-      'labels.json:labelSets.0.id: label set id "9" is not in the project (deleted since the file was pulled?): leave the id out to create the set anew',
-      'labels.json:labelSets.1.index: label set "Relations" (id 2) cannot move from index 1 to 2: the service cannot move a set (deleting and creating it anew would remove its applied labels)',
+      saying('labels.json:labelSets.0.id:', '"9"', 'not in the project', 'leave the id out'),
+      saying('labels.json:labelSets.1.index:', '"Relations" (id 2)', 'cannot move from index 1 to 2', 'applied labels'),
     ]);
   });
 
@@ -169,8 +170,8 @@ describe('diffLabelSets', () => {
     const p = plan(desired, {}, live);
     expect(kinds(p)).toEqual(['add-items@0', 'remove-items@0']);
     expect(p.warnings).toEqual([
-      'labelSets[0].labelItems[4].id: "DATE" has id "date", which the set does not have, so it replaces the live "DATE" (id 14) and that one\'s applied labels go; leave the id out (or give 14) to keep them',
-      'labelSets[0].signature: label set "Entities" changed on the service since the file was pulled (signature old-signature → new-signature): where the file differs, the plan undoes those changes (pull again to see them)',
+      saying('labelSets[0].labelItems[4].id:', '"DATE"', '"date"', 'replaces the live "DATE" (id 14)', 'applied labels go', 'leave the id out'),
+      saying('labelSets[0].signature:', '"Entities" changed on the service', 'old-signature → new-signature', 'undoes those changes', 'pull again'),
     ]);
   });
 });

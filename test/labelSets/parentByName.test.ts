@@ -12,6 +12,7 @@ import type { RunningEmulator } from '../../src/emulator/index.js';
 import { diffLabelSets, LabelSetsFileError, parseLabelSetsFile } from '../../src/labelSets/index.js';
 import { argv, fakeIo } from '../cli/fakeIo.js';
 import { demoSets } from './memoryClient.js';
+import { saying } from '../support/saying.js';
 
 const problemsOf = (text: string, name: string): string[] => {
   try {
@@ -112,13 +113,13 @@ describe('parent: a label names its parent by name or path', () => {
       '      - { labelName: x, parent: a }',
     ].join('\n');
     expect(problemsOf(yaml, 'e.yaml')).toEqual([
-      'e.yaml:9: labelSets[0].labelItems[4].parent: no label of this set has the name "NOPE" (parent is another label\'s name, or its path from the top such as "ENTITY/PERSON")',
-      'e.yaml:10: labelSets[0].labelItems[5].parent: "X" names 3 labels of this set ("A/X", "B/X", "A/x"): give the path of one from the top',
-      'e.yaml:11: labelSets[0].labelItems[6].parent: no label of this set has the name or the path "A/NOPE" (parent is another label\'s name, or its path from the top such as "ENTITY/PERSON")',
+      saying('e.yaml:9: labelSets[0].labelItems[4].parent:', 'no label', '"NOPE"'),
+      saying('e.yaml:10: labelSets[0].labelItems[5].parent:', '"X"', '3 labels', '"A/X", "B/X", "A/x"', 'path'),
+      saying('e.yaml:11: labelSets[0].labelItems[6].parent:', 'no label', '"A/NOPE"'),
       'e.yaml:12: labelSets[0].labelItems[7].parent: give parentId (an id) or parent (a name or path), not both',
-      'e.yaml:13: labelSets[0].labelItems[8].parent: the parent chain of "G" comes back to "G" (a cycle: "G" → "H" → "G")',
-      'e.yaml:14: labelSets[0].labelItems[9].parent: the parent chain of "H" comes back to "H" (a cycle: "H" → "G" → "H")',
-      'e.yaml:15: labelSets[0].labelItems[10].labelName: "x" is also the name of labelItems[1] ("X") (both under the parent "a"; names compare case-insensitively)', // "a": the id of A
+      saying('e.yaml:13: labelSets[0].labelItems[8].parent:', 'cycle', '"G" → "H" → "G"'),
+      saying('e.yaml:14: labelSets[0].labelItems[9].parent:', 'cycle', '"H" → "G" → "H"'),
+      saying('e.yaml:15: labelSets[0].labelItems[10].labelName:', '"x"', 'labelItems[1] ("X")', 'parent "a"', 'case-insensitively'), // "a": the id of A
     ]);
   });
 });

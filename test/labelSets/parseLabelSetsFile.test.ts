@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LabelSetsFileError, parseLabelSetsFile, readLabelSetsFile } from '../../src/labelSets/index.js';
+import { saying } from '../support/saying.js';
 
 /** What `labelkit label-sets --project demo-project --role LABELER --json` prints (pretty-printed). */
 const PULLED = {
@@ -117,14 +118,14 @@ describe('parseLabelSetsFile', () => {
     expect(problemsOf(text, 'bad.json')).toEqual([
       'bad.json:2: role: must be LABELER or REVIEWER (got "BOSS")',
       'bad.json:3: labelSets: a project has at most 5 label sets (got 6)',
-      'bad.json:11: labelSets[0].labelItems[0].color: must be a #rrggbb colour (six hex digits, e.g. #df3920) or null (got "red")',
+      saying('bad.json:11: labelSets[0].labelItems[0].color:', '#rrggbb', 'null', '"red"'),
       'bad.json:14: labelSets[0].labelItems[1].id: "1" is also the id of labelItems[0] ("X")',
       'bad.json:19: labelSets[0].labelItems[2].parentId: "9" is not the id of a label of this set',
-      'bad.json:25: labelSets[0].labelItems[3].labelName: "x" is also the name of labelItems[0] ("X") (both at the top of the set; names compare case-insensitively)',
-      'bad.json:29: labelSets[0].labelItems[4].parentId: the parent chain of "4" comes back to "4" (a cycle: "4" → "5" → "4")',
-      'bad.json:34: labelSets[0].labelItems[5].parentId: the parent chain of "5" comes back to "5" (a cycle: "5" → "4" → "5")',
+      saying('bad.json:25: labelSets[0].labelItems[3].labelName:', '"x"', 'labelItems[0] ("X")', 'top of the set', 'case-insensitively'),
+      saying('bad.json:29: labelSets[0].labelItems[4].parentId:', 'cycle', '"4" → "5" → "4"'),
+      saying('bad.json:34: labelSets[0].labelItems[5].parentId:', 'cycle', '"5" → "4" → "5"'),
       'bad.json:39: labelSets[0].labelItems[6].labelName: must be a non-empty string',
-      'bad.json:40: labelSets[0].labelItems[6].colour: unknown field "colour" (known: id, parentId, parent, labelName, color, desc)',
+      saying('bad.json:40: labelSets[0].labelItems[6].colour:', 'unknown field', 'id, parentId, parent, labelName, color, desc'),
       'bad.json:45: labelSets[1].index: index 0 is used twice (also labelSets[0])',
       'bad.json:49: labelSets[2].name: required: the set\'s name',
       'bad.json:50: labelSets[2].index: must be an integer from 0 to 4 (got 7)',
@@ -134,8 +135,8 @@ describe('parseLabelSetsFile', () => {
   it('lists every YAML rule broken, and an unquoted colour (a comment in YAML) with a hint to quote it', () => {
     const yaml = ['labelSets:', '  - index: 0', '    name: E', '    labelItems:', '      - labelName: A', '        color: #ef4444', '      - labelName: a', '      - parentId: A'].join('\n');
     expect(problemsOf(yaml, 'e.yaml')).toEqual([
-      'e.yaml:6: labelSets[0].labelItems[0].color: write the colour in quotes, color: "#ef4444" (in YAML # starts a comment, so it was read as no colour)',
-      'e.yaml:7: labelSets[0].labelItems[1].labelName: "a" is also the name of labelItems[0] ("A") (both at the top of the set; names compare case-insensitively)',
+      saying('e.yaml:6: labelSets[0].labelItems[0].color:', 'quotes', 'color: "#ef4444"', 'comment'),
+      saying('e.yaml:7: labelSets[0].labelItems[1].labelName:', '"a"', 'labelItems[0] ("A")', 'case-insensitively'),
       'e.yaml:8: labelSets[0].labelItems[2].labelName: required: the label\'s name',
       'e.yaml:8: labelSets[0].labelItems[2].parentId: "A" is not the id of a label of this set',
     ]);
@@ -163,11 +164,11 @@ describe('parseLabelSetsFile', () => {
       '}',
     ].join('\n');
     expect(problemsOf(text, 'dup.json')).toEqual([
-      'dup.json:6: labelSets[0].labelItems[0].labelName: given twice in one object (also on line 5); JSON would keep only this one: write it once',
-      'dup.json:9: labelSets: given twice in one object (also on line 2); JSON would keep only this one: write it once',
+      saying('dup.json:6: labelSets[0].labelItems[0].labelName:', 'twice', 'line 5', 'write it once'),
+      saying('dup.json:9: labelSets:', 'twice', 'line 2', 'write it once'),
     ]);
     expect(problemsOf('{"labelSets":[{"index":0,"name":"E","labelItems":[{"labelName":"X","labelName":"Y"}]}]}', 'one.json')).toEqual([
-      'one.json:1: labelSets[0].labelItems[0].labelName: given twice in one object (also on line 1); JSON would keep only this one: write it once',
+      saying('one.json:1: labelSets[0].labelItems[0].labelName:', 'twice', 'line 1', 'write it once'),
     ]);
   });
 
