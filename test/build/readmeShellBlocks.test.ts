@@ -15,13 +15,18 @@
 //   checkout's node_modules/, dist/ or generated/ under the other test files, and npm test has
 //   just run the build they assume. `npx` runs for real. The fork's rename steps (sed on
 //   schema.graphql, npm run codegen, npm test) run for real in test/codegen/renameSteps.test.ts.
+// - `DATABASE_URL` (which the "Many workers" blocks ask the reader to set) names a PostgreSQL
+//   server of the test's own (test/support/postgres.ts); where none can start (and CI does not
+//   require one), the blocks that use it are replaced by a line that says so.
 // Each block has a time limit; past it the whole process group is killed and the test fails, so
 // a block that hangs (a wait loop that never ends) stops the test instead of holding it forever.
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestPostgres } from '../support/postgres.js';
+import type { TestPostgres } from '../support/postgres.js';
 import { runBlocks, shellBlocks } from '../support/shellBlocks.js';
 import type { Block } from '../support/shellBlocks.js';
 
@@ -63,17 +68,25 @@ describe('README.md shell blocks', () => {
   // The fork's rename steps edit schema.graphql at the root of the checkout: a copy of it is here
   // (test/codegen/renameSteps.test.ts runs those steps on a whole copy, codegen and tests included).
   copyFileSync(join(repo, 'schema.graphql'), join(work, 'schema.graphql'));
-  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  let pg: TestPostgres | undefined;
+  beforeAll(async () => {
+    pg = await startTestPostgres();
+  }, 60_000);
+  afterAll(async () => {
+    await pg?.close();
+    rmSync(work, { recursive: true, force: true });
+  });
   const env = (): NodeJS.ProcessEnv => {
-    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('LABELKIT_')));
-    return { ...clean, TMPDIR: work, README_TEST_BIN: BIN, NO_COLOR: '1', npm_config_update_notifier: 'false' };
+    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('LABELKIT_') && k !== 'DATABASE_URL' && !k.startsWith('PG')));
+    return { ...clean, ...(pg?.url ? { DATABASE_URL: pg.url } : {}), TMPDIR: work, README_TEST_BIN: BIN, NO_COLOR: '1', npm_config_update_notifier: 'false' };
   };
 
   it('run as printed, one after another in one shell, and leave no process and no bound port behind', { timeout: 20 * BLOCK_LIMIT_MS }, async () => {
     const blocks = shellBlocks(readFileSync(join(repo, 'README.md'), 'utf8'));
     expect(blocks.length).toBeGreaterThanOrEqual(8);
     const ports = { 4000: await freePort(), 5000: await freePort() };
-    const substituted = blocks.map((b) => ({ ...b, text: b.text.replace(/(--port |127\.0\.0\.1:)(4000|5000)\b/g, (_, before: string, port: '4000' | '5000') => `${before}${ports[port]}`) }));
+    const withDatabase = blocks.map((b) => (pg?.url || !b.text.includes('DATABASE_URL') ? b : { ...b, text: `echo ${JSON.stringify(`readme test: not run here: ${pg?.skip ?? 'no PostgreSQL'}`)}` }));
+    const substituted = withDatabase.map((b) => ({ ...b, text: b.text.replace(/(--port |127\.0\.0\.1:)(4000|5000)\b/g, (_, before: string, port: '4000' | '5000') => `${before}${ports[port]}`) }));
     // Every fixed port of the blocks is one the test substitutes: no block may reach a real 4000.
     for (const b of substituted) expect(b.text, `README.md:${b.line}`).not.toMatch(/\b[45]000\b(?!\d)(?=[/ \n]|$)/);
 
@@ -90,6 +103,12 @@ describe('README.md shell blocks', () => {
     expect(outcome.output).toContain('"projectId":"demo-project"'); // the labels route
     expect(outcome.output).toContain('"emulatorAppliedLabelCounts"');
     expect(outcome.output).toContain('exit 0'); // the label-set drift check after the apply
+    // Many workers: the two workers' started lines add up to the 200 projects, each once.
+    if (pg?.url) {
+      const counts = [...outcome.output.matchAll(/^worker-[12]\.txt:(\d+)$/gm)].map((m) => Number(m[1]));
+      expect(counts).toHaveLength(2);
+      expect(counts[0]! + counts[1]!).toBe(200);
+    }
     expect(readFileSync(join(work, 'schema.graphql'), 'utf8')).toMatch(/^\s+labelItems: \[TagItem!\]!$/m); // the fork's rename
   });
 

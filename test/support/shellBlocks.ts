@@ -81,9 +81,18 @@ export async function runBlocks(blocks: Block[], cwd: string, limitMs: number, e
   let leftover: string[] = [];
   try {
     process.kill(-group, 0); // throws ESRCH when no process of the group is left
-    const ps = spawnSync('ps', ['-o', 'pid=,args=', '-g', String(group)], { encoding: 'utf8' });
-    leftover = ps.stdout.split('\n').filter((l) => l.trim() !== '');
-    if (leftover.length === 0) leftover = [`(a process of group ${group})`];
+    // A process that has exited but is not yet reaped (state Z, `<defunct>`: a child of the shell
+    // killed by the time limit, waiting for init to reap it) runs nothing and holds no port: it is
+    // not left behind. Give the reaper a moment, then list only live processes.
+    const live = () =>
+      spawnSync('ps', ['-o', 'pid=,stat=,args=', '-g', String(group)], { encoding: 'utf8' })
+        .stdout.split('\n')
+        .filter((l) => l.trim() !== '' && !/^\s*\d+\s+Z/.test(l));
+    leftover = live();
+    for (let i = 0; i < 20 && leftover.length === 0 && groupAlive(group); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      leftover = live();
+    }
     process.kill(-group, 'SIGKILL');
     for (let i = 0; i < 100 && groupAlive(group); i++) await new Promise((resolve) => setTimeout(resolve, 50));
   } catch {
