@@ -20,6 +20,8 @@ import { generationOfSchema, operationsInGeneration, SCHEMA_GENERATIONS, schemaI
  *   src/client/labelSetDocuments.ts).
  * - generated/emulator-only/graphql.ts: the typed documents of operations/emulator-only/ (queries only the
  *   emulator answers, such as the applied labels per label), against the emulator's schema.
+ * - generated/<generation>/schema.graphql: schema.graphql in each generation, shipped in the labelkit
+ *   package (`labelkit/schema.graphql`, `labelkit/schema.labels.graphql`) for an app's own codegen.
  * - generated/<generation>/resolvers.ts: the emulator's resolver types for the schema it serves in
  *   each generation, with the store's types as mappers: a field the store does not have must get a
  *   resolver (src/emulator/resolvers.ts), so a rename is a compile error.
@@ -94,6 +96,9 @@ export function codegenConfig(root = '.'): CodegenConfig {
         { ...documentPlugins, schema: schemaInGeneration(schemaSdl, generation), documents: operationsInGeneration(operations, generation) },
       ],
       [`generated/${generation}/resolvers.ts`, { ...resolverPlugins, schema: emulatorSchemaSource(schemaSdl, generation) }],
+      // The SDL an app's own codegen generates its documents against (`labelkit/schema.graphql`,
+      // `labelkit/schema.labels.graphql`): the service's schema as labelkit knows it, in each generation.
+      [`generated/${generation}/schema.graphql`, { plugins: ['schema-ast'], schema: schemaInGeneration(schemaSdl, generation) }],
     ]),
   );
   const generation = generationOfSchema(schemaSdl) ?? 'tags';
