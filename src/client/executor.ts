@@ -230,14 +230,9 @@ export function createExecutor(options: ExecutorOptions) {
   const closing = new AbortController();
   // Every secret the client has held, so that no error can echo one (tokens join on refresh).
   const knownSecrets: (string | undefined)[] = [options.token, options.clientCredentials?.clientSecret];
-  const nextToken = makeTokenSource(options, {
-    url: options.url,
-    fetch: fetchFn,
-    // Half the call's time-out at most, so that a hung token request fails as itself.
-    timeoutMs: options.tokenTimeoutMs ?? Math.min(DEFAULT_TOKEN_TIMEOUT_MS, defaultTimeout / 2),
-    retry: options.retry,
-    signal: closing.signal,
-  });
+  // A token request's time-out: half the call's at most, so that a hung token request fails as itself.
+  const tokenTimeoutMs = options.tokenTimeoutMs ?? Math.min(DEFAULT_TOKEN_TIMEOUT_MS, defaultTimeout / 2);
+  const nextToken = makeTokenSource(options, { url: options.url, fetch: fetchFn, timeoutMs: tokenTimeoutMs, retry: options.retry, signal: closing.signal });
   const baseHeaders: Record<string, string> = {
     ...options.headers,
     'x-labelkit-client': `labelkit/${VERSION}`,
@@ -251,10 +246,7 @@ export function createExecutor(options: ExecutorOptions) {
     requestPolicy: 'network-only',
     exchanges: [
       retryExchange({
-        maxNumberAttempts: retry.maxAttempts,
-        initialDelayMs: retry.initialDelayMs,
-        maxDelayMs: retry.maxDelayMs,
-        randomDelay: true,
+        maxNumberAttempts: retry.maxAttempts, initialDelayMs: retry.initialDelayMs, maxDelayMs: retry.maxDelayMs, randomDelay: true,
         retryIf: (error, operation) => operation.kind === 'query' && isRetryable(error),
         retryWith: (error, operation) => {
           const wish = retryAfterMs(responseOf(error));
@@ -341,9 +333,7 @@ export function createExecutor(options: ExecutorOptions) {
       throw new NetworkError(code, `${text}${sent ? hint : '; nothing was sent'} ${where}`, { ...details, mutationOutcomeUnknown: unknownOutcome && sent });
     }
     // The one conversion point: a result becomes the data, or one error of the family.
-    if (result.error) {
-      throw toLabelkitError(result.error, { kind, operationName, requestId, url: options.url, secrets: secrets(), outcomeHint: extras.outcomeHint });
-    }
+    if (result.error) throw toLabelkitError(result.error, { kind, operationName, requestId, url: options.url, secrets: secrets(), outcomeHint: extras.outcomeHint });
     const data = result.data as Data | null | undefined;
     const problem = data == null ? 'the answer has no data' : (operation.problem(data) ?? extras.check?.(data));
     if (problem === undefined) return data as Data;
