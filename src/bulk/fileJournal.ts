@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { checkJournalRecord, ClaimKeys } from './journal.js';
 import type { Journal, JournalContents, JournalRecord } from './journal.js';
 import { ValidationError } from 'labelkit';
+import { errorCode } from '../shared/classify.js';
 
 /** Options of {@link openFileJournal}. */
 export interface FileJournalOptions {
@@ -75,7 +76,7 @@ function isAlive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return (error as { code?: string }).code === 'EPERM'; // exists, owned by someone else
+    return errorCode(error) === 'EPERM'; // exists, owned by someone else
   }
 }
 
@@ -100,7 +101,7 @@ async function takeLock(lockPath: string, path: string): Promise<string | undefi
       await handle.close();
       return attempt === 0 ? undefined : `${lockPath} was left by a run that no longer runs (a crash or kill): taken over`;
     } catch (error) {
-      if ((error as { code?: string }).code !== 'EEXIST') throw error;
+      if (errorCode(error) !== 'EEXIST') throw error;
       const [pidText = '', ...rest] = (await readFile(lockPath, 'utf8').catch(() => '')).trim().split(/\s+/);
       const pid = Number(pidText);
       const holderHost = rest.join(' ');
@@ -189,7 +190,7 @@ export function openFileJournal(path: string, options: FileJournalOptions = {}):
         try {
           text = await readFile(path, 'utf8');
         } catch (error) {
-          if ((error as { code?: string }).code !== 'ENOENT') throw error;
+          if (errorCode(error) !== 'ENOENT') throw error;
         }
         const parsed = parseJournalText(text, path);
         claims.reset(parsed.records);

@@ -118,7 +118,7 @@ export function reportError(error: unknown, printer: Printer, options: { verbose
   } else if (isLabelkitError(error) && error.code === 'VALIDATION') {
     // The client names its options (`options.url`); the command line has a flag or a variable for the URL.
     const urlFrom = options.connection?.url;
-    const problems = ((error as { problems?: { path: string; message: string }[] }).problems ?? []).map((p) => ({
+    const problems = error.problems.map((p) => ({
       field: options.fields?.[p.path] ?? (p.path === 'options.url' && urlFrom ? urlFrom : p.path),
       message: p.message,
     }));
@@ -138,7 +138,7 @@ export function reportError(error: unknown, printer: Printer, options: { verbose
     let cause: unknown = error.cause;
     for (let depth = 0; cause !== undefined && cause !== null && depth < 5; depth++) {
       printer.err(own`cause: ${cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause)}`);
-      cause = cause instanceof Error ? (cause as { cause?: unknown }).cause : undefined;
+      cause = cause instanceof Error ? cause.cause : undefined;
     }
   }
   if (error instanceof Error && error.stack) printer.err(error.stack);

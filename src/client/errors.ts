@@ -1,26 +1,13 @@
 import { redact } from '../shared/redact.js';
 import type { Secrets } from '../shared/redact.js';
 import { safeCause } from './safeCause.js';
-import type { ValidationProblem } from './validation.js';
+import type { Problem } from '../shared/problem.js';
 import type { Job } from './types.js';
 
-/** Machine-readable kinds of labelkit errors. */
-export type ErrorCode =
-  | 'VALIDATION'
-  | 'AUTH'
-  | 'NETWORK'
-  | 'TIMEOUT'
-  | 'ABORTED'
-  | 'GRAPHQL'
-  | 'BAD_RESPONSE'
-  | 'JOB_FAILED'
-  | 'JOB_TIMEOUT'
-  | 'JOB_NOT_FOUND'
-  | 'LABEL_SET';
+const ERROR_CODES = ['VALIDATION', 'AUTH', 'NETWORK', 'TIMEOUT', 'ABORTED', 'GRAPHQL', 'BAD_RESPONSE', 'JOB_FAILED', 'JOB_TIMEOUT', 'JOB_NOT_FOUND', 'LABEL_SET'] as const;
 
-const ERROR_CODES: ReadonlySet<string> = new Set<ErrorCode>([
-  'VALIDATION', 'AUTH', 'NETWORK', 'TIMEOUT', 'ABORTED', 'GRAPHQL', 'BAD_RESPONSE', 'JOB_FAILED', 'JOB_TIMEOUT', 'JOB_NOT_FOUND', 'LABEL_SET',
-]);
+/** Machine-readable kinds of labelkit errors. */
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** What every labelkit error may say about the request that failed. */
 export interface ErrorDetails {
@@ -92,39 +79,32 @@ export class LabelkitError extends Error {
   /**
    * A plain, secret-free summary, used by `JSON.stringify`.
    *
-   * @returns name, code, message, operation name, request id, status and phase
+   * @returns the message and the error's own fields: name, code, operation name, request id,
+   * status, phase, and each kind's own (`problems`, `mutationOutcomeUnknown`, `job`, …); never `cause`
    */
   toJSON(): Record<string, unknown> {
-    const { name, code, message, operationName, requestId, status, phase } = this;
-    return { name, code, message, operationName, requestId, status, phase };
+    const json: Record<string, unknown> = { message: this.message };
+    return Object.assign(json, this);
   }
 }
 
 /** Input that failed validation before any request was sent; `problems` lists every one. */
 export class ValidationError extends LabelkitError {
   override name = 'ValidationError';
-  readonly problems: ValidationProblem[];
+  declare readonly code: 'VALIDATION';
   /**
    * @param problems - every problem found, each with its field path
    * @param details - usually the operation that was not sent
    */
-  constructor(problems: ValidationProblem[], details: ErrorDetails = {}) {
-    super(
-      'VALIDATION',
-      `[Validation] ${problems.length} problem${problems.length === 1 ? '' : 's'}: ` +
-        problems.map((p) => `${p.path}: ${p.message}`).join('; '),
-      details,
-    );
-    this.problems = problems;
-  }
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), problems: this.problems };
+  constructor(readonly problems: Problem[], details: ErrorDetails = {}) {
+    super('VALIDATION', `[Validation] ${problems.length} problem${problems.length === 1 ? '' : 's'}: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, details);
   }
 }
 
 /** The service refused the credentials, or a new token could not be obtained. */
 export class AuthError extends LabelkitError {
   override name = 'AuthError';
+  declare readonly code: 'AUTH';
   /**
    * @param message - what failed, without the `[Auth]` prefix; never a token or secret
    * @param details - see {@link ErrorDetails}
@@ -145,6 +125,7 @@ export const MUTATION_OUTCOME_UNKNOWN_HINT =
 /** No usable answer arrived: connection failed, HTTP error status, time-out or abort. */
 export class NetworkError extends LabelkitError {
   override name = 'NetworkError';
+  declare readonly code: 'NETWORK' | 'TIMEOUT' | 'ABORTED';
   /**
    * True for a mutation that may have reached the service before the connection failed: a job
    * may have started, and its id is unknown. Look at the project before starting another.
@@ -157,16 +138,9 @@ export class NetworkError extends LabelkitError {
    * @param message - what failed, without the `[Network]` prefix
    * @param details - see {@link ErrorDetails}, plus `mutationOutcomeUnknown`
    */
-  constructor(
-    code: 'NETWORK' | 'TIMEOUT' | 'ABORTED',
-    message: string,
-    details: ErrorDetails & { mutationOutcomeUnknown?: boolean } = {},
-  ) {
+  constructor(code: 'NETWORK' | 'TIMEOUT' | 'ABORTED', message: string, details: ErrorDetails & { mutationOutcomeUnknown?: boolean } = {}) {
     super(code, `[Network] ${message}`, details);
     this.mutationOutcomeUnknown = details.mutationOutcomeUnknown ?? false;
-  }
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), mutationOutcomeUnknown: this.mutationOutcomeUnknown };
   }
 }
 
@@ -180,17 +154,13 @@ export interface GraphQLErrorEntry {
 /** The service answered with GraphQL errors. */
 export class GraphQLRequestError extends LabelkitError {
   override name = 'GraphQLRequestError';
-  readonly graphQLErrors: GraphQLErrorEntry[];
+  declare readonly code: 'GRAPHQL';
   /**
    * @param graphQLErrors - the response's errors, already redacted
    * @param details - see {@link ErrorDetails}
    */
-  constructor(graphQLErrors: GraphQLErrorEntry[], details: ErrorDetails = {}) {
+  constructor(readonly graphQLErrors: GraphQLErrorEntry[], details: ErrorDetails = {}) {
     super('GRAPHQL', `[GraphQL] ${graphQLErrors.map((e) => e.message).join('; ') || 'unknown error'}`, details);
-    this.graphQLErrors = graphQLErrors;
-  }
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), graphQLErrors: this.graphQLErrors };
   }
 }
 
@@ -204,6 +174,7 @@ export class GraphQLRequestError extends LabelkitError {
  */
 export class ProtocolError extends LabelkitError {
   override name = 'ProtocolError';
+  declare readonly code: 'BAD_RESPONSE';
   /** True for a mutation: the request reached a server, so a job may have started. */
   readonly mutationOutcomeUnknown: boolean;
   /**
@@ -214,101 +185,90 @@ export class ProtocolError extends LabelkitError {
     super('BAD_RESPONSE', `[Protocol] ${message}`, details);
     this.mutationOutcomeUnknown = details.mutationOutcomeUnknown ?? false;
   }
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), mutationOutcomeUnknown: this.mutationOutcomeUnknown };
-  }
 }
 
 /** A job ended `FAILED`; `job.errors` says why. */
 export class JobFailedError extends LabelkitError {
   override name = 'JobFailedError';
-  readonly job: Job;
+  declare readonly code: 'JOB_FAILED';
   /** @param job - the job as last read, status `FAILED` */
-  constructor(job: Job) {
+  constructor(readonly job: Job) {
     const first = job.errors[0]?.stack.split('\n')[0];
-    super(
-      'JOB_FAILED',
-      `[Job] job ${job.id} failed with ${job.errors.length} error${job.errors.length === 1 ? '' : 's'}${first ? `: ${first}` : ''}`,
-      { operationName: 'GetJobs' },
-    );
-    this.job = job;
-  }
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), job: this.job };
+    super('JOB_FAILED', `[Job] job ${job.id} failed with ${job.errors.length} error${job.errors.length === 1 ? '' : 's'}${first ? `: ${first}` : ''}`, { operationName: 'GetJobs' });
   }
 }
 
 /** Waiting for a job ran out of time; `job` is the last snapshot seen (null if none). */
 export class JobTimeoutError extends LabelkitError {
   override name = 'JobTimeoutError';
-  readonly jobId: string;
-  readonly job: Job | null;
+  declare readonly code: 'JOB_TIMEOUT';
   /**
    * @param jobId - the job waited for
    * @param job - the last snapshot seen, or null
    * @param timeoutMs - how long the wait lasted
    */
-  constructor(jobId: string, job: Job | null, timeoutMs: number) {
-    super(
-      'JOB_TIMEOUT',
-      `[Job] job ${jobId} did not end within ${timeoutMs} ms` +
-        (job ? ` (last seen ${job.status}, ${job.progress}%)` : ' (never seen)'),
-      { operationName: 'GetJobs' },
-    );
-    this.jobId = jobId;
-    this.job = job;
-  }
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), jobId: this.jobId, job: this.job };
+  constructor(readonly jobId: string, readonly job: Job | null, timeoutMs: number) {
+    super('JOB_TIMEOUT', `[Job] job ${jobId} did not end within ${timeoutMs} ms${job ? ` (last seen ${job.status}, ${job.progress}%)` : ' (never seen)'}`, { operationName: 'GetJobs' });
   }
 }
 
 /** The service does not know the job (null, or stuck in `NONE` past the grace period). */
 export class JobNotFoundError extends LabelkitError {
   override name = 'JobNotFoundError';
-  readonly jobId: string;
+  declare readonly code: 'JOB_NOT_FOUND';
   /** @param jobId - the job the service does not know */
-  constructor(jobId: string) {
+  constructor(readonly jobId: string) {
     super('JOB_NOT_FOUND', `[Job] the service knows no job ${jobId}`, { operationName: 'GetJobs' });
-    this.jobId = jobId;
-  }
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), jobId: this.jobId };
   }
 }
 
 /** A label set whose hierarchy is broken: orphans, cycles, duplicate names under one parent. */
 export class LabelSetError extends LabelkitError {
   override name = 'LabelSetError';
-  readonly labelSetId: string;
-  readonly problems: string[];
+  declare readonly code: 'LABEL_SET';
   /**
    * @param labelSetId - the label set at fault
    * @param problems - every problem found (orphans, cycles, duplicate names)
    */
-  constructor(labelSetId: string, problems: string[]) {
+  constructor(readonly labelSetId: string, readonly problems: string[]) {
     super('LABEL_SET', `[LabelSet] label set ${labelSetId}: ${problems.join('; ')}`);
-    this.labelSetId = labelSetId;
-    this.problems = problems;
-  }
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), labelSetId: this.labelSetId, problems: this.problems };
   }
 }
+
+/**
+ * Every error labelkit throws, told apart by `code`: narrowing on it gives each kind's fields
+ * (`error.code === 'JOB_FAILED'` gives `error.job`, `'VALIDATION'` gives `error.problems`,
+ * `'NETWORK'` gives `error.mutationOutcomeUnknown`, …).
+ *
+ * @example
+ * ```ts
+ * if (isLabelkitError(error) && error.code === 'JOB_FAILED') console.error(error.job.errors);
+ * ```
+ */
+export type AnyLabelkitError =
+  | ValidationError
+  | AuthError
+  | NetworkError
+  | GraphQLRequestError
+  | ProtocolError
+  | JobFailedError
+  | JobTimeoutError
+  | JobNotFoundError
+  | LabelSetError;
 
 /**
  * Tells whether a value is a labelkit error, across copies of the package.
  *
  * @param value - anything caught
- * @returns true when `value` is a {@link LabelkitError} (checked by shape, not only `instanceof`)
+ * @returns true when `value` is a labelkit error (checked by shape, not only `instanceof`); the type
+ * is the union {@link AnyLabelkitError}, so that `code` narrows it
  * @example
  * ```ts
  * try { await client.getCabinet(id, 'LABELER'); }
  * catch (e) { if (isLabelkitError(e) && e.code === 'AUTH') console.error('log in again'); }
  * ```
  */
-export function isLabelkitError(value: unknown): value is LabelkitError {
+export function isLabelkitError(value: unknown): value is AnyLabelkitError {
   if (value instanceof LabelkitError) return true;
-  const code = value instanceof Error ? (value as unknown as { code?: unknown }).code : undefined;
-  return typeof code === 'string' && ERROR_CODES.has(code) && /^\[\w+\] /.test((value as Error).message);
+  return value instanceof Error && 'code' in value && (ERROR_CODES as readonly unknown[]).includes(value.code) && /^\[\w+\] /.test(value.message);
 }

@@ -31,10 +31,7 @@ export class HttpStatusError extends Error {
    * @param response - the answer's status, status text and headers (its body already read)
    * @param body - the body's text, already capped
    */
-  constructor(
-    readonly response: Response,
-    body: string,
-  ) {
+  constructor(readonly response: Response, body: string) {
     super(`HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}${body ? `: ${body}` : ''}`);
   }
 }
@@ -46,7 +43,8 @@ export class HttpStatusError extends Error {
  * @returns the response (status and headers), or undefined when none arrived
  */
 export function responseOf(error: CombinedError): Response | undefined {
-  return (error.response as Response | undefined) ?? (error.networkError instanceof HttpStatusError ? error.networkError.response : undefined);
+  const kept: Response | undefined = error.response;
+  return kept ?? (error.networkError instanceof HttpStatusError ? error.networkError.response : undefined);
 }
 
 /**
@@ -57,10 +55,7 @@ export function responseOf(error: CombinedError): Response | undefined {
  * `extensions.type` `AuthenticationError`)
  */
 export function isAuthFailure(error: CombinedError): boolean {
-  return (
-    responseOf(error)?.status === 401 ||
-    error.graphQLErrors.some((e) => e.extensions?.type === 'AuthenticationError' || e.message === 'Unauthorized')
-  );
+  return responseOf(error)?.status === 401 || error.graphQLErrors.some((e) => e.extensions?.type === 'AuthenticationError' || e.message === 'Unauthorized');
 }
 
 /** Error codes of a connection that never carried the request: a mutation sent nothing. */
@@ -72,8 +67,8 @@ const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREA
  * @param response - a fetch Response (or anything with `headers.get`)
  * @returns the delay the server asked for, in ms, or undefined when it asked none
  */
-export function retryAfterMs(response: unknown): number | undefined {
-  const value = (response as { headers?: Headers } | undefined)?.headers?.get?.('retry-after');
+export function retryAfterMs(response: Response | undefined): number | undefined {
+  const value = response?.headers.get('retry-after');
   if (!value) return undefined;
   const seconds = Number(value);
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
@@ -101,18 +96,17 @@ export function isTransientError(error: unknown): boolean {
 }
 
 /** What kind of failure an urql error is: the one reading of its shape, for conversion and retries. */
-type FailureKind = 'labelkit' | 'auth' | 'graphql' | 'protocol' | 'network';
+type FailureKind = 'auth' | 'graphql' | 'protocol' | 'network';
 
 function causeCode(error: unknown): string | undefined {
-  const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
-  return typeof code === 'string' ? code : undefined;
+  const cause = error instanceof Error ? error.cause : undefined;
+  return cause instanceof Object && 'code' in cause && typeof cause.code === 'string' ? cause.code : undefined;
 }
 
 function kindOf(error: CombinedError): FailureKind {
   const status = responseOf(error)?.status;
   const cause = error.networkError;
-  if (isLabelkitError(cause)) return 'labelkit'; // a token failure, or a request refused before it was sent
-  if (isAuthFailure(error)) return 'auth';
+  if (isLabelkitError(cause) || isAuthFailure(error)) return 'auth'; // a token failure (the token source retries those), or refused
   if (error.graphQLErrors.length > 0 && (status === undefined || !isTransientStatus(status))) return 'graphql';
   // A 2xx whose body is not GraphQL JSON; a body cut mid-way (a TypeError, or a socket error code) is no answer.
   const ok = status !== undefined && status >= 200 && status < 300;
@@ -152,14 +146,14 @@ export function toLabelkitError(error: CombinedError, call: FailedCall): Labelki
   const details = { operationName: call.operationName, requestId: call.requestId, secrets, ...(status !== undefined && { status }) };
   const cause = error.networkError;
   const mutation = call.kind === 'mutation';
+  // A token failure, or a request refused before it was sent: already a labelkit error.
+  if (isLabelkitError(cause)) {
+    const text = `${cause.message.replace(/^\[\w+\] /, '')} ${where}`;
+    const own = { ...details, cause: cause.cause, phase: cause.phase, status: cause.status };
+    if (cause.code === 'NETWORK' || cause.code === 'TIMEOUT' || cause.code === 'ABORTED') return new NetworkError(cause.code, text, own);
+    return new AuthError(text, own);
+  }
   switch (kindOf(error)) {
-    case 'labelkit': {
-      const known = cause as LabelkitError;
-      const text = `${known.message.replace(/^\[\w+\] /, '')} ${where}`;
-      const own = { ...details, cause: known.cause, phase: known.phase, status: known.status };
-      if (known instanceof NetworkError) return new NetworkError(known.code as 'NETWORK' | 'TIMEOUT', text, own);
-      return new AuthError(text, own);
-    }
     case 'auth':
       return new AuthError(
         `the service refused the access token${status === 401 ? ' (HTTP 401)' : ' (Unauthorized)'}${call.staticToken ? '; check the token' : ' even after a refresh; check the token or client credentials'} ${where}`,
@@ -169,18 +163,14 @@ export function toLabelkitError(error: CombinedError, call: FailedCall): Labelki
       const entries: GraphQLErrorEntry[] = error.graphQLErrors.map((e) => ({
         message: e.message,
         ...(e.path && { path: e.path }),
-        ...(e.extensions && Object.keys(e.extensions).length > 0 && { extensions: e.extensions as Record<string, unknown> }),
+        ...(e.extensions && Object.keys(e.extensions).length > 0 && { extensions: e.extensions }),
       }));
       const err = new GraphQLRequestError(redactValue(entries, secrets), details);
       Object.defineProperty(err, 'message', { value: `${err.message} ${where}`, enumerable: false });
       return err;
     }
     case 'protocol':
-      return new ProtocolError(`the answer from ${call.url} (HTTP ${status}) is not GraphQL JSON${mutation ? (call.outcomeHint ?? MUTATION_OUTCOME_UNKNOWN_HINT) : ''} ${where}`, {
-        ...details,
-        mutationOutcomeUnknown: mutation,
-        cause,
-      });
+      return new ProtocolError(`the answer from ${call.url} (HTTP ${status}) is not GraphQL JSON${mutation ? (call.outcomeHint ?? MUTATION_OUTCOME_UNKNOWN_HINT) : ''} ${where}`, { ...details, mutationOutcomeUnknown: mutation, cause });
     case 'network': {
       const code = causeCode(cause);
       const ok = status !== undefined && status >= 200 && status < 300;
@@ -194,12 +184,8 @@ export function toLabelkitError(error: CombinedError, call: FailedCall): Labelki
           ? `HTTP ${status} from ${call.url}${graphQL ? `: ${graphQL.slice(0, 500)}` : ''}`
           : `could not reach ${call.url}${code ? ` (${code})` : ''}${inBrowser() ? ' (in a browser this can also be a CORS refusal)' : ''}`;
       // A cut answer is no answer: its 200 status is not kept, so that it classifies as transient.
-      const err = new NetworkError('NETWORK', `${reason}${unknownOutcome ? (call.outcomeHint ?? MUTATION_OUTCOME_UNKNOWN_HINT) : ''} ${where}`, {
-        ...details,
-        ...(ok && { status: undefined }),
-        mutationOutcomeUnknown: unknownOutcome,
-        cause,
-      });
+      const own = { ...details, ...(ok && { status: undefined }), mutationOutcomeUnknown: unknownOutcome, cause };
+      const err = new NetworkError('NETWORK', `${reason}${unknownOutcome ? (call.outcomeHint ?? MUTATION_OUTCOME_UNKNOWN_HINT) : ''} ${where}`, own);
       const wish = retryAfterMs(response);
       if (wish !== undefined) err.retryAfterMs = wish;
       return err;

@@ -1,12 +1,6 @@
-import type {
-  AutoLabelTokenBasedProjectInput,
-  AutoLabelTokenBasedProjectMutation,
-  GetCabinetLabelSetsByIdQuery,
-  GetCabinetQuery,
-  JobFieldsFragment,
-} from '../../generated/graphql.js';
+import type { AutoLabelTokenBasedProjectInput, AutoLabelTokenBasedProjectMutation, GetCabinetLabelSetsByIdQuery, GetCabinetQuery, JobFieldsFragment } from '../../generated/tags/graphql.js';
 
-export type { JobStatus, Role } from '../../generated/graphql.js';
+export type { JobStatus, Role } from '../../generated/tags/graphql.js';
 
 /** A project's cabinet for one role: its `id` is the key to the label sets. */
 export type Cabinet = GetCabinetQuery['getCabinet'];

@@ -153,7 +153,7 @@ export async function applyLabelSetPlan(client: LabelSetsClient, given: SavedLab
     try {
       setId = await send(write);
     } catch (error) {
-      if ((error as { mutationOutcomeUnknown?: unknown }).mutationOutcomeUnknown === true) fail(lostAnswer(error), { outcomeUnknown: true }, error);
+      if (error instanceof Error && 'mutationOutcomeUnknown' in error && error.mutationOutcomeUnknown === true) fail(lostAnswer(error), { outcomeUnknown: true }, error);
       const refused = refusedByService(error);
       // A refusal because the set changed (a stale signature, whatever the service calls it) is a
       // change since the plan, like one seen by a read.
