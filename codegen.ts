@@ -41,6 +41,9 @@ const documentPlugins: Types.ConfiguredOutput = {
     scalars: {
       ID: { input: 'string', output: 'string' },
       JobErrorArgs: { input: 'Record<string, unknown>', output: 'Record<string, unknown>' },
+      // Unpublished JSON (the shapes of TextLabel and Cell, not promised): checked at run time.
+      TextLabelScalar: { input: 'unknown', output: 'unknown' },
+      CellScalar: { input: 'unknown', output: 'unknown' },
     },
     // The type comes from urql, a dependency of the client package anyway: the usual
     // @graphql-typed-document-node/core has a required peer dependency on graphql, which npm
@@ -59,6 +62,8 @@ const resolverPlugins: Types.ConfiguredOutput = {
     scalars: {
       ID: { input: 'string', output: 'string' },
       JobErrorArgs: { input: 'Record<string, unknown>', output: 'Record<string, unknown>' },
+      TextLabelScalar: { input: 'unknown', output: 'unknown' },
+      CellScalar: { input: 'unknown', output: 'unknown' },
     },
     mapperTypeSuffix: 'Model',
     mappers: {

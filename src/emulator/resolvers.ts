@@ -49,6 +49,9 @@ export type LabelsResolvers = {
 /** The resolvers of either generation. */
 export type EmulatorResolvers = TagsResolvers | LabelsResolvers;
 
+const notImplemented = (field: string): never => {
+  throw new GraphQLError(`the emulator does not serve ${field} yet`, { extensions: { code: 'NOT_IMPLEMENTED' } });
+};
 const notFound = (message: string, field: string) => new GraphQLError(message, { extensions: { code: 'NOT_FOUND', field } });
 
 /** A label of a write as either generation sends it, its name already read from `tagName` or `labelName`. */
@@ -135,7 +138,7 @@ export function createResolvers(store: EmulatorStore, runner: JobRunner, generat
     Query: {
       getCabinet: (_, { projectId, role }) => {
         if (!store.projects.has(projectId)) throw notFound(`no project has the id "${projectId}"`, 'projectId');
-        return { id: store.cabinetId(projectId, role) };
+        return { id: store.cabinetId(projectId, role), role, status: 'IN_PROGRESS', documents: [] };
       },
       getCabinetLabelSetsById: (_, { cabinetId }) => {
         const project = store.projectOfCabinet(cabinetId);
@@ -144,6 +147,11 @@ export function createResolvers(store: EmulatorStore, runner: JobRunner, generat
       },
       getJob: (_, { jobId }) => store.jobs.get(jobId) ?? null,
       getJobs: (_, { jobIds }) => jobIds.map((id) => store.jobs.get(id) ?? null),
+      // Step 1 of issue 27: typed, not served yet (the store keeps no token positions yet).
+      getProjectCabinets: () => notImplemented('getProjectCabinets'),
+      getLabelsPaginated: () => notImplemented('getLabelsPaginated'),
+      getCells: () => notImplemented('getCells'),
+      getProjectsFinalReport: () => notImplemented('getProjectsFinalReport'),
       emulatorAppliedLabelCounts: (_, { projectId }) => {
         if (!store.projects.has(projectId)) throw notFound(`no project has the id "${projectId}"`, 'projectId');
         return store.appliedLabelCounts(projectId);

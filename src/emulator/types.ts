@@ -84,9 +84,22 @@ export interface StoredLabelSet {
   arrowLabelRequired: boolean;
 }
 
-/** A project's cabinet for one role (schema `Cabinet`). */
+/** One copy of a project's document in a cabinet (schema `TextDocument`). */
+export interface StoredTextDocument {
+  /** The copy's own id (what `getLabelsPaginated` and `getCells` take). */
+  id: string;
+  /** The project's document id. */
+  originId: string;
+  /** The document's file name. */
+  fileName: string;
+}
+
+/** A project's cabinet: a labeler's copy or the reviewer copy (schema `Cabinet`). */
 export interface StoredCabinet {
   id: string;
+  role: Role;
+  status: 'COMPLETE' | 'IN_PROGRESS';
+  documents: StoredTextDocument[];
 }
 
 /** A document of a project. */
