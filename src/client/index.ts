@@ -18,6 +18,8 @@ export { isLabelkitError, LabelkitError, ValidationError } from './errors.js';
 export type { ErrorCode, ErrorDetails, GraphQLErrorEntry } from './errors.js';
 export { validateAutoLabelInput } from './validation.js';
 export type { AutoLabelValidationOptions, ValidationProblem } from './validation.js';
+export { readDocumentLabels, readLabelsOfDocuments } from './readLabels.js';
+export type { ReadLabelsOptions, TextCursor, TextLabel } from './readLabels.js';
 export { buildLabelTree } from './labelTree.js';
 export type { LabelNode, LabelTree } from './labelTree.js';
 export type { SchemaChangeEvent, SchemaGeneration } from './labelSetDocuments.js';

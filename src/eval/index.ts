@@ -12,3 +12,9 @@ export { compareCursors, matchSpans, sortSpans, spansOverlap, tokenUnits } from 
 export type { DocumentMatch } from './matchSpans.js';
 export { MATCH_MODES } from './types.js';
 export type { ConfusionCell, EvalCursor, EvalLabel, EvalSpan, Figures, LabelScore, MatchMode, ScoreReport, ZeroDivision } from './types.js';
+export { CopyNotFoundError, findCopies, projectCabinets } from './findCopies.js';
+export type { Cabinets, DocumentPair, ProjectCopies } from './findCopies.js';
+export { evaluateProject, notGold, toEvalSpan } from './evaluateProject.js';
+export type { EvalReport, EvaluateOptions, NotGold } from './evaluateProject.js';
+export { listLabels, readLines, spanText } from './listLabels.js';
+export type { LabelRow } from './listLabels.js';
