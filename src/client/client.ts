@@ -76,6 +76,29 @@ export interface LabelingClient {
   /** The GraphQL endpoint this client sends to (as given in the options). */
   readonly url: string;
   /**
+   * Runs any typed document (one of `labelkit/documents`, or one your own codegen made from the
+   * SDL this package ships) and resolves with its `data`.
+   *
+   * @param document - a `TypedDocumentNode` holding one query or mutation; its types give the
+   * variables' and the result's
+   * @param variables - the operation's variables (may be left out when it has none)
+   * @param options - signal and time-out of this call
+   * @returns the answer's `data`, typed by the document
+   * @throws a labelkit error (see {@link LabelkitErrors}): `BAD_RESPONSE` when the answer lacks a
+   * field the document selects; a mutation is never retried, and one whose answer was lost
+   * rejects with `mutationOutcomeUnknown: true`
+   * @remarks Everything the helpers get, `request` gets: the credential (and its refresh), the
+   * `x-request-id`, the time-out and signal, retries of queries (with `Retry-After`), redaction of
+   * every secret (the client's, and any value of the variables under a secret-like key such as
+   * `secretKey`), and the error codes. The helpers below are written over it.
+   * @example
+   * ```ts
+   * import { GetCabinetDocument } from 'labelkit/documents';
+   * const { getCabinet } = await client.request(GetCabinetDocument, { projectId: 'PROJECT_ID', role: 'LABELER' });
+   * ```
+   */
+  request<Data, Variables extends AnyVariables>(document: TypedDocumentNode<Data, Variables>, ...rest: RequestArguments<Variables>): Promise<Data>;
+  /**
    * The cabinet of a project for one role (its `id` is the key to the label sets).
    * @param projectId - the project's id
    * @param role - `LABELER` or `REVIEWER`
@@ -208,6 +231,14 @@ export interface LabelingClient {
   close(): void;
 }
 
+/**
+ * The arguments of {@link LabelingClient.request} after the document: the variables (optional
+ * when the operation has none or only optional ones), then the call's options.
+ */
+export type RequestArguments<Variables> = { [key: string]: never } extends Variables
+  ? [variables?: Variables, options?: CallOptions]
+  : [variables: Variables, options?: CallOptions];
+
 /** What a label-set write of unknown outcome tells the caller (instead of the job's hint). */
 const LABEL_SET_WRITE_OUTCOME_HINT =
   '; the write may have reached the service and changed the label set although no answer arrived: read the label sets again before writing again';
@@ -271,7 +302,7 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
     check: (data: unknown) => string | undefined,
   ): Promise<Data> => {
     assertValid([...problems, ...checkTimingOptions(callOptions, 'options')], operationName);
-    return execute(document, variables, { kind: 'query', operationName, options: callOptions, check });
+    return execute(document, variables, callOptions, { check });
   };
   const getJobs = async (jobIds: string[], callOptions?: CallOptions) =>
     (await query(GetJobsDocument, { jobIds }, 'GetJobs', checkJobIds(jobIds), callOptions, jobList(Array.isArray(jobIds) ? jobIds.length : 0))).getJobs;
@@ -279,11 +310,15 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
   const checkWait = (problems: ValidationProblem[], waitOptions: WaitOptions | undefined) =>
     assertValid([...problems, ...checkTimingOptions(waitOptions, 'options')], 'GetJobs');
   // A label-set write through the executor: a mutation, never retried.
-  const mutation = (operationName: string, callOptions: CallOptions | undefined, check: (data: unknown) => string | undefined): SendDocument =>
-    (document, variables) => execute(document, variables as never, { kind: 'mutation', operationName, options: callOptions, check, outcomeHint: LABEL_SET_WRITE_OUTCOME_HINT });
+  const mutation = (_operationName: string, callOptions: CallOptions | undefined, check: (data: unknown) => string | undefined): SendDocument =>
+    (document, variables) => execute(document, variables as never, callOptions, { check, outcomeHint: LABEL_SET_WRITE_OUTCOME_HINT });
 
   const client: LabelingClient = {
     url: options.url,
+    async request(document, ...[variables, callOptions]) {
+      assertValid(checkTimingOptions(callOptions, 'options'), 'request');
+      return execute(document, variables, callOptions);
+    },
     async getCabinet(projectId, role, callOptions) {
       const problems = [...checkId(projectId, 'projectId'), ...checkRole(role, 'role')];
       return (await query(GetCabinetDocument, { projectId, role }, 'GetCabinet', problems, callOptions, objectField('getCabinet'))).getCabinet;
@@ -291,7 +326,7 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
     async getLabelSets(cabinetId, callOptions) {
       assertValid([...checkId(cabinetId, 'cabinetId'), ...checkTimingOptions(callOptions, 'options')], 'getCabinetLabelSetsById');
       const data = await labelSetDocuments.send((document) =>
-        execute(document, { cabinetId }, { kind: 'query', operationName: 'getCabinetLabelSetsById', options: callOptions, check: labelSetList() }),
+        execute(document, { cabinetId }, callOptions, { check: labelSetList() }),
       );
       return [...data.getCabinetLabelSetsById].sort((a, b) => a.index - b.index);
     },
@@ -304,13 +339,7 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
       const problems = [...validateAutoLabelInput(input, { allowInsecureEndpoint }), ...checkTimingOptions(callOptions, 'options')];
       assertValid(problems, 'AutoLabelTokenBasedProjectMutation');
       const normalized: AutoLabelInput = { ...input, options: { ...input.options, serviceProvider: input.options.serviceProvider ?? 'CUSTOM' } };
-      const data = await execute(AutoLabelTokenBasedProjectMutationDocument, { input: normalized }, {
-        kind: 'mutation',
-        operationName: 'AutoLabelTokenBasedProjectMutation',
-        secrets: [input.targetAPI.secretKey],
-        options: callOptions,
-        check: objectField('result', true),
-      });
+      const data = await execute(AutoLabelTokenBasedProjectMutationDocument, { input: normalized }, callOptions, { check: objectField('result', true) });
       return data.result;
     },
     async getJob(jobId, callOptions) {

@@ -10,7 +10,7 @@
  * @packageDocumentation
  */
 export { createLabelingClient } from './client.js';
-export type { LabelingClient, LabelingClientOptions } from './client.js';
+export type { LabelingClient, LabelingClientOptions, RequestArguments } from './client.js';
 export type { CallOptions, RetryOptions } from './executor.js';
 export type { AuthOptions, ClientCredentials } from './auth.js';
 export type { PollOptions, WaitOptions } from './jobPoller.js';

@@ -131,3 +131,20 @@ describe('options, errors and helpers', () => {
     expectTypeOf(VERSION).toEqualTypeOf<string>();
   });
 });
+
+describe('client.request', () => {
+  it('infers data and variables from the document', async () => {
+    const data = await client.request(tagsDocuments.GetCabinetDocument, { projectId: 'p', role: 'LABELER' });
+    expectTypeOf(data).toEqualTypeOf<tagsDocuments.GetCabinetQuery>();
+    const sets = await client.request(labelsDocuments.GetCabinetLabelSetsByIdDocument, { cabinetId: 'c' }, { timeoutMs: 1_000 });
+    expectTypeOf(sets.getCabinetLabelSetsById[0]!.labelItems[0]!.labelName).toEqualTypeOf<string>();
+    // @ts-expect-error a wrong variable is a compile error
+    await client.request(tagsDocuments.GetCabinetDocument, { projectId: 'p', role: 'OWNER' });
+    // @ts-expect-error so is a missing one
+    await client.request(tagsDocuments.GetCabinetDocument, { projectId: 'p' });
+    // @ts-expect-error and leaving out the variables of an operation that has some
+    await client.request(tagsDocuments.GetJobDocument);
+    // @ts-expect-error a field the document does not select is a compile error
+    void data.getCabinet.name;
+  });
+});
