@@ -13,9 +13,9 @@ export type NotGold = 'conflict' | 'rejected' | 'deleted';
  * Whether a label of the reviewer copy counts as gold.
  *
  * @param label - a label read with `readDocumentLabels`
- * @returns null for gold, else why not: `deleted` (`deleted: true`), `conflict` (`labeledBy:
- * CONFLICT`, a disagreement nobody settled) or `rejected` (a `rejectedByUserId`, the field the
- * service's conflict records carry, or `rejected: true`)
+ * @returns null for gold, else why not: `deleted` (`deleted: true`), `conflict`
+ * (`labeledBy: CONFLICT`, a disagreement nobody settled) or `rejected` (a `rejectedByUserId`,
+ * the field the service's conflict records carry, or `rejected: true`)
  */
 export function notGold(label: TextLabel): NotGold | null {
   if (label.deleted === true) return 'deleted';

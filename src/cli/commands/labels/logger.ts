@@ -5,8 +5,8 @@ import type { Printer } from '../../io.js';
 export const LABEL_CSV_COLUMNS = ['document', 'file', 'sentence', 'start_token', 'start_char', 'end_token', 'end_char', 'text', 'label', 'label_id', 'layer', 'labeled_by', 'confidence', 'deleted'] as const;
 
 /** One CSV field: quoted when it holds a comma, quote or line break (RFC 4180). */
-const csvField = (value: string | number | boolean | null) => {
-  const text = value === null ? '' : String(value);
+const csvField = (value: string | number | boolean | null | undefined) => {
+  const text = value === null || value === undefined ? '' : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 };
 
