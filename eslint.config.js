@@ -65,7 +65,9 @@ const rooms = [
     patterns: [
       throughPublicNames('emulator'),
       { regex: '^(?:\\.\\./)+generated/', allowTypeImports: true, message: 'the emulator takes only types from its generated resolver types (docs/ARCHITECTURE.md)' },
-      noImportOf(['cli', 'demo', 'bulk', 'labelSets', 'eval'], 'the emulator stands in for the service: it may import labelkit/model, labelkit/documents and src/shared, not the CLI'),
+      noImportOf(['cli', 'demo', 'bulk', 'labelSets'], 'the emulator stands in for the service: it may import labelkit/model, labelkit/documents and src/shared, not the CLI'),
+      // The results page scores the job's copy against gold with the pure scoring of src/eval (no client).
+      { regex: '^\\.{1,2}/(?:.*/)?eval/(?!(?:scoreLabels|matchSpans|types)(?:\\.js)?$)', message: 'the emulator may import only the pure scoring of src/eval (scoreLabels, matchSpans, types), not what reads through the client (docs/ARCHITECTURE.md)' },
       { regex: '^labelkit$|^labelkit-tools(?:/|$)', message: 'the emulator stands in for the service: it does not use the client (docs/ARCHITECTURE.md)' },
     ],
   },
@@ -91,6 +93,13 @@ const rooms = [
       throughPublicNames('eval'),
       noImportOf(['emulator', 'cli', 'demo', 'bulk', 'labelSets'], 'scoring a model sits above the client: it may import labelkit (public) and src/shared'),
       noPackage(['labelkit/model', 'labelkit-tools'], 'scoring a model sits above the client: it may import labelkit (public) and src/shared'),
+    ],
+  },
+  {
+    // The pure scoring, which the emulator's results page imports too: nothing but itself.
+    files: ['src/eval/scoreLabels.ts', 'src/eval/matchSpans.ts', 'src/eval/types.ts'],
+    patterns: [
+      { regex: '^(?!\\./(?:scoreLabels|matchSpans|types)\\.js$)', message: 'the scoring (scoreLabels, matchSpans, types) is pure: the emulator imports it, so it imports nothing but itself (docs/ARCHITECTURE.md)' },
     ],
   },
   {

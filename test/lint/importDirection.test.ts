@@ -77,6 +77,10 @@ describe('the import direction between the rooms of src/', () => {
     ['src/eval/x.ts', "import { value } from '../../generated/graphql.js';"],
     ['src/eval/x.ts', "import { value } from 'labelkit/model';"],
     ['src/client/x.ts', "import { value } from '../eval/index.js';"],
+    ['src/emulator/x.ts', "import { value } from '../eval/index.js';"],
+    ['src/emulator/pages/x.ts', "import { value } from '../../eval/findCopies.js';"],
+    ['src/eval/scoreLabels.ts', "import { value } from 'labelkit';"],
+    ['src/eval/matchSpans.ts', "import { value } from '../shared/constants.js';"],
   ])('refuses, in %s, %s', async (file, line) => {
     expect(await refusals(file, line)).toEqual([expect.stringContaining('docs/ARCHITECTURE.md')]);
   });
@@ -114,6 +118,9 @@ describe('the import direction between the rooms of src/', () => {
     ['src/eval/x.ts', "import { value } from 'labelkit/documents';"],
     ['src/eval/x.ts', "import { value } from '../shared/constants.js';"],
     ['src/cli/commands/eval/runner.ts', "import { value } from '../../../eval/index.js';"],
+    ['src/emulator/pages/x.ts', "import { value } from '../../eval/scoreLabels.js';"],
+    ['src/emulator/pages/x.ts', "import type { value } from '../../eval/types.js';"],
+    ['src/eval/scoreLabels.ts', "import { value } from './matchSpans.js';"],
   ])('accepts, in %s, %s', async (file, line) => {
     expect(await refusals(file, line)).toEqual([]);
   });
