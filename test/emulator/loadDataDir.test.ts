@@ -138,7 +138,7 @@ describe('loadDataDir', () => {
     write('nodocs/label-sets/a.csv', 'id,name\na,A\n');
     expect(problemsOf()).toEqual([
       'bad id!: a project folder name is the project id: letters, digits, _ or - only',
-      'news/labelsets: unexpected entry (a project folder holds project.json, documents/ and label-sets/)',
+      'news/labelsets: unexpected entry (a project folder holds project.json, documents/, label-sets/ and review/)',
       'news/project.json:3: unknown key "owner" (allowed: name)',
       'news/documents/empty.txt:1: is empty: a document needs at least one line (one sentence per line)',
       'news/documents/latin1.txt:2: is not valid UTF-8 text',
