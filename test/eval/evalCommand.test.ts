@@ -212,11 +212,11 @@ describe('labelkit labels', () => {
     const { code, out } = await cli('labels', '--project', PROJECT, '--labeler', MODEL);
     expect(code).toBe(0);
     expect(out.trim().split('\n')).toEqual([
-      'news-1.txt:0  "Ada Lovelace"  PERSON  confidence 0.9',
-      'news-1.txt:0  "Acme"  ORG  confidence 0.8',
-      'news-1.txt:0  "London"  PERSON  confidence 0.4',
-      'news-1.txt:1  "Paris"  LOC  confidence 0.95',
-      'news-1.txt:2  "weather"  ORG  confidence 0.3',
+      'news-1.txt:0  "Ada Lovelace"  PERSON  LABELER, confidence 0.9',
+      'news-1.txt:0  "Acme"  ORG  LABELER, confidence 0.8',
+      'news-1.txt:0  "London"  PERSON  LABELER, confidence 0.4',
+      'news-1.txt:1  "Paris"  LOC  LABELER, confidence 0.95',
+      'news-1.txt:2  "weather"  ORG  LABELER, confidence 0.3',
     ]);
   });
 
