@@ -12,6 +12,7 @@ import { argv, fakeIo } from '../cli/fakeIo.js';
 const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
 const section = readme.slice(readme.indexOf('## How good is my model?'), readme.indexOf('\n## ', readme.indexOf('## How good is my model?') + 5));
 const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+const sample = /```text\n([\s\S]*?)```/.exec(section)![1]!;
 
 /** `labelkit a b "c d"` → ['a', 'b', 'c d'], and where stdout goes (`> file`), and the shell's tail. */
 function parse(line: string): { args: string[]; redirect?: string; echoesExit: boolean } {
@@ -46,6 +47,8 @@ describe('README: How good is my model?', () => {
           expect(report.micro.tp).toBeGreaterThan(0);
         }
         if (args[0] === 'eval' && !args.includes('--json')) expect(io.out()).toMatch(/^micro avg /m);
+        // The output the section prints is the first command's, as it is.
+        if (line === lines[0]) expect(`$ ${line}\n${io.out()}`).toBe(sample);
       }
     } finally {
       demoIo.interrupt();
