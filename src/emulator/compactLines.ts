@@ -180,10 +180,11 @@ export class CompactLines {
     const n = spans.count;
     if (this.used + n > this.entry.length) this.makeRoom(n);
     const at = this.used;
-    this.entry.set(spans.entry.subarray(0, n), at);
-    this.startToken.set(spans.startToken.subarray(0, n), at);
-    this.endToken.set(spans.endToken.subarray(0, n), at);
+    // A loop, not set(subarray()): a line has few labels, and three views per line cost more than the copy.
     for (let i = 0; i < n; i++) {
+      this.entry[at + i] = spans.entry[i]!;
+      this.startToken[at + i] = spans.startToken[i]!;
+      this.endToken[at + i] = spans.endToken[i]!;
       const c = spans.confidence[i]!;
       if (!Number.isNaN(c)) (this.confidence ??= new Float64Array(this.entry.length).fill(Number.NaN))[at + i] = c;
       else if (this.confidence) this.confidence[at + i] = Number.NaN;

@@ -73,8 +73,8 @@ function itemsByName(labelSets: readonly StoredLabelSet[]): Map<string, { key: s
 export class LabelRefs {
   private readonly entries: Entry[] = [];
   private readonly entryByKey = new Map<string, number>();
-  /** Layer and name as given → entry, for the label sets as they are now. */
-  private byName = new Map<string, number>();
+  /** Layer → name as given → entry, for the label sets as they are now (no string built per lookup). */
+  private byName = new Map<number, Map<string, number>>();
   /** Layer and lower-case name → item, for the label sets as they are now; built on first use. */
   private names: Map<string, { key: string; id: string }> | undefined;
   /** Item key → item, for the label sets as they are now; built on first use. */
@@ -93,19 +93,20 @@ export class LabelRefs {
    * @returns the entry the labels store: the same for the same name, layer and item
    */
   indexOf(name: string, layer = 0): number {
-    const given = `${layer}\u0000${name}`;
-    let index = this.byName.get(given);
+    let inLayer = this.byName.get(layer);
+    if (!inLayer) this.byName.set(layer, (inLayer = new Map()));
+    let index = inLayer.get(name);
     if (index !== undefined) return index;
     this.names ??= itemsByName(this.labelSets());
     const bound = this.names.get(nameKey(layer, name));
-    const key = `${bound?.key ?? ''}\u0001${given}`;
+    const key = `${bound?.key ?? ''}\u0001${layer}\u0000${name}`;
     index = this.entryByKey.get(key);
     if (index === undefined) {
       index = this.entries.length;
       this.entries.push({ spelling: name, layer, item: bound?.key, itemId: bound?.id });
       this.entryByKey.set(key, index);
     }
-    this.byName.set(given, index);
+    inLayer.set(name, index);
     return index;
   }
 

@@ -134,7 +134,10 @@ function requireProjectId(projectId: string | null | undefined): string {
  * go to the store's write methods: an unknown project or set is NOT_FOUND, a stale
  * `labelSetSignature` is `extensions.code` STALE_SIGNATURE (a guess about production, see
  * `checkSignature`), bad input is one BAD_USER_INPUT error listing every problem with its wire
- * field name. `emulatorAppliedLabelCounts` is emulator-only.
+ * field name. The label reads (`getProjectCabinets`, `getLabelsPaginated`, `getCells`,
+ * `getProjectsFinalReport`) answer from the store's copies; an unknown project or document copy is
+ * NOT_FOUND, a bad page or cursor one BAD_USER_INPUT error listing every problem.
+ * `emulatorAppliedLabelCounts` is emulator-only.
  * @example
  * ```ts
  * createSchema({ typeDefs, resolvers: createResolvers(store, runner, 'labels') });

@@ -457,9 +457,10 @@ export class EmulatorStore {
       this.tokens.cut(text);
       for (const e of entities) {
         if (!isInt32(e.start_char) || !isInt32(e.end_char)) throw new RangeError(`start_char and end_char must be integer character offsets, got ${e.start_char} and ${e.end_char}`);
-        const snapped = this.tokens.snap(e.start_char, e.end_char);
-        if (!snapped) throw new RangeError(`the span ${e.start_char}-${e.end_char} holds no token of line ${line} of document ${JSON.stringify(doc?.id ?? null)} (white space only, or outside the line)`);
-        spans.push(copy.labels.indexOf(e.label, e.layer ?? 0), snapped[0], snapped[1], e.confidence_score ?? Number.NaN, 0);
+        if (!this.tokens.snapInPlace(e.start_char, e.end_char)) {
+          throw new RangeError(`the span ${e.start_char}-${e.end_char} holds no token of line ${line} of document ${JSON.stringify(doc?.id ?? null)} (white space only, or outside the line)`);
+        }
+        spans.push(copy.labels.indexOf(e.label, e.layer ?? 0), this.tokens.first, this.tokens.last, e.confidence_score ?? Number.NaN, 0);
       }
     }
     lines.setLine(line, spans);

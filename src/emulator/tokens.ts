@@ -62,6 +62,10 @@ export class Tokens {
     const length = text.length;
     while (at < length) {
       const code = text.charCodeAt(at);
+      if (code === 32) {
+        at++;
+        continue;
+      }
       const kind = classOf(text, at, code);
       const width = code >= 0xd800 && code <= 0xdbff && at + 1 < length ? 2 : 1;
       if (kind === 0) {
@@ -73,7 +77,12 @@ export class Tokens {
       if (kind === 1) {
         while (at < length) {
           const next = text.charCodeAt(at);
-          if (classOf(text, at, next) !== 1) break;
+          // ASCII letters and digits first: most text never reaches classOf here.
+          if ((next >= 97 && next <= 122) || (next >= 65 && next <= 90) || (next >= 48 && next <= 57)) {
+            at++;
+            continue;
+          }
+          if (next < 128 || classOf(text, at, next) !== 1) break;
           at += next >= 0xd800 && next <= 0xdbff && at + 1 < length ? 2 : 1;
         }
       }
@@ -137,11 +146,30 @@ export class Tokens {
    * ```
    */
   snap(startChar: number, endChar: number): [number, number] | undefined {
+    return this.snapInPlace(startChar, endChar) ? [this.first, this.last] : undefined;
+  }
+
+  /** The first token of the last {@link Tokens.snapInPlace} that succeeded. */
+  first = 0;
+  /** The last token (inclusive) of the last {@link Tokens.snapInPlace} that succeeded. */
+  last = 0;
+
+  /**
+   * {@link Tokens.snap} without an array per span: the tokens go to {@link Tokens.first} and
+   * {@link Tokens.last}.
+   *
+   * @param startChar - the span's first offset (inclusive)
+   * @param endChar - the offset after its last character (exclusive)
+   * @returns false when the span covers white space only (or nothing)
+   */
+  snapInPlace(startChar: number, endChar: number): boolean {
     const first = this.firstEndingAfter(startChar);
-    if (first >= this.count || this.bounds[first * 2]! >= endChar) return undefined;
+    if (first >= this.count || this.bounds[first * 2]! >= endChar) return false;
     const last = this.firstEndingAfter(endChar - 1);
     // The token holding endChar - 1, or (when that character is white space) the one before it.
-    return [first, last < this.count && this.bounds[last * 2]! < endChar ? last : last - 1];
+    this.first = first;
+    this.last = last < this.count && this.bounds[last * 2]! < endChar ? last : last - 1;
+    return true;
   }
 }
 

@@ -153,3 +153,53 @@ describe('loadDataDir', () => {
     expect(() => loadDataDir(join(dir, 'missing'))).toThrow(/data folder .*missing has 1 problem:\n {2}.*missing: is not a readable folder/);
   });
 });
+
+describe('loadDataDir review/ (the gold labels of the reviewer copy)', () => {
+  const goldFile = (labels: unknown[]) => JSON.stringify({ labels }, null, 2);
+
+  it('loads review/<documentId>.json into the document and serves it as the reviewer copy, snapped to tokens', async () => {
+    goodProject();
+    write('news/review/a.json', goldFile([
+      { line: 0, start_char: 0, end_char: 12, label: 'person', text: 'Ada Lovelace', labeledBy: 'AUTO' },
+      { line: 1, start_char: 6, end_char: 9, label: 'PERSON', deleted: true },
+      { line: 0, start_char: 22, end_char: 28, label: 'YEAR', layer: 1 },
+    ]));
+    expect(loadDataDir(dir)[0]!.documents[0]!.review).toHaveLength(3);
+    const emu = await startEmulator({ dataDir: dir, demoProject: false });
+    try {
+      const [reviewer] = emu.emulator.store.labelsOf('news');
+      expect(reviewer).toMatchObject({ role: 'REVIEWER', labelerEmail: '' });
+      expect(reviewer!.documents[0]!.lines).toEqual([
+        {
+          id: 0,
+          text: 'Ada Lovelace lives in London.',
+          entities: [
+            { label: 'person', start_char: 0, end_char: 12, layer: 0, labeledBy: 'AUTO' },
+            { label: 'YEAR', start_char: 22, end_char: 28, layer: 1 },
+          ],
+        },
+        { id: 1, text: 'Grace Hopper too.', entities: [{ label: 'PERSON', start_char: 6, end_char: 12, layer: 0, deleted: true }] }, // "Hop" → "Hopper"
+      ]);
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it('names the file, line and field of every bad gold label, and of a review file that names no document', () => {
+    goodProject();
+    write('news/review/a.json', goldFile([
+      { line: 0, start_char: 0, end_char: 3, label: 'PERSON', text: 'Ada' },
+      { line: 0, start_char: 0, end_char: 3, label: 'DATE' },
+      { line: 1, start_char: 5, end_char: 40, label: 'PERSON', lable: 'x' },
+    ]));
+    write('news/review/zzz.json', goldFile([]));
+    write('news/review/notes.txt', 'x');
+    expect(problemsOf()).toEqual([
+      'news/review/a.json:14: labels[1].label: "DATE" is not a span label of the label set of index 0',
+      'news/review/a.json:21: labels[2].lable: unknown key (allowed: line, start_char, end_char, label, layer, text, labeledBy, deleted, confidence_score)',
+      'news/review/a.json:19: labels[2].end_char: must be at most 17 (the line\'s length)',
+      'news/review/notes.txt: unexpected entry: gold labels are <documentId>.json files',
+      'news/review/zzz.json: names no document: documents/zzz.txt does not exist',
+    ]);
+  });
+});
