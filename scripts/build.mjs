@@ -226,6 +226,11 @@ const labelkitBuild = await build({
   logLevel: 'warning',
 });
 
+// 2b. The SDL of both generations, for an app's own codegen (`labelkit/schema.graphql`,
+// `labelkit/schema.labels.graphql`; written by `npm run codegen` into generated/<generation>/).
+copyFileSync(join(root, 'generated', 'tags', 'schema.graphql'), join(root, 'packages', 'labelkit', 'dist', 'schema.graphql'));
+copyFileSync(join(root, 'generated', 'labels', 'schema.graphql'), join(root, 'packages', 'labelkit', 'dist', 'schema.labels.graphql'));
+
 // 3. labelkit-tools: JavaScript with its server-side dependencies inside, labelkit external.
 const tools = PACKAGES['labelkit-tools'];
 const toolsBuild = await build({

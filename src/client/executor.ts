@@ -101,15 +101,34 @@ function answerProblem(value: unknown, selections: readonly Node[], fragments: R
   return undefined;
 }
 
-/** The kind and name of a document's operation, and how to check an answer to it. */
-function operationOf(document: { readonly definitions: readonly Node[] }) {
+/** A document's operation: its kind, its name, and what is missing from an answer to it. */
+export interface OperationOf {
+  kind: string | undefined;
+  operationName: string;
+  problem: (data: unknown) => string | undefined;
+}
+
+const operations = new WeakMap<object, OperationOf>();
+
+/**
+ * The operation of a document, read once per document object.
+ *
+ * @param document - a typed document (one query or mutation, and its fragments)
+ * @returns its kind (`query`, `mutation`, …), its name (`anonymous` without one) and the answer check
+ * @example
+ * ```ts
+ * operationOf(GetCabinetDocument).operationName; // 'GetCabinet'
+ * ```
+ */
+export function operationOf(document: { readonly definitions: readonly Node[] }): OperationOf {
+  const known = operations.get(document);
+  if (known) return known;
   const operation = document.definitions.find((d) => d.kind === 'OperationDefinition');
   const fragments = new Map(document.definitions.filter((d) => d.kind === 'FragmentDefinition').map((d) => [d.name?.value ?? '', d]));
-  return {
-    kind: operation?.operation,
-    operationName: operation?.name?.value ?? 'anonymous',
-    problem: (data: unknown) => answerProblem(data, operation?.selectionSet?.selections ?? [], fragments, ''),
-  };
+  const selections = operation?.selectionSet?.selections ?? [];
+  const found = { kind: operation?.operation, operationName: operation?.name?.value ?? 'anonymous', problem: (data: unknown) => answerProblem(data, selections, fragments, '') };
+  operations.set(document, found);
+  return found;
 }
 
 /** The executor of a client: `execute` runs a call, `close` ends every call in flight and refuses new ones. */
@@ -268,8 +287,6 @@ export function createExecutor(options: ExecutorOptions): Executor {
   // mutations share a key: they go one after another (each is still sent once).
   const mutationTurns = new Map<number, Promise<unknown>>();
 
-  const operations = new WeakMap<object, ReturnType<typeof operationOf>>();
-
   const execute = async <Data, Variables extends AnyVariables>(
     document: TypedDocumentNode<Data, Variables>,
     given: Variables | undefined,
@@ -277,8 +294,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
     extras: CallExtras<Data> = {},
   ): Promise<Data> => {
     const variables = given ?? ({} as Variables);
-    let operation = operations.get(document);
-    if (!operation) operations.set(document, (operation = operationOf(document)));
+    const operation = operationOf(document);
     const { kind, operationName } = operation;
     const requestId = newRequestId();
     const details = { operationName, requestId };

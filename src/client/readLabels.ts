@@ -1,4 +1,4 @@
-import { GetLabelsPaginatedDocument } from '../../generated/graphql.js';
+import { GetLabelsPaginatedDocument } from '../../generated/tags/graphql.js';
 import type { LabelingClient } from './client.js';
 import { ProtocolError } from './errors.js';
 import type { CallOptions } from './executor.js';

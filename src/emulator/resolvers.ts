@@ -190,7 +190,7 @@ export function createResolvers(store: EmulatorStore, runner: JobRunner, generat
       autoLabelTokenBasedProject: (_, { input }) => {
         const problems = checkAutoLabelInput(input, store);
         if (problems.length > 0) {
-          const list = problems.map((p) => `${p.field} ${p.message}`).join('; ');
+          const list = problems.map((p) => `${p.path} ${p.message}`).join('; ');
           throw new GraphQLError(`Invalid input (${problems.length} problem${problems.length === 1 ? '' : 's'}): ${list}`, {
             extensions: { code: 'BAD_USER_INPUT', problems },
           });
