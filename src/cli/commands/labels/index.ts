@@ -35,11 +35,24 @@ export function labelsCommand(io: Io, done: (code: number) => void): Command {
         const progress = createDocumentProgress(io);
         const format = flags.json === true ? 'json' : flags.csv === true ? 'csv' : 'text';
         let print: ReturnType<typeof labelPrinter> | undefined;
+        // `labelkit labels … | head`: once the reader of stdout is gone, stop reading and exit 0.
+        const closed = new Error('stdout closed');
+        let gone = false;
+        const stdout = io.stdout as { once?: (event: 'error', listener: (error: NodeJS.ErrnoException) => void) => unknown };
+        stdout.once?.('error', (error) => {
+          if (error.code !== 'EPIPE') throw error;
+          gone = true;
+        });
         try {
           const count = await runLabels(flags, context, (row) => {
+            if (gone) throw closed;
             progress.stop();
             (print ??= labelPrinter(context.printer, format))(row);
-          }, progress.onProgress);
+          }, progress.onProgress).catch((error: unknown) => {
+            if (error === closed || gone) return -1;
+            throw error;
+          });
+          if (count < 0) return EXIT.ok;
           if (print === undefined && format === 'csv') labelPrinter(context.printer, format);
           if (format === 'text') printLabelCount(context.printer, count);
           return EXIT.ok;
