@@ -116,7 +116,7 @@ export async function applyLabelSetPlan(client: LabelSetsClient, plan: LabelSetP
     try {
       setId = await send(write);
     } catch (error) {
-      const unknown = (error as { mutationOutcomeUnknown?: unknown }).mutationOutcomeUnknown === true;
+      const unknown = error instanceof Error && 'mutationOutcomeUnknown' in error && error.mutationOutcomeUnknown === true;
       fail(error instanceof Error ? error.message : String(error), unknown, error);
     }
     const done: AppliedWrite = { index, op: write.op, setIndex: write.setIndex, setId: setId!, description };

@@ -1,3 +1,5 @@
+import { errorCode } from '../shared/classify.js';
+
 /** Machine-readable kinds of label-set workflow errors. */
 export type LabelSetsErrorCode = 'FILE' | 'PLAN' | 'STALE' | 'DESTRUCTIVE' | 'APPLY';
 
@@ -147,6 +149,6 @@ export class ApplyError extends LabelSetsError {
  */
 export function isLabelSetsError(error: unknown): error is LabelSetsError {
   if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  return error.message.startsWith('[LabelSets] ') && typeof code === 'string' && ['FILE', 'PLAN', 'STALE', 'DESTRUCTIVE', 'APPLY'].includes(code);
+  const code = errorCode(error);
+  return error.message.startsWith('[LabelSets] ') && code !== undefined && ['FILE', 'PLAN', 'STALE', 'DESTRUCTIVE', 'APPLY'].includes(code);
 }
