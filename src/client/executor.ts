@@ -57,6 +57,24 @@ interface Node {
   readonly selectionSet?: { readonly selections: readonly Node[] } | undefined;
 }
 
+/** A selection, read once per document: a field (its key in the answer) or a fragment (its type condition), and what it selects. */
+interface Selected {
+  key: string | undefined;
+  type: string | undefined;
+  inner: Selected[] | undefined;
+}
+
+/** Reads a selection set once: fields by their answer key, fragment spreads resolved (a cycle ends the reading). */
+function selected(selections: readonly Node[], fragments: ReadonlyMap<string, Node>, seen: ReadonlySet<string> = new Set()): Selected[] {
+  return selections.flatMap((node): Selected[] => {
+    const name = node.name?.value ?? '';
+    const fragment = node.kind === 'FragmentSpread' ? (seen.has(name) ? undefined : fragments.get(name)) : node;
+    if (node.kind !== 'Field' && !fragment?.selectionSet) return [];
+    const inner = fragment?.selectionSet && selected(fragment.selectionSet.selections, fragments, node.kind === 'FragmentSpread' ? new Set([...seen, name]) : seen);
+    return [{ key: node.kind === 'Field' ? (node.alias?.value ?? name) : undefined, type: fragment?.typeCondition?.name.value, inner }];
+  });
+}
+
 /**
  * Where an answer misses the selection that asked for it, or undefined: every field selected
  * (aliases as keys, fragments included) is present, an object wherever sub-fields are asked (in
@@ -65,10 +83,10 @@ interface Node {
  * object's is skipped; select `__typename` where a union or interface is asked. The path is
  * built only for a miss, so a good answer costs one pass and no strings.
  */
-function missing(value: unknown, selections: readonly Node[], fragments: ReadonlyMap<string, Node>): { path: (string | number)[]; lacks: boolean } | undefined {
+function missing(value: unknown, selections: readonly Selected[]): { path: (string | number)[]; lacks: boolean } | undefined {
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const miss = missing(value[i], selections, fragments);
+      const miss = missing(value[i], selections);
       if (miss) return (miss.path.unshift(i), miss);
     }
     return undefined;
@@ -76,22 +94,24 @@ function missing(value: unknown, selections: readonly Node[], fragments: Readonl
   if (value === null) return undefined;
   if (typeof value !== 'object') return { path: [], lacks: false };
   const object = value as Record<string, unknown>;
-  for (const node of selections) {
-    const key = node.alias?.value ?? node.name?.value ?? '';
-    const field = node.kind === 'Field';
-    if (field && object[key] === undefined) return { path: [key], lacks: true };
-    const fragment = node.kind === 'FragmentSpread' ? fragments.get(key) : node;
-    const type = fragment?.typeCondition?.name.value;
-    if (!fragment?.selectionSet || (!field && type !== undefined && typeof object.__typename === 'string' && object.__typename !== type)) continue;
-    const miss = missing(field ? object[key] : object, fragment.selectionSet.selections, fragments);
-    if (miss) return (field && miss.path.unshift(key), miss);
+  for (const { key, type, inner } of selections) {
+    if (key === undefined) {
+      if (type !== undefined && typeof object.__typename === 'string' && object.__typename !== type) continue;
+      const miss = inner && missing(object, inner);
+      if (miss) return miss;
+      continue;
+    }
+    const at = object[key];
+    if (at === undefined) return { path: [key], lacks: true };
+    const miss = inner && missing(at, inner);
+    if (miss) return (miss.path.unshift(key), miss);
   }
   return undefined;
 }
 
 /** What is missing from an answer, in words (`the answer's data lacks getJobs[0].progress`), or undefined. */
-function answerProblem(data: unknown, selections: readonly Node[], fragments: ReadonlyMap<string, Node>): string | undefined {
-  const miss = missing(data, selections, fragments);
+function answerProblem(data: unknown, selections: readonly Selected[]): string | undefined {
+  const miss = missing(data, selections);
   if (!miss) return undefined;
   const at = miss.path.map((step, i) => (typeof step === 'number' ? `[${step}]` : i === 0 ? step : `.${step}`)).join('');
   return miss.lacks ? `the answer's data lacks ${at}` : `${at || 'data'} is not an object`;
@@ -121,8 +141,8 @@ export function operationOf(document: { readonly definitions: readonly Node[] })
   if (known) return known;
   const operation = document.definitions.find((d) => d.kind === 'OperationDefinition');
   const fragments = new Map(document.definitions.filter((d) => d.kind === 'FragmentDefinition').map((d) => [d.name?.value ?? '', d]));
-  const selections = operation?.selectionSet?.selections ?? [];
-  const found = { kind: operation?.operation, operationName: operation?.name?.value ?? 'anonymous', problem: (data: unknown) => answerProblem(data, selections, fragments) };
+  const selections = selected(operation?.selectionSet?.selections ?? [], fragments);
+  const found = { kind: operation?.operation, operationName: operation?.name?.value ?? 'anonymous', problem: (data: unknown) => answerProblem(data, selections) };
   operations.set(document, found);
   return found;
 }
