@@ -50,9 +50,10 @@ const PACKAGES = {
       emulator: 'src/emulator/index.ts',
       bulk: 'src/bulk/index.ts',
       'label-sets': 'src/labelSets/index.ts',
+      eval: 'src/eval/index.ts',
     },
     // Entry points whose declarations are published (the CLI is a command, not an import).
-    typed: ['emulator', 'bulk', 'label-sets'],
+    typed: ['emulator', 'bulk', 'label-sets', 'eval'],
   },
 };
 

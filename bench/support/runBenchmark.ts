@@ -14,6 +14,7 @@ export const BENCHMARKS: Record<string, () => Promise<Figure[]>> = {
   sizeAndStartup: async () => (await import('../sizeAndStartup.js')).sizeAndStartup(),
   manyProjects: async () => (await import('../manyProjects.js')).manyProjects(),
   manyWorkers: async () => (await import('../manyWorkers.js')).manyWorkers(),
+  readLabels: async () => (await import('../readLabels.js')).readLabels(),
 };
 
 // Run as a script (not when bench/run.ts imports the list above).
