@@ -103,6 +103,9 @@ describe('README.md shell blocks', () => {
     expect(outcome.output).toContain('"projectId":"demo-project"'); // the labels route
     expect(outcome.output).toContain('"emulatorAppliedLabelCounts"');
     expect(outcome.output).toContain('exit 0'); // the label-set drift check after the apply
+    // How good is my model?: the demo's model scored, and the CI gate's exit code.
+    expect(outcome.output).toMatch(/^micro avg /m);
+    expect(outcome.output).toContain('exit 11');
     // Many workers: the two workers' started lines add up to the 200 projects, each once.
     if (pg?.url) {
       const counts = [...outcome.output.matchAll(/^worker-[12]\.txt:(\d+)$/gm)].map((m) => Number(m[1]));

@@ -1,6 +1,7 @@
 // The commands of README "How good is my model?" run as printed: the demo with --keep in process,
-// then each `labelkit …` line of the section's second shell block through the CLI, with the two
-// export lines the demo printed as the environment.
+// then each `labelkit …` line of the section's shell block after it through the CLI, with the two
+// export lines the demo printed as the environment. (test/build/readmeShellBlocks.test.ts runs the
+// same block in bash, as a user pastes it.)
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -16,8 +17,8 @@ const sample = /```text\n([\s\S]*?)```/.exec(section)![1]!;
 
 /** `labelkit a b "c d"` → ['a', 'b', 'c d'], and where stdout goes (`> file`), and the shell's tail. */
 function parse(line: string): { args: string[]; redirect?: string; echoesExit: boolean } {
-  const echoesExit = /;\s*echo "exit \$\?"\s*$/.test(line);
-  let command = line.replace(/;\s*echo "exit \$\?"\s*$/, '');
+  const echoesExit = /(;|\|\|)\s*echo "exit \$\?"\s*$/.test(line);
+  let command = line.replace(/(;|\|\|)\s*echo "exit \$\?"\s*$/, '');
   const redirect = /\s>\s*(\S+)\s*$/.exec(command)?.[1];
   command = command.replace(/\s>\s*\S+\s*$/, '');
   const args = [...command.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!).slice(1);
@@ -26,8 +27,8 @@ function parse(line: string): { args: string[]; redirect?: string; echoesExit: b
 
 describe('README: How good is my model?', () => {
   it('runs the demo with --keep, then every labelkit command of the section as printed', async () => {
-    expect(blocks[0]).toContain('npm run demo -- --keep');
-    const lines = blocks[1]!.split('\n').filter((l) => l.startsWith('labelkit '));
+    expect(blocks[0]).toContain('labelkit demo --keep');
+    const lines = blocks[0]!.split('\n').filter((l) => l.startsWith('labelkit ') && !l.startsWith('labelkit demo'));
     expect(lines.length).toBeGreaterThanOrEqual(5);
     const demoIo = fakeIo();
     const demo = main(argv('demo', '--keep'), demoIo);
