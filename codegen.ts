@@ -11,12 +11,17 @@ import { generationOfSchema, operationsInGeneration, SCHEMA_GENERATIONS, schemaI
  * operations/ may keep the `labelItems: tagItems` aliases after schema.graphql is renamed.
  *
  * Outputs (committed; `npm run codegen:check`, part of `npm test`, fails when one is stale):
- * - generated/graphql.ts: the typed documents in the generation of schema.graphql, the public
- *   `labelkit/documents` (today byte-identical to generated/tags/graphql.ts).
+ * - generated/graphql.ts: the typed documents in the generation of schema.graphql (today
+ *   byte-identical to generated/tags/graphql.ts), kept to show a rename in one file; nothing that
+ *   ships imports it, so that an app bundles each document once (`labelkit/documents` and the client
+ *   both use generated/tags/graphql.ts, `labelkit/documents/labels` generated/labels/graphql.ts).
  * - generated/<generation>/graphql.ts: the same documents rewritten for each generation, with the
- *   same result types; the client sends one or the other (src/client/labelSetDocuments.ts).
+ *   same result types; the client sends one or the other (src/client/client.ts, switched once by
+ *   src/client/labelSetDocuments.ts).
  * - generated/emulator-only/graphql.ts: the typed documents of operations/emulator-only/ (queries only the
  *   emulator answers, such as the applied labels per label), against the emulator's schema.
+ * - generated/<generation>/schema.graphql: schema.graphql in each generation, shipped in the labelkit
+ *   package (`labelkit/schema.graphql`, `labelkit/schema.labels.graphql`) for an app's own codegen.
  * - generated/<generation>/resolvers.ts: the emulator's resolver types for the schema it serves in
  *   each generation, with the store's types as mappers: a field the store does not have must get a
  *   resolver (src/emulator/resolvers.ts), so a rename is a compile error.
@@ -41,6 +46,9 @@ const documentPlugins: Types.ConfiguredOutput = {
     scalars: {
       ID: { input: 'string', output: 'string' },
       JobErrorArgs: { input: 'Record<string, unknown>', output: 'Record<string, unknown>' },
+      // Unpublished JSON (the shapes of TextLabel and Cell, not promised): checked at run time.
+      TextLabelScalar: { input: 'unknown', output: 'unknown' },
+      CellScalar: { input: 'unknown', output: 'unknown' },
     },
     // The type comes from urql, a dependency of the client package anyway: the usual
     // @graphql-typed-document-node/core has a required peer dependency on graphql, which npm
@@ -59,6 +67,8 @@ const resolverPlugins: Types.ConfiguredOutput = {
     scalars: {
       ID: { input: 'string', output: 'string' },
       JobErrorArgs: { input: 'Record<string, unknown>', output: 'Record<string, unknown>' },
+      TextLabelScalar: { input: 'unknown', output: 'unknown' },
+      CellScalar: { input: 'unknown', output: 'unknown' },
     },
     mapperTypeSuffix: 'Model',
     mappers: {
@@ -91,6 +101,9 @@ export function codegenConfig(root = '.'): CodegenConfig {
         { ...documentPlugins, schema: schemaInGeneration(schemaSdl, generation), documents: operationsInGeneration(operations, generation) },
       ],
       [`generated/${generation}/resolvers.ts`, { ...resolverPlugins, schema: emulatorSchemaSource(schemaSdl, generation) }],
+      // The SDL an app's own codegen generates its documents against (`labelkit/schema.graphql`,
+      // `labelkit/schema.labels.graphql`): the service's schema as labelkit knows it, in each generation.
+      [`generated/${generation}/schema.graphql`, { plugins: ['schema-ast'], schema: schemaInGeneration(schemaSdl, generation) }],
     ]),
   );
   const generation = generationOfSchema(schemaSdl) ?? 'tags';

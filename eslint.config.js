@@ -43,7 +43,7 @@ const rooms = [
   {
     files: ['src/client/**/*.ts'],
     patterns: [
-      noImportOf(['emulator', 'model', 'cli', 'demo', 'bulk', 'labelSets'], 'the client (the published package, also for browsers) imports only src/shared and generated/'),
+      noImportOf(['emulator', 'model', 'cli', 'demo', 'bulk', 'labelSets', 'eval'], 'the client (the published package, also for browsers) imports only src/shared and generated/'),
       noPackage(['labelkit', 'labelkit-tools'], 'the client imports its own files relatively, and nothing of labelkit-tools'),
       { regex: '^node:|(?:^|/)serveFetchHandler(?:\\.js)?$', message: 'the client runs in browsers too: no Node built-ins, no server adapter (docs/ARCHITECTURE.md)' },
       // schemaGeneration rewrites documents with the graphql package: its types only.
@@ -55,7 +55,7 @@ const rooms = [
   {
     files: ['src/model/**/*.ts'],
     patterns: [
-      noImportOf(['client', 'emulator', 'cli', 'demo', 'bulk', 'labelSets', 'generated'], 'the model kit (labelkit/model) is for model authors: it imports only src/shared'),
+      noImportOf(['client', 'emulator', 'cli', 'demo', 'bulk', 'labelSets', 'eval', 'generated'], 'the model kit (labelkit/model) is for model authors: it imports only src/shared'),
       // Zero dependencies: a model author installs labelkit for it without urql mattering.
       { regex: '^(?!node:)[^./]', message: 'the model kit has no dependencies: Node built-ins and src/shared only (docs/ARCHITECTURE.md)' },
     ],
@@ -66,6 +66,8 @@ const rooms = [
       throughPublicNames('emulator'),
       { regex: '^(?:\\.\\./)+generated/', allowTypeImports: true, message: 'the emulator takes only types from its generated resolver types (docs/ARCHITECTURE.md)' },
       noImportOf(['cli', 'demo', 'bulk', 'labelSets'], 'the emulator stands in for the service: it may import labelkit/model, labelkit/documents and src/shared, not the CLI'),
+      // The results page scores the job's copy against gold with the pure scoring of src/eval (no client).
+      { regex: '^\\.{1,2}/(?:.*/)?eval/(?!(?:scoreLabels|matchSpans|types)(?:\\.js)?$)', message: 'the emulator may import only the pure scoring of src/eval (scoreLabels, matchSpans, types), not what reads through the client (docs/ARCHITECTURE.md)' },
       { regex: '^labelkit$|^labelkit-tools(?:/|$)', message: 'the emulator stands in for the service: it does not use the client (docs/ARCHITECTURE.md)' },
     ],
   },
@@ -73,7 +75,7 @@ const rooms = [
     files: ['src/bulk/**/*.ts'],
     patterns: [
       throughPublicNames('bulk'),
-      noImportOf(['emulator', 'cli', 'demo', 'labelSets'], 'many-project runs sit above the client: they may import labelkit (public) and src/shared'),
+      noImportOf(['emulator', 'cli', 'demo', 'labelSets', 'eval'], 'many-project runs sit above the client: they may import labelkit (public) and src/shared'),
       noPackage(['labelkit/model', 'labelkit-tools'], 'many-project runs sit above the client: they may import labelkit (public) and src/shared'),
     ],
   },
@@ -81,15 +83,30 @@ const rooms = [
     files: ['src/labelSets/**/*.ts'],
     patterns: [
       throughPublicNames('labelSets'),
-      noImportOf(['emulator', 'cli', 'demo', 'bulk'], 'label-set plans sit above the client: they may import labelkit (public) and src/shared'),
+      noImportOf(['emulator', 'cli', 'demo', 'bulk', 'eval'], 'label-set plans sit above the client: they may import labelkit (public) and src/shared'),
       noPackage(['labelkit/model', 'labelkit-tools'], 'label-set plans sit above the client: they may import labelkit (public) and src/shared'),
+    ],
+  },
+  {
+    files: ['src/eval/**/*.ts'],
+    patterns: [
+      throughPublicNames('eval'),
+      noImportOf(['emulator', 'cli', 'demo', 'bulk', 'labelSets'], 'scoring a model sits above the client: it may import labelkit (public) and src/shared'),
+      noPackage(['labelkit/model', 'labelkit-tools'], 'scoring a model sits above the client: it may import labelkit (public) and src/shared'),
+    ],
+  },
+  {
+    // The pure scoring, which the emulator's results page imports too: nothing but itself.
+    files: ['src/eval/scoreLabels.ts', 'src/eval/matchSpans.ts', 'src/eval/types.ts'],
+    patterns: [
+      { regex: '^(?!\\./(?:scoreLabels|matchSpans|types)\\.js$)', message: 'the scoring (scoreLabels, matchSpans, types) is pure: the emulator imports it, so it imports nothing but itself (docs/ARCHITECTURE.md)' },
     ],
   },
   {
     files: ['src/demo/**/*.ts'],
     patterns: [
       throughPublicNames('demo'),
-      noImportOf(['cli', 'bulk', 'labelSets'], 'the demo uses the public parts (client, emulator, model, shared), not the CLI'),
+      noImportOf(['cli', 'bulk', 'labelSets', 'eval'], 'the demo uses the public parts (client, emulator, model, shared), not the CLI'),
       noPackage(['labelkit-tools'], 'the demo is part of labelkit-tools and imports its rooms relatively'),
     ],
   },

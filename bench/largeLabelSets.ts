@@ -86,7 +86,8 @@ export async function largeLabelSets(): Promise<Figure[]> {
     const at = `5 × ${items}`;
     figures.push({ bench, name: `${at}: raw fetch + JSON.parse + walk`, value: median(wall.raw), unit: 'ms' });
     figures.push({ bench, name: `${at}: getLabelSets + buildLabelTree + walk`, value: median(wall.labelkit), unit: 'ms' });
-    figures.push({ bench, name: `${at}: labelkit / raw`, value: ratio, unit: '×', ...(items === 10_000 && { goal: '≤ 1.5×', met: ratio <= 1.5 }) });
+    // A reference only: the ≤ 1.5× goal at 10k is retired (issue 26); linear growth, below, is what counts.
+    figures.push({ bench, name: `${at}: labelkit / raw (reference)`, value: ratio, unit: '×' });
     figures.push({ bench, name: `${at}: labelkit / raw (CPU time)`, value: cpuRatio, unit: '×' });
     figures.push({ bench, name: `${at}: buildLabelTree + walk, CPU time per label`, value: treePerLabel.at(-1)!, unit: 'µs' });
   }

@@ -63,7 +63,8 @@ export async function requestOverhead(): Promise<Figure[]> {
     figures.push({ bench: 'request overhead', name: `${name}: median per request`, value: median(list), unit: 'µs' });
   }
   const ratio = median(samples.labelkit!) / floor;
-  figures.push({ bench: 'request overhead', name: 'labelkit / raw fetch', value: ratio, unit: '×', goal: '≤ 1.10×', met: ratio <= 1.1 });
+  // A reference only: the goal of ≤ 1.10× raw fetch is retired (issue 26); plain urql is the yardstick.
+  figures.push({ bench: 'request overhead', name: 'labelkit / raw fetch (reference, goal retired)', value: ratio, unit: '×' });
   const vsGql = median(samples.labelkit!) / median(samples['graphql-request']!);
   figures.push({ bench: 'request overhead', name: 'labelkit / graphql-request', value: vsGql, unit: '×', goal: '≤ 1.00×', met: vsGql <= 1 });
   figures.push({ bench: 'request overhead', name: '@urql/core defaults (GET) / raw fetch', value: median(samples['@urql/core defaults']!) / floor, unit: '×' });

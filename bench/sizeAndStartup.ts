@@ -75,8 +75,9 @@ export async function sizeAndStartup(): Promise<Figure[]> {
     { bench: 'size and start-up', name: `labelkit label-sets plan --help (median; range ${range(times.commandHelp)})`, value: median(times.commandHelp), unit: 'ms' },
     { bench: 'size and start-up', name: `labelkit --version, the full CLI's start-up (median; range ${range(times.version)})`, value: median(times.version), unit: 'ms' },
     { bench: 'size and start-up', name: `node -e 0 (median; range ${range(times.bare)})`, value: median(times.bare), unit: 'ms' },
-    { bench: 'size and start-up', name: 'labelkit --help / bare node', value: helpRatio, unit: '×', goal: '≤ 1.15×', met: helpRatio <= 1.15 },
-    { bench: 'size and start-up', name: 'labelkit <command> --help / bare node', value: commandHelpRatio, unit: '×', goal: '≤ 1.15×', met: commandHelpRatio <= 1.15 },
+    // References only: the --help goal of ≤ 1.15× bare node is retired (issue 26).
+    { bench: 'size and start-up', name: 'labelkit --help / bare node (reference, goal retired)', value: helpRatio, unit: '×' },
+    { bench: 'size and start-up', name: 'labelkit <command> --help / bare node (reference, goal retired)', value: commandHelpRatio, unit: '×' },
     { bench: 'size and start-up', name: 'labelkit --version / bare node', value: median(times.version) / median(times.bare), unit: '×' },
     { bench: 'size and start-up', name: 'labelkit --help, CPU time (median)', value: median(times.helpCpu), unit: 'ms' },
     { bench: 'size and start-up', name: 'node -e 0, CPU time (median)', value: median(times.bareCpu), unit: 'ms' },

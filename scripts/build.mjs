@@ -49,9 +49,10 @@ const PACKAGES = {
       emulator: 'src/emulator/index.ts',
       bulk: 'src/bulk/index.ts',
       'label-sets': 'src/labelSets/index.ts',
+      eval: 'src/eval/index.ts',
     },
     // Entry points whose declarations are published (the CLI is a command, not an import).
-    typed: ['emulator', 'bulk', 'label-sets'],
+    typed: ['emulator', 'bulk', 'label-sets', 'eval'],
   },
 };
 
@@ -224,6 +225,11 @@ const labelkitBuild = await build({
   metafile: true,
   logLevel: 'warning',
 });
+
+// 2b. The SDL of both generations, for an app's own codegen (`labelkit/schema.graphql`,
+// `labelkit/schema.labels.graphql`; written by `npm run codegen` into generated/<generation>/).
+copyFileSync(join(root, 'generated', 'tags', 'schema.graphql'), join(root, 'packages', 'labelkit', 'dist', 'schema.graphql'));
+copyFileSync(join(root, 'generated', 'labels', 'schema.graphql'), join(root, 'packages', 'labelkit', 'dist', 'schema.labels.graphql'));
 
 // 3. labelkit-tools: JavaScript with its server-side dependencies inside, labelkit external.
 const tools = PACKAGES['labelkit-tools'];

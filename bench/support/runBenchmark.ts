@@ -13,6 +13,7 @@ export const BENCHMARKS: Record<string, () => Promise<Figure[]>> = {
   emulatorThroughput: async () => (await import('../emulatorThroughput.js')).emulatorThroughput(),
   sizeAndStartup: async () => (await import('../sizeAndStartup.js')).sizeAndStartup(),
   manyProjects: async () => (await import('../manyProjects.js')).manyProjects(),
+  readLabels: async () => (await import('../readLabels.js')).readLabels(),
 };
 
 // Run as a script (not when bench/run.ts imports the list above).

@@ -2,6 +2,7 @@ import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } f
 import type { StoredCabinet as StoredCabinetModel, StoredLabelSet as StoredLabelSetModel, StoredLabel as StoredLabelModel, StoredJob as StoredJobModel, StoredJobError as StoredJobErrorModel } from '../../src/emulator/types.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
+export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;
 export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
 /** All built-in and custom scalars, mapped to their actual values */
 export type Scalars = {
@@ -10,8 +11,18 @@ export type Scalars = {
   Boolean: { input: boolean; output: boolean; }
   Int: { input: number; output: number; }
   Float: { input: number; output: number; }
+  /**
+   * A line of a document as JSON (production's `Cell`: `line`, `index`, `content`, `tokens`, …).
+   * Production does not publish its shape: read it as unknown JSON and check each field before use.
+   */
+  CellScalar: { input: unknown; output: unknown; }
   /** The arguments of a job error, as a JSON object. Production types it as a custom scalar. */
   JobErrorArgs: { input: Record<string, unknown>; output: Record<string, unknown>; }
+  /**
+   * A label applied in a document copy, as JSON with the fields of `TextLabel`. Production does not
+   * publish its shape: read it as unknown JSON and check each field before use.
+   */
+  TextLabelScalar: { input: unknown; output: unknown; }
 };
 
 /** Labels added at the top of an existing label set, keeping the labels it has. */
@@ -61,12 +72,70 @@ export type AutoLabelTokenBasedProjectInput = {
   targetAPI: TargetApiInput;
 };
 
-/** One person's view of a project for one role, holding that role's copies of the documents. */
+/**
+ * A copy of a project for one role: a labeler's copy of the documents, or the project's one
+ * reviewer copy. It names no owner: `getProjectsFinalReport` tells whose copy a cabinet is.
+ */
 export type Cabinet = {
   __typename?: 'Cabinet';
+  /** The copy's documents; each has an id of its own and the id of the project's document it copies. */
+  documents: Array<TextDocument>;
   /** The cabinet's id, the key to its label sets. */
   id: Scalars['ID']['output'];
+  /** Whether the copy is a labeler's or the reviewer's. */
+  role: Role;
+  /** Whether the copy's work is finished. */
+  status: CabinetStatus;
 };
+
+/** Where a cabinet's work stands. */
+export type CabinetStatus =
+  /** The copy's work is finished. */
+  | 'COMPLETE'
+  /** The copy's work goes on. */
+  | 'IN_PROGRESS';
+
+/**
+ * A line of a document: the published shape of a `CellScalar` node. No field returns it; it
+ * documents the JSON of `getCells`' nodes.
+ */
+export type Cell = {
+  __typename?: 'Cell';
+  /** The line's text. */
+  content: Scalars['String']['output'];
+  /** The zero-based column number of the cell within its line (0 for a text document). */
+  index: Scalars['Int']['output'];
+  /** The zero-based line number. */
+  line: Scalars['Int']['output'];
+  /** Whether the line is shown, hidden or deleted. */
+  status: CellStatus;
+  /** The line's tokens, in order; `TextCursor.tokenId` counts them. */
+  tokens: Array<Scalars['String']['output']>;
+};
+
+/** Whether a line is shown. */
+export type CellStatus =
+  /** The line was deleted. */
+  | 'DELETED'
+  /** The line is shown. */
+  | 'DISPLAYED'
+  /** The line is hidden. */
+  | 'HIDDEN';
+
+/** Who put a label where it is, or how a disagreement about it was settled. */
+export type ConflictTextLabelResolutionStrategy =
+  /** Accepted without a reviewer's decision, e.g. by the labelers' consensus. */
+  | 'AUTO'
+  /** Labelers disagree and nobody has settled it: not accepted. */
+  | 'CONFLICT'
+  /** Put by an outside source. */
+  | 'EXTERNAL'
+  /** Put by a labeler. */
+  | 'LABELER'
+  /** Present before labeling began. */
+  | 'PRELABELED'
+  /** Put or accepted by the reviewer. */
+  | 'REVIEWER';
 
 /** A new label set of a project. */
 export type CreateLabelSetInput = {
@@ -80,6 +149,19 @@ export type CreateLabelSetInput = {
   name?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** The final report of one copy (one cabinet) of one document. */
+export type DocumentFinalReport = {
+  __typename?: 'DocumentFinalReport';
+  /** The copy's cabinet: its id and role. */
+  cabinet: Cabinet;
+  /** The document copy. */
+  document: TextDocument;
+  /** The figures. */
+  finalReport: FinalReport;
+  /** Whose copy it is: the labeler, with their e-mail. */
+  teamMember?: Maybe<TeamMember>;
+};
+
 /** Emulator-only (not part of the labeling service): how many applied labels use one label. */
 export type EmulatorAppliedLabelCount = {
   __typename?: 'EmulatorAppliedLabelCount';
@@ -89,6 +171,64 @@ export type EmulatorAppliedLabelCount = {
   labelItemId: Scalars['String']['output'];
   /** The label set that holds the label. */
   labelSetId: Scalars['ID']['output'];
+};
+
+/** The service's own figures for one copy of one document, against the reviewer copy. */
+export type FinalReport = {
+  __typename?: 'FinalReport';
+  /** The share of the copy's applied labels that the reviewer accepted, 0 to 1. */
+  precision: Scalars['Float']['output'];
+  /** The share of the reviewer copy's labels that the copy has, 0 to 1. */
+  recall: Scalars['Float']['output'];
+  /** How many of them the reviewer accepted. */
+  totalAcceptedLabels: Scalars['Int']['output'];
+  /** How many labels the copy applied. */
+  totalAppliedLabels: Scalars['Int']['output'];
+  /** How many of them the reviewer rejected. */
+  totalRejectedLabels: Scalars['Int']['output'];
+  /** How many of them were settled, accepted or rejected. */
+  totalResolvedLabels: Scalars['Int']['output'];
+};
+
+/** Which page of a document's lines to read: `page` for the first, then `cursor` until it is null. */
+export type GetCellsPaginatedInput = {
+  /** Where to go on from: a `nextCursor` or `prevCursor` of an earlier page. */
+  cursor?: InputMaybe<Scalars['String']['input']>;
+  /** The page by offset (for the first page). */
+  page?: InputMaybe<OffsetPageInput>;
+};
+
+/** A page of a document's lines. */
+export type GetCellsPaginatedResponse = PaginatedResponse & {
+  __typename?: 'GetCellsPaginatedResponse';
+  /** The page's lines, as JSON with the fields of `Cell`. */
+  nodes: Array<Scalars['CellScalar']['output']>;
+  /** Where the next and previous pages start. */
+  pageInfo: PageInfo;
+  /** How many lines the document has. */
+  totalCount: Scalars['Int']['output'];
+};
+
+/**
+ * Which page of a document's labels to read: `page` for the first, then `cursor` (the last page's
+ * `pageInfo.nextCursor`) until it is null.
+ */
+export type GetLabelsPaginatedInput = {
+  /** Where to go on from: a `nextCursor` or `prevCursor` of an earlier page. */
+  cursor?: InputMaybe<Scalars['String']['input']>;
+  /** The page by offset (for the first page). */
+  page?: InputMaybe<OffsetPageInput>;
+};
+
+/** A page of a document copy's labels. */
+export type GetLabelsPaginatedResponse = PaginatedResponse & {
+  __typename?: 'GetLabelsPaginatedResponse';
+  /** The page's labels, as JSON with the fields of `TextLabel`. */
+  nodes: Array<Scalars['TextLabelScalar']['output']>;
+  /** Where the next and previous pages start. */
+  pageInfo: PageInfo;
+  /** How many labels the document copy holds. */
+  totalCount: Scalars['Int']['output'];
 };
 
 /**
@@ -221,6 +361,49 @@ export type MutationUpdateProjectLabelSetArgs = {
   input: UpdateProjectLabelSetInput;
 };
 
+/** A page by offset: skip this many nodes, then take this many. */
+export type OffsetPageInput = {
+  /** How many nodes to skip. */
+  skip: Scalars['Int']['input'];
+  /** How many nodes to answer at most. */
+  take: Scalars['Int']['input'];
+};
+
+/** Where the next and previous pages of a paginated read start. */
+export type PageInfo = {
+  __typename?: 'PageInfo';
+  /** Pass it as `input.cursor` to read the next page; null after the last page. */
+  nextCursor?: Maybe<Scalars['String']['output']>;
+  /** Pass it as `input.cursor` to read the previous page; null on the first page. */
+  prevCursor?: Maybe<Scalars['String']['output']>;
+};
+
+/** A page of a paginated read. */
+export type PaginatedResponse = {
+  /** Where the next and previous pages start. */
+  pageInfo: PageInfo;
+  /** How many nodes all pages hold together. */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** A project, as a report names it. */
+export type Project = {
+  __typename?: 'Project';
+  /** The project's id. */
+  id: Scalars['ID']['output'];
+  /** The project's name. */
+  name: Scalars['String']['output'];
+};
+
+/** The final reports of one project. */
+export type ProjectFinalReport = {
+  __typename?: 'ProjectFinalReport';
+  /** One report per copy and document. */
+  documentFinalReports: Array<DocumentFinalReport>;
+  /** The project. */
+  project: Project;
+};
+
 export type Query = {
   __typename?: 'Query';
   /**
@@ -232,10 +415,21 @@ export type Query = {
   getCabinet: Cabinet;
   /** The label sets of a cabinet's project. */
   getCabinetLabelSetsById: Array<LabelSet>;
+  /** A page of the lines of one document copy, with their tokens. */
+  getCells: GetCellsPaginatedResponse;
   /** One job by id, or null when the service knows no such job. */
   getJob?: Maybe<Job>;
   /** Many jobs by id, in the order asked; null where a job is unknown. */
   getJobs: Array<Maybe<Job>>;
+  /**
+   * A page of the labels of one document copy (a `TextDocument.id` of a cabinet). `signature` is the
+   * document's signature as last read; optional.
+   */
+  getLabelsPaginated: GetLabelsPaginatedResponse;
+  /** Every cabinet of a project: one per labeler and the reviewer's. */
+  getProjectCabinets: Array<Cabinet>;
+  /** The service's precision and recall per copy and document, with the labeler behind each copy. */
+  getProjectsFinalReport: Array<ProjectFinalReport>;
 };
 
 
@@ -255,6 +449,13 @@ export type QueryGetCabinetLabelSetsByIdArgs = {
 };
 
 
+export type QueryGetCellsArgs = {
+  documentId: Scalars['ID']['input'];
+  input: GetCellsPaginatedInput;
+  signature?: InputMaybe<Scalars['String']['input']>;
+};
+
+
 export type QueryGetJobArgs = {
   jobId: Scalars['String']['input'];
 };
@@ -262,6 +463,23 @@ export type QueryGetJobArgs = {
 
 export type QueryGetJobsArgs = {
   jobIds: Array<Scalars['String']['input']>;
+};
+
+
+export type QueryGetLabelsPaginatedArgs = {
+  documentId: Scalars['ID']['input'];
+  input: GetLabelsPaginatedInput;
+  signature?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryGetProjectCabinetsArgs = {
+  projectId: Scalars['ID']['input'];
+};
+
+
+export type QueryGetProjectsFinalReportArgs = {
+  projectIds: Array<Scalars['ID']['input']>;
 };
 
 /** Which cabinet of a project to open: the labeler's working copy or the reviewer's. */
@@ -310,6 +528,65 @@ export type TargetApiInput = {
   secretKey: Scalars['String']['input'];
 };
 
+/** A member of a project's team. */
+export type TeamMember = {
+  __typename?: 'TeamMember';
+  /** The member's id. */
+  id: Scalars['ID']['output'];
+  /** The person behind the membership; null for an invitation not yet accepted. */
+  user?: Maybe<User>;
+};
+
+/** A position in a document: a character of a token of a sentence (a line). */
+export type TextCursor = {
+  __typename?: 'TextCursor';
+  /** The zero-based character number counted from the token's start. */
+  charId: Scalars['Int']['output'];
+  /** The zero-based line number. */
+  sentenceId: Scalars['Int']['output'];
+  /** The zero-based token number within the line. */
+  tokenId: Scalars['Int']['output'];
+};
+
+/** One copy of a project's document in a cabinet. */
+export type TextDocument = {
+  __typename?: 'TextDocument';
+  /** The document's file name. */
+  fileName: Scalars['String']['output'];
+  /** The id of this copy: what `getLabelsPaginated` and `getCells` take. */
+  id: Scalars['ID']['output'];
+  /** The id of the project's document this copies; the same in every cabinet. */
+  originId?: Maybe<Scalars['ID']['output']>;
+};
+
+/**
+ * A label applied to a span of tokens: the published shape of a `TextLabelScalar` node. No field
+ * returns it; it documents the JSON of `getLabelsPaginated`'s nodes.
+ */
+export type TextLabel = {
+  __typename?: 'TextLabel';
+  /** The model's confidence, from 0 to 1, when a model put the label. */
+  confidenceScore?: Maybe<Scalars['Float']['output']>;
+  /** Whether the label was deleted. */
+  deleted?: Maybe<Scalars['Boolean']['output']>;
+  /** The id of the document copy the label is in. */
+  documentId?: Maybe<Scalars['String']['output']>;
+  /** The span's last character (inclusive). */
+  end: TextCursor;
+  /** A digest of the label. */
+  hashCode: Scalars['String']['output'];
+  /** The label's id, unique within its document. */
+  id: Scalars['String']['output'];
+  /** The id of the label item applied (`TagItem.id`), within the label set of `layer`. */
+  l: Scalars['String']['output'];
+  /** Who put the label, or how a disagreement about it was settled. */
+  labeledBy?: Maybe<ConflictTextLabelResolutionStrategy>;
+  /** The index of the label set the label item belongs to. */
+  layer: Scalars['Int']['output'];
+  /** The span's first character. */
+  start: TextCursor;
+};
+
 /** A change to a project's label set: its name, or all of its labels at once. */
 export type UpdateProjectLabelSetInput = {
   /** The label set to change. */
@@ -325,6 +602,13 @@ export type UpdateProjectLabelSetInput = {
   name?: InputMaybe<Scalars['String']['input']>;
   /** The project the set belongs to. */
   projectId: Scalars['ID']['input'];
+};
+
+/** A person with an account on the service. */
+export type User = {
+  __typename?: 'User';
+  /** The person's e-mail address. */
+  email: Scalars['String']['output'];
 };
 
 
@@ -397,6 +681,13 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 
 
+/** Mapping of interface types */
+export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = {
+  PaginatedResponse:
+    | ( GetCellsPaginatedResponse )
+    | ( GetLabelsPaginatedResponse )
+  ;
+};
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
@@ -406,8 +697,20 @@ export type ResolversTypes = {
   AutoLabelTokenBasedProjectInput: AutoLabelTokenBasedProjectInput;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   Cabinet: ResolverTypeWrapper<StoredCabinetModel>;
+  CabinetStatus: CabinetStatus;
+  Cell: ResolverTypeWrapper<Cell>;
+  CellScalar: ResolverTypeWrapper<Scalars['CellScalar']['output']>;
+  CellStatus: CellStatus;
+  ConflictTextLabelResolutionStrategy: ConflictTextLabelResolutionStrategy;
   CreateLabelSetInput: CreateLabelSetInput;
+  DocumentFinalReport: ResolverTypeWrapper<Omit<DocumentFinalReport, 'cabinet'> & { cabinet: ResolversTypes['Cabinet'] }>;
   EmulatorAppliedLabelCount: ResolverTypeWrapper<EmulatorAppliedLabelCount>;
+  FinalReport: ResolverTypeWrapper<FinalReport>;
+  Float: ResolverTypeWrapper<Scalars['Float']['output']>;
+  GetCellsPaginatedInput: GetCellsPaginatedInput;
+  GetCellsPaginatedResponse: ResolverTypeWrapper<GetCellsPaginatedResponse>;
+  GetLabelsPaginatedInput: GetLabelsPaginatedInput;
+  GetLabelsPaginatedResponse: ResolverTypeWrapper<GetLabelsPaginatedResponse>;
   GqlAutoLabelServiceProvider: GqlAutoLabelServiceProvider;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
@@ -418,13 +721,24 @@ export type ResolversTypes = {
   LabelClassType: LabelClassType;
   LabelSet: ResolverTypeWrapper<StoredLabelSetModel>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  OffsetPageInput: OffsetPageInput;
+  PageInfo: ResolverTypeWrapper<PageInfo>;
+  PaginatedResponse: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['PaginatedResponse']>;
+  Project: ResolverTypeWrapper<Project>;
+  ProjectFinalReport: ResolverTypeWrapper<Omit<ProjectFinalReport, 'documentFinalReports'> & { documentFinalReports: Array<ResolversTypes['DocumentFinalReport']> }>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Role: Role;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   TagItem: ResolverTypeWrapper<StoredLabelModel>;
   TagItemInput: TagItemInput;
   TargetApiInput: TargetApiInput;
+  TeamMember: ResolverTypeWrapper<TeamMember>;
+  TextCursor: ResolverTypeWrapper<TextCursor>;
+  TextDocument: ResolverTypeWrapper<TextDocument>;
+  TextLabel: ResolverTypeWrapper<TextLabel>;
+  TextLabelScalar: ResolverTypeWrapper<Scalars['TextLabelScalar']['output']>;
   UpdateProjectLabelSetInput: UpdateProjectLabelSetInput;
+  User: ResolverTypeWrapper<User>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -435,8 +749,17 @@ export type ResolversParentTypes = {
   AutoLabelTokenBasedProjectInput: AutoLabelTokenBasedProjectInput;
   Boolean: Scalars['Boolean']['output'];
   Cabinet: StoredCabinetModel;
+  Cell: Cell;
+  CellScalar: Scalars['CellScalar']['output'];
   CreateLabelSetInput: CreateLabelSetInput;
+  DocumentFinalReport: Omit<DocumentFinalReport, 'cabinet'> & { cabinet: ResolversParentTypes['Cabinet'] };
   EmulatorAppliedLabelCount: EmulatorAppliedLabelCount;
+  FinalReport: FinalReport;
+  Float: Scalars['Float']['output'];
+  GetCellsPaginatedInput: GetCellsPaginatedInput;
+  GetCellsPaginatedResponse: GetCellsPaginatedResponse;
+  GetLabelsPaginatedInput: GetLabelsPaginatedInput;
+  GetLabelsPaginatedResponse: GetLabelsPaginatedResponse;
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
   Job: StoredJobModel;
@@ -444,22 +767,78 @@ export type ResolversParentTypes = {
   JobErrorArgs: Scalars['JobErrorArgs']['output'];
   LabelSet: StoredLabelSetModel;
   Mutation: Record<PropertyKey, never>;
+  OffsetPageInput: OffsetPageInput;
+  PageInfo: PageInfo;
+  PaginatedResponse: ResolversInterfaceTypes<ResolversParentTypes>['PaginatedResponse'];
+  Project: Project;
+  ProjectFinalReport: Omit<ProjectFinalReport, 'documentFinalReports'> & { documentFinalReports: Array<ResolversParentTypes['DocumentFinalReport']> };
   Query: Record<PropertyKey, never>;
   String: Scalars['String']['output'];
   TagItem: StoredLabelModel;
   TagItemInput: TagItemInput;
   TargetApiInput: TargetApiInput;
+  TeamMember: TeamMember;
+  TextCursor: TextCursor;
+  TextDocument: TextDocument;
+  TextLabel: TextLabel;
+  TextLabelScalar: Scalars['TextLabelScalar']['output'];
   UpdateProjectLabelSetInput: UpdateProjectLabelSetInput;
+  User: User;
 };
 
 export type CabinetResolvers<ContextType = any, ParentType extends ResolversParentTypes['Cabinet'] = ResolversParentTypes['Cabinet']> = {
+  documents?: Resolver<Array<ResolversTypes['TextDocument']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  role?: Resolver<ResolversTypes['Role'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['CabinetStatus'], ParentType, ContextType>;
+};
+
+export type CellResolvers<ContextType = any, ParentType extends ResolversParentTypes['Cell'] = ResolversParentTypes['Cell']> = {
+  content?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  index?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  line?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['CellStatus'], ParentType, ContextType>;
+  tokens?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export interface CellScalarScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['CellScalar'], any> {
+  name: 'CellScalar';
+}
+
+export type DocumentFinalReportResolvers<ContextType = any, ParentType extends ResolversParentTypes['DocumentFinalReport'] = ResolversParentTypes['DocumentFinalReport']> = {
+  cabinet?: Resolver<ResolversTypes['Cabinet'], ParentType, ContextType>;
+  document?: Resolver<ResolversTypes['TextDocument'], ParentType, ContextType>;
+  finalReport?: Resolver<ResolversTypes['FinalReport'], ParentType, ContextType>;
+  teamMember?: Resolver<Maybe<ResolversTypes['TeamMember']>, ParentType, ContextType>;
 };
 
 export type EmulatorAppliedLabelCountResolvers<ContextType = any, ParentType extends ResolversParentTypes['EmulatorAppliedLabelCount'] = ResolversParentTypes['EmulatorAppliedLabelCount']> = {
   appliedLabels?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   labelItemId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   labelSetId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
+export type FinalReportResolvers<ContextType = any, ParentType extends ResolversParentTypes['FinalReport'] = ResolversParentTypes['FinalReport']> = {
+  precision?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  recall?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  totalAcceptedLabels?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  totalAppliedLabels?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  totalRejectedLabels?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  totalResolvedLabels?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type GetCellsPaginatedResponseResolvers<ContextType = any, ParentType extends ResolversParentTypes['GetCellsPaginatedResponse'] = ResolversParentTypes['GetCellsPaginatedResponse']> = {
+  nodes?: Resolver<Array<ResolversTypes['CellScalar']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type GetLabelsPaginatedResponseResolvers<ContextType = any, ParentType extends ResolversParentTypes['GetLabelsPaginatedResponse'] = ResolversParentTypes['GetLabelsPaginatedResponse']> = {
+  nodes?: Resolver<Array<ResolversTypes['TextLabelScalar']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type JobResolvers<ContextType = any, ParentType extends ResolversParentTypes['Job'] = ResolversParentTypes['Job']> = {
@@ -499,12 +878,35 @@ export type MutationResolvers<ContextType = any, ParentType extends ResolversPar
   updateProjectLabelSet?: Resolver<ResolversTypes['LabelSet'], ParentType, ContextType, RequireFields<MutationUpdateProjectLabelSetArgs, 'input'>>;
 };
 
+export type PageInfoResolvers<ContextType = any, ParentType extends ResolversParentTypes['PageInfo'] = ResolversParentTypes['PageInfo']> = {
+  nextCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  prevCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type PaginatedResponseResolvers<ContextType = any, ParentType extends ResolversParentTypes['PaginatedResponse'] = ResolversParentTypes['PaginatedResponse']> = {
+  __resolveType: TypeResolveFn<'GetCellsPaginatedResponse' | 'GetLabelsPaginatedResponse', ParentType, ContextType>;
+};
+
+export type ProjectResolvers<ContextType = any, ParentType extends ResolversParentTypes['Project'] = ResolversParentTypes['Project']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type ProjectFinalReportResolvers<ContextType = any, ParentType extends ResolversParentTypes['ProjectFinalReport'] = ResolversParentTypes['ProjectFinalReport']> = {
+  documentFinalReports?: Resolver<Array<ResolversTypes['DocumentFinalReport']>, ParentType, ContextType>;
+  project?: Resolver<ResolversTypes['Project'], ParentType, ContextType>;
+};
+
 export type QueryResolvers<ContextType = any, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   emulatorAppliedLabelCounts?: Resolver<Array<ResolversTypes['EmulatorAppliedLabelCount']>, ParentType, ContextType, RequireFields<QueryEmulatorAppliedLabelCountsArgs, 'projectId'>>;
   getCabinet?: Resolver<ResolversTypes['Cabinet'], ParentType, ContextType, RequireFields<QueryGetCabinetArgs, 'projectId' | 'role'>>;
   getCabinetLabelSetsById?: Resolver<Array<ResolversTypes['LabelSet']>, ParentType, ContextType, RequireFields<QueryGetCabinetLabelSetsByIdArgs, 'cabinetId'>>;
+  getCells?: Resolver<ResolversTypes['GetCellsPaginatedResponse'], ParentType, ContextType, RequireFields<QueryGetCellsArgs, 'documentId' | 'input'>>;
   getJob?: Resolver<Maybe<ResolversTypes['Job']>, ParentType, ContextType, RequireFields<QueryGetJobArgs, 'jobId'>>;
   getJobs?: Resolver<Array<Maybe<ResolversTypes['Job']>>, ParentType, ContextType, RequireFields<QueryGetJobsArgs, 'jobIds'>>;
+  getLabelsPaginated?: Resolver<ResolversTypes['GetLabelsPaginatedResponse'], ParentType, ContextType, RequireFields<QueryGetLabelsPaginatedArgs, 'documentId' | 'input'>>;
+  getProjectCabinets?: Resolver<Array<ResolversTypes['Cabinet']>, ParentType, ContextType, RequireFields<QueryGetProjectCabinetsArgs, 'projectId'>>;
+  getProjectsFinalReport?: Resolver<Array<ResolversTypes['ProjectFinalReport']>, ParentType, ContextType, RequireFields<QueryGetProjectsFinalReportArgs, 'projectIds'>>;
 };
 
 export type TagItemResolvers<ContextType = any, ParentType extends ResolversParentTypes['TagItem'] = ResolversParentTypes['TagItem']> = {
@@ -516,15 +918,69 @@ export type TagItemResolvers<ContextType = any, ParentType extends ResolversPare
   type?: Resolver<ResolversTypes['LabelClassType'], ParentType, ContextType>;
 };
 
+export type TeamMemberResolvers<ContextType = any, ParentType extends ResolversParentTypes['TeamMember'] = ResolversParentTypes['TeamMember']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  user?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
+};
+
+export type TextCursorResolvers<ContextType = any, ParentType extends ResolversParentTypes['TextCursor'] = ResolversParentTypes['TextCursor']> = {
+  charId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  sentenceId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  tokenId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type TextDocumentResolvers<ContextType = any, ParentType extends ResolversParentTypes['TextDocument'] = ResolversParentTypes['TextDocument']> = {
+  fileName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  originId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+};
+
+export type TextLabelResolvers<ContextType = any, ParentType extends ResolversParentTypes['TextLabel'] = ResolversParentTypes['TextLabel']> = {
+  confidenceScore?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  deleted?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  documentId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  end?: Resolver<ResolversTypes['TextCursor'], ParentType, ContextType>;
+  hashCode?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  l?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  labeledBy?: Resolver<Maybe<ResolversTypes['ConflictTextLabelResolutionStrategy']>, ParentType, ContextType>;
+  layer?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  start?: Resolver<ResolversTypes['TextCursor'], ParentType, ContextType>;
+};
+
+export interface TextLabelScalarScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['TextLabelScalar'], any> {
+  name: 'TextLabelScalar';
+}
+
+export type UserResolvers<ContextType = any, ParentType extends ResolversParentTypes['User'] = ResolversParentTypes['User']> = {
+  email?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type Resolvers<ContextType = any> = {
   Cabinet?: CabinetResolvers<ContextType>;
+  Cell?: CellResolvers<ContextType>;
+  CellScalar?: GraphQLScalarType;
+  DocumentFinalReport?: DocumentFinalReportResolvers<ContextType>;
   EmulatorAppliedLabelCount?: EmulatorAppliedLabelCountResolvers<ContextType>;
+  FinalReport?: FinalReportResolvers<ContextType>;
+  GetCellsPaginatedResponse?: GetCellsPaginatedResponseResolvers<ContextType>;
+  GetLabelsPaginatedResponse?: GetLabelsPaginatedResponseResolvers<ContextType>;
   Job?: JobResolvers<ContextType>;
   JobError?: JobErrorResolvers<ContextType>;
   JobErrorArgs?: GraphQLScalarType;
   LabelSet?: LabelSetResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
+  PageInfo?: PageInfoResolvers<ContextType>;
+  PaginatedResponse?: PaginatedResponseResolvers<ContextType>;
+  Project?: ProjectResolvers<ContextType>;
+  ProjectFinalReport?: ProjectFinalReportResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   TagItem?: TagItemResolvers<ContextType>;
+  TeamMember?: TeamMemberResolvers<ContextType>;
+  TextCursor?: TextCursorResolvers<ContextType>;
+  TextDocument?: TextDocumentResolvers<ContextType>;
+  TextLabel?: TextLabelResolvers<ContextType>;
+  TextLabelScalar?: GraphQLScalarType;
+  User?: UserResolvers<ContextType>;
 };
 

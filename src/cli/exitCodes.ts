@@ -20,6 +20,8 @@ export const EXIT = {
   labelSetsDiffer: 9,
   /** `label-sets apply`: the sets changed since the plan, or while it wrote; nothing more was written. */
   labelSetsChanged: 10,
+  /** `eval --fail-under`: the model's micro F1 is under the threshold. */
+  f1BelowThreshold: 11,
   interrupted: 130,
 } as const;
 
@@ -41,5 +43,6 @@ export const EXIT_CODE_HELP = [
   '  8    schema check: the service\'s schema breaks what labelkit uses',
   '  9    label-sets plan --exit-code: the label sets differ from the file (there is something to apply)',
   '  10   label-sets apply: the label sets changed since the plan (or while it wrote); nothing more was written (plan again)',
+  '  11   eval --fail-under: the model\'s micro F1 is under the threshold',
   '  130  interrupted (Ctrl-C)',
 ].join('\n');

@@ -4,8 +4,10 @@ import { autoLabelCommand } from './commands/autoLabel/index.js';
 import { cabinetCommand } from './commands/cabinet/index.js';
 import { demoCommand } from './commands/demo/index.js';
 import { emulatorCommand } from './commands/emulator/index.js';
+import { evalCommand } from './commands/eval/index.js';
 import { jobsCommand } from './commands/jobs/index.js';
 import { labelSetsCommand } from './commands/labelSets/index.js';
+import { labelsCommand } from './commands/labels/index.js';
 import { modelCommand } from './commands/model/index.js';
 import { schemaCommand } from './commands/schemaCheck/index.js';
 import { EXIT, EXIT_CODE_HELP } from './exitCodes.js';
@@ -56,6 +58,8 @@ export function buildProgram(io: Io, done: (code: number) => void): Command {
     labelSetsCommand(io, done),
     autoLabelCommand(io, done),
     jobsCommand(io, done),
+    labelsCommand(io, done),
+    evalCommand(io, done),
     emulatorCommand(io, done),
     modelCommand(io, done),
     schemaCommand(io, done),

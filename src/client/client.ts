@@ -1,17 +1,34 @@
 import type { AnyVariables, TypedDocumentNode } from '@urql/core';
-import { AutoLabelTokenBasedProjectMutationDocument, GetCabinetDocument, GetJobDocument, GetJobsDocument } from '../../generated/graphql.js';
+import {
+  AppendLabelSetLabelItemsDocument as TagsAppend,
+  AutoLabelTokenBasedProjectMutationDocument,
+  CreateLabelSetDocument as TagsCreate,
+  DeleteLabelSetDocument,
+  GetCabinetDocument,
+  GetCabinetLabelSetsByIdDocument as TagsLabelSets,
+  GetJobDocument,
+  GetJobsDocument,
+  UpdateProjectLabelSetDocument as TagsUpdate,
+} from '../../generated/tags/graphql.js';
+import {
+  AppendLabelSetLabelItemsDocument as LabelsAppend,
+  CreateLabelSetDocument as LabelsCreate,
+  GetCabinetLabelSetsByIdDocument as LabelsLabelSets,
+  UpdateProjectLabelSetDocument as LabelsUpdate,
+} from '../../generated/labels/graphql.js';
 import { EmulatorAppliedLabelCountsDocument } from '../../generated/emulator-only/graphql.js';
+import { DEFAULT_JOB_TIMEOUT_MS } from '../shared/constants.js';
+import { checkId } from '../shared/problem.js';
+import type { Problem } from '../shared/problem.js';
 import type { AuthOptions } from './auth.js';
 import { isLabelkitError, JobFailedError, JobNotFoundError, JobTimeoutError, ValidationError } from './errors.js';
-import type { AuthError, GraphQLRequestError, NetworkError } from './errors.js';
-import { appliedLabelCountList, idList, jobList, labelItemList, labelSetField, labelSetList, nullableJob, objectField } from './answerShape.js';
-import { createExecutor } from './executor.js';
+import type { AnyLabelkitError, AuthError, GraphQLRequestError, NetworkError } from './errors.js';
+import { createExecutor, operationOf } from './executor.js';
 import type { CallOptions, RetryOptions } from './executor.js';
-import { DEFAULT_JOB_TIMEOUT_MS } from '../shared/constants.js';
 import { JobPoller } from './jobPoller.js';
-import { LabelSetDocuments } from './labelSetDocuments.js';
-import type { SchemaChangeEvent, SchemaGeneration, SendDocument } from './labelSetDocuments.js';
 import type { PollOptions, WaitOptions } from './jobPoller.js';
+import { generationSwitch, newLabelItemInTags, labelItemInTags } from './labelSetDocuments.js';
+import type { SchemaChangeEvent, SchemaGeneration } from './labelSetDocuments.js';
 import type {
   AppliedLabelCount,
   AutoLabelInput,
@@ -20,26 +37,13 @@ import type {
   JobOutcome,
   JobSnapshot,
   LabelItem,
-  LabelItemInput,
   LabelItemsAppendInput,
   LabelSet,
   LabelSetCreateInput,
   LabelSetUpdateInput,
-  NewLabelItemInput,
   Role,
 } from './types.js';
-import {
-  checkAppendLabelItems,
-  checkClientOptions,
-  checkCreateLabelSet,
-  checkId,
-  checkJobIds,
-  checkRole,
-  checkTimingOptions,
-  checkUpdateLabelSet,
-  validateAutoLabelInput,
-} from './validation.js';
-import type { ValidationProblem } from './validation.js';
+import { checkAppendLabelItems, checkClientOptions, checkCreateLabelSet, checkJobIds, checkTimingOptions, checkUpdateLabelSet, validateAutoLabelInput } from './validation.js';
 
 /** Options of {@link createLabelingClient}. Give exactly one of `token`, `getToken`, `clientCredentials`. */
 export interface LabelingClientOptions extends AuthOptions {
@@ -68,13 +72,40 @@ export interface LabelingClientOptions extends AuthOptions {
 /**
  * The labeling service's client; see {@link createLabelingClient}.
  *
- * @remarks Every method validates its input first and rejects with a {@link ValidationError}
- * before anything is sent. Failures reject with the labelkit error family: {@link AuthError},
- * {@link NetworkError} (codes `NETWORK`, `TIMEOUT`, `ABORTED`), {@link GraphQLRequestError}.
+ * @remarks {@link LabelingClient.request} runs any typed document; the other methods are a few
+ * lines each over it. What would do harm if sent is checked first (the auto-label input that
+ * starts a job, the label-set writes, the call's and the wait's options) and rejects with a
+ * {@link ValidationError} before anything is sent; reads take the typed arguments as they are.
+ * Failures reject with the labelkit error family ({@link AnyLabelkitError}, told apart by
+ * `code`): {@link AuthError}, {@link NetworkError} (codes `NETWORK`, `TIMEOUT`, `ABORTED`),
+ * {@link GraphQLRequestError}, …
  */
 export interface LabelingClient {
   /** The GraphQL endpoint this client sends to (as given in the options). */
   readonly url: string;
+  /**
+   * Runs any typed document (one of `labelkit/documents`, or one your own codegen made from the
+   * SDL this package ships) and resolves with its `data`.
+   *
+   * @param document - a `TypedDocumentNode` holding one query or mutation; its types give the
+   * variables' and the result's
+   * @param variables - the operation's variables (may be left out when it has none)
+   * @param options - signal and time-out of this call
+   * @returns the answer's `data`, typed by the document
+   * @throws a labelkit error (see {@link AnyLabelkitError}): `BAD_RESPONSE` when the answer lacks a
+   * field the document selects; a mutation is never retried, and one whose answer was lost
+   * rejects with `mutationOutcomeUnknown: true`
+   * @remarks Everything the helpers get, `request` gets: the credential (and its refresh), the
+   * `x-request-id`, the time-out and signal, retries of queries (with `Retry-After`), redaction of
+   * every secret (the client's, and any value of the variables under a secret-like key such as
+   * `secretKey`), and the error codes. The helpers below are written over it.
+   * @example
+   * ```ts
+   * import { GetCabinetDocument } from 'labelkit/documents';
+   * const { getCabinet } = await client.request(GetCabinetDocument, { projectId: 'PROJECT_ID', role: 'LABELER' });
+   * ```
+   */
+  request<Data, Variables extends AnyVariables>(document: TypedDocumentNode<Data, Variables>, ...rest: RequestArguments<Variables>): Promise<Data>;
   /**
    * The cabinet of a project for one role (its `id` is the key to the label sets).
    * @param projectId - the project's id
@@ -208,36 +239,27 @@ export interface LabelingClient {
   close(): void;
 }
 
+/**
+ * The arguments of {@link LabelingClient.request} after the document: the variables (optional
+ * when the operation has none or only optional ones), then the call's options.
+ */
+export type RequestArguments<Variables> = { [key: string]: never } extends Variables
+  ? [variables?: Variables, options?: CallOptions]
+  : [variables: Variables, options?: CallOptions];
+
 /** What a label-set write of unknown outcome tells the caller (instead of the job's hint). */
 const LABEL_SET_WRITE_OUTCOME_HINT =
   '; the write may have reached the service and changed the label set although no answer arrived: read the label sets again before writing again';
 
-/** A label of a write as the service takes it (label words; the documents put them in the service's). */
-const labelItemVariables = (item: LabelItemInput) => ({
-  id: item.id,
-  parentId: item.parentId ?? null,
-  labelName: item.labelName,
-  color: item.color ?? null,
-  desc: item.desc ?? null,
-});
-const newLabelItemVariables = (item: NewLabelItemInput) => ({
-  ...(item.id !== undefined && { id: item.id }),
-  labelName: item.labelName,
-  color: item.color ?? null,
-  desc: item.desc ?? null,
-});
-
-/** Whether a query was refused because the service does not know one of its fields (a request error, before it ran). */
-function unknownField(error: unknown, field: string): boolean {
-  if (!isLabelkitError(error) || error.code !== 'GRAPHQL') return false;
-  const entries = (error as { graphQLErrors?: { message: string; path?: unknown }[] }).graphQLErrors ?? [];
-  const pattern = new RegExp(`\\b(?:cannot query|unknown) field\\W+${field}\\b`, 'i');
-  return entries.some((e) => (e.path === undefined || e.path === null) && pattern.test(e.message));
+/** Rejects with every problem at once, before anything is sent. */
+function assertValid(operationName: string, problems: Problem[], callOptions?: object): void {
+  const all = [...problems, ...checkTimingOptions(callOptions, 'options')];
+  if (all.length > 0) throw new ValidationError(all, { operationName });
 }
 
-function assertValid(problems: ValidationProblem[], operationName: string): void {
-  if (problems.length > 0) throw new ValidationError(problems, { operationName });
-}
+/** A check of a list answer: one entry per entry asked (production allows `null` for some). */
+const listOf = (name: string, count: number, what: string, asked: string) => (list: readonly unknown[] | null) =>
+  !Array.isArray(list) ? `${name} is not a list` : list.length === count ? undefined : `${name} has ${list.length} ${what} for ${count} ${asked}`;
 
 /**
  * Creates a client of the labeling service, built on urql's exchanges.
@@ -249,7 +271,7 @@ function assertValid(problems: ValidationProblem[], operationName: string): void
  * and `x-labelkit-client: labelkit/<version>`; there is no document cache. Queries are retried on
  * network errors, 408, 429 (honouring `Retry-After`) and 5xx with exponential back-off and jitter;
  * mutations never are. Errors are labelkit errors (see `errors.ts`) and hold no secret. The label-set
- * query follows the service across its tag→label rename on its own (see `schemaGeneration`).
+ * documents follow the service across its tag→label rename on their own (see `schemaGeneration`).
  * @example
  * ```ts
  * import { createLabelingClient } from 'labelkit';
@@ -258,71 +280,54 @@ function assertValid(problems: ValidationProblem[], operationName: string): void
  * ```
  */
 export function createLabelingClient(options: LabelingClientOptions): LabelingClient {
-  assertValid(checkClientOptions(options), 'createLabelingClient');
+  assertValid('createLabelingClient', checkClientOptions(options));
   const { execute, close: closeExecutor } = createExecutor(options);
-  const labelSetDocuments = new LabelSetDocuments(options.schemaGeneration ?? 'tags', options.onSchemaChange);
-  /** Validates (the arguments' problems and the options'), then runs a query; nothing is sent on a problem. */
-  const query = <Data, Variables extends AnyVariables>(
-    document: TypedDocumentNode<Data, Variables>,
-    variables: Variables,
-    operationName: string,
-    problems: ValidationProblem[],
-    callOptions: CallOptions | undefined,
-    check: (data: unknown) => string | undefined,
-  ): Promise<Data> => {
-    assertValid([...problems, ...checkTimingOptions(callOptions, 'options')], operationName);
-    return execute(document, variables, { kind: 'query', operationName, options: callOptions, check });
-  };
-  const getJobs = async (jobIds: string[], callOptions?: CallOptions) =>
-    (await query(GetJobsDocument, { jobIds }, 'GetJobs', checkJobIds(jobIds), callOptions, jobList(Array.isArray(jobIds) ? jobIds.length : 0))).getJobs;
-  const poller = new JobPoller((ids, signal) => getJobs(ids, { signal }), options.poll);
-  const checkWait = (problems: ValidationProblem[], waitOptions: WaitOptions | undefined) =>
-    assertValid([...problems, ...checkTimingOptions(waitOptions, 'options')], 'GetJobs');
-  // A label-set write through the executor: a mutation, never retried.
-  const mutation = (operationName: string, callOptions: CallOptions | undefined, check: (data: unknown) => string | undefined): SendDocument =>
-    (document, variables) => execute(document, variables as never, { kind: 'mutation', operationName, options: callOptions, check, outcomeHint: LABEL_SET_WRITE_OUTCOME_HINT });
+  const inGeneration = generationSwitch(options.schemaGeneration ?? 'tags', options.onSchemaChange);
+  // Polls read the jobs without validating again: the ids were checked when the wait began.
+  const readJobs = async (jobIds: string[], callOptions?: CallOptions) =>
+    (await execute(GetJobsDocument, { jobIds }, callOptions, { check: (d) => listOf('getJobs', jobIds.length, 'entries', 'ids')(d.getJobs) })).getJobs;
+  const poller = new JobPoller((ids, signal) => readJobs(ids, { signal }), options.poll);
+  const write = { outcomeHint: LABEL_SET_WRITE_OUTCOME_HINT };
 
   const client: LabelingClient = {
     url: options.url,
+    async request(document, ...[variables, callOptions]) {
+      assertValid(operationOf(document).operationName, [], callOptions);
+      return execute(document, variables, callOptions);
+    },
     async getCabinet(projectId, role, callOptions) {
-      const problems = [...checkId(projectId, 'projectId'), ...checkRole(role, 'role')];
-      return (await query(GetCabinetDocument, { projectId, role }, 'GetCabinet', problems, callOptions, objectField('getCabinet'))).getCabinet;
+      return (await client.request(GetCabinetDocument, { projectId, role }, callOptions)).getCabinet;
     },
     async getLabelSets(cabinetId, callOptions) {
-      assertValid([...checkId(cabinetId, 'cabinetId'), ...checkTimingOptions(callOptions, 'options')], 'getCabinetLabelSetsById');
-      const data = await labelSetDocuments.send((document) =>
-        execute(document, { cabinetId }, { kind: 'query', operationName: 'getCabinetLabelSetsById', options: callOptions, check: labelSetList() }),
+      assertValid('getCabinetLabelSetsById', [], callOptions);
+      const check = (d: { getCabinetLabelSetsById: unknown[] }) => (Array.isArray(d.getCabinetLabelSetsById) ? undefined : 'getCabinetLabelSetsById is not a list');
+      const data = await inGeneration('getCabinetLabelSetsById', (generation) =>
+        execute(generation === 'tags' ? TagsLabelSets : LabelsLabelSets, { cabinetId }, callOptions, { check }),
       );
-      return [...data.getCabinetLabelSetsById].sort((a, b) => a.index - b.index);
+      return data.getCabinetLabelSetsById.sort((a, b) => a.index - b.index);
     },
     async getProjectLabelSets(projectId, role, callOptions) {
       const cabinet = await client.getCabinet(projectId, role, callOptions);
       return client.getLabelSets(cabinet.id, callOptions);
     },
     async startAutoLabel(input, callOptions) {
-      const allowInsecureEndpoint = callOptions?.allowInsecureEndpoint ?? false;
-      const problems = [...validateAutoLabelInput(input, { allowInsecureEndpoint }), ...checkTimingOptions(callOptions, 'options')];
-      assertValid(problems, 'AutoLabelTokenBasedProjectMutation');
-      const normalized: AutoLabelInput = { ...input, options: { ...input.options, serviceProvider: input.options.serviceProvider ?? 'CUSTOM' } };
-      const data = await execute(AutoLabelTokenBasedProjectMutationDocument, { input: normalized }, {
-        kind: 'mutation',
-        operationName: 'AutoLabelTokenBasedProjectMutation',
-        secrets: [input.targetAPI.secretKey],
-        options: callOptions,
-        check: objectField('result', true),
-      });
-      return data.result;
+      assertValid('AutoLabelTokenBasedProjectMutation', validateAutoLabelInput(input, { allowInsecureEndpoint: callOptions?.allowInsecureEndpoint }), callOptions);
+      const job = { ...input, options: { ...input.options, serviceProvider: input.options.serviceProvider ?? 'CUSTOM' } } satisfies AutoLabelInput;
+      return (await execute(AutoLabelTokenBasedProjectMutationDocument, { input: job }, callOptions)).result;
     },
     async getJob(jobId, callOptions) {
-      return (await query(GetJobDocument, { jobId }, 'GetJob', checkId(jobId, 'jobId'), callOptions, nullableJob())).getJob;
+      return (await client.request(GetJobDocument, { jobId }, callOptions)).getJob;
     },
-    getJobs,
+    async getJobs(jobIds, callOptions) {
+      assertValid('GetJobs', [], callOptions);
+      return readJobs(jobIds, callOptions);
+    },
     async waitForJob(jobId, waitOptions) {
-      checkWait(checkId(jobId, 'jobId'), waitOptions);
+      assertValid('GetJobs', checkId(jobId, 'jobId'), waitOptions);
       return poller.wait(jobId, waitOptions);
     },
     async waitForJobs(jobIds, waitOptions) {
-      checkWait(checkJobIds(jobIds), waitOptions);
+      assertValid('GetJobs', checkJobIds(jobIds), waitOptions);
       // One group: one abort listener for all ids; one failure ends every wait of the group.
       return poller.waitAll(jobIds, waitOptions);
     },
@@ -339,51 +344,47 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
           throw new JobNotFoundError(jobId);
       }
     },
+    // The writes take labelkit's input as the renamed generation's variables; today's words are one typed conversion.
     async createLabelSet(projectId, input, callOptions) {
-      assertValid([...checkCreateLabelSet(projectId, input), ...checkTimingOptions(callOptions, 'options')], 'CreateLabelSet');
-      const labelSet = {
-        index: input.index,
-        name: input.name,
-        labelItems: input.labelItems.map(labelItemVariables),
-        ...(input.arrowLabelRequired !== undefined && { arrowLabelRequired: input.arrowLabelRequired }),
-      };
-      const data = await labelSetDocuments.write('CreateLabelSet', { projectId, input: labelSet }, mutation('CreateLabelSet', callOptions, labelSetField('createLabelSet')));
+      assertValid('CreateLabelSet', checkCreateLabelSet(projectId, input), callOptions);
+      const { labelItems, ...set } = input;
+      const data = await inGeneration('CreateLabelSet', (generation) =>
+        generation === 'labels'
+          ? execute(LabelsCreate, { projectId, input }, callOptions, write)
+          : execute(TagsCreate, { projectId, input: { ...set, tagItems: labelItems.map(labelItemInTags) } }, callOptions, write),
+      );
       return data.createLabelSet;
     },
     async updateLabelSet(input, callOptions) {
-      assertValid([...checkUpdateLabelSet(input), ...checkTimingOptions(callOptions, 'options')], 'UpdateProjectLabelSet');
-      const change = {
-        id: input.id,
-        projectId: input.projectId,
-        ...(input.labelSetSignature !== undefined && { labelSetSignature: input.labelSetSignature }),
-        ...(input.name !== undefined && { name: input.name }),
-        ...(input.labelItems !== undefined && { labelItems: input.labelItems.map(labelItemVariables) }),
-      };
-      const data = await labelSetDocuments.write('UpdateProjectLabelSet', { input: change }, mutation('UpdateProjectLabelSet', callOptions, labelSetField('updateProjectLabelSet')));
+      assertValid('UpdateProjectLabelSet', checkUpdateLabelSet(input), callOptions);
+      const { labelItems, ...change } = input;
+      const data = await inGeneration('UpdateProjectLabelSet', (generation) =>
+        generation === 'labels'
+          ? execute(LabelsUpdate, { input }, callOptions, write)
+          : execute(TagsUpdate, { input: { ...change, ...(labelItems && { tagItems: labelItems.map(labelItemInTags) }) } }, callOptions, write),
+      );
       return data.updateProjectLabelSet;
     },
     async appendLabelItems(input, callOptions) {
-      assertValid([...checkAppendLabelItems(input), ...checkTimingOptions(callOptions, 'options')], 'AppendLabelSetLabelItems');
-      const added = {
-        labelSetId: input.labelSetId,
-        ...(input.labelSetSignature !== undefined && { labelSetSignature: input.labelSetSignature }),
-        labelItems: input.labelItems.map(newLabelItemVariables),
-      };
-      const check = labelItemList(input.labelItems.length);
-      const data = await labelSetDocuments.write('AppendLabelSetLabelItems', { input: added }, mutation('AppendLabelSetLabelItems', callOptions, check));
-      return data.appendLabelSetLabelItems ?? []; // never null here: labelItemList refuses a null answer
+      assertValid('AppendLabelSetLabelItems', checkAppendLabelItems(input), callOptions);
+      const { labelItems, ...set } = input;
+      const check = (d: { appendLabelSetLabelItems: unknown[] | null }) => listOf('appendLabelSetLabelItems', labelItems.length, 'label items', 'sent')(d.appendLabelSetLabelItems);
+      const data = await inGeneration('AppendLabelSetLabelItems', (generation) =>
+        generation === 'labels'
+          ? execute(LabelsAppend, { input }, callOptions, { ...write, check })
+          : execute(TagsAppend, { input: { ...set, tagItems: labelItems.map(newLabelItemInTags) } }, callOptions, { ...write, check }),
+      );
+      return data.appendLabelSetLabelItems ?? []; // never null here: the check refuses a null answer
     },
     async deleteLabelSet(id, callOptions) {
-      assertValid([...checkId(id, 'id'), ...checkTimingOptions(callOptions, 'options')], 'DeleteLabelSet');
-      const data = await labelSetDocuments.write('DeleteLabelSet', { id }, mutation('DeleteLabelSet', callOptions, idList()));
-      return data.deleteLabelSet;
+      assertValid('DeleteLabelSet', checkId(id, 'id'), callOptions);
+      return (await execute(DeleteLabelSetDocument, { id }, callOptions, write)).deleteLabelSet;
     },
     async getAppliedLabelCounts(projectId, callOptions) {
       try {
-        const problems = checkId(projectId, 'projectId');
-        return (await query(EmulatorAppliedLabelCountsDocument, { projectId }, 'EmulatorAppliedLabelCounts', problems, callOptions, appliedLabelCountList())).emulatorAppliedLabelCounts;
+        return (await client.request(EmulatorAppliedLabelCountsDocument, { projectId }, callOptions)).emulatorAppliedLabelCounts;
       } catch (error) {
-        if (unknownField(error, 'emulatorAppliedLabelCounts')) return null;
+        if (isLabelkitError(error) && error.code === 'GRAPHQL' && error.graphQLErrors.some((e) => !e.path && /\b(?:cannot query|unknown) field\W+emulatorAppliedLabelCounts\b/i.test(e.message))) return null;
         throw error;
       }
     },

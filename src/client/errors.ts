@@ -1,7 +1,7 @@
 import { redact } from '../shared/redact.js';
 import type { Secrets } from '../shared/redact.js';
 import { safeCause } from './safeCause.js';
-import type { ValidationProblem } from './validation.js';
+import type { Problem } from '../shared/problem.js';
 import type { Job } from './types.js';
 
 /** Machine-readable kinds of labelkit errors. */
@@ -103,12 +103,13 @@ export class LabelkitError extends Error {
 /** Input that failed validation before any request was sent; `problems` lists every one. */
 export class ValidationError extends LabelkitError {
   override name = 'ValidationError';
-  readonly problems: ValidationProblem[];
+  declare readonly code: 'VALIDATION';
+  readonly problems: Problem[];
   /**
    * @param problems - every problem found, each with its field path
    * @param details - usually the operation that was not sent
    */
-  constructor(problems: ValidationProblem[], details: ErrorDetails = {}) {
+  constructor(problems: Problem[], details: ErrorDetails = {}) {
     super(
       'VALIDATION',
       `[Validation] ${problems.length} problem${problems.length === 1 ? '' : 's'}: ` +
@@ -125,6 +126,7 @@ export class ValidationError extends LabelkitError {
 /** The service refused the credentials, or a new token could not be obtained. */
 export class AuthError extends LabelkitError {
   override name = 'AuthError';
+  declare readonly code: 'AUTH';
   /**
    * @param message - what failed, without the `[Auth]` prefix; never a token or secret
    * @param details - see {@link ErrorDetails}
@@ -145,6 +147,7 @@ export const MUTATION_OUTCOME_UNKNOWN_HINT =
 /** No usable answer arrived: connection failed, HTTP error status, time-out or abort. */
 export class NetworkError extends LabelkitError {
   override name = 'NetworkError';
+  declare readonly code: 'NETWORK' | 'TIMEOUT' | 'ABORTED';
   /**
    * True for a mutation that may have reached the service before the connection failed: a job
    * may have started, and its id is unknown. Look at the project before starting another.
@@ -180,6 +183,7 @@ export interface GraphQLErrorEntry {
 /** The service answered with GraphQL errors. */
 export class GraphQLRequestError extends LabelkitError {
   override name = 'GraphQLRequestError';
+  declare readonly code: 'GRAPHQL';
   readonly graphQLErrors: GraphQLErrorEntry[];
   /**
    * @param graphQLErrors - the response's errors, already redacted
@@ -204,6 +208,7 @@ export class GraphQLRequestError extends LabelkitError {
  */
 export class ProtocolError extends LabelkitError {
   override name = 'ProtocolError';
+  declare readonly code: 'BAD_RESPONSE';
   /** True for a mutation: the request reached a server, so a job may have started. */
   readonly mutationOutcomeUnknown: boolean;
   /**
@@ -222,6 +227,7 @@ export class ProtocolError extends LabelkitError {
 /** A job ended `FAILED`; `job.errors` says why. */
 export class JobFailedError extends LabelkitError {
   override name = 'JobFailedError';
+  declare readonly code: 'JOB_FAILED';
   readonly job: Job;
   /** @param job - the job as last read, status `FAILED` */
   constructor(job: Job) {
@@ -241,6 +247,7 @@ export class JobFailedError extends LabelkitError {
 /** Waiting for a job ran out of time; `job` is the last snapshot seen (null if none). */
 export class JobTimeoutError extends LabelkitError {
   override name = 'JobTimeoutError';
+  declare readonly code: 'JOB_TIMEOUT';
   readonly jobId: string;
   readonly job: Job | null;
   /**
@@ -266,6 +273,7 @@ export class JobTimeoutError extends LabelkitError {
 /** The service does not know the job (null, or stuck in `NONE` past the grace period). */
 export class JobNotFoundError extends LabelkitError {
   override name = 'JobNotFoundError';
+  declare readonly code: 'JOB_NOT_FOUND';
   readonly jobId: string;
   /** @param jobId - the job the service does not know */
   constructor(jobId: string) {
@@ -280,6 +288,7 @@ export class JobNotFoundError extends LabelkitError {
 /** A label set whose hierarchy is broken: orphans, cycles, duplicate names under one parent. */
 export class LabelSetError extends LabelkitError {
   override name = 'LabelSetError';
+  declare readonly code: 'LABEL_SET';
   readonly labelSetId: string;
   readonly problems: string[];
   /**
@@ -297,18 +306,39 @@ export class LabelSetError extends LabelkitError {
 }
 
 /**
+ * Every error labelkit throws, told apart by `code`: narrowing on it gives each kind's fields
+ * (`error.code === 'JOB_FAILED'` gives `error.job`, `'VALIDATION'` gives `error.problems`,
+ * `'NETWORK'` gives `error.mutationOutcomeUnknown`, …).
+ *
+ * @example
+ * ```ts
+ * if (isLabelkitError(error) && error.code === 'JOB_FAILED') console.error(error.job.errors);
+ * ```
+ */
+export type AnyLabelkitError =
+  | ValidationError
+  | AuthError
+  | NetworkError
+  | GraphQLRequestError
+  | ProtocolError
+  | JobFailedError
+  | JobTimeoutError
+  | JobNotFoundError
+  | LabelSetError;
+
+/**
  * Tells whether a value is a labelkit error, across copies of the package.
  *
  * @param value - anything caught
- * @returns true when `value` is a {@link LabelkitError} (checked by shape, not only `instanceof`)
+ * @returns true when `value` is a labelkit error (checked by shape, not only `instanceof`); the type
+ * is the union {@link AnyLabelkitError}, so that `code` narrows it
  * @example
  * ```ts
  * try { await client.getCabinet(id, 'LABELER'); }
  * catch (e) { if (isLabelkitError(e) && e.code === 'AUTH') console.error('log in again'); }
  * ```
  */
-export function isLabelkitError(value: unknown): value is LabelkitError {
+export function isLabelkitError(value: unknown): value is AnyLabelkitError {
   if (value instanceof LabelkitError) return true;
-  const code = value instanceof Error ? (value as unknown as { code?: unknown }).code : undefined;
-  return typeof code === 'string' && ERROR_CODES.has(code) && /^\[\w+\] /.test((value as Error).message);
+  return value instanceof Error && 'code' in value && typeof value.code === 'string' && ERROR_CODES.has(value.code) && /^\[\w+\] /.test(value.message);
 }

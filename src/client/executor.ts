@@ -5,7 +5,8 @@ import { delay, filter, fromValue, makeSubject, mergeMap, pipe, take, takeUntil,
 import { MAX_TIMER_MS } from '../shared/constants.js';
 import { DEFAULT_TOKEN_TIMEOUT_MS, labelkitAuthExchange, makeTokenSource } from './auth.js';
 import type { AuthOptions } from './auth.js';
-import { AuthError, MUTATION_OUTCOME_UNKNOWN_HINT, NetworkError, ProtocolError } from './errors.js';
+import { AuthError, MUTATION_OUTCOME_UNKNOWN_HINT, NetworkError, ProtocolError, ValidationError } from './errors.js';
+import { secretsIn } from '../shared/redact.js';
 import { inBrowser } from './inBrowser.js';
 import { newRequestId } from './requestId.js';
 import { retrySettings } from './retryPolicy.js';
@@ -32,32 +33,103 @@ export interface ExecutorOptions extends AuthOptions {
   headers?: Record<string, string>;
 }
 
-/** One call: its kind, name, the secrets its variables hold, and its options. */
-export interface Call {
-  kind: 'query' | 'mutation';
-  operationName: string;
-  /** Secret values in the variables (e.g. `secretKey`), scrubbed from any error. */
-  secrets?: ReadonlyArray<string | undefined>;
-  options?: CallOptions | undefined;
+/** What a domain method adds to a call of {@link Execute}; `request` adds nothing. */
+export interface CallExtras<Data = unknown> {
   /**
    * What a mutation of unknown outcome tells the caller to do, appended to the error's message.
    * @defaultValue MUTATION_OUTCOME_UNKNOWN_HINT (a job may have started)
    */
   outcomeHint?: string;
   /**
-   * Checks the shape of the answer's data: returns what is wrong (e.g. `getJobs is missing`), or
-   * undefined when the data is what the operation asks for. A problem rejects the call with a
-   * {@link ProtocolError} (code `BAD_RESPONSE`).
+   * What the answer must hold besides the fields the document selects (e.g. one job per id
+   * asked): returns what is wrong, or undefined. A problem rejects with code `BAD_RESPONSE`.
    */
-  check?: (data: unknown) => string | undefined;
+  check?: (data: Data) => string | undefined;
 }
 
 /** Runs one typed document and resolves with its data, or rejects with a labelkit error. */
 export type Execute = <Data, Variables extends AnyVariables>(
   document: TypedDocumentNode<Data, Variables>,
-  variables: Variables,
-  call: Call,
+  variables: Variables | undefined,
+  options?: CallOptions,
+  extras?: CallExtras<Data>,
 ) => Promise<Data>;
+
+/** The parts of a document's nodes that {@link answerProblem} reads (graphql-js's and graphql.web's nodes fit). */
+interface Node {
+  readonly kind: string;
+  readonly operation?: string;
+  readonly name?: { readonly value: string } | undefined;
+  readonly alias?: { readonly value: string } | undefined;
+  readonly typeCondition?: { readonly name: { readonly value: string } } | undefined;
+  readonly selectionSet?: { readonly selections: readonly Node[] } | undefined;
+}
+
+/**
+ * What is missing from an answer for the selection that asked for it, or undefined: every field
+ * selected (aliases as keys, fragments included) is present, an object wherever sub-fields are
+ * asked (in lists too). `null` passes (the schema decides nullability, and sends an error for a
+ * non-null field it cannot give). A fragment whose type condition names another `__typename`
+ * than the object's is skipped; select `__typename` where a union or interface is asked.
+ */
+function answerProblem(value: unknown, selections: readonly Node[], fragments: ReadonlyMap<string, Node>, path: string): string | undefined {
+  if (value === null) return undefined;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const problem = answerProblem(item, selections, fragments, `${path}[${i}]`);
+      if (problem) return problem;
+    }
+    return undefined;
+  }
+  if (typeof value !== 'object') return `${path || 'data'} is not an object`;
+  const object = value as Record<string, unknown>;
+  for (const node of selections) {
+    const fragment = node.kind === 'FragmentSpread' ? fragments.get(node.name?.value ?? '') : node;
+    const type = fragment?.typeCondition?.name.value;
+    if (node.kind !== 'Field') {
+      if (!fragment?.selectionSet || (type !== undefined && typeof object.__typename === 'string' && object.__typename !== type)) continue;
+      const problem = answerProblem(object, fragment.selectionSet.selections, fragments, path);
+      if (problem) return problem;
+      continue;
+    }
+    const key = node.alias?.value ?? node.name?.value ?? '';
+    const at = path ? `${path}.${key}` : key;
+    if (object[key] === undefined) return `the answer's data lacks ${at}`;
+    const problem = node.selectionSet && answerProblem(object[key], node.selectionSet.selections, fragments, at);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+/** A document's operation: its kind, its name, and what is missing from an answer to it. */
+export interface OperationOf {
+  kind: string | undefined;
+  operationName: string;
+  problem: (data: unknown) => string | undefined;
+}
+
+const operations = new WeakMap<object, OperationOf>();
+
+/**
+ * The operation of a document, read once per document object.
+ *
+ * @param document - a typed document (one query or mutation, and its fragments)
+ * @returns its kind (`query`, `mutation`, …), its name (`anonymous` without one) and the answer check
+ * @example
+ * ```ts
+ * operationOf(GetCabinetDocument).operationName; // 'GetCabinet'
+ * ```
+ */
+export function operationOf(document: { readonly definitions: readonly Node[] }): OperationOf {
+  const known = operations.get(document);
+  if (known) return known;
+  const operation = document.definitions.find((d) => d.kind === 'OperationDefinition');
+  const fragments = new Map(document.definitions.filter((d) => d.kind === 'FragmentDefinition').map((d) => [d.name?.value ?? '', d]));
+  const selections = operation?.selectionSet?.selections ?? [];
+  const found = { kind: operation?.operation, operationName: operation?.name?.value ?? 'anonymous', problem: (data: unknown) => answerProblem(data, selections, fragments, '') };
+  operations.set(document, found);
+  return found;
+}
 
 /** The executor of a client: `execute` runs a call, `close` ends every call in flight and refuses new ones. */
 export interface Executor {
@@ -215,20 +287,26 @@ export function createExecutor(options: ExecutorOptions): Executor {
   // mutations share a key: they go one after another (each is still sent once).
   const mutationTurns = new Map<number, Promise<unknown>>();
 
-  const execute = async function execute<Data, Variables extends AnyVariables>(
+  const execute = async <Data, Variables extends AnyVariables>(
     document: TypedDocumentNode<Data, Variables>,
-    variables: Variables,
-    call: Call,
-  ): Promise<Data> {
+    given: Variables | undefined,
+    callOptions?: CallOptions,
+    extras: CallExtras<Data> = {},
+  ): Promise<Data> => {
+    const variables = given ?? ({} as Variables);
+    const operation = operationOf(document);
+    const { kind, operationName } = operation;
     const requestId = newRequestId();
-    const details = { operationName: call.operationName, requestId };
-    const where = `(operation ${call.operationName}, request ${requestId})`;
-    const unknownOutcome = call.kind === 'mutation';
-    const hint = unknownOutcome ? (call.outcomeHint ?? MUTATION_OUTCOME_UNKNOWN_HINT) : '';
-    const signal = call.options?.signal;
+    const details = { operationName, requestId };
+    const where = `(operation ${operationName}, request ${requestId})`;
+    if (kind !== 'query' && kind !== 'mutation') throw new ValidationError([{ path: 'document', message: 'must hold a query or a mutation' }], details);
+    const unknownOutcome = kind === 'mutation';
+    const hint = unknownOutcome ? (extras.outcomeHint ?? MUTATION_OUTCOME_UNKNOWN_HINT) : '';
+    const signal = callOptions?.signal;
     if (closing.signal.aborted) throw new NetworkError('ABORTED', `the client is closed; nothing was sent ${where}`, details);
     if (signal?.aborted) throw new NetworkError('ABORTED', `the call was aborted before it was sent ${where}`, details);
-    const secrets = () => (call.secrets ? [...knownSecrets, ...call.secrets] : knownSecrets);
+    // Values under secret-like keys of the variables (a model's `secretKey`) are redacted too.
+    const secrets = () => [...knownSecrets, ...secretsIn(variables)];
 
     // The call ends early on its time-out, its signal or close(): `lost` says which.
     const stop = makeSubject<void>();
@@ -240,7 +318,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
       stopped();
       stop.next();
     };
-    const timeoutMs = call.options?.timeoutMs ?? defaultTimeout;
+    const timeoutMs = callOptions?.timeoutMs ?? defaultTimeout;
     const timer = timeoutMs < MAX_TIMER_MS ? setTimeout(end('TIMEOUT', `no answer within ${timeoutMs} ms`), timeoutMs) : undefined;
     const onAbort = end('ABORTED', 'the call was aborted');
     const onClose = end('ABORTED', 'the client was closed during the call');
@@ -248,17 +326,17 @@ export function createExecutor(options: ExecutorOptions): Executor {
     closers.add(onClose);
 
     const request = createRequest(document, variables);
-    const operation = urql.createRequestOperation(call.kind, request, { fetchOptions: { headers: { ...baseHeaders, 'x-request-id': requestId } } });
-    const before = call.kind === 'mutation' ? mutationTurns.get(request.key) : undefined;
+    const sent$ = urql.createRequestOperation(kind, request, { fetchOptions: { headers: { ...baseHeaders, 'x-request-id': requestId } } });
+    const before = kind === 'mutation' ? mutationTurns.get(request.key) : undefined;
     let result: OperationResult | undefined;
     let sent = false;
     const turn = (async () => {
       if (before) await Promise.race([before, ended]);
       if (lost) return;
       sent = true;
-      result = await pipe(urql.executeRequestOperation(operation), takeUntil(stop.source), take(1), toPromise);
+      result = await pipe(urql.executeRequestOperation(sent$), takeUntil(stop.source), take(1), toPromise);
     })();
-    if (call.kind === 'mutation') mutationTurns.set(request.key, turn);
+    if (kind === 'mutation') mutationTurns.set(request.key, turn);
     try {
       await turn;
     } finally {
@@ -274,10 +352,11 @@ export function createExecutor(options: ExecutorOptions): Executor {
     }
     // The one conversion point: a result becomes the data, or one error of the family.
     if (result.error) {
-      throw toLabelkitError(result.error, { kind: call.kind, operationName: call.operationName, requestId, url: options.url, secrets: secrets(), outcomeHint: call.outcomeHint });
+      throw toLabelkitError(result.error, { kind, operationName, requestId, url: options.url, secrets: secrets(), outcomeHint: extras.outcomeHint });
     }
-    const problem = result.data == null ? 'the answer has no data' : call.check?.(result.data);
-    if (problem === undefined) return result.data as Data;
+    const data = result.data as Data | null | undefined;
+    const problem = data == null ? 'the answer has no data' : (operation.problem(data) ?? extras.check?.(data));
+    if (problem === undefined) return data as Data;
     throw new ProtocolError(`${problem}${hint} ${where}`, { ...details, secrets: secrets(), mutationOutcomeUnknown: unknownOutcome });
   };
   return {

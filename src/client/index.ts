@@ -1,8 +1,9 @@
 /**
  * labelkit: a typed client of the labeling service's GraphQL API.
  *
- * @remarks The entry exports the client and what its users need to call it and read its
- * answers. Errors are told apart by `code` (see {@link ErrorCode}), not by class. The typed
+ * @remarks The entry exports the client (its heart is `client.request`, which runs any typed
+ * document) and what its users need to call it and read its answers. Errors are told apart by
+ * `code`: {@link AnyLabelkitError} is their union, narrowed by `code` to each kind's fields. The typed
  * documents alone are `labelkit/documents` (today's schema) and `labelkit/documents/labels` (the
  * renamed one); the model kit is `labelkit/model`. The CLI, the emulator and many-project runs
  * are in the `labelkit-tools` package.
@@ -10,14 +11,29 @@
  * @packageDocumentation
  */
 export { createLabelingClient } from './client.js';
-export type { LabelingClient, LabelingClientOptions } from './client.js';
+export type { LabelingClient, LabelingClientOptions, RequestArguments } from './client.js';
 export type { CallOptions, RetryOptions } from './executor.js';
 export type { AuthOptions, ClientCredentials } from './auth.js';
 export type { PollOptions, WaitOptions } from './jobPoller.js';
-export { isLabelkitError, LabelkitError, ValidationError } from './errors.js';
-export type { ErrorCode, ErrorDetails, GraphQLErrorEntry } from './errors.js';
+export {
+  AuthError,
+  GraphQLRequestError,
+  isLabelkitError,
+  JobFailedError,
+  JobNotFoundError,
+  JobTimeoutError,
+  LabelkitError,
+  LabelSetError,
+  NetworkError,
+  ProtocolError,
+  ValidationError,
+} from './errors.js';
+export type { AnyLabelkitError, ErrorCode, ErrorDetails, GraphQLErrorEntry } from './errors.js';
 export { validateAutoLabelInput } from './validation.js';
 export type { AutoLabelValidationOptions, ValidationProblem } from './validation.js';
+export type { Problem } from '../shared/problem.js';
+export { readDocumentLabels, readLabelsOfDocuments } from './readLabels.js';
+export type { ReadLabelsOptions, TextCursor, TextLabel } from './readLabels.js';
 export { buildLabelTree } from './labelTree.js';
 export type { LabelNode, LabelTree } from './labelTree.js';
 export type { SchemaChangeEvent, SchemaGeneration } from './labelSetDocuments.js';

@@ -4,9 +4,9 @@ import type {
   GetCabinetLabelSetsByIdQuery,
   GetCabinetQuery,
   JobFieldsFragment,
-} from '../../generated/graphql.js';
+} from '../../generated/tags/graphql.js';
 
-export type { JobStatus, Role } from '../../generated/graphql.js';
+export type { JobStatus, Role } from '../../generated/tags/graphql.js';
 
 /** A project's cabinet for one role: its `id` is the key to the label sets. */
 export type Cabinet = GetCabinetQuery['getCabinet'];

@@ -1,44 +1,13 @@
 import { isBadPort } from '../shared/badPorts.js';
-import { MAX_GRAPHQL_INT, ROLES } from '../shared/constants.js';
-import { isLoopbackHost } from '../shared/isLoopbackHost.js';
+import { autoLabelInputProblems } from '../shared/autoLabelRules.js';
+import type { AutoLabelValidationOptions } from '../shared/autoLabelRules.js';
 import { labelItemProblems, labelSetIndexProblem } from '../shared/labelItemRules.js';
+import { checkId, isRecord } from '../shared/problem.js';
+import type { Problem } from '../shared/problem.js';
 
-/** One reason why input was refused, with the path of the field at fault. */
-export interface ValidationProblem {
-  /** Where the problem is, e.g. `input.targetAPI.endpoint`. */
-  path: string;
-  /** What rule the value breaks, e.g. `must be an integer >= 0`. Never quotes a secret. */
-  message: string;
-}
-
-/** Options of {@link validateAutoLabelInput}. */
-export interface AutoLabelValidationOptions {
-  /**
-   * Accept a plain-http model endpoint on a host other than loopback. The secret key would
-   * travel in clear, so this must be asked for explicitly.
-   * @defaultValue false
-   */
-  allowInsecureEndpoint?: boolean;
-}
-
-// A plausible address: something@something.tld, no spaces. Deliberately loose.
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/**
- * Checks a non-empty id (a string with something besides white space).
- *
- * @param value - the id
- * @param path - the field's path for the problem
- * @returns the problems found (none or one)
- */
-export function checkId(value: unknown, path: string): ValidationProblem[] {
-  if (typeof value !== 'string' || value.trim() === '') return [{ path, message: 'must be a non-empty string' }];
-  return [];
-}
+export type { AutoLabelValidationOptions } from '../shared/autoLabelRules.js';
+/** One reason why input was refused, with the path of the field at fault (the repository's one `Problem`). */
+export type ValidationProblem = Problem;
 
 /**
  * Checks a non-empty list of non-empty job ids.
@@ -46,27 +15,14 @@ export function checkId(value: unknown, path: string): ValidationProblem[] {
  * @param value - the ids
  * @returns the problems found, with the index of each bad id
  */
-export function checkJobIds(value: unknown): ValidationProblem[] {
+export function checkJobIds(value: unknown): Problem[] {
   if (!Array.isArray(value) || value.length === 0) return [{ path: 'jobIds', message: 'must be a non-empty list of job ids' }];
   return value.flatMap((id, i) => checkId(id, `jobIds[${i}]`));
 }
 
 /**
- * Checks a role: `LABELER` or `REVIEWER`.
- *
- * @param value - the role
- * @param path - the field's path for the problem
- * @returns the problems found (none or one)
- */
-export function checkRole(value: unknown, path: string): ValidationProblem[] {
-  if (typeof value !== 'string' || !(ROLES as readonly string[]).includes(value)) {
-    return [{ path, message: `must be one of ${ROLES.join(', ')}` }];
-  }
-  return [];
-}
-
-/**
- * Validates the input of `autoLabelTokenBasedProject` before anything is sent.
+ * Validates the input of `autoLabelTokenBasedProject` before anything is sent: the rules'
+ * one home is `src/shared/autoLabelRules.ts`, which the emulator applies too.
  *
  * @param input - the value to check (typed `unknown`: it often comes from a file or a CLI)
  * @param options - see {@link AutoLabelValidationOptions}
@@ -82,68 +38,8 @@ export function checkRole(value: unknown, path: string): ValidationProblem[] {
  * // [{ path: 'input.projectId', message: 'must be a non-empty string' }, …]
  * ```
  */
-export function validateAutoLabelInput(input: unknown, options: AutoLabelValidationOptions = {}): ValidationProblem[] {
-  if (!isRecord(input)) return [{ path: 'input', message: 'must be an object' }];
-  const problems: ValidationProblem[] = [...checkId(input.projectId, 'input.projectId')];
-
-  if (typeof input.labelerEmail !== 'string' || !EMAIL.test(input.labelerEmail)) {
-    problems.push({ path: 'input.labelerEmail', message: 'must be an e-mail address such as name@example.com' });
-  }
-  if (input.role !== undefined && input.role !== null) problems.push(...checkRole(input.role, 'input.role'));
-
-  const opts = input.options;
-  if (!isRecord(opts)) {
-    problems.push({ path: 'input.options', message: 'must be an object with numberOfFilesPerRequest' });
-  } else {
-    const n = opts.numberOfFilesPerRequest;
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_GRAPHQL_INT) {
-      problems.push({
-        path: 'input.options.numberOfFilesPerRequest',
-        message: 'must be an integer >= 0 (0 sends all lines of a document in one request)',
-      });
-    }
-    if (opts.serviceProvider !== undefined && opts.serviceProvider !== null && opts.serviceProvider !== 'CUSTOM') {
-      problems.push({ path: 'input.options.serviceProvider', message: 'must be CUSTOM (the only provider this API supports)' });
-    }
-  }
-
-  const target = input.targetAPI;
-  if (!isRecord(target)) {
-    problems.push({ path: 'input.targetAPI', message: 'must be an object with endpoint and secretKey' });
-  } else {
-    problems.push(...checkEndpoint(target.endpoint, options));
-    if (typeof target.secretKey !== 'string' || target.secretKey.trim() === '') {
-      problems.push({ path: 'input.targetAPI.secretKey', message: 'must be a non-empty string' });
-    }
-  }
-  return problems;
-}
-
-function checkEndpoint(value: unknown, options: AutoLabelValidationOptions): ValidationProblem[] {
-  const path = 'input.targetAPI.endpoint';
-  if (typeof value !== 'string' || value.trim() === '') return [{ path, message: 'must be an absolute http(s) URL' }];
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return [{ path, message: 'must be an absolute http(s) URL' }];
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return [{ path, message: `must use http or https, not ${url.protocol.replace(':', '')}` }];
-  }
-  if (url.username || url.password) {
-    return [{ path, message: 'must not carry credentials in the URL; pass the secret as secretKey' }];
-  }
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !options.allowInsecureEndpoint) {
-    return [
-      {
-        path,
-        message:
-          'uses plain http on a non-loopback host, so the secret key would travel in clear; use https or allow it explicitly (allowInsecureEndpoint)',
-      },
-    ];
-  }
-  return [];
+export function validateAutoLabelInput(input: unknown, options: AutoLabelValidationOptions = {}): Problem[] {
+  return autoLabelInputProblems(input, options);
 }
 
 /** The parts of the client's options that {@link checkClientOptions} looks at. */
@@ -161,7 +57,7 @@ export interface ClientOptionsToCheck {
 }
 
 /** A number option: absent, or a number ≥ min (Infinity allowed where said), integer if asked. */
-function checkNumber(value: unknown, path: string, rule: { min: number; integer?: boolean }): ValidationProblem[] {
+function checkNumber(value: unknown, path: string, rule: { min: number; integer?: boolean }): Problem[] {
   if (value === undefined) return [];
   const ok = typeof value === 'number' && !Number.isNaN(value) && value >= rule.min && (!rule.integer || Number.isInteger(value));
   if (ok) return [];
@@ -191,7 +87,7 @@ export interface TimingOptionsToCheck {
  * // [{ path: 'options.timeoutMs', … }, { path: 'options.intervalMs', message: 'must be a number >= 1' }]
  * ```
  */
-export function checkTimingOptions(options: TimingOptionsToCheck | undefined, path: string): ValidationProblem[] {
+export function checkTimingOptions(options: TimingOptionsToCheck | undefined, path: string): Problem[] {
   if (options === undefined) return [];
   if (typeof options !== 'object' || options === null) return [{ path, message: 'must be an object' }];
   const problems = [
@@ -216,8 +112,8 @@ export function checkTimingOptions(options: TimingOptionsToCheck | undefined, pa
  * @param options - the options as given
  * @returns every problem at once; messages never quote a token or secret
  */
-export function checkClientOptions(options: ClientOptionsToCheck): ValidationProblem[] {
-  const problems: ValidationProblem[] = [];
+export function checkClientOptions(options: ClientOptionsToCheck): Problem[] {
+  const problems: Problem[] = [];
   let url: URL | undefined;
   try {
     url = typeof options.url === 'string' ? new URL(options.url) : undefined;
@@ -260,12 +156,12 @@ export function checkClientOptions(options: ClientOptionsToCheck): ValidationPro
 }
 
 /** An optional text field: absent, null, or a string. */
-function checkOptionalText(value: unknown, path: string): ValidationProblem[] {
+function checkOptionalText(value: unknown, path: string): Problem[] {
   return value === undefined || value === null || typeof value === 'string' ? [] : [{ path, message: 'must be a string or null' }];
 }
 
 /** An optional non-empty string (a signature, a new name): absent, or text besides white space. */
-function checkOptionalId(value: unknown, path: string): ValidationProblem[] {
+function checkOptionalId(value: unknown, path: string): Problem[] {
   return value === undefined ? [] : checkId(value, path);
 }
 
@@ -291,10 +187,10 @@ function checkOptionalId(value: unknown, path: string): ValidationProblem[] {
  * // [{ path: 'input.labelItems[0].color', message: 'must be a #rrggbb colour …' }]
  * ```
  */
-function checkLabelItems(value: unknown, path: string, kind: 'replace' | 'append'): ValidationProblem[] {
+function checkLabelItems(value: unknown, path: string, kind: 'replace' | 'append'): Problem[] {
   if (!Array.isArray(value)) return [{ path, message: 'must be a list of labels' }];
   if (kind === 'append' && value.length === 0) return [{ path, message: 'must hold at least one label' }];
-  const problems: ValidationProblem[] = [];
+  const problems: Problem[] = [];
   value.forEach((item: unknown, i) => {
     const at = `${path}[${i}]`;
     if (!isRecord(item)) return void problems.push({ path: at, message: 'must be an object with id and labelName' });
@@ -327,7 +223,7 @@ function checkLabelItems(value: unknown, path: string, kind: 'replace' | 'append
  * checkCreateLabelSet('p1', { index: 5, name: 'Entities', labelItems: [] }); // input.index: must be an integer from 0 to 4 …
  * ```
  */
-export function checkCreateLabelSet(projectId: unknown, input: unknown): ValidationProblem[] {
+export function checkCreateLabelSet(projectId: unknown, input: unknown): Problem[] {
   const problems = checkId(projectId, 'projectId');
   if (!isRecord(input)) return [...problems, { path: 'input', message: 'must be an object with index, name and labelItems' }];
   const badIndex = labelSetIndexProblem(input.index);
@@ -352,7 +248,7 @@ export function checkCreateLabelSet(projectId: unknown, input: unknown): Validat
  * checkUpdateLabelSet({ id: '1', projectId: 'p1' }); // input: give name, labelItems or both
  * ```
  */
-export function checkUpdateLabelSet(input: unknown): ValidationProblem[] {
+export function checkUpdateLabelSet(input: unknown): Problem[] {
   if (!isRecord(input)) return [{ path: 'input', message: 'must be an object with id, projectId and name or labelItems' }];
   const problems = [...checkId(input.id, 'input.id'), ...checkId(input.projectId, 'input.projectId'), ...checkOptionalId(input.labelSetSignature, 'input.labelSetSignature')];
   problems.push(...checkOptionalId(input.name, 'input.name'));
@@ -371,7 +267,7 @@ export function checkUpdateLabelSet(input: unknown): ValidationProblem[] {
  * checkAppendLabelItems({ labelSetId: '1', labelItems: [{ labelName: 'EVENT', parentId: '10' }] }); // input.labelItems[0].parentId: cannot be given …
  * ```
  */
-export function checkAppendLabelItems(input: unknown): ValidationProblem[] {
+export function checkAppendLabelItems(input: unknown): Problem[] {
   if (!isRecord(input)) return [{ path: 'input', message: 'must be an object with labelSetId and labelItems' }];
   return [
     ...checkId(input.labelSetId, 'input.labelSetId'),

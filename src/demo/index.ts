@@ -45,10 +45,16 @@ function resultsLine(url: string, signal: AbortSignal | undefined): string {
   return keeping(signal) ? `results   ${url}` : `results   ${url} (the emulator stops with the demo: rerun with --keep to open it)`;
 }
 
-/** With `keepUntil`, says where to look and waits for Ctrl-C; without it, returns at once. */
-async function keepUp(signal: AbortSignal | undefined, baseUrl: string, out: (line: string) => void): Promise<void> {
+/**
+ * With `keepUntil`, says where to look and how to connect (the export lines, for `labelkit eval`
+ * and the other commands in a second shell), and waits for Ctrl-C; without it, returns at once.
+ */
+async function keepUp(signal: AbortSignal | undefined, emu: RunningEmulator, out: (line: string) => void): Promise<void> {
   if (!signal || !keeping(signal)) return;
-  out(`keeping   the emulator up at ${baseUrl}/ (home) and ${baseUrl}/graphql (GraphiQL); Ctrl-C stops`);
+  out(`keeping   the emulator up at ${emu.baseUrl}/ (home) and ${emu.url} (GraphiQL); Ctrl-C stops`);
+  out('connect   from another shell (labelkit eval, labelkit labels, …):');
+  out(`  export LABELKIT_URL=${emu.url}`);
+  out(`  export LABELKIT_TOKEN=${emu.token}   # a throwaway test token of this emulator only`);
   await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
 
@@ -102,7 +108,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<number> {
       const why = outcome.outcome === 'failed' ? outcome.errors.map((e) => e.stack).join('; ') : outcome.outcome;
       out(`demo failed: job ${job.id} ended ${outcome.outcome}: ${why}`);
       out(resultsLine(resultsUrl, options.keepUntil));
-      await keepUp(options.keepUntil, emu.baseUrl, out);
+      await keepUp(options.keepUntil, emu, out);
       return 1;
     }
     out(`status    ${outcome.job.status}`);
@@ -120,7 +126,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<number> {
     const examples = docs.flatMap((d) => d.lines).filter((l) => l.entities.length > 0).slice(0, 3);
     for (const line of examples) out(`  ${mark(line.text, line.entities)}`);
     out(resultsLine(resultsUrl, options.keepUntil));
-    await keepUp(options.keepUntil, emu.baseUrl, out);
+    await keepUp(options.keepUntil, emu, out);
     return 0;
   } catch (error) {
     out(`demo failed: ${isLabelkitError(error) || error instanceof Error ? error.message : String(error)}`);

@@ -1,5 +1,3 @@
-import type { StoredSpan } from './types.js';
-
 /** A span as the store is given it: the model's entity (`layer` may be absent, read as 0). */
 export interface SpanInput {
   label: string;
@@ -12,193 +10,266 @@ export interface SpanInput {
 /** Growth factor of the span columns when full. */
 const GROWTH = 1.5;
 
-const isInt32 = (n: number) => (n | 0) === n;
+/**
+ * The spans of one line before they are stored: numbers only, in columns reused from line to line.
+ *
+ * @remarks What the store fills (label entry, first and last token, confidence, flags) and hands to
+ * {@link CompactLines.setLine}; nothing is allocated per span.
+ * @example
+ * ```ts
+ * const spans = new LineSpans();
+ * spans.push(0, 2, 3, Number.NaN, 0);
+ * doc.setLine(4, spans);
+ * spans.clear();
+ * ```
+ */
+export class LineSpans {
+  entry = new Int32Array(16);
+  startToken = new Int32Array(16);
+  endToken = new Int32Array(16);
+  confidence = new Float64Array(16);
+  flags = new Uint8Array(16);
+  /** How many spans are held. */
+  count = 0;
+
+  /** Forgets the spans held. */
+  clear(): void {
+    this.count = 0;
+  }
+
+  /**
+   * Adds a span.
+   *
+   * @param entry - the label entry (see `LabelRefs`)
+   * @param startToken - the first token
+   * @param endToken - the last token (inclusive)
+   * @param confidence - from 0 to 1, NaN for none
+   * @param flags - see {@link labelFlags}; 0 for the copy's default
+   */
+  push(entry: number, startToken: number, endToken: number, confidence: number, flags: number): void {
+    if (this.count === this.entry.length) {
+      const size = this.count * 2;
+      const grow = <T extends Int32Array | Float64Array | Uint8Array>(old: T, make: (n: number) => T) => {
+        const next = make(size);
+        next.set(old);
+        return next;
+      };
+      this.entry = grow(this.entry, (n) => new Int32Array(n));
+      this.startToken = grow(this.startToken, (n) => new Int32Array(n));
+      this.endToken = grow(this.endToken, (n) => new Int32Array(n));
+      this.confidence = grow(this.confidence, (n) => new Float64Array(n));
+      this.flags = grow(this.flags, (n) => new Uint8Array(n));
+    }
+    const at = this.count++;
+    this.entry[at] = entry;
+    this.startToken[at] = startToken;
+    this.endToken[at] = endToken;
+    this.confidence[at] = confidence;
+    this.flags[at] = flags;
+  }
+}
+
+/** The values of `labeledBy` (production's `ConflictTextLabelResolutionStrategy`), in flag order. */
+export const LABELED_BY = ['AUTO', 'CONFLICT', 'EXTERNAL', 'LABELER', 'PRELABELED', 'REVIEWER'] as const;
+/** One value of {@link LABELED_BY}. */
+export type LabeledBy = (typeof LABELED_BY)[number];
+/** The flag bit of a deleted label. */
+const DELETED = 8;
 
 /**
- * How the spans of a {@link CompactLines} refer to their labels: by a small integer that this
- * index gives for a label as the model named it, and turns back into the name to show.
+ * The flags byte of a stored label: bits 0-2 its `labeledBy` (0 = the copy's default, n = the n-th
+ * of {@link LABELED_BY} plus one), bit 3 deleted.
  *
- * @remarks {@link LabelNames} keeps names as given; the store's `LabelRefs` (labelRefs.ts) binds
- * each to a label item's id, so that a rename shows the new name and a removal can find the spans.
+ * @param labeledBy - undefined for the copy's default
+ * @param deleted - whether the label was deleted
+ * @returns a byte for {@link LineSpans.push}
+ * @example
+ * ```ts
+ * labelFlags('CONFLICT', false); // 2
+ * ```
  */
-export interface LabelIndex {
-  /**
-   * @param name - a label name as the model gave it
-   * @returns the number the spans store for it, the same for the same name (until the index says
-   * otherwise, e.g. after a label set changed)
-   */
-  indexOf(name: string): number;
-  /**
-   * @param index - a number given by {@link LabelIndex.indexOf}
-   * @returns the name to show for it
-   */
-  nameAt(index: number): string;
+export function labelFlags(labeledBy: LabeledBy | undefined, deleted: boolean): number {
+  return (labeledBy === undefined ? 0 : LABELED_BY.indexOf(labeledBy) + 1) | (deleted ? DELETED : 0);
 }
 
 /**
- * Label names shared by the documents of one copy: each name is kept once and spans refer to it
- * by index.
+ * Reads a flags byte back.
+ *
+ * @param flags - a byte made by {@link labelFlags}
+ * @param copyDefault - the `labeledBy` of the copy's labels without one of their own
+ * @returns the label's `labeledBy` and whether it was deleted
  */
-export class LabelNames implements LabelIndex {
-  private readonly names: string[] = [];
-  private readonly indexes = new Map<string, number>();
-
-  /**
-   * @param name - a label name exactly as the model gave it
-   * @returns its index, the same for every equal name
-   */
-  indexOf(name: string): number {
-    let index = this.indexes.get(name);
-    if (index === undefined) {
-      index = this.names.length;
-      this.names.push(name);
-      this.indexes.set(name, index);
-    }
-    return index;
-  }
-
-  /**
-   * @param index - an index given by {@link LabelNames.indexOf}
-   * @returns the name
-   */
-  nameAt(index: number): string {
-    return this.names[index]!;
-  }
+export function readFlags(flags: number, copyDefault: LabeledBy): { labeledBy: LabeledBy; deleted: boolean } {
+  const by = flags & 7;
+  return { labeledBy: by === 0 ? copyDefault : LABELED_BY[by - 1]!, deleted: (flags & DELETED) !== 0 };
 }
 
 /**
  * The labels of one document of one copy, by line, held in typed-array columns instead of an
- * object per span.
+ * object per label.
  *
- * @remarks A span costs 12 bytes (label index, start, end as int32), plus 8 for its confidence
- * and 8 for its layer only once some span of the document has a confidence or a layer other than
- * 0; a line costs 8 (where its spans start, how many there are). As objects it was about 240
- * bytes per line. Setting a line again appends its new spans and leaves the old ones
- * unreferenced; when the columns are full and unreferenced spans outnumber the live ones, they
- * are compacted instead of grown. Reads build {@link StoredSpan} objects equal to what was stored
- * (`layer` defaulted to 0, `confidence_score` only when given).
+ * @remarks A label is stored as the service stores it, by token position: its label entry (which
+ * names the label item and the layer, see `LabelRefs`), its first and last token; the line is its
+ * sentence, and its characters are whole tokens (`charId` 0 of the first, the last character of the
+ * last), so no character offset is kept. A label costs 12 bytes (three int32), plus 8 for its
+ * confidence once some label of the document has one, plus 1 for its flags (`labeledBy` other than
+ * the copy's, deleted) once some label has one; a line costs 8 (where its labels start, how many).
+ * Setting a line again appends its new labels and leaves the old ones unreferenced; when the
+ * columns are full and unreferenced labels outnumber the live ones, they are compacted instead of
+ * grown.
  * @example
  * ```ts
- * const doc = new CompactLines(new LabelNames(), 2);
- * doc.set(1, [{ label: 'PERSON', start_char: 0, end_char: 3 }]);
- * doc.get(1); // [{ label: 'PERSON', start_char: 0, end_char: 3, layer: 0 }]
+ * const doc = new CompactLines(2);
+ * const spans = new LineSpans();
+ * spans.push(0, 0, 1, 0.9, 0);
+ * doc.setLine(1, spans);
+ * doc.countOf(1); // 1
  * ```
  */
 export class CompactLines {
-  /** Per line: first span, then span count; -1 as first = the line was never set. */
+  /** Per line: first label, then label count; -1 as first = the line was never set. */
   private index: Int32Array;
-  private label: Int32Array;
-  private start: Int32Array;
-  private end: Int32Array;
-  /** NaN = no confidence; null until a span has one. */
+  private entry: Int32Array;
+  private startToken: Int32Array;
+  private endToken: Int32Array;
+  /** NaN = no confidence; null until a label has one. */
   private confidence: Float64Array | null = null;
-  /** null until a span has a layer other than 0. */
-  private layer: Float64Array | null = null;
-  /** Spans written into the columns (live or not). */
+  /** null until a label has flags other than 0. */
+  private flags: Uint8Array | null = null;
+  /** Labels written into the columns (live or not). */
   private used = 0;
-  /** Spans referenced by a line. */
+  /** Labels referenced by a line. */
   private live = 0;
+  /** Grows with every change: a page cursor made before a change finds its place again from the start. */
+  version = 0;
 
   /**
-   * @param labels - the label names of the copy this document belongs to
    * @param lineCount - the document's number of lines (more are accepted; the index grows); the
-   * columns first hold one span per line
+   * columns first hold one label per line
    */
-  constructor(
-    private readonly labels: LabelIndex,
-    lineCount: number,
-  ) {
+  constructor(lineCount: number) {
     const lines = Math.max(1, lineCount);
     this.index = new Int32Array(lines * 2).fill(-1);
-    this.label = new Int32Array(lines);
-    this.start = new Int32Array(lines);
-    this.end = new Int32Array(lines);
+    this.entry = new Int32Array(lines);
+    this.startToken = new Int32Array(lines);
+    this.endToken = new Int32Array(lines);
+  }
+
+  /** How many labels the document holds (deleted ones included). */
+  get total(): number {
+    return this.live;
+  }
+
+  /** One more than the highest line number the index has room for. */
+  get lineSlots(): number {
+    return this.index.length / 2;
   }
 
   /**
-   * Sets (replaces) the spans of one line.
+   * Sets (replaces) the labels of one line.
    *
    * @param line - the zero-based line number
-   * @param entities - its spans, possibly none
-   * @throws RangeError when a `start_char` or `end_char` is not a 32-bit integer (the span
-   * contract's offsets always are)
+   * @param spans - its labels, possibly none
    */
-  set(line: number, entities: readonly SpanInput[]): void {
-    for (const e of entities) {
-      if (!isInt32(e.start_char) || !isInt32(e.end_char)) throw new RangeError(`start_char and end_char must be integer character offsets, got ${e.start_char} and ${e.end_char}`);
-    }
+  setLine(line: number, spans: LineSpans): void {
     if (line * 2 + 1 >= this.index.length) this.growIndex(line);
     if (this.index[line * 2]! >= 0) {
       this.live -= this.index[line * 2 + 1]!;
-      this.index[line * 2] = -1; // its old spans are dead now, and a compaction below drops them
+      this.index[line * 2] = -1; // its old labels are dead now, and a compaction below drops them
     }
-    if (this.used + entities.length > this.label.length) this.makeRoom(entities.length);
-    let at = this.used;
-    for (const e of entities) {
-      this.label[at] = this.labels.indexOf(e.label);
-      this.start[at] = e.start_char;
-      this.end[at] = e.end_char;
-      if (e.confidence_score !== undefined) (this.confidence ??= new Float64Array(this.label.length).fill(Number.NaN))[at] = e.confidence_score;
-      else if (this.confidence) this.confidence[at] = Number.NaN;
-      if (e.layer !== undefined && e.layer !== 0) (this.layer ??= new Float64Array(this.label.length))[at] = e.layer;
-      else if (this.layer) this.layer[at] = 0;
-      at++;
+    const n = spans.count;
+    if (this.used + n > this.entry.length) this.makeRoom(n);
+    const at = this.used;
+    // A loop, not set(subarray()): a line has few labels, and three views per line cost more than the copy.
+    for (let i = 0; i < n; i++) {
+      this.entry[at + i] = spans.entry[i]!;
+      this.startToken[at + i] = spans.startToken[i]!;
+      this.endToken[at + i] = spans.endToken[i]!;
+      const c = spans.confidence[i]!;
+      if (!Number.isNaN(c)) (this.confidence ??= new Float64Array(this.entry.length).fill(Number.NaN))[at + i] = c;
+      else if (this.confidence) this.confidence[at + i] = Number.NaN;
+      const f = spans.flags[i]!;
+      if (f !== 0) (this.flags ??= new Uint8Array(this.entry.length))[at + i] = f;
+      else if (this.flags) this.flags[at + i] = 0;
     }
-    this.index[line * 2] = this.used;
-    this.index[line * 2 + 1] = entities.length;
-    this.used += entities.length;
-    this.live += entities.length;
+    this.index[line * 2] = at;
+    this.index[line * 2 + 1] = n;
+    this.used += n;
+    this.live += n;
+    this.version++;
   }
 
   /**
    * @param line - the zero-based line number
-   * @returns the line's spans as new objects, or undefined when the line was never set
+   * @returns whether the line was set (to labels or to none)
    */
-  get(line: number): StoredSpan[] | undefined {
-    if (line < 0 || line * 2 + 1 >= this.index.length) return undefined;
-    const first = this.index[line * 2]!;
-    if (first < 0) return undefined;
-    const count = this.index[line * 2 + 1]!;
-    const out: StoredSpan[] = new Array<StoredSpan>(count);
-    for (let i = 0, at = first; i < count; i++, at++) {
-      const confidence = this.confidence ? this.confidence[at]! : Number.NaN;
-      out[i] = {
-        label: this.labels.nameAt(this.label[at]!),
-        start_char: this.start[at]!,
-        end_char: this.end[at]!,
-        layer: this.layer ? this.layer[at]! : 0,
-        ...(!Number.isNaN(confidence) && { confidence_score: confidence }),
-      };
-    }
-    return out;
+  isSet(line: number): boolean {
+    return line >= 0 && line * 2 + 1 < this.index.length && this.index[line * 2]! >= 0;
+  }
+
+  /**
+   * @param line - a line that {@link CompactLines.isSet}
+   * @returns where its labels start in the columns
+   */
+  firstOf(line: number): number {
+    return this.index[line * 2]!;
+  }
+
+  /**
+   * @param line - the zero-based line number
+   * @returns how many labels it has (0 when never set)
+   */
+  countOf(line: number): number {
+    return this.isSet(line) ? this.index[line * 2 + 1]! : 0;
+  }
+
+  /** @param at - a column position @returns the label's entry */
+  entryAt(at: number): number {
+    return this.entry[at]!;
+  }
+
+  /** @param at - a column position @returns the label's first token */
+  startTokenAt(at: number): number {
+    return this.startToken[at]!;
+  }
+
+  /** @param at - a column position @returns the label's last token (inclusive) */
+  endTokenAt(at: number): number {
+    return this.endToken[at]!;
+  }
+
+  /** @param at - a column position @returns the label's confidence, NaN for none */
+  confidenceAt(at: number): number {
+    return this.confidence ? this.confidence[at]! : Number.NaN;
+  }
+
+  /** @param at - a column position @returns the label's flags (see {@link labelFlags}) */
+  flagsAt(at: number): number {
+    return this.flags ? this.flags[at]! : 0;
   }
 
   /**
    * Calls `visit` for every line that was set, in line order.
    *
-   * @param visit - receives the line number and its spans
+   * @param visit - receives the line number, where its labels start and how many there are
    */
-  forEachLine(visit: (line: number, entities: StoredSpan[]) => void): void {
+  forEachLine(visit: (line: number, first: number, count: number) => void): void {
     const lines = this.index.length / 2;
     for (let line = 0; line < lines; line++) {
-      if (this.index[line * 2]! >= 0) visit(line, this.get(line)!);
+      const first = this.index[line * 2]!;
+      if (first >= 0) visit(line, first, this.index[line * 2 + 1]!);
     }
   }
 
   /**
-   * Removes every span whose label the predicate picks, from every line.
+   * Removes every label whose entry the predicate picks, from every line.
    *
-   * @param drop - receives a span's label number (from the {@link LabelIndex}) and says whether
-   * the span goes
-   * @returns how many spans were removed
-   * @remarks A line keeps its other spans in order, and stays set even when none is left (it was
-   * labelled, now with nothing). The removed spans' room is reclaimed by the next compaction.
-   * @example
-   * ```ts
-   * const removed = doc.removeLabels((label) => label === 3);
-   * ```
+   * @param drop - receives a label's entry and says whether the label goes
+   * @returns how many labels were removed
+   * @remarks A line keeps its other labels in order, and stays set even when none is left (it was
+   * labelled, now with nothing). The removed labels' room is reclaimed by the next compaction.
    */
-  removeLabels(drop: (label: number) => boolean): number {
+  removeLabels(drop: (entry: number) => boolean): number {
     let removed = 0;
     for (let line = 0; line < this.index.length / 2; line++) {
       const first = this.index[line * 2]!;
@@ -206,14 +277,8 @@ export class CompactLines {
       const count = this.index[line * 2 + 1]!;
       let to = first;
       for (let at = first; at < first + count; at++) {
-        if (drop(this.label[at]!)) continue;
-        if (to !== at) {
-          this.label[to] = this.label[at]!;
-          this.start[to] = this.start[at]!;
-          this.end[to] = this.end[at]!;
-          if (this.confidence) this.confidence[to] = this.confidence[at]!;
-          if (this.layer) this.layer[to] = this.layer[at]!;
-        }
+        if (drop(this.entry[at]!)) continue;
+        if (to !== at) this.moveOne(at, to);
         to++;
       }
       const kept = to - first;
@@ -221,28 +286,30 @@ export class CompactLines {
       this.index[line * 2 + 1] = kept;
     }
     this.live -= removed;
+    if (removed > 0) this.version++;
     return removed;
   }
 
   /**
-   * Counts the live spans per label.
+   * Counts the live labels per entry.
    *
-   * @param counts - added to: `counts[label number]` grows by the spans that use it
-   * @example
-   * ```ts
-   * const counts: number[] = [];
-   * doc.countLabels(counts); // counts[0] === spans of the first label named
-   * ```
+   * @param counts - added to: `counts[entry]` grows by the labels that use it
    */
   countLabels(counts: number[]): void {
-    for (let line = 0; line < this.index.length / 2; line++) {
-      const first = this.index[line * 2]!;
-      if (first < 0) continue;
-      for (let at = first, end = first + this.index[line * 2 + 1]!; at < end; at++) {
-        const label = this.label[at]!;
-        counts[label] = (counts[label] ?? 0) + 1;
+    this.forEachLine((_line, first, count) => {
+      for (let at = first; at < first + count; at++) {
+        const entry = this.entry[at]!;
+        counts[entry] = (counts[entry] ?? 0) + 1;
       }
-    }
+    });
+  }
+
+  private moveOne(from: number, to: number): void {
+    this.entry[to] = this.entry[from]!;
+    this.startToken[to] = this.startToken[from]!;
+    this.endToken[to] = this.endToken[from]!;
+    if (this.confidence) this.confidence[to] = this.confidence[from]!;
+    if (this.flags) this.flags[to] = this.flags[from]!;
   }
 
   private growIndex(line: number): void {
@@ -251,23 +318,23 @@ export class CompactLines {
     this.index = next;
   }
 
-  /** Drops unreferenced spans when they outnumber the live ones, else grows the columns. */
+  /** Drops unreferenced labels when they outnumber the live ones, else grows the columns. */
   private makeRoom(adding: number): void {
     const compact = this.used - this.live > this.live;
     const needed = (compact ? this.live : this.used) + adding;
-    let capacity = this.label.length;
+    let capacity = this.entry.length;
     while (capacity < needed) capacity = Math.ceil(capacity * GROWTH);
-    const label = new Int32Array(capacity);
-    const start = new Int32Array(capacity);
-    const end = new Int32Array(capacity);
+    const entry = new Int32Array(capacity);
+    const startToken = new Int32Array(capacity);
+    const endToken = new Int32Array(capacity);
     const confidence = this.confidence && new Float64Array(capacity).fill(Number.NaN);
-    const layer = this.layer && new Float64Array(capacity);
+    const flags = this.flags && new Uint8Array(capacity);
     const move = (from: number, count: number, to: number) => {
-      label.set(this.label.subarray(from, from + count), to);
-      start.set(this.start.subarray(from, from + count), to);
-      end.set(this.end.subarray(from, from + count), to);
+      entry.set(this.entry.subarray(from, from + count), to);
+      startToken.set(this.startToken.subarray(from, from + count), to);
+      endToken.set(this.endToken.subarray(from, from + count), to);
       confidence?.set(this.confidence!.subarray(from, from + count), to);
-      layer?.set(this.layer!.subarray(from, from + count), to);
+      flags?.set(this.flags!.subarray(from, from + count), to);
     };
     if (!compact) move(0, this.used, 0);
     else {
@@ -282,10 +349,10 @@ export class CompactLines {
       }
       this.used = to;
     }
-    this.label = label;
-    this.start = start;
-    this.end = end;
+    this.entry = entry;
+    this.startToken = startToken;
+    this.endToken = endToken;
     this.confidence = confidence;
-    this.layer = layer;
+    this.flags = flags;
   }
 }

@@ -17,6 +17,9 @@ export type { LabelSetWriteCode, LabelSetWriteProblem, LabelWriteInput, NewLabel
 export { EmulatorDataError } from './dataError.js';
 export type { DataErrorProblem } from './dataError.js';
 export type { ModelOptions } from './runner.js';
+export type { ReviewLabelInput } from './reviewLabels.js';
+export type { LabeledBy } from './compactLines.js';
+export type { CellJson, FinalReportFigures, Page, PageInput, TextCursorJson, TextLabelJson } from './labelReads.js';
 export type {
   DocumentInput,
   JobSource,
@@ -33,4 +36,5 @@ export type {
   StoredLabelSet,
   StoredProject,
   StoredSpan,
+  StoredTextDocument,
 } from './types.js';

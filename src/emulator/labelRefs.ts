@@ -1,4 +1,3 @@
-import type { LabelIndex } from './compactLines.js';
 import type { StoredLabel, StoredLabelSet } from './types.js';
 
 /**
@@ -17,57 +16,67 @@ export function itemKey(labelSetId: string, labelItemId: string): string {
   return `${labelSetId}\u0000${labelItemId}`;
 }
 
-/** One label as spans refer to it: the name the model gave, and the item it was bound to. */
+/** One label as spans refer to it: the name the model gave, its layer, and the item it was bound to. */
 interface Entry {
   spelling: string;
-  /** {@link itemKey} of the item, or undefined when no item had the name when it was stored. */
+  /** The index of the label set the name was looked up in (the entity's `layer`). */
+  layer: number;
+  /** {@link itemKey} of the item, or undefined when that set had no item of the name when it was stored. */
   item: string | undefined;
+  /** The item's own id (`TagItem.id`, a label's `l`), or undefined with `item`. */
+  itemId: string | undefined;
 }
 
+/** The key of a name within a layer, for {@link itemsByName}. */
+const nameKey = (layer: number, name: string) => `${layer}\u0000${name.toLowerCase()}`;
+
 /**
- * Which label item a name means in a project's label sets: the first set (by index) with a span
- * label (`SPAN` or `ALL`) of that name, compared case-insensitively, else the first with any label
- * of that name.
+ * Which label item a name means in a layer: in the label set whose index is the layer, the span
+ * label (`SPAN` or `ALL`) of that name, compared case-insensitively, else a label of any type with
+ * that name. Another set's label of the same name is never taken.
  */
-function itemsByName(labelSets: readonly StoredLabelSet[]): Map<string, string> {
-  const spans = new Map<string, string>();
-  const any = new Map<string, string>();
-  for (const set of [...labelSets].sort((a, b) => a.index - b.index)) {
+function itemsByName(labelSets: readonly StoredLabelSet[]): Map<string, { key: string; id: string }> {
+  const spans = new Map<string, { key: string; id: string }>();
+  const any = new Map<string, { key: string; id: string }>();
+  for (const set of labelSets) {
     for (const item of set.labels) {
-      const name = item.name.toLowerCase();
-      if (item.type !== 'ARROW' && !spans.has(name)) spans.set(name, itemKey(set.id, item.id));
-      if (!any.has(name)) any.set(name, itemKey(set.id, item.id));
+      const name = nameKey(set.index, item.name);
+      const bound = { key: itemKey(set.id, item.id), id: item.id };
+      if (item.type !== 'ARROW' && !spans.has(name)) spans.set(name, bound);
+      if (!any.has(name)) any.set(name, bound);
     }
   }
-  for (const [name, key] of any) if (!spans.has(name)) spans.set(name, key);
+  for (const [name, bound] of any) if (!spans.has(name)) spans.set(name, bound);
   return spans;
 }
 
 /**
- * The labels of one copy (a labeler's or reviewer's) bound to label item ids: what the store's
- * spans refer to.
+ * The labels of one copy (a labeler's or the reviewer's) bound to label item ids: what the store's
+ * labels refer to.
  *
- * @remarks The model names a label by its name; when a span is stored, the name is bound to the
- * label item that has it in the project's label sets at that moment (see `itemsByName`), and the span
- * keeps that item's id. So a rename that keeps the id keeps the applied labels (they show the new
- * name), and a removed item's applied labels can be found and removed ({@link LabelRefs.itemAt}).
- * A name that no item has (only possible in process, the job runner checks names first) is kept
+ * @remarks The model names a label by its name and a `layer` (the index of a label set, 0 when
+ * absent); when a label is stored, the name is bound to the label item that has it in the label
+ * set of that index at that moment (see `itemsByName`), and the label keeps that item's id. A
+ * label set of another index with the same name is never taken (the job runner refuses an entity
+ * whose layer has no such label). So a rename that keeps the id keeps the applied labels (they
+ * show the new name), and a removed item's applied labels can be found and removed
+ * ({@link LabelRefs.itemAt}). A name that the layer's set lacks (only possible in process) is kept
  * as it was given and belongs to no item. A name is shown as the model spelled it while the item
  * still has that name (case aside), else as the item's name now. Call
  * {@link LabelRefs.labelSetsChanged} after every change of the project's label sets.
  * @example
  * ```ts
  * const refs = new LabelRefs(() => store.projects.get('demo-project')!.labelSets);
- * const doc = new CompactLines(refs, 3);
+ * refs.indexOf('person', 0); // the entry of item 11 of set 1 (index 0)
  * ```
  */
-export class LabelRefs implements LabelIndex {
+export class LabelRefs {
   private readonly entries: Entry[] = [];
   private readonly entryByKey = new Map<string, number>();
-  /** Name as given → entry, for the label sets as they are now. */
-  private byName = new Map<string, number>();
-  /** Lower-case name → item key, for the label sets as they are now; built on first use. */
-  private names: Map<string, string> | undefined;
+  /** Layer → name as given → entry, for the label sets as they are now (no string built per lookup). */
+  private byName = new Map<number, Map<string, number>>();
+  /** Layer and lower-case name → item, for the label sets as they are now; built on first use. */
+  private names: Map<string, { key: string; id: string }> | undefined;
   /** Item key → item, for the label sets as they are now; built on first use. */
   private items: Map<string, StoredLabel> | undefined;
   /** Entry → name shown, for the label sets as they are now. */
@@ -80,21 +89,24 @@ export class LabelRefs implements LabelIndex {
 
   /**
    * @param name - a label name as the model gave it
-   * @returns the entry the spans store: the same for the same name and item
+   * @param layer - the entity's layer: the index of the label set to look the name up in
+   * @returns the entry the labels store: the same for the same name, layer and item
    */
-  indexOf(name: string): number {
-    let index = this.byName.get(name);
+  indexOf(name: string, layer = 0): number {
+    let inLayer = this.byName.get(layer);
+    if (!inLayer) this.byName.set(layer, (inLayer = new Map()));
+    let index = inLayer.get(name);
     if (index !== undefined) return index;
     this.names ??= itemsByName(this.labelSets());
-    const item = this.names.get(name.toLowerCase());
-    const key = `${item ?? ''}\u0001${name}`;
+    const bound = this.names.get(nameKey(layer, name));
+    const key = `${bound?.key ?? ''}\u0001${layer}\u0000${name}`;
     index = this.entryByKey.get(key);
     if (index === undefined) {
       index = this.entries.length;
-      this.entries.push({ spelling: name, item });
+      this.entries.push({ spelling: name, layer, item: bound?.key, itemId: bound?.id });
       this.entryByKey.set(key, index);
     }
-    this.byName.set(name, index);
+    inLayer.set(name, index);
     return index;
   }
 
@@ -121,6 +133,22 @@ export class LabelRefs implements LabelIndex {
    */
   itemAt(index: number): string | undefined {
     return this.entries[index]?.item;
+  }
+
+  /**
+   * @param index - an entry given by {@link LabelRefs.indexOf}
+   * @returns the bound item's own id (a label's `l`), or undefined for a name bound to no item
+   */
+  itemIdAt(index: number): string | undefined {
+    return this.entries[index]?.itemId;
+  }
+
+  /**
+   * @param index - an entry given by {@link LabelRefs.indexOf}
+   * @returns the layer the name was looked up in (the label set's index)
+   */
+  layerAt(index: number): number {
+    return this.entries[index]?.layer ?? 0;
   }
 
   /** Forgets what was worked out from the label sets; the next reads and writes use them as they are now. */

@@ -4,6 +4,7 @@ import { EmulatorDataError } from './dataError.js';
 import type { DataErrorProblem } from './dataError.js';
 import { parseJsonWithLines } from '../shared/jsonLocations.js';
 import { checkLabelSet } from './labelSetCheck.js';
+import { checkReviewLabels } from './reviewLabels.js';
 import { parseLabelSetCsv } from './labelSetCsv.js';
 import { MAX_LABEL_SETS, PROJECT_ID } from './store.js';
 import type { DocumentInput, LabelSetInput, ProjectInput } from './types.js';
@@ -86,8 +87,8 @@ function readProject(dir: string, id: string, problems: DataErrorProblem[]): Pro
   const before = problems.length;
   if (!PROJECT_ID.test(id)) problems.push({ file: dir, message: 'a project folder name is the project id: letters, digits, _ or - only' });
   for (const entry of visible(dir)) {
-    if (!['project.json', 'documents', 'label-sets'].includes(entry)) {
-      problems.push({ file: join(dir, entry), message: 'unexpected entry (a project folder holds project.json, documents/ and label-sets/)' });
+    if (!['project.json', 'documents', 'label-sets', 'review'].includes(entry)) {
+      problems.push({ file: join(dir, entry), message: 'unexpected entry (a project folder holds project.json, documents/, label-sets/ and review/)' });
     }
   }
   const projectJson = join(dir, 'project.json');
@@ -122,8 +123,50 @@ function readProject(dir: string, id: string, problems: DataErrorProblem[]): Pro
       }
     }
   }
+  if (visible(dir).includes('review')) readReview(join(dir, 'review'), documents, labelSets, problems);
   if (problems.length > before) return undefined;
   return { id, ...(name !== undefined && { name }), labelSets, documents };
+}
+
+/**
+ * Reads `review/<documentId>.json` files (the gold labels of the project's reviewer copy) into
+ * their documents' `review`, naming each problem's file and line.
+ */
+function readReview(reviewDir: string, documents: DocumentInput[], labelSets: LabelSetInput[], problems: DataErrorProblem[]): void {
+  if (!isDir(reviewDir)) return void problems.push({ file: reviewDir, message: 'must be a folder of <documentId>.json files' });
+  const sets = labelSets.map((set, index) => ({ index, labels: set.labels }));
+  for (const entry of visible(reviewDir)) {
+    const file = join(reviewDir, entry);
+    const doc = documents.find((d) => d.id === basename(entry, '.json'));
+    if (extname(entry) !== '.json' || !statSync(file).isFile()) {
+      problems.push({ file, message: 'unexpected entry: gold labels are <documentId>.json files' });
+      continue;
+    }
+    if (!doc) {
+      problems.push({ file, message: `names no document: documents/${basename(entry, '.json')}.txt does not exist` });
+      continue;
+    }
+    const text = readText(file, problems);
+    if (text === undefined) continue;
+    let value: unknown;
+    let lineOf: (path: (string | number)[]) => number;
+    try {
+      ({ value, lineOf } = parseJsonWithLines(text));
+    } catch (error) {
+      problems.push({ file, ...lineOfSyntaxError(error), message: `is not valid JSON: ${(error as Error).message}` });
+      continue;
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || !('labels' in value)) {
+      problems.push({ file, line: 1, message: 'must be a JSON object {"labels": [{"line", "start_char", "end_char", "label", …}]}' });
+      continue;
+    }
+    for (const key of Object.keys(value)) if (key !== 'labels') problems.push({ file, line: lineOf([key]), message: `unknown key "${key}" (allowed: labels)` });
+    const labels = (value as { labels: unknown }).labels;
+    const checked = checkReviewLabels(labels, doc.lines, sets);
+    const fieldPath = (path: (string | number)[]) => path.map((k) => (typeof k === 'number' ? `[${k}]` : `.${k}`)).join('');
+    problems.push(...checked.problems.map((p) => ({ file, line: lineOf(['labels', ...p.path]), path: `labels${fieldPath(p.path)}`, message: p.message })));
+    if (checked.labels) doc.review = checked.labels;
+  }
 }
 
 /**
@@ -140,9 +183,13 @@ function readProject(dir: string, id: string, problems: DataErrorProblem[]): Pro
  * DIR/<projectId>/documents/<docId>.txt one sentence per line (UTF-8); line numbers start at 0
  * DIR/<projectId>/label-sets/<n>.json   {"name", "arrowLabelRequired"?, "labels": [{"id", "parentId"?, "name", "color"?, "desc"?, "type"?}]}
  * DIR/<projectId>/label-sets/<n>.csv    header row id,parentId,name,color,desc,type (id and name required)
+ * DIR/<projectId>/review/<docId>.json   optional gold labels (the reviewer copy): {"labels": [{"line", "start_char",
+ *                                       "end_char", "label", "layer"?, "text"?, "labeledBy"?, "deleted"?, "confidence_score"?}]}
  * ```
  * Label sets take their `index` from the sorted file names (at most 5); a CSV set, or a JSON set
  * without `name`, is named after its file without a leading ordering prefix (`2-dates.csv` → `dates`).
+ * A review file's labels are character spans of the document's lines (as the model's), snapped to
+ * tokens when stored; see `ReviewLabelInput` and `checkReviewLabels` for the rules.
  * @example
  * ```ts
  * for (const project of loadDataDir('./data')) emulator.store.addProject(project);

@@ -3,6 +3,7 @@ import type * as Labels from '../../generated/labels/resolvers.js';
 import type * as Tags from '../../generated/tags/resolvers.js';
 import type { SchemaGeneration } from '../shared/constants.js';
 import { checkAutoLabelInput } from './checkAutoLabelInput.js';
+import { PageInputError } from './labelReads.js';
 import { LabelSetWriteRefusedError } from './labelSetWrites.js';
 import type { LabelWriteInput, NewLabelWriteInput, WritePath } from './labelSetWrites.js';
 import type { JobRunner } from './runner.js';
@@ -49,6 +50,19 @@ export type LabelsResolvers = {
 /** The resolvers of either generation. */
 export type EmulatorResolvers = TagsResolvers | LabelsResolvers;
 
+const throwError = (error: GraphQLError): never => {
+  throw error;
+};
+
+/** Runs a paginated read of the store and turns a refused input into the BAD_USER_INPUT error listing every problem. */
+function pageRead<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof PageInputError)) throw error;
+    throw new GraphQLError(error.message, { extensions: { code: 'BAD_USER_INPUT', problems: error.problems } });
+  }
+}
 const notFound = (message: string, field: string) => new GraphQLError(message, { extensions: { code: 'NOT_FOUND', field } });
 
 /** A label of a write as either generation sends it, its name already read from `tagName` or `labelName`. */
@@ -120,7 +134,10 @@ function requireProjectId(projectId: string | null | undefined): string {
  * go to the store's write methods: an unknown project or set is NOT_FOUND, a stale
  * `labelSetSignature` is `extensions.code` STALE_SIGNATURE (a guess about production, see
  * `checkSignature`), bad input is one BAD_USER_INPUT error listing every problem with its wire
- * field name. `emulatorAppliedLabelCounts` is emulator-only.
+ * field name. The label reads (`getProjectCabinets`, `getLabelsPaginated`, `getCells`,
+ * `getProjectsFinalReport`) answer from the store's copies; an unknown project or document copy is
+ * NOT_FOUND, a bad page or cursor one BAD_USER_INPUT error listing every problem.
+ * `emulatorAppliedLabelCounts` is emulator-only.
  * @example
  * ```ts
  * createSchema({ typeDefs, resolvers: createResolvers(store, runner, 'labels') });
@@ -135,7 +152,7 @@ export function createResolvers(store: EmulatorStore, runner: JobRunner, generat
     Query: {
       getCabinet: (_, { projectId, role }) => {
         if (!store.projects.has(projectId)) throw notFound(`no project has the id "${projectId}"`, 'projectId');
-        return { id: store.cabinetId(projectId, role) };
+        return store.cabinet(projectId, store.cabinetId(projectId, role));
       },
       getCabinetLabelSetsById: (_, { cabinetId }) => {
         const project = store.projectOfCabinet(cabinetId);
@@ -144,6 +161,26 @@ export function createResolvers(store: EmulatorStore, runner: JobRunner, generat
       },
       getJob: (_, { jobId }) => store.jobs.get(jobId) ?? null,
       getJobs: (_, { jobIds }) => jobIds.map((id) => store.jobs.get(id) ?? null),
+      getProjectCabinets: (_, { projectId }) => store.cabinets(projectId) ?? throwError(notFound(`no project has the id "${projectId}"`, 'projectId')),
+      getLabelsPaginated: (_, { documentId, input }) =>
+        pageRead(() => store.labelPage(documentId, input)) ?? throwError(notFound(`no cabinet has a document with the id "${documentId}"`, 'documentId')),
+      getCells: (_, { documentId, input }) => pageRead(() => store.cellPage(documentId, input)) ?? throwError(notFound(`no cabinet has a document with the id "${documentId}"`, 'documentId')),
+      getProjectsFinalReport: (_, { projectIds }) => {
+        const unknown = projectIds.filter((id) => !store.projects.has(id));
+        if (unknown.length > 0) throw notFound(`no project has the id ${unknown.map((id) => `"${id}"`).join(', ')}`, 'projectIds');
+        return projectIds.map((projectId) => {
+          const project = store.projects.get(projectId)!;
+          return {
+            project: { id: project.id, name: project.name },
+            documentFinalReports: store.finalReports(projectId)!.map((r) => ({
+              cabinet: r.cabinet,
+              document: r.document,
+              finalReport: r.figures,
+              teamMember: { id: `${r.cabinet.id}:member`, user: { email: r.email } },
+            })),
+          };
+        });
+      },
       emulatorAppliedLabelCounts: (_, { projectId }) => {
         if (!store.projects.has(projectId)) throw notFound(`no project has the id "${projectId}"`, 'projectId');
         return store.appliedLabelCounts(projectId);
@@ -153,7 +190,7 @@ export function createResolvers(store: EmulatorStore, runner: JobRunner, generat
       autoLabelTokenBasedProject: (_, { input }) => {
         const problems = checkAutoLabelInput(input, store);
         if (problems.length > 0) {
-          const list = problems.map((p) => `${p.field} ${p.message}`).join('; ');
+          const list = problems.map((p) => `${p.path} ${p.message}`).join('; ');
           throw new GraphQLError(`Invalid input (${problems.length} problem${problems.length === 1 ? '' : 's'}): ${list}`, {
             extensions: { code: 'BAD_USER_INPUT', problems },
           });
@@ -173,8 +210,8 @@ export function createResolvers(store: EmulatorStore, runner: JobRunner, generat
       deleteLabelSet: (_, { id }) => labelSetWrite(generation, () => store.deleteLabelSet(id)),
     },
   };
-  // The store's Cabinet, Job and JobError have the schema's shapes: no field needs a resolver.
-  const same = { Cabinet: {}, Job: {}, JobError: {} };
+  // The store's Job and JobError have the schema's shapes; a cabinet's documents are made when asked.
+  const same = { Cabinet: { documents: (cabinet: StoredCabinet) => store.cabinetDocuments(cabinet) }, Job: {}, JobError: {} };
   // The label-set writes read the generation's input names; the store speaks labels either way.
   if (generation === 'tags') {
     const tags: TagsResolvers = {

@@ -5,6 +5,7 @@ import type { ModelAgents } from './callModel.js';
 import { JobAbort } from './jobAbort.js';
 import { validateSpanResponse } from 'labelkit/model';
 import type { SpanRequest, SpanResponse } from 'labelkit/model';
+import { spanBindingProblems } from './spanBinding.js';
 import type { EmulatorStore } from './store.js';
 import type { StoredJob, StoredProject } from './types.js';
 
@@ -293,6 +294,13 @@ export class JobRunner {
     const problems = validateSpanResponse(body, request, { spanLabels });
     if (problems.length > 0) {
       for (const p of problems) this.fail(job, `${where()}: the model's answer breaks the span contract at ${p.path}: ${p.message}`, { ...args(), path: p.path }, task.secretKey);
+      return false;
+    }
+    // Stored as the service stores labels: bound inside the set of the entity's layer, snapped to tokens.
+    const labelSets = this.store.projects.get(task.project.id)?.labelSets ?? task.project.labelSets;
+    const unbound = spanBindingProblems(labelSets, batch.document.lines, body as SpanResponse);
+    if (unbound.length > 0) {
+      for (const p of unbound) this.fail(job, `${where()}: the model's answer cannot be stored at ${p.path}: ${p.message}`, { ...args(), path: p.path }, task.secretKey);
       return false;
     }
     // Every line of the batch is set, those the model left out to no labels: the copy shows this job's answer.

@@ -3,32 +3,31 @@ import { EmulatorDataError } from './dataError.js';
 import type { DataErrorProblem } from './dataError.js';
 import { checkLabelSet, labelSetSignature } from './labelSetCheck.js';
 import type { DataProblem } from './labelSetCheck.js';
-import { CompactLines } from './compactLines.js';
+import { CompactLines, labelFlags, LineSpans, readFlags } from './compactLines.js';
 import type { SpanInput } from './compactLines.js';
-import { itemKey, LabelRefs } from './labelRefs.js';
+import { documentCopyId, parseDocumentCopyId, ProjectCopies } from './copies.js';
+import type { Copy } from './copies.js';
+import { itemKey } from './labelRefs.js';
+import { cellPage, finalReport, labelPage } from './labelReads.js';
+import type { CellJson, FinalReportFigures, Page, PageInput, TextLabelJson } from './labelReads.js';
+import { checkReviewLabels } from './reviewLabels.js';
+import type { ReviewLabelInput } from './reviewLabels.js';
+import { Tokens } from './tokens.js';
 import { MAX_LABEL_SETS } from '../shared/constants.js';
 import { checkAppendedLabels, checkLabels, checkSignature, LabelSetWriteRefusedError, placeOfNewSet } from './labelSetWrites.js';
 import type { LabelSetWriteProblem, LabelWriteInput, NewLabelWriteInput } from './labelSetWrites.js';
-import type { JobSource, LabeledCopy, ProjectInput, StoredJob, StoredLabel, StoredLabelSet, StoredProject } from './types.js';
+import type { JobSource, LabeledCopy, ProjectInput, StoredCabinet, StoredDocument, StoredJob, StoredLabel, StoredLabelSet, StoredProject, StoredSpan, StoredTextDocument } from './types.js';
 
 /** The most label sets a project may have (as in production); one constant for the client and the emulator. */
 export { MAX_LABEL_SETS } from '../shared/constants.js';
 
 /** The labels of a line the model left out of its answer. */
 const NO_SPANS: readonly SpanInput[] = [];
+const isInt32 = (n: number) => (n | 0) === n;
 
 /** What a project id may be: letters, digits, `_` and `-` (it is also a folder name in a data directory). */
 export const PROJECT_ID = /^[A-Za-z0-9_-]+$/;
 const pathText = (path: (string | number)[]) => path.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? k : `.${k}`)).join('');
-
-interface Copy {
-  labelerEmail: string;
-  role: Role;
-  /** The labels of this copy, bound to label item ids; the documents' spans refer to them by index. */
-  labels: LabelRefs;
-  /** documentId → labels per line number, in typed arrays (see {@link CompactLines}). */
-  documents: Map<string, CompactLines>;
-}
 
 /**
  * The emulator's in-memory data: projects (label sets and documents), one cabinet per role per
@@ -52,7 +51,11 @@ export class EmulatorStore {
   private readonly projectMap = new Map<string, StoredProject>();
   private readonly jobMap = new Map<string, StoredJob>();
   private readonly jobSources = new Map<string, JobSource>();
-  private readonly copies = new Map<string, Map<string, Copy>>();
+  private readonly copies = new Map<string, ProjectCopies>();
+  /** Scratch of the writes and reads: the tokens of one line, the labels of one line. */
+  private readonly tokens = new Tokens();
+  private readonly lineSpans = new LineSpans();
+  private readonly documentMaps = new WeakMap<readonly StoredDocument[], Map<string, StoredDocument>>();
   private jobCounter = 0;
   /** Scratch of {@link EmulatorStore.setBatchLabels}: 1 for each line of the batch the answer set. */
   private answeredLines = new Uint8Array(0);
@@ -82,11 +85,71 @@ export class EmulatorStore {
    * ```
    */
   addProject(input: ProjectInput): StoredProject {
-    const { project, problems } = this.checkProject(input);
+    const { project, review, problems } = this.checkProject(input);
     if (!project) throw new EmulatorDataError(`project ${JSON.stringify((input as Partial<ProjectInput> | undefined)?.id ?? null)}`, problems);
     this.projectMap.set(project.id, project);
     this.copies.delete(project.id);
+    for (const [documentId, labels] of review ?? []) this.writeReviewLabels(project, documentId, labels);
     return project;
+  }
+
+  /**
+   * Replaces the gold labels of one document: its labels in the project's reviewer copy.
+   *
+   * @param projectId - the project
+   * @param documentId - a document of the project (its own id, not a copy's)
+   * @param labels - the reviewer copy's labels of the document, as character spans of its lines
+   * (see {@link ReviewLabelInput}); `[]` leaves the document without gold
+   * @throws {@link EmulatorDataError} listing every problem (paths such as `labels[2].label`), for
+   * an unknown project or document too; nothing changes then
+   * @remarks The spans are snapped to whole tokens by the rule of the model's labels (tokens.ts)
+   * and bound to the label item of their name in the label set of index `layer`. Labels marked
+   * `CONFLICT` or `deleted` are kept and served as they are; they are not gold. A later job run
+   * as REVIEWER writes over the lines it labels.
+   * @example
+   * ```ts
+   * emulator.store.setReviewLabels('demo-project', 'doc-1', [
+   *   { line: 0, start_char: 0, end_char: 12, label: 'PERSON', text: 'Ada Lovelace' },
+   *   { line: 0, start_char: 47, end_char: 53, label: 'DATE', labeledBy: 'AUTO' },
+   * ]);
+   * ```
+   */
+  setReviewLabels(projectId: string, documentId: string, labels: readonly ReviewLabelInput[]): void {
+    const where = `review labels of ${JSON.stringify(projectId)}/${JSON.stringify(documentId)}`;
+    const project = this.projectMap.get(projectId);
+    if (!project) throw new EmulatorDataError(where, [{ message: `no project has the id ${JSON.stringify(projectId)}` }]);
+    const doc = project.documents.find((d) => d.id === documentId);
+    if (!doc) throw new EmulatorDataError(where, [{ message: `project ${JSON.stringify(projectId)} has no document ${JSON.stringify(documentId)}` }]);
+    const checked = checkReviewLabels(labels, doc.lines, project.labelSets);
+    if (!checked.labels) throw new EmulatorDataError(where, checked.problems.map((p) => ({ path: pathText(['labels', ...p.path]), message: p.message })));
+    this.writeReviewLabels(project, documentId, checked.labels);
+  }
+
+  /** Puts checked gold labels into the reviewer copy, replacing the document's. */
+  private writeReviewLabels(project: StoredProject, documentId: string, labels: readonly ReviewLabelInput[]): void {
+    const copy = this.copiesOf(project.id).reviewerCopy();
+    const doc = project.documents.find((d) => d.id === documentId)!;
+    const lines = new CompactLines(doc.lines.length);
+    copy.documents.set(documentId, lines);
+    const byLine = [...labels].sort((a, b) => a.line - b.line);
+    for (let i = 0; i < byLine.length; ) {
+      const line = byLine[i]!.line;
+      const spans = this.lineSpans;
+      spans.clear();
+      this.tokens.cut(doc.lines[line]!);
+      for (; i < byLine.length && byLine[i]!.line === line; i++) {
+        const l = byLine[i]!;
+        const [first, last] = this.tokens.snap(l.start_char, l.end_char)!;
+        spans.push(copy.labels.indexOf(l.label, l.layer ?? 0), first, last, l.confidence_score ?? Number.NaN, labelFlags(l.labeledBy, l.deleted ?? false));
+      }
+      lines.setLine(line, spans);
+    }
+  }
+
+  private copiesOf(projectId: string): ProjectCopies {
+    let copies = this.copies.get(projectId);
+    if (!copies) this.copies.set(projectId, (copies = new ProjectCopies(projectId, () => this.projectMap.get(projectId)?.labelSets ?? [])));
+    return copies;
   }
 
   /**
@@ -97,7 +160,7 @@ export class EmulatorStore {
    * @remarks Used by {@link EmulatorStore.addProject} and by the data-folder loader, which maps the
    * problems' paths back to files and lines.
    */
-  checkProject(input: ProjectInput): { project?: StoredProject; problems: DataErrorProblem[] } {
+  checkProject(input: ProjectInput): { project?: StoredProject; review?: Map<string, ReviewLabelInput[]>; problems: DataErrorProblem[] } {
     const raw = input as unknown as Record<string, unknown> | null;
     const problems: DataProblem[] = [];
     if (typeof raw !== 'object' || raw === null) return { problems: [{ message: 'a project must be an object' }] };
@@ -122,6 +185,7 @@ export class EmulatorStore {
       ids.forEach((id, i) => ids.indexOf(id) !== i && problems.push({ path: ['labelSets', i, 'id'], message: `label set id "${id}" is used twice` }));
     }
     const documents: { id: string; name: string; lines: string[] }[] = [];
+    const review = new Map<string, ReviewLabelInput[]>();
     if (!Array.isArray(raw.documents)) problems.push({ path: ['documents'], message: 'documents must be an array' });
     else {
       const seen = new Set<string>();
@@ -133,22 +197,32 @@ export class EmulatorStore {
         else seen.add(d.id);
         if (!Array.isArray(d.lines) || !d.lines.every((l) => typeof l === 'string')) {
           problems.push({ path: ['documents', i, 'lines'], message: 'lines must be an array of strings (one sentence per line)' });
-        } else documents.push({ id: String(d.id), name: typeof d.name === 'string' ? d.name : String(d.id), lines: [...(d.lines as string[])] });
+        } else {
+          documents.push({ id: String(d.id), name: typeof d.name === 'string' ? d.name : String(d.id), lines: [...(d.lines as string[])] });
+          if (d.review !== undefined) {
+            const checked = checkReviewLabels(d.review, d.lines as string[], labelSets);
+            problems.push(...checked.problems.map((p) => ({ path: ['documents', i, 'review', ...p.path], message: p.message })));
+            if (checked.labels) review.set(String(d.id), checked.labels);
+          }
+        }
         return undefined;
       });
     }
     if (problems.length > 0) return { problems: problems.map((p) => ({ path: pathText(p.path), message: p.message })) };
     const id = raw.id as string;
     const lineCount = documents.reduce((n, d) => n + d.lines.length, 0);
-    return { project: { id, name: typeof raw.name === 'string' ? raw.name : id, labelSets, documents, lineCount }, problems: [] };
+    return { project: { id, name: typeof raw.name === 'string' ? raw.name : id, labelSets, documents, lineCount }, review, problems: [] };
   }
 
   /**
-   * The id of a project's cabinet for a role (one cabinet per role per project).
+   * The id of the cabinet `getCabinet` answers for a role.
    *
    * @param projectId - the project
    * @param role - LABELER or REVIEWER
-   * @returns e.g. `demo-project:labeler`
+   * @returns `<projectId>:reviewer` (the project's one reviewer copy) or `<projectId>:labeler`
+   * @remarks `getCabinet` answers the caller's own cabinet; the emulator's caller labels nothing
+   * itself, so its LABELER cabinet holds no labels and is not among `getProjectCabinets`' copies
+   * (`<projectId>:labeler-<n>`, one per labeler e-mail a job wrote for).
    */
   cabinetId(projectId: string, role: Role): string {
     return `${projectId}:${role.toLowerCase()}`;
@@ -157,12 +231,115 @@ export class EmulatorStore {
   /**
    * The project behind a cabinet id.
    *
-   * @param cabinetId - an id made by {@link EmulatorStore.cabinetId}
+   * @param cabinetId - an id made by {@link EmulatorStore.cabinetId} or a copy's (`<projectId>:labeler-<n>`)
    * @returns the project, or undefined for an unknown cabinet
    */
   projectOfCabinet(cabinetId: string): StoredProject | undefined {
-    const match = /^(.+):(labeler|reviewer)$/.exec(cabinetId);
-    return match ? this.projectMap.get(match[1]!) : undefined;
+    const match = /^(.+):(labeler(-\d+)?|reviewer)$/.exec(cabinetId);
+    const project = match ? this.projectMap.get(match[1]!) : undefined;
+    if (project && match![3] !== undefined && !this.copies.get(project.id)?.byCabinet(cabinetId)) return undefined;
+    return project;
+  }
+
+  /**
+   * A cabinet as `getCabinet` and `getProjectCabinets` answer it (its documents are read with
+   * {@link EmulatorStore.cabinetDocuments}).
+   *
+   * @param projectId - the project
+   * @param cabinetId - the cabinet's id
+   * @returns the cabinet: role by its id, status IN_PROGRESS
+   */
+  cabinet(projectId: string, cabinetId: string): StoredCabinet {
+    return { id: cabinetId, projectId, role: cabinetId.endsWith(':reviewer') ? 'REVIEWER' : 'LABELER', status: 'IN_PROGRESS' };
+  }
+
+  /**
+   * Every cabinet of a project (`getProjectCabinets`).
+   *
+   * @param projectId - the project
+   * @returns one per labeler copy (in the order the copies were made: `<projectId>:labeler-1`, …),
+   * then the reviewer copy's `<projectId>:reviewer` (always: it holds the gold labels when there are
+   * any); undefined for an unknown project
+   */
+  cabinets(projectId: string): StoredCabinet[] | undefined {
+    if (!this.projectMap.has(projectId)) return undefined;
+    const labelers = this.copies.get(projectId)?.labelerCopies() ?? [];
+    return [...labelers.map((c) => this.cabinet(projectId, c.cabinetId)), this.cabinet(projectId, this.cabinetId(projectId, 'REVIEWER'))];
+  }
+
+  /**
+   * The documents of a cabinet: one copy of each document of the project.
+   *
+   * @param cabinet - a cabinet of {@link EmulatorStore.cabinet}
+   * @returns `id` = `<cabinet id>:<document id>` (what `getLabelsPaginated` and `getCells` take),
+   * `originId` = the project's document id, `fileName` = the document's name
+   */
+  cabinetDocuments(cabinet: StoredCabinet): StoredTextDocument[] {
+    const project = this.projectMap.get(cabinet.projectId);
+    return (project?.documents ?? []).map((d) => ({ id: documentCopyId(cabinet.id, d.id), originId: d.id, fileName: d.name }));
+  }
+
+  /**
+   * The document copy behind a `TextDocument.id`.
+   *
+   * @returns the project's document and the copy (undefined when nothing was written into the
+   * cabinet yet), or undefined for an id of no document copy
+   */
+  private documentCopy(documentId: string): { doc: StoredDocument; copy: Copy | undefined } | undefined {
+    const parsed = parseDocumentCopyId(documentId);
+    const project = parsed && this.projectOfCabinet(parsed.cabinetId);
+    const doc = project?.documents.find((d) => d.id === parsed!.originId);
+    return doc && { doc, copy: this.copies.get(project!.id)?.byCabinet(parsed!.cabinetId) };
+  }
+
+  /**
+   * One page of the labels of a document copy (`getLabelsPaginated`).
+   *
+   * @param documentId - a `TextDocument.id` of a cabinet
+   * @param input - `page` or `cursor` (see `labelPage` in labelReads.ts)
+   * @returns the page, or undefined for an unknown document copy
+   * @throws `PageInputError` listing every problem of `input`
+   */
+  labelPage(documentId: string, input: PageInput): Page<TextLabelJson> | undefined {
+    const found = this.documentCopy(documentId);
+    return found && labelPage(documentId, found.copy, found.doc, input, this.tokens);
+  }
+
+  /**
+   * One page of the lines of a document copy, with their tokens (`getCells`).
+   *
+   * @param documentId - a `TextDocument.id` of a cabinet
+   * @param input - `page` or `cursor`
+   * @returns the page, or undefined for an unknown document copy
+   * @throws `PageInputError` listing every problem of `input`
+   */
+  cellPage(documentId: string, input: PageInput): Page<CellJson> | undefined {
+    const found = this.documentCopy(documentId);
+    return found && cellPage(documentId, found.doc, input, this.tokens);
+  }
+
+  /**
+   * The final reports of a project (`getProjectsFinalReport`): one per labeler copy and document,
+   * against the reviewer copy.
+   *
+   * @param projectId - the project
+   * @returns the reports in copy order, then document order, each with the labeler's e-mail (see
+   * `finalReport` in labelReads.ts for the figures); undefined for an unknown project
+   */
+  finalReports(projectId: string): { cabinet: StoredCabinet; document: StoredTextDocument; email: string; figures: FinalReportFigures }[] | undefined {
+    const project = this.projectMap.get(projectId);
+    if (!project) return undefined;
+    const copies = this.copies.get(projectId);
+    const reviewer = copies?.all().find((c) => c.role === 'REVIEWER');
+    return (copies?.labelerCopies() ?? []).flatMap((copy) => {
+      const cabinet = this.cabinet(projectId, copy.cabinetId);
+      return project.documents.map((d) => ({
+        cabinet,
+        document: { id: documentCopyId(copy.cabinetId, d.id), originId: d.id, fileName: d.name },
+        email: copy.labelerEmail,
+        figures: finalReport(copy, reviewer, d.id),
+      }));
+    });
   }
 
   /**
@@ -202,42 +379,47 @@ export class EmulatorStore {
   }
 
   /**
-   * Sets (never appends) the labels of one line of a labeler's copy: storing a retried batch again
-   * adds nothing.
+   * Sets (never appends) the labels of one line of a copy: storing a retried batch again adds
+   * nothing.
    *
    * @param projectId - the project
-   * @param copy - whose copy: the labeler's e-mail and the role
+   * @param copy - whose copy: the labeler's e-mail and the role; role REVIEWER writes into the
+   * project's one reviewer copy, whatever the e-mail
    * @param documentId - a document of the project
    * @param line - the zero-based line number
-   * @param entities - the labels of the line (a missing `layer` is stored as 0)
-   * @throws RangeError when a `start_char` or `end_char` is not a 32-bit integer (the line keeps
-   * its labels); the runner stores only answers that passed the span contract, whose offsets are
-   * integers within the line
-   * @remarks Labels are kept compactly (numbers in typed arrays, each label once per copy);
-   * {@link EmulatorStore.labelsOf} gives them back as plain objects. Each span is bound to the
-   * label item that has its name now (case aside; the first set by index, a span label before an
-   * arrow label): it refers to the item's id, so a rename keeps it and a removal of the item
-   * removes it. A name that no item has is kept as given and belongs to no item.
+   * @param entities - the labels of the line as the model gives them: character spans, a name and
+   * a `layer` (0 when absent)
+   * @throws RangeError when a `start_char` or `end_char` is not a 32-bit integer, or a span holds
+   * no token of the line (white space only, outside the line, or a line the document lacks); the
+   * line keeps its labels then. The runner stores only answers that passed the span contract and
+   * `spanBindingProblems`.
+   * @remarks Labels are stored as the service stores them, by token position (see `CompactLines`):
+   * each span is snapped to the whole tokens it touches (tokens.ts), and bound to the label item
+   * that has its name now in the label set whose index is its `layer` (case aside; a span label
+   * before an arrow label): it refers to the item's id, so a rename keeps it and a removal of the
+   * item removes it. A name that set lacks is kept as given and belongs to no item.
+   * {@link EmulatorStore.labelsOf} gives the labels back as character spans of whole tokens.
    */
   setLineLabels(projectId: string, copy: { labelerEmail: string; role: Role }, documentId: string, line: number, entities: readonly SpanInput[]): void {
-    this.linesOf(projectId, copy, documentId).set(line, entities);
+    const target = this.copiesOf(projectId).forWriter(copy);
+    const doc = this.documentOf(projectId, documentId);
+    this.writeLine(target, this.linesOf(target, documentId, doc), doc, line, entities);
   }
 
   /**
-   * Sets (never appends) the labels of a run of lines of a labeler's copy at once, as one model
-   * answer gives them: each line of `first` … `first + count - 1` gets the entities answered for
-   * it, or none when the answer leaves it out.
+   * Sets (never appends) the labels of a run of lines of a copy at once, as one model answer
+   * gives them: each line of `first` … `first + count - 1` gets the entities answered for it, or
+   * none when the answer leaves it out.
    *
    * @param projectId - the project
-   * @param copy - whose copy: the labeler's e-mail and the role
+   * @param copy - whose copy: the labeler's e-mail and the role (REVIEWER: the reviewer copy)
    * @param documentId - a document of the project
    * @param first - the zero-based number of the run's first line
    * @param count - how many lines the run has
    * @param answered - the answer's lines: `id` is a line number, `entities` its labels; an id that
    * is not a line of the run is left out, and of two entries for one line the last counts
-   * @throws RangeError when a `start_char` or `end_char` is not a 32-bit integer (that line keeps
-   * its labels; the lines before it in `answered` are set already). The runner stores only answers
-   * that passed the span contract, whose offsets are integers within the line.
+   * @throws RangeError as {@link EmulatorStore.setLineLabels} (that line keeps its labels; the
+   * lines before it in `answered` are set already).
    * @remarks What {@link EmulatorStore.setLineLabels} does for each line of the run, with the copy
    * and the document looked up once instead of once per line, and no map of the answer built first.
    * @example
@@ -250,35 +432,53 @@ export class EmulatorStore {
    * ```
    */
   setBatchLabels(projectId: string, copy: { labelerEmail: string; role: Role }, documentId: string, first: number, count: number, answered: readonly { id: number; entities: readonly SpanInput[] }[]): void {
-    const lines = this.linesOf(projectId, copy, documentId);
+    const target = this.copiesOf(projectId).forWriter(copy);
+    const doc = this.documentOf(projectId, documentId);
+    const lines = this.linesOf(target, documentId, doc);
     // Which lines of the run the answer set: one buffer reused by every batch, not one per batch.
     if (this.answeredLines.length < count) this.answeredLines = new Uint8Array(count);
     const set = this.answeredLines.fill(0, 0, count);
     for (const { id, entities } of answered) {
       const at = id - first;
       if (at >= 0 && at < count && Number.isInteger(at)) {
-        lines.set(id, entities);
+        this.writeLine(target, lines, doc, id, entities);
         set[at] = 1;
       }
     }
-    for (let at = 0; at < count; at++) if (set[at] === 0) lines.set(first + at, NO_SPANS);
+    for (let at = 0; at < count; at++) if (set[at] === 0) this.writeLine(target, lines, doc, first + at, NO_SPANS);
+  }
+
+  /** Snaps a line's entities to tokens, binds their names, and sets the line; all or nothing. */
+  private writeLine(copy: Copy, lines: CompactLines, doc: StoredDocument | undefined, line: number, entities: readonly SpanInput[]): void {
+    const spans = this.lineSpans;
+    spans.clear();
+    if (entities.length > 0) {
+      const text = doc?.lines[line] ?? '';
+      this.tokens.cut(text);
+      for (const e of entities) {
+        if (!isInt32(e.start_char) || !isInt32(e.end_char)) throw new RangeError(`start_char and end_char must be integer character offsets, got ${e.start_char} and ${e.end_char}`);
+        if (!this.tokens.snapInPlace(e.start_char, e.end_char)) {
+          throw new RangeError(`the span ${e.start_char}-${e.end_char} holds no token of line ${line} of document ${JSON.stringify(doc?.id ?? null)} (white space only, or outside the line)`);
+        }
+        spans.push(copy.labels.indexOf(e.label, e.layer ?? 0), this.tokens.first, this.tokens.last, e.confidence_score ?? Number.NaN, 0);
+      }
+    }
+    lines.setLine(line, spans);
+  }
+
+  /** A project's document by id, through a map made once per documents list (not a search per batch). */
+  private documentOf(projectId: string, documentId: string): StoredDocument | undefined {
+    const documents = this.projectMap.get(projectId)?.documents;
+    if (!documents) return undefined;
+    let byId = this.documentMaps.get(documents);
+    if (!byId) this.documentMaps.set(documents, (byId = new Map(documents.map((d) => [d.id, d]))));
+    return byId.get(documentId);
   }
 
   /** The labels of one document of one copy, made on first use. */
-  private linesOf(projectId: string, copy: { labelerEmail: string; role: Role }, documentId: string): CompactLines {
-    let byCopy = this.copies.get(projectId);
-    if (!byCopy) this.copies.set(projectId, (byCopy = new Map()));
-    const key = `${copy.role}\u0000${copy.labelerEmail}`;
-    let stored = byCopy.get(key);
-    if (!stored) {
-      const labels = new LabelRefs(() => this.projectMap.get(projectId)?.labelSets ?? []);
-      byCopy.set(key, (stored = { labelerEmail: copy.labelerEmail, role: copy.role, labels, documents: new Map() }));
-    }
-    let lines = stored.documents.get(documentId);
-    if (!lines) {
-      const lineCount = this.projectMap.get(projectId)?.documents.find((d) => d.id === documentId)?.lines.length ?? 0;
-      stored.documents.set(documentId, (lines = new CompactLines(stored.labels, lineCount)));
-    }
+  private linesOf(copy: Copy, documentId: string, doc: StoredDocument | undefined): CompactLines {
+    let lines = copy.documents.get(documentId);
+    if (!lines) copy.documents.set(documentId, (lines = new CompactLines(doc?.lines.length ?? 0)));
     return lines;
   }
 
@@ -287,20 +487,45 @@ export class EmulatorStore {
    * `GET /emulator/projects/:id/labels` answers).
    *
    * @param projectId - the project
-   * @returns one entry per labeler and role; each document lists the lines that received labels,
-   * in line order, with their text; a span's `label` is its item's name now (as the model spelled
-   * it while the item keeps that name)
+   * @returns one entry per copy: the labelers' (in the order they were made), then the reviewer
+   * copy when it holds labels (its gold, and what REVIEWER jobs wrote; `labelerEmail` is the e-mail
+   * of the last such job, '' before one). Each document lists the lines that received labels, in
+   * line order, with their text. A span's `label` is its item's name now (as the model spelled it
+   * while the item keeps that name); `start_char` and `end_char` are those of the whole tokens it
+   * was snapped to; `labeledBy` is there only when it is not the copy's own (LABELER, or REVIEWER
+   * for the reviewer copy), `deleted` only when true.
    */
   labelsOf(projectId: string): LabeledCopy[] {
     const project = this.projectMap.get(projectId);
-    const byCopy = this.copies.get(projectId);
-    if (!project || !byCopy) return [];
-    return [...byCopy.values()].map((copy) => ({
+    const copies = this.copies.get(projectId);
+    if (!project || !copies) return [];
+    const tokens = this.tokens;
+    return copies.all().map((copy) => ({
       labelerEmail: copy.labelerEmail,
       role: copy.role,
       documents: project.documents.map((doc) => {
         const lines: LabeledCopy['documents'][number]['lines'] = [];
-        copy.documents.get(doc.id)?.forEachLine((id, entities) => lines.push({ id, text: doc.lines[id] ?? '', entities }));
+        const stored = copy.documents.get(doc.id);
+        stored?.forEachLine((id, first, count) => {
+          const text = doc.lines[id] ?? '';
+          tokens.cut(text);
+          const entities: StoredSpan[] = [];
+          for (let at = first; at < first + count; at++) {
+            const entry = stored.entryAt(at);
+            const confidence = stored.confidenceAt(at);
+            const { labeledBy, deleted } = readFlags(stored.flagsAt(at), copy.labeledBy);
+            entities.push({
+              label: copy.labels.nameAt(entry),
+              start_char: tokens.start(stored.startTokenAt(at)),
+              end_char: tokens.end(stored.endTokenAt(at)),
+              layer: copy.labels.layerAt(entry),
+              ...(!Number.isNaN(confidence) && { confidence_score: confidence }),
+              ...(labeledBy !== copy.labeledBy && { labeledBy }),
+              ...(deleted && { deleted }),
+            });
+          }
+          lines.push({ id, text, entities });
+        });
         return { id: doc.id, name: doc.name, lines };
       }),
     }));
@@ -426,7 +651,7 @@ export class EmulatorStore {
   appliedLabelCounts(projectId: string): { labelSetId: string; labelItemId: string; appliedLabels: number }[] {
     const project = this.projectOrThrow(projectId);
     const byItem = new Map<string, number>();
-    for (const copy of this.copies.get(projectId)?.values() ?? []) {
+    for (const copy of this.copies.get(projectId)?.all() ?? []) {
       const counts: number[] = [];
       for (const doc of copy.documents.values()) doc.countLabels(counts);
       counts.forEach((n, label) => {
@@ -471,7 +696,7 @@ export class EmulatorStore {
   private setLabelSets(project: StoredProject, labelSets: StoredLabelSet[], removedItems: readonly string[]): void {
     this.projectMap.set(project.id, { ...project, labelSets: [...labelSets].sort((a, b) => a.index - b.index) });
     const gone = new Set(removedItems);
-    for (const copy of this.copies.get(project.id)?.values() ?? []) {
+    for (const copy of this.copies.get(project.id)?.all() ?? []) {
       if (gone.size > 0) {
         for (const doc of copy.documents.values()) {
           doc.removeLabels((label) => {

@@ -5,6 +5,8 @@
  * (generated/<generation>/resolvers.ts), so a field the store lacks is a compile error there.
  */
 import type { JobStatus, Role } from 'labelkit/documents';
+import type { LabeledBy } from './compactLines.js';
+import type { ReviewLabelInput } from './reviewLabels.js';
 
 /** Which kinds of annotation a label may be used for (schema `LabelClassType`). */
 export type LabelClassType = 'SPAN' | 'ARROW' | 'ALL';
@@ -51,6 +53,11 @@ export interface DocumentInput {
   /** @defaultValue the id */
   name?: string;
   lines: string[];
+  /**
+   * The document's gold labels: its labels in the project's reviewer copy (see
+   * `EmulatorStore.setReviewLabels`). @defaultValue none
+   */
+  review?: ReviewLabelInput[];
 }
 
 /** A project as given to {@link EmulatorStore.addProject}. */
@@ -84,9 +91,23 @@ export interface StoredLabelSet {
   arrowLabelRequired: boolean;
 }
 
-/** A project's cabinet for one role (schema `Cabinet`). */
+/** One copy of a project's document in a cabinet (schema `TextDocument`). */
+export interface StoredTextDocument {
+  /** The copy's own id (what `getLabelsPaginated` and `getCells` take). */
+  id: string;
+  /** The project's document id. */
+  originId: string;
+  /** The document's file name. */
+  fileName: string;
+}
+
+/** A project's cabinet: a labeler's copy or the reviewer copy (schema `Cabinet`; its `documents` has a resolver). */
 export interface StoredCabinet {
   id: string;
+  /** The project the cabinet belongs to (not in the schema). */
+  projectId: string;
+  role: Role;
+  status: 'COMPLETE' | 'IN_PROGRESS';
 }
 
 /** A document of a project. */
@@ -131,13 +152,20 @@ export interface JobSource {
   role: Role;
 }
 
-/** One predicted span stored on a labeler's copy (the model's entity, `layer` defaulted to 0). */
+/**
+ * One label stored on a copy, as character offsets of the whole tokens it covers (the model's
+ * entity after snapping, `layer` defaulted to 0).
+ */
 export interface StoredSpan {
   label: string;
   start_char: number;
   end_char: number;
   confidence_score?: number;
   layer: number;
+  /** Only when not the copy's own (LABELER, or REVIEWER in the reviewer copy), e.g. AUTO or CONFLICT in gold. */
+  labeledBy?: LabeledBy;
+  /** Only when the label was deleted. */
+  deleted?: true;
 }
 
 /** The labels stored on one copy (one labeler, one role) of a project's documents. */

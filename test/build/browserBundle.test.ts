@@ -45,4 +45,32 @@ describe('the browser build of the client', () => {
     expect(inputs).toContain('src/client/client.ts');
     expect(inputs.filter((p) => /^src\/(?!client\/|shared\/)/.test(p))).toEqual([]);
   });
+
+  it('carries each document once in an app that imports labelkit and labelkit/documents', async () => {
+    const result = await build({
+      stdin: {
+        contents: [
+          "import { createLabelingClient } from 'labelkit';",
+          "import { GetCabinetDocument, GetJobsDocument } from 'labelkit/documents';",
+          'export const run = (url, token) => { const c = createLabelingClient({ url, token }); return [c.getProjectLabelSets("p", "LABELER"), c.waitForJob("j"), c.request(GetCabinetDocument, { projectId: "p", role: "LABELER" }), c.request(GetJobsDocument, { jobIds: ["j"] })]; };',
+        ].join('\n'),
+        resolveDir: root,
+        loader: 'ts',
+      },
+      // The package's entries, as packages/labelkit/package.json maps them (tsconfig.json's paths for the sources).
+      alias: { labelkit: './src/client/index.ts', 'labelkit/documents': './generated/tags/graphql.ts' },
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      platform: 'browser',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const text = result.outputFiles[0]!.text;
+    const count = (name: string) => text.split(`value:"${name}"`).length - 1;
+    // Each operation's name occurs once: in its one document object.
+    for (const name of ['GetCabinet', 'GetJobs', 'AutoLabelTokenBasedProjectMutation']) expect([name, count(name)]).toEqual([name, 1]);
+    expect(Object.keys(result.metafile.inputs).filter((p) => p.startsWith('generated/'))).not.toContain('generated/graphql.ts');
+  });
 });

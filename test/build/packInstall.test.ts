@@ -4,11 +4,12 @@
 // Slow (several npm runs and two tsc runs): the one test file that packs. npm test builds before
 // vitest runs; by hand, run `npm run build` first.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../src/emulator/index.js';
 import { VERSION } from '../../src/shared/constants.js';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -241,3 +242,58 @@ export async function withTheClient(emu: RunningEmulator): Promise<LabelSet[]> {
 
 export type Outcomes = AutoLabelManyResult['outcomes'];
 `;
+
+describe("the README's \"Your own operations\" in an empty project from the installed tarball", () => {
+  let appDir: string;
+  let blocks: { codegen: string; operation: string; app: string };
+  beforeAll(async () => {
+    appDir = project('own-operations');
+    const install = await npmInstall(appDir, [tarballs.labelkit, ...tarballs.extras]);
+    expect(install.code, install.output).toBe(0);
+    // The generator and Node's types, which the README installs as dev dependencies: linked from
+    // this checkout (their own dependencies resolve there), not downloaded.
+    mkdirSync(join(appDir, 'node_modules', '@graphql-codegen'));
+    for (const name of ['cli', 'typescript-operations', 'typed-document-node']) {
+      symlinkSync(join(root, 'node_modules', '@graphql-codegen', name), join(appDir, 'node_modules', '@graphql-codegen', name), 'dir');
+    }
+    mkdirSync(join(appDir, 'node_modules', '@types'));
+    symlinkSync(join(root, 'node_modules', '@types', 'node'), join(appDir, 'node_modules', '@types', 'node'), 'dir');
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### Your own operations'), readme.indexOf('### Methods'));
+    const block = (lang: string, first: string) => [...section.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!).find((b) => b.startsWith(first))!;
+    blocks = { codegen: block('ts', '// codegen.ts'), operation: block('graphql', '# src/labelSetNames.query.graphql'), app: block('ts', '// src/app.ts') };
+    mkdirSync(join(appDir, 'src'));
+    writeFileSync(
+      join(appDir, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'ES2022', strict: true, rootDir: 'src', outDir: 'dist', types: ['node'], skipLibCheck: false }, include: ['src'] }),
+    );
+  }, 180_000);
+
+  // In each generation: as printed (today's), then with the README's rename note applied.
+  it.each(['tags', 'labels'] as const)('generates, type-checks strictly and runs against the emulator (%s)', async (generation) => {
+    const words = (text: string) => (generation === 'tags' ? text : text.replaceAll('schema.graphql', 'schema.labels.graphql').replaceAll('tagItems', 'labelItems').replaceAll('tagName', 'labelName'));
+    writeFileSync(join(appDir, 'codegen.ts'), words(blocks.codegen));
+    writeFileSync(join(appDir, 'src', 'labelSetNames.query.graphql'), words(blocks.operation));
+    writeFileSync(join(appDir, 'src', 'app.ts'), words(blocks.app));
+    const codegen = await exec(bin('graphql-codegen'), ['--config', 'codegen.ts'], appDir);
+    expect(codegen.code, codegen.output).toBe(0);
+    const tsc = await exec(bin('tsc'), ['-p', 'tsconfig.json'], appDir);
+    expect(tsc.output).toBe('');
+    // A wrong variable is a compile error.
+    writeFileSync(join(appDir, 'src', 'wrong.ts'), "import type { LabelSetNamesQueryVariables } from './generated/graphql.js';\nexport const v: LabelSetNamesQueryVariables = { cabinet: 'x' };\n");
+    const wrong = await exec(bin('tsc'), ['-p', 'tsconfig.json', '--noEmit'], appDir);
+    rmSync(join(appDir, 'src', 'wrong.ts'));
+    expect(wrong.output).toMatch(/wrong\.ts\(2,\d+\): error TS\d+: Object literal may only specify known properties/);
+    const emu = await startEmulator({ schemaGeneration: generation });
+    try {
+      const env = { ...process.env, LABELKIT_URL: emu.url, LABELKIT_TOKEN: emu.token, LABELKIT_PROJECT: 'demo-project' };
+      const run = await new Promise<Run>((resolve) =>
+        execFile(process.execPath, ['dist/app.js'], { cwd: appDir, env, timeout: 60_000 }, (error, stdout, stderr) => resolve({ code: error ? 1 : 0, stdout, output: `${stdout}${stderr}` })),
+      );
+      expect(run.code, run.output).toBe(0);
+      expect(run.stdout.split('\n')[0]).toMatch(/^Entities ENTITY, PERSON, ORGANIZATION, LOCATION/);
+    } finally {
+      await emu.close();
+    }
+  }, 180_000);
+});

@@ -37,10 +37,10 @@ describe('answers that lack their field', () => {
     ['getJobs', {}, (c) => c.getJobs(['j']), 'GetJobs', /the answer's data lacks getJobs/],
     ['getJobs', { getJobs: null }, (c) => c.getJobs(['j']), 'GetJobs', /getJobs is not a list/],
     ['getJobs', { getJobs: [] }, (c) => c.getJobs(['j']), 'GetJobs', /getJobs has 0 entries for 1 ids/],
-    ['getJobs', { getJobs: [{ id: 'j' }] }, (c) => c.getJobs(['j']), 'GetJobs', /getJobs\[0\]\.status is not a string/],
+    ['getJobs', { getJobs: [{ id: 'j' }] }, (c) => c.getJobs(['j']), 'GetJobs', /the answer's data lacks getJobs\[0\].status/],
     ['startAutoLabel', {}, (c) => c.startAutoLabel(input), 'AutoLabelTokenBasedProjectMutation', /the answer's data lacks result/],
     ['getLabelSets', { getCabinetLabelSetsById: null }, (c) => c.getLabelSets('c'), 'getCabinetLabelSetsById', /is not a list/],
-    ['getCabinet', { getCabinet: 'x' }, (c) => c.getCabinet('p', 'LABELER'), 'GetCabinet', /getCabinet is not an object with an id/],
+    ['getCabinet', { getCabinet: 'x' }, (c) => c.getCabinet('p', 'LABELER'), 'GetCabinet', /getCabinet is not an object/],
   ];
 
   it.each(cases)('rejects %s with a ProtocolError when data is %j', async (_name, data, act, operationName, message) => {

@@ -30,8 +30,12 @@ describe('schema.graphql', () => {
     expect(Object.keys(ours.getQueryType()!.getFields()).sort()).toEqual([
       'getCabinet',
       'getCabinetLabelSetsById',
+      'getCells',
       'getJob',
       'getJobs',
+      'getLabelsPaginated',
+      'getProjectCabinets',
+      'getProjectsFinalReport',
     ]);
     expect(Object.keys(ours.getMutationType()!.getFields())).toEqual([
       'autoLabelTokenBasedProject',

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLabelingClient, ValidationError } from '../../src/client/index.js';
 import { GraphQLRequestError } from '../../src/client/errors.js';
-import { renamedWriteMessage } from '../../src/client/labelSetDocuments.js';
+import { renamedFieldMessage as renamedWriteMessage } from '../../src/client/labelSetDocuments.js';
 import type { LabelingClient, LabelItemInput, LabelSet, SchemaChangeEvent } from '../../src/client/index.js';
 import { DEMO_PROJECT_ID, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';

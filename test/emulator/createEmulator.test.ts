@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { buildSchema } from 'graphql';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createEmulator, DEMO_PROJECT_ID, startEmulator } from '../../src/emulator/index.js';
+import { DEMO_GOLD } from '../../src/emulator/demoProject.js';
 import type { Emulator, RunningEmulator } from '../../src/emulator/index.js';
 import { createResolvers } from '../../src/emulator/resolvers.js';
 import { emulatorSchemaSource } from '../../src/emulator/schemaSource.js';
@@ -85,8 +86,12 @@ describe('createEmulator', () => {
     expect([anonymous.status, await anonymous.json()]).toEqual([401, { data: null, errors: [{ message: 'Unauthorized', extensions: { type: 'AuthenticationError' } }] }]);
     const unknown = await get('/emulator/projects/nope/labels', 't');
     expect([unknown.status, await unknown.json()]).toEqual([404, { error: 'no project has the id "nope"' }]);
-    const empty = await get(`/emulator/projects/${DEMO_PROJECT_ID}/labels`, 't');
-    expect(await empty.json()).toEqual({ projectId: DEMO_PROJECT_ID, note: 'emulator-only route, not part of the labeling service', copies: [] });
+    // Before any job, the demo project holds its gold labels only: the reviewer copy, written by no job yet.
+    const gold = await get(`/emulator/projects/${DEMO_PROJECT_ID}/labels`, 't');
+    const body = (await gold.json()) as { projectId: string; note: string; copies: { labelerEmail: string; role: string; documents: { lines: { entities: unknown[] }[] }[] }[] };
+    expect({ ...body, copies: body.copies.map((c) => [c.labelerEmail, c.role]) }).toEqual({ projectId: DEMO_PROJECT_ID, note: 'emulator-only route, not part of the labeling service', copies: [['', 'REVIEWER']] });
+    const goldCount = Object.values(DEMO_GOLD).reduce((n, labels) => n + labels.length, 0);
+    expect(body.copies[0]!.documents.flatMap((d) => d.lines.flatMap((l) => l.entities))).toHaveLength(goldCount);
   });
 });
 

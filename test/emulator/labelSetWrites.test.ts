@@ -8,10 +8,14 @@ const ann = { labelerEmail: 'ann@example.com', role: 'LABELER' as const };
 const rev = { labelerEmail: 'rex@example.com', role: 'REVIEWER' as const };
 const span = (label: string, start = 0, end = 3) => ({ label, start_char: start, end_char: end, layer: 0 });
 
-/** A store with the demo project (set "1": ENTITY 10 › PERSON 11 / ORGANIZATION 12 / LOCATION 13, DATE 14). */
+/**
+ * A store with the demo project (set "1": ENTITY 10 › PERSON 11 / ORGANIZATION 12 / LOCATION 13,
+ * DATE 14), without its gold labels: these tests count the labels they apply themselves.
+ */
 function demoStore(): EmulatorStore {
   const store = new EmulatorStore();
-  store.addProject(demoProject());
+  const demo = demoProject();
+  store.addProject({ ...demo, documents: demo.documents.map(({ review: _gold, ...doc }) => doc) });
   return store;
 }
 
@@ -222,7 +226,7 @@ describe('EmulatorStore.deleteLabelSet', () => {
     const store = demoStore();
     const extra = store.createLabelSet(DEMO_PROJECT_ID, { index: 2, labels: [{ id: 'x', name: 'NAME' }] });
     labelSomeLines(store);
-    store.setLineLabels(DEMO_PROJECT_ID, ann, 'doc-3', 0, [span('name', 0, 7)]);
+    store.setLineLabels(DEMO_PROJECT_ID, ann, 'doc-3', 0, [{ ...span('name', 0, 7), layer: 2 }]); // NAME is in the set of index 2
     expect(store.deleteLabelSet('1')).toEqual(['1']);
     expect(store.projects.get(DEMO_PROJECT_ID)!.labelSets.map((s) => [s.id, s.index])).toEqual([[extra.id, 2]]);
     expect(labelNames(store)).toEqual([['name'], []]);

@@ -138,7 +138,7 @@ describe('loadDataDir', () => {
     write('nodocs/label-sets/a.csv', 'id,name\na,A\n');
     expect(problemsOf()).toEqual([
       'bad id!: a project folder name is the project id: letters, digits, _ or - only',
-      'news/labelsets: unexpected entry (a project folder holds project.json, documents/ and label-sets/)',
+      'news/labelsets: unexpected entry (a project folder holds project.json, documents/, label-sets/ and review/)',
       'news/project.json:3: unknown key "owner" (allowed: name)',
       'news/documents/empty.txt:1: is empty: a document needs at least one line (one sentence per line)',
       'news/documents/latin1.txt:2: is not valid UTF-8 text',
@@ -151,5 +151,55 @@ describe('loadDataDir', () => {
   it('says so when the folder does not exist or holds no project', () => {
     expect(problemsOf()).toEqual([': holds no project folder (DIR/<projectId>/documents/*.txt and DIR/<projectId>/label-sets/*.json|*.csv)']);
     expect(() => loadDataDir(join(dir, 'missing'))).toThrow(/data folder .*missing has 1 problem:\n {2}.*missing: is not a readable folder/);
+  });
+});
+
+describe('loadDataDir review/ (the gold labels of the reviewer copy)', () => {
+  const goldFile = (labels: unknown[]) => JSON.stringify({ labels }, null, 2);
+
+  it('loads review/<documentId>.json into the document and serves it as the reviewer copy, snapped to tokens', async () => {
+    goodProject();
+    write('news/review/a.json', goldFile([
+      { line: 0, start_char: 0, end_char: 12, label: 'person', text: 'Ada Lovelace', labeledBy: 'AUTO' },
+      { line: 1, start_char: 6, end_char: 9, label: 'PERSON', deleted: true },
+      { line: 0, start_char: 22, end_char: 28, label: 'YEAR', layer: 1 },
+    ]));
+    expect(loadDataDir(dir)[0]!.documents[0]!.review).toHaveLength(3);
+    const emu = await startEmulator({ dataDir: dir, demoProject: false });
+    try {
+      const [reviewer] = emu.emulator.store.labelsOf('news');
+      expect(reviewer).toMatchObject({ role: 'REVIEWER', labelerEmail: '' });
+      expect(reviewer!.documents[0]!.lines).toEqual([
+        {
+          id: 0,
+          text: 'Ada Lovelace lives in London.',
+          entities: [
+            { label: 'person', start_char: 0, end_char: 12, layer: 0, labeledBy: 'AUTO' },
+            { label: 'YEAR', start_char: 22, end_char: 28, layer: 1 },
+          ],
+        },
+        { id: 1, text: 'Grace Hopper too.', entities: [{ label: 'PERSON', start_char: 6, end_char: 12, layer: 0, deleted: true }] }, // "Hop" → "Hopper"
+      ]);
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it('names the file, line and field of every bad gold label, and of a review file that names no document', () => {
+    goodProject();
+    write('news/review/a.json', goldFile([
+      { line: 0, start_char: 0, end_char: 3, label: 'PERSON', text: 'Ada' },
+      { line: 0, start_char: 0, end_char: 3, label: 'DATE' },
+      { line: 1, start_char: 5, end_char: 40, label: 'PERSON', lable: 'x' },
+    ]));
+    write('news/review/zzz.json', goldFile([]));
+    write('news/review/notes.txt', 'x');
+    expect(problemsOf()).toEqual([
+      'news/review/a.json:14: labels[1].label: "DATE" is not a span label of the label set of index 0',
+      'news/review/a.json:21: labels[2].lable: unknown key (allowed: line, start_char, end_char, label, layer, text, labeledBy, deleted, confidence_score)',
+      'news/review/a.json:19: labels[2].end_char: must be at most 17 (the line\'s length)',
+      'news/review/notes.txt: unexpected entry: gold labels are <documentId>.json files',
+      'news/review/zzz.json: names no document: documents/zzz.txt does not exist',
+    ]);
   });
 });

@@ -86,7 +86,7 @@ describe('labelSetSignature', () => {
 });
 
 describe('EmulatorStore labels and cabinets', () => {
-  it('keeps one copy per labeler and role, sets lines instead of appending, and lists lines in order', () => {
+  it('keeps one copy per labeler and the reviewer copy, sets lines instead of appending, lists lines in order and snaps spans to whole tokens', () => {
     const store = new EmulatorStore();
     store.addProject(small());
     const ann = { labelerEmail: 'ann@example.com', role: 'LABELER' as const };
@@ -97,7 +97,8 @@ describe('EmulatorStore labels and cabinets', () => {
     store.setLineLabels('p1', { ...ann, role: 'REVIEWER' }, 'd1', 1, span('B'));
     expect(store.labelsOf('p1')).toEqual([
       { labelerEmail: 'ann@example.com', role: 'LABELER', documents: [{ id: 'd1', name: 'd1', lines: [{ id: 0, text: 'first line', entities: span('A') }, { id: 2, text: 'third line', entities: span('B') }] }] },
-      { labelerEmail: 'ann@example.com', role: 'REVIEWER', documents: [{ id: 'd1', name: 'd1', lines: [{ id: 1, text: 'second line', entities: span('B') }] }] },
+      // 0-5 is "secon": snapped to the whole token "second"
+      { labelerEmail: 'ann@example.com', role: 'REVIEWER', documents: [{ id: 'd1', name: 'd1', lines: [{ id: 1, text: 'second line', entities: [{ ...span('B')[0]!, end_char: 6 }] }] }] },
     ]);
   });
 

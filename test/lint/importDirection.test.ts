@@ -71,6 +71,16 @@ describe('the import direction between the rooms of src/', () => {
     ['src/labelSets/x.ts', "import { value } from '../../generated/graphql.js';"],
     ['src/emulator/x.ts', "import { value } from '../labelSets/index.js';"],
     ['src/demo/x.ts', "import { value } from '../labelSets/plan.js';"],
+    ['src/eval/x.ts', "import { value } from '../client/readLabels.js';"],
+    ['src/eval/x.ts', "import { value } from '../emulator/index.js';"],
+    ['src/eval/x.ts', "import { value } from '../cli/io.js';"],
+    ['src/eval/x.ts', "import { value } from '../../generated/graphql.js';"],
+    ['src/eval/x.ts', "import { value } from 'labelkit/model';"],
+    ['src/client/x.ts', "import { value } from '../eval/index.js';"],
+    ['src/emulator/x.ts', "import { value } from '../eval/index.js';"],
+    ['src/emulator/pages/x.ts', "import { value } from '../../eval/findCopies.js';"],
+    ['src/eval/scoreLabels.ts', "import { value } from 'labelkit';"],
+    ['src/eval/matchSpans.ts', "import { value } from '../shared/constants.js';"],
   ])('refuses, in %s, %s', async (file, line) => {
     expect(await refusals(file, line)).toEqual([expect.stringContaining('docs/ARCHITECTURE.md')]);
   });
@@ -104,6 +114,13 @@ describe('the import direction between the rooms of src/', () => {
     ['src/labelSets/x.ts', "import { value } from '../shared/constants.js';"],
     ['src/labelSets/x.ts', "import { value } from './plan.js';"],
     ['src/cli/commands/labelSets/runner.ts', "import { value } from '../../../labelSets/index.js';"],
+    ['src/eval/x.ts', "import { value } from 'labelkit';"],
+    ['src/eval/x.ts', "import { value } from 'labelkit/documents';"],
+    ['src/eval/x.ts', "import { value } from '../shared/constants.js';"],
+    ['src/cli/commands/eval/runner.ts', "import { value } from '../../../eval/index.js';"],
+    ['src/emulator/pages/x.ts', "import { value } from '../../eval/scoreLabels.js';"],
+    ['src/emulator/pages/x.ts', "import type { value } from '../../eval/types.js';"],
+    ['src/eval/scoreLabels.ts', "import { value } from './matchSpans.js';"],
   ])('accepts, in %s, %s', async (file, line) => {
     expect(await refusals(file, line)).toEqual([]);
   });

@@ -27,6 +27,8 @@ import {
   type ErrorCode,
   type LabelingClientOptions,
   type LabelkitError,
+  type AnyLabelkitError,
+  type GraphQLErrorEntry,
   type LabelNode,
   type LabelTree,
   type ValidationProblem,
@@ -118,7 +120,21 @@ describe('options, errors and helpers', () => {
     expectTypeOf<LabelingClientOptions['tokenTimeoutMs']>().toEqualTypeOf<number | undefined>();
     expectTypeOf<GraphQLRequestError['graphQLErrors'][number]['path']>().toEqualTypeOf<ReadonlyArray<string | number> | undefined>();
     expectTypeOf<JobTimeoutError['job']>().toEqualTypeOf<Job | null>();
-    expectTypeOf(isLabelkitError).guards.toEqualTypeOf<LabelkitError>();
+    expectTypeOf(isLabelkitError).guards.toEqualTypeOf<AnyLabelkitError>();
+  });
+
+  it('narrows an error by its code to the fields that code carries, without a cast', () => {
+    const error: unknown = new Error('x');
+    if (!isLabelkitError(error)) return;
+    if (error.code === 'JOB_FAILED') expectTypeOf(error.job).toEqualTypeOf<Job>();
+    if (error.code === 'VALIDATION') expectTypeOf(error.problems).toEqualTypeOf<ValidationProblem[]>();
+    if (error.code === 'NETWORK' || error.code === 'TIMEOUT') expectTypeOf(error.mutationOutcomeUnknown).toEqualTypeOf<boolean>();
+    if (error.code === 'BAD_RESPONSE') expectTypeOf(error.mutationOutcomeUnknown).toEqualTypeOf<boolean>();
+    if (error.code === 'GRAPHQL') expectTypeOf(error.graphQLErrors).toEqualTypeOf<GraphQLErrorEntry[]>();
+    if (error.code === 'JOB_TIMEOUT') expectTypeOf(error.job).toEqualTypeOf<Job | null>();
+    if (error.code === 'LABEL_SET') expectTypeOf(error.labelSetId).toEqualTypeOf<string>();
+    // @ts-expect-error an AUTH error has no job
+    void (error.code === 'AUTH' && error.job);
   });
 
   it('types the label tree and validation helpers', () => {
@@ -129,5 +145,22 @@ describe('options, errors and helpers', () => {
     expectTypeOf(validateAutoLabelInput).parameter(0).toEqualTypeOf<unknown>();
     expectTypeOf(validateAutoLabelInput).returns.toEqualTypeOf<ValidationProblem[]>();
     expectTypeOf(VERSION).toEqualTypeOf<string>();
+  });
+});
+
+describe('client.request', () => {
+  it('infers data and variables from the document', async () => {
+    const data = await client.request(tagsDocuments.GetCabinetDocument, { projectId: 'p', role: 'LABELER' });
+    expectTypeOf(data).toEqualTypeOf<tagsDocuments.GetCabinetQuery>();
+    const sets = await client.request(labelsDocuments.GetCabinetLabelSetsByIdDocument, { cabinetId: 'c' }, { timeoutMs: 1_000 });
+    expectTypeOf(sets.getCabinetLabelSetsById[0]!.labelItems[0]!.labelName).toEqualTypeOf<string>();
+    // @ts-expect-error a wrong variable is a compile error
+    await client.request(tagsDocuments.GetCabinetDocument, { projectId: 'p', role: 'OWNER' });
+    // @ts-expect-error so is a missing one
+    await client.request(tagsDocuments.GetCabinetDocument, { projectId: 'p' });
+    // @ts-expect-error and leaving out the variables of an operation that has some
+    await client.request(tagsDocuments.GetJobDocument);
+    // @ts-expect-error a field the document does not select is a compile error
+    void data.getCabinet.name;
   });
 });

@@ -3,7 +3,7 @@ import { graphiqlPage } from './graphiqlPage.js';
 import { escapeHtml, htmlPage, htmlResponse } from './html.js';
 import { homePage } from './homePage.js';
 import { PageAccess } from './pageAccess.js';
-import { resultsPage } from './resultsPage.js';
+import { parseMatch, parseView, resultsPage } from './resultsPage.js';
 
 /** What the page routes need from the emulator. */
 export interface PageRoutesOptions {
@@ -15,11 +15,11 @@ export interface PageRoutesOptions {
 }
 
 /** Where `?next=` may send a browser after the home page set the cookie: the results pages only. */
-const SAFE_NEXT = /^\/emulator\/projects\/[A-Za-z0-9_-]+\/results(\?job=[A-Za-z0-9_%-]+)?$/;
+const SAFE_NEXT = /^\/emulator\/projects\/[A-Za-z0-9_-]+\/results(\?(job=[A-Za-z0-9_%-]+|match=(strict|overlap|token)|view=(labels|outcomes))(&(match=(strict|overlap|token)|view=(labels|outcomes)))*)?$/;
 const RESULTS = /^\/emulator\/projects\/([^/]+)\/results$/;
 
 /**
- * The emulator's web pages: `/` (home), `/emulator/projects/:id/results[?job=…]` (results) and
+ * The emulator's web pages: `/` (home), `/emulator/projects/:id/results[?job=…][&match=strict|overlap|token][&view=labels|outcomes]` (results) and
  * the GraphiQL page of `GET /graphql`.
  *
  * @param options - the store, the dev token, the listen address
@@ -81,7 +81,9 @@ export function pageRoutes(options: PageRoutesOptions): { route(request: Request
           return htmlResponse(htmlPage({ title: 'No such project', body }), 404);
         }
         const jobId = url.searchParams.get('job') ?? undefined;
-        const { html, status } = resultsPage({ store: options.store, project, ...(jobId !== undefined && { jobId }) });
+        const match = parseMatch(url.searchParams.get('match'));
+        const view = parseView(url.searchParams.get('view'));
+        const { html, status } = resultsPage({ store: options.store, project, ...(jobId !== undefined && { jobId }), ...(match && { match }), ...(view && { view }) });
         return htmlResponse(html, status);
       }
       if (path === '/graphql' && isGet(request)) {

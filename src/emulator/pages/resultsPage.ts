@@ -1,5 +1,8 @@
 import type { EmulatorStore } from '../store.js';
 import type { JobSource, StoredJob, StoredProject, StoredSpan } from '../types.js';
+import { MATCH_MODES } from '../../eval/types.js';
+import type { MatchMode } from '../../eval/types.js';
+import { evalSummaryHtml, evaluateCopy, outcomeLine } from './evalPanel.js';
 import { highlightLine } from './highlightLine.js';
 import { escapeHtml, htmlPage } from './html.js';
 import { FINAL_STATUSES, jobErrorsHtml, jobStatusHtml } from './jobPanel.js';
@@ -14,7 +17,17 @@ export interface ResultsPageInput {
   project: StoredProject;
   /** The job to show; without it, the project's latest job. @defaultValue the latest job */
   jobId?: string;
+  /** How the job's copy is scored against gold (when the project has gold). @defaultValue 'strict' */
+  match?: MatchMode;
+  /**
+   * How the text is marked: `labels` (each span in its label's colour) or, when the copy is
+   * scored, `outcomes` (found, false positive, missed). @defaultValue 'labels'
+   */
+  view?: ResultsView;
 }
+
+/** How a results page marks the text. */
+export type ResultsView = 'labels' | 'outcomes';
 
 /**
  * The jobs of a project, newest first.
@@ -42,15 +55,37 @@ export function jobsOfProject(store: EmulatorStore, projectId: string): { job: S
  *
  * @param projectId - the project
  * @param jobId - the job, or undefined for the project's latest job
+ * @param options - the match mode and the view, when not the defaults
  * @returns the path, its parts percent-encoded
  * @example
  * ```ts
  * resultsPath('demo-project', 'job-1'); // '/emulator/projects/demo-project/results?job=job-1'
  * ```
  */
-export function resultsPath(projectId: string, jobId?: string): string {
+export function resultsPath(projectId: string, jobId?: string, options: { match?: MatchMode; view?: ResultsView } = {}): string {
   const base = `/emulator/projects/${encodeURIComponent(projectId)}/results`;
-  return jobId === undefined ? base : `${base}?job=${encodeURIComponent(jobId)}`;
+  const query = [jobId === undefined ? '' : `job=${encodeURIComponent(jobId)}`, options.match ? `match=${options.match}` : '', options.view ? `view=${options.view}` : ''].filter(Boolean).join('&');
+  return query ? `${base}?${query}` : base;
+}
+
+/**
+ * A `match` query parameter as a match mode.
+ *
+ * @param value - the parameter, or null
+ * @returns the mode, or undefined for none or an unknown one (the page then scores strictly)
+ */
+export function parseMatch(value: string | null): MatchMode | undefined {
+  return MATCH_MODES.find((m) => m === value);
+}
+
+/**
+ * A `view` query parameter.
+ *
+ * @param value - the parameter, or null
+ * @returns the view, or undefined for none or an unknown one (the page then marks labels)
+ */
+export function parseView(value: string | null): ResultsView | undefined {
+  return value === 'labels' || value === 'outcomes' ? value : undefined;
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -75,7 +110,12 @@ function spansOf(store: EmulatorStore, project: StoredProject, source: JobSource
  * @param input - the store, the project and optionally the job
  * @returns the HTML document, and whether the job still runs (the page then reloads itself)
  * @remarks Labels are stored per copy (labeler and role), so the page shows the copy the job
- * wrote to: a later job on the same copy replaces the lines it labels. Every text is escaped;
+ * wrote to: a later job on the same copy replaces the lines it labels. When the project has gold
+ * labels (its reviewer copy) and the job wrote a labeler's copy, the page scores that copy as
+ * `labelkit eval` does (`match`: strict, overlap or token): micro figures, per-label precision,
+ * recall and F1 as inline SVG bars, the confusion table, and each line with the model's spans
+ * marked found (`data-outcome="tp"`) or false positive (`fp`), and the gold it missed (`fn`) on a
+ * row of its own. Every text is escaped;
  * job errors pass through the shared redactor. Shows at most {@link MAX_PAGE_LINES} lines.
  * @example
  * ```ts
@@ -91,6 +131,8 @@ export function resultsPage(input: ResultsPageInput): { html: string; status: nu
     return { html: htmlPage({ title: 'No such job', body }), status: 404 };
   }
   const lookOf = labelLooks(project.labelSets);
+  const match = input.match ?? 'strict';
+  const evaluation = chosen ? evaluateCopy(store, project, chosen.source, match) : undefined;
   const spans = spansOf(store, project, chosen?.source);
   const counts = new Map<string, number>();
   for (const lines of spans.values()) for (const line of lines) for (const s of line ?? []) counts.set(s.label.toLowerCase(), (counts.get(s.label.toLowerCase()) ?? 0) + 1);
@@ -109,6 +151,12 @@ ${jobErrorsHtml(job.errors)}</div>`);
   } else {
     parts.push(`<div class="box" id="job">No job has run on this project yet. Start one with the client, the CLI (<code>labelkit auto-label</code>) or GraphiQL; this page then shows its labels.</div>`);
   }
+  const view = evaluation ? (input.view ?? 'labels') : 'labels';
+  if (evaluation) {
+    const link = (options: { match?: MatchMode; view?: ResultsView }) =>
+      resultsPath(project.id, chosen!.job.id, { match: options.match ?? match, view: options.view ?? view });
+    parts.push(evalSummaryHtml(evaluation.report, view, link));
+  }
   parts.push(`<h2>Labels</h2>${labelLegendHtml(project.labelSets, counts)}`);
   parts.push('<h2>Documents</h2>');
   let shown = 0;
@@ -119,8 +167,17 @@ ${jobErrorsHtml(job.errors)}</div>`);
     const total = [...perLabel.values()].reduce((a, b) => a + b, 0);
     const summary = [...perLabel].map(([name, n]) => `${escapeHtml(name)} ${n}`).join(', ');
     const items: string[] = [];
+    const outcomes = view === 'outcomes' ? evaluation?.marks.get(doc.id) : undefined;
     for (let i = 0; i < doc.lines.length && shown < MAX_PAGE_LINES; i++, shown++) {
-      items.push(`<li><span class="n">${i}</span><span class="t">${highlightLine(doc.lines[i]!, lines[i] ?? [], lookOf)}</span></li>`);
+      if (!outcomes) {
+        items.push(`<li><span class="n">${i}</span><span class="t">${highlightLine(doc.lines[i]!, lines[i] ?? [], lookOf)}</span></li>`);
+        continue;
+      }
+      // Scored: the model's spans marked found or false positive, and the gold it missed on a row of its own.
+      const marks = outcomes.get(i) ?? [];
+      const missed = marks.filter((m) => m.outcome === 'fn');
+      const row = missed.length > 0 ? `<div class="missed" data-missed><span class="k">missed:</span>${outcomeLine(doc.lines[i]!, missed)}</div>` : '';
+      items.push(`<li data-line="${i}"><span class="n">${i}</span><span class="t">${outcomeLine(doc.lines[i]!, marks.filter((m) => m.outcome !== 'fn'))}${row}</span></li>`);
     }
     const cut = items.length < doc.lines.length ? `<p class="muted small">… ${doc.lines.length - items.length} more lines not shown (a page shows at most ${MAX_PAGE_LINES} lines).</p>` : '';
     parts.push(`<section class="doc" data-document="${escapeHtml(doc.id)}" data-spans="${total}"><h3>${escapeHtml(doc.name)} <span class="muted small">(${escapeHtml(doc.id)}) · ${plural(doc.lines.length, 'line')} · <span data-count>${total}</span> span${total === 1 ? '' : 's'}${summary ? `: ${summary}` : ''}</span></h3>

@@ -52,8 +52,8 @@ const DOCUMENTS = {
  * @returns the changes that touch the fields labelkit uses, and whether the rename has happened
  * @throws {@link CliUsageError} for bad flags (nothing is sent); the client's errors (auth,
  * network, GraphQL) as they come
- * @remarks The introspection query is one POST of the CLI's own (see `introspect`), with the
- * connection's credentials, the client's retry rule for transient failures, and redaction. The comparison is graphql-inspector's `diff`
+ * @remarks The introspection query is a typed document run by `client.request` (see
+ * `introspect`), with everything the client gives a call. The comparison is graphql-inspector's `diff`
  * of labelkit's schema, in the generation the service speaks, against the service's; only
  * breaking and dangerous changes that touch what labelkit's operations use are kept.
  * @example

@@ -1,0 +1,150 @@
+import { createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { createLabelingClient, readLabelsOfDocuments } from '../src/client/index.js';
+import { Scorer, toEvalSpan } from '../src/eval/index.js';
+import { collectGarbage, median, smoke } from './support/stats.js';
+import type { Figure } from './support/stats.js';
+
+const bench = 'reading labels';
+/**
+ * Labels per page (the `take` the vendor asks for and labelkit sends), and pages per document:
+ * 100 labels a document, as the vendor pages them. The cursor path costs both sides the same.
+ */
+const PAGE = 100;
+const PAGES = 1;
+
+/** One page of getLabelsPaginated: `PAGE` labels as production's TextLabel JSON, and the cursor. */
+function pagePayload(page: number): string {
+  const nodes = Array.from({ length: PAGE }, (_, i) => {
+    const n = page * PAGE + i;
+    const sentenceId = n >> 2;
+    return {
+      id: `lbl-${n}:0:${sentenceId}:1:0:${sentenceId}:2:4:0`,
+      l: `item-${n % 12}`,
+      layer: n % 3 === 0 ? 1 : 0,
+      start: { sentenceId, tokenId: 1 + (n % 4), charId: 0 },
+      end: { sentenceId, tokenId: 2 + (n % 4), charId: 4 },
+      hashCode: 'f3a9c1'.repeat(4),
+      labeledBy: 'LABELER',
+      labeledByUserId: 7,
+      confidenceScore: 0.5 + (n % 50) / 100,
+      deleted: false,
+      documentId: 'doc',
+    };
+  });
+  const nextCursor = page + 1 < PAGES ? `page-${page + 1}` : null;
+  return JSON.stringify({ data: { getLabelsPaginated: { nodes, pageInfo: { nextCursor }, totalCount: PAGE * PAGES } } });
+}
+
+/** A loopback server that answers each document's pages: the first without a cursor, then by `page-N`. */
+async function startPagesServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const pages = Array.from({ length: PAGES }, (_, p) => Buffer.from(pagePayload(p)));
+  const sockets = new Set<Socket>();
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const cursor = /"cursor":"page-(\d+)"/.exec(Buffer.concat(chunks).toString('utf8'));
+      const payload = pages[cursor ? Number(cursor[1]) : 0]!;
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': payload.length });
+      res.end(payload);
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`,
+    close: () => new Promise((r) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => r());
+    }),
+  };
+}
+
+const QUERY = 'query GetLabelsPaginated($documentId: ID!, $input: GetLabelsPaginatedInput!, $signature: String) { getLabelsPaginated(documentId: $documentId, input: $input, signature: $signature) { nodes pageInfo { nextCursor } totalCount } }';
+
+/**
+ * 7. Reading labels back: `readLabelsOfDocuments` (paging with `client.request`, each node checked
+ * against TextLabel's fields) over 1,000 documents of 100 labels (100,000 labels),
+ * against raw `fetch` + `JSON.parse` of the same pages following the same cursors (one page of
+ * 100 a document), side by side in
+ * interleaved rounds. Then memory: the heap after a full GC while streaming the documents into the
+ * scorer, at 10 % and at 100 % of the documents; streamed, it must not grow with their number.
+ */
+export async function readLabels(): Promise<Figure[]> {
+  const documents = smoke ? 100 : 1_000;
+  const labels = documents * PAGE * PAGES;
+  const ids = Array.from({ length: documents }, (_, i) => `doc-${i}`);
+  const server = await startPagesServer();
+  const client = createLabelingClient({ url: server.url, token: 't', timeoutMs: 120_000 });
+  const touch = (node: { l: string; start: { tokenId: number } }) => node.l.length + node.start.tokenId;
+  const contenders = {
+    raw: async () => {
+      let seen = 0;
+      for (const documentId of ids) {
+        let input: Record<string, unknown> = { page: { skip: 0, take: 100 } };
+        for (;;) {
+          const body = JSON.stringify({ operationName: 'GetLabelsPaginated', query: QUERY, variables: { documentId, input } });
+          const res = await fetch(server.url, { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: 'Bearer t' } });
+          const page = (JSON.parse(await res.text()) as { data: { getLabelsPaginated: { nodes: { l: string; start: { tokenId: number } }[]; pageInfo: { nextCursor: string | null } } } }).data.getLabelsPaginated;
+          for (const node of page.nodes) if (touch(node) >= 0) seen++;
+          if (page.pageInfo.nextCursor === null) break;
+          input = { cursor: page.pageInfo.nextCursor };
+        }
+      }
+      return seen;
+    },
+    labelkit: async () => {
+      let seen = 0;
+      for await (const doc of readLabelsOfDocuments(client, ids)) for (const node of doc.labels) if (touch(node) >= 0) seen++;
+      return seen;
+    },
+  };
+  for (const fn of Object.values(contenders)) if ((await fn()) !== labels) throw new Error(`a read did not see all ${labels} labels`);
+  const wall = { raw: [] as number[], labelkit: [] as number[] };
+  const cpu = { raw: [] as number[], labelkit: [] as number[] };
+  const rounds = smoke ? 2 : 5;
+  for (let r = 0; r < rounds; r++) {
+    for (const name of r % 2 ? (['labelkit', 'raw'] as const) : (['raw', 'labelkit'] as const)) {
+      collectGarbage();
+      const startCpu = process.cpuUsage();
+      const start = performance.now();
+      await contenders[name]();
+      wall[name].push(performance.now() - start);
+      const used = process.cpuUsage(startCpu);
+      cpu[name].push((used.user + used.system) / 1000);
+    }
+  }
+  // Memory: stream every document into the scorer (gold = the model's labels), as evaluateProject does.
+  const heap: number[] = [];
+  const marks = new Set([Math.round(documents / 10), documents]);
+  const scorer = new Scorer({ match: 'overlap' });
+  for await (const doc of readLabelsOfDocuments(client, ids, {
+    onProgress: (done) => {
+      if (!marks.has(done)) return;
+      collectGarbage();
+      heap.push(process.memoryUsage().heapUsed / 2 ** 20);
+    },
+  })) {
+    const spans = doc.labels.map((l) => toEvalSpan(l, doc.documentId));
+    scorer.add(spans, spans);
+  }
+  if (scorer.report().micro.tp !== labels) throw new Error('the scorer did not pair every label with itself');
+  client.close();
+  await server.close();
+  const ratio = median(wall.labelkit) / median(wall.raw);
+  const growth = heap[1]! - heap[0]!;
+  const at = `${documents.toLocaleString('en')} documents × ${PAGE * PAGES} labels`;
+  return [
+    { bench, name: `${at}: raw fetch + JSON.parse, same pages and cursors`, value: median(wall.raw), unit: 'ms', range: [Math.min(...wall.raw), Math.max(...wall.raw)], runs: rounds },
+    { bench, name: `${at}: readLabelsOfDocuments`, value: median(wall.labelkit), unit: 'ms', range: [Math.min(...wall.labelkit), Math.max(...wall.labelkit)], runs: rounds },
+    { bench, name: `${at}: labelkit / raw`, value: ratio, unit: '×', goal: '≤ 1.3×', met: ratio <= 1.3 },
+    { bench, name: `${at}: labelkit / raw (CPU time, server included)`, value: median(cpu.labelkit) / median(cpu.raw), unit: '×' },
+    { bench, name: `${at}: heap after GC at ${Math.round(documents / 10)} documents, streamed into the scorer`, value: heap[0]!, unit: 'MB' },
+    { bench, name: `${at}: heap growth from ${Math.round(documents / 10)} to ${documents} documents`, value: growth, unit: 'MB', goal: '≤ 2 MB (flat)', met: growth <= 2 },
+  ];
+}

@@ -1,0 +1,85 @@
+import { createLabelingClient } from 'labelkit';
+import { CopyNotFoundError, evaluateProject, MATCH_MODES } from '../../../eval/index.js';
+import type { EvalReport, MatchMode } from '../../../eval/index.js';
+import { requireConnection, requireId } from '../../connection.js';
+import type { ConnectionFlags } from '../../connection.js';
+import { EXIT } from '../../exitCodes.js';
+import type { ActionContext } from '../../runAction.js';
+import { CliUsageError } from '../../usageError.js';
+import type { UsageProblem } from '../../usageError.js';
+
+/** Flags of `labelkit eval`. */
+export interface EvalFlags extends ConnectionFlags {
+  project?: string;
+  labeler?: string;
+  match?: string;
+  layer?: string;
+  minConfidence?: string;
+  failUnder?: string;
+}
+
+/** A number flag between 0 and 1, or a problem. */
+function fraction(value: string | undefined, field: string, problems: UsageProblem[]): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) {
+    problems.push({ field, message: 'must be a number from 0 to 1, e.g. 0.8' });
+    return undefined;
+  }
+  return n;
+}
+
+/**
+ * Turns "no such copy" into a usage problem of `--labeler` (or of `--project`), listing the
+ * labelers the service knows.
+ *
+ * @param error - what the eval room threw
+ * @returns a usage error, or the error unchanged
+ */
+export function copyProblem(error: unknown): unknown {
+  if (!(error instanceof CopyNotFoundError)) return error;
+  const known = error.labelerEmails.length > 0 ? ` (labelers of this project: ${error.labelerEmails.join(', ')})` : '';
+  return new CliUsageError([{ field: error.reason === 'no-reviewer-copy' ? '--project' : '--labeler', message: `${error.message}${known}` }]);
+}
+
+/**
+ * Checks the flags of `labelkit eval`, then scores the model's labels of the project.
+ *
+ * @param flags - `--project`, `--labeler`, `--match`, `--layer`, `--min-confidence`, `--fail-under`, connection flags
+ * @param context - the run's io, printer and Ctrl-C signal
+ * @param onProgress - called after each document
+ * @returns the report, and the exit code: 0, or {@link EXIT.f1BelowThreshold} when micro F1 is under `--fail-under`
+ * @throws {@link CliUsageError} listing every problem with the flags (nothing is sent), or naming
+ * `--labeler` when that copy does not exist; the client's errors as they come
+ */
+export async function runEval(flags: EvalFlags, context: ActionContext, onProgress?: (done: number, total: number) => void): Promise<{ report: EvalReport; exitCode: number }> {
+  const problems: UsageProblem[] = [];
+  const projectId = requireId(flags.project, '--project', problems);
+  if (flags.labeler !== undefined && flags.labeler.trim() === '') problems.push({ field: '--labeler', message: 'must be an e-mail' });
+  const match = (flags.match ?? 'strict').toLowerCase() as MatchMode;
+  if (!MATCH_MODES.includes(match)) problems.push({ field: '--match', message: `must be ${MATCH_MODES.join(', ')}` });
+  let layer: number | undefined;
+  if (flags.layer !== undefined) {
+    layer = Number(flags.layer);
+    if (!/^\d+$/.test(flags.layer.trim())) problems.push({ field: '--layer', message: 'must be a label set index, a whole number from 0' });
+  }
+  const minConfidence = fraction(flags.minConfidence, '--min-confidence', problems);
+  const failUnder = fraction(flags.failUnder, '--fail-under', problems);
+  const connection = await requireConnection(flags, context.io, context.printer, problems);
+  const client = createLabelingClient({ url: connection.url, ...connection.auth, retry: connection.retry });
+  try {
+    const report = await evaluateProject(client, projectId!, {
+      match,
+      signal: context.signal,
+      ...(flags.labeler !== undefined && { labelerEmail: flags.labeler.trim() }),
+      ...(layer !== undefined && { layer }),
+      ...(minConfidence !== undefined && { minConfidence }),
+      ...(onProgress && { onProgress }),
+    });
+    return { report, exitCode: failUnder !== undefined && report.micro.f1 < failUnder ? EXIT.f1BelowThreshold : EXIT.ok };
+  } catch (error) {
+    throw copyProblem(error);
+  } finally {
+    client.close();
+  }
+}

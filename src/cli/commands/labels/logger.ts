@@ -1,0 +1,46 @@
+import type { LabelRow } from '../../../eval/index.js';
+import type { Printer } from '../../io.js';
+
+/** The CSV columns of `labelkit labels --csv`, in order. */
+export const LABEL_CSV_COLUMNS = ['document', 'file', 'sentence', 'start_token', 'start_char', 'end_token', 'end_char', 'text', 'label', 'label_id', 'layer', 'labeled_by', 'confidence', 'deleted'] as const;
+
+/** One CSV field: quoted when it holds a comma, quote or line break (RFC 4180). */
+const csvField = (value: string | number | boolean | null | undefined) => {
+  const text = value === null || value === undefined ? '' : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+};
+
+/**
+ * Prints the labels of `labelkit labels` as they are read.
+ *
+ * @param printer - where to print
+ * @param format - `text`: `document:sentence  "text"  LABEL` per line; `json`: one JSON object per
+ * label (NDJSON); `csv`: a header, then one row per label
+ * @returns `row(label)` to print one label
+ */
+export function labelPrinter(printer: Printer, format: 'text' | 'json' | 'csv'): (row: LabelRow) => void {
+  if (format === 'json') return (row) => printer.json(row);
+  if (format === 'csv') {
+    printer.out(LABEL_CSV_COLUMNS.join(','));
+    return (r) =>
+      printer.out(
+        [r.documentId, r.fileName, r.start.sentenceId, r.start.tokenId, r.start.charId, r.end.tokenId, r.end.charId, r.text, r.label ?? r.labelId, r.labelId, r.layer, r.labeledBy, r.confidenceScore, r.deleted]
+          .map(csvField)
+          .join(','),
+      );
+  }
+  return (r) => {
+    const extra = [r.labeledBy, r.confidenceScore === null ? null : `confidence ${r.confidenceScore}`, r.deleted ? 'deleted' : null].filter(Boolean).join(', ');
+    printer.out(`${r.fileName}:${r.sentenceId}  ${r.text === null ? '(text unknown)' : JSON.stringify(r.text)}  ${r.label ?? `[${r.labelId}]`}${r.layer > 0 ? ` (layer ${r.layer})` : ''}${extra ? `  ${extra}` : ''}`);
+  };
+}
+
+/**
+ * Says on stderr how many labels were listed (the text format only: stdout stays data).
+ *
+ * @param printer - where to print
+ * @param count - labels listed
+ */
+export function printLabelCount(printer: Printer, count: number): void {
+  printer.err(`labelkit: ${count} label${count === 1 ? '' : 's'}`);
+}

@@ -1,0 +1,113 @@
+import { GetLabelsPaginatedDocument } from '../../generated/tags/graphql.js';
+import type { LabelingClient } from './client.js';
+import { ProtocolError } from './errors.js';
+import type { CallOptions } from './executor.js';
+
+/** A place in a document: a character of a token of a line (`TextCursor`). */
+export interface TextCursor {
+  sentenceId: number;
+  tokenId: number;
+  /** Counted from the token's start. */
+  charId: number;
+}
+
+/**
+ * A label applied in a document copy, as `getLabelsPaginated` gives it: the published fields of
+ * `TextLabel`, checked; any other field the service sends is kept as it came.
+ */
+export interface TextLabel {
+  id: string;
+  /** The label item's id (`TagItem.id`) in the label set whose index is `layer`. */
+  l: string;
+  layer: number;
+  start: TextCursor;
+  /** Inclusive: the span's last character. */
+  end: TextCursor;
+  labeledBy?: 'AUTO' | 'CONFLICT' | 'EXTERNAL' | 'LABELER' | 'PRELABELED' | 'REVIEWER' | null;
+  deleted?: boolean | null;
+  confidenceScore?: number | null;
+  [field: string]: unknown;
+}
+
+const LABELED_BY = new Set(['AUTO', 'CONFLICT', 'EXTERNAL', 'LABELER', 'PRELABELED', 'REVIEWER']);
+const isInt = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
+const optional = (v: unknown, ok: (v: unknown) => boolean) => v === undefined || v === null || ok(v);
+
+/** What is wrong with a node against `TextLabel`'s published fields, or undefined. */
+function labelProblem(node: unknown): string | undefined {
+  if (typeof node !== 'object' || node === null) return 'is not an object';
+  const n = node as Record<string, unknown>;
+  if (typeof n.id !== 'string' || typeof n.l !== 'string') return 'lacks the string id or l';
+  if (!isInt(n.layer)) return 'has no layer (a whole number from 0)';
+  for (const end of ['start', 'end'] as const) {
+    const c = n[end] as Record<string, unknown> | null;
+    if (typeof c !== 'object' || c === null || !isInt(c.sentenceId) || !isInt(c.tokenId) || !isInt(c.charId)) return `has no ${end} { sentenceId tokenId charId } of whole numbers`;
+  }
+  if (!optional(n.labeledBy, (v) => LABELED_BY.has(v as string))) return `has an unknown labeledBy ${JSON.stringify(n.labeledBy)}`;
+  if (!optional(n.deleted, (v) => typeof v === 'boolean')) return 'has a deleted that is not a boolean';
+  if (!optional(n.confidenceScore, (v) => typeof v === 'number')) return 'has a confidenceScore that is not a number';
+  return undefined;
+}
+
+/** Options of {@link readDocumentLabels}: the call's signal and time-out, and the page size. */
+export interface ReadLabelsOptions extends CallOptions {
+  /** Labels asked per page (the first page; the service's cursor sets the rest). @defaultValue 100 */
+  pageSize?: number;
+}
+
+/**
+ * Reads one document copy's labels, a page at a time (`getLabelsPaginated`).
+ *
+ * @param client - the client
+ * @param documentId - a document of a cabinet (`getProjectCabinets`' `documents[].id`)
+ * @param options - signal, time-out of each page, page size
+ * @returns the labels, one page per step, each node checked against `TextLabel`'s fields
+ * @throws a labelkit error; `BAD_RESPONSE` naming the node when one lacks a field or has a wrong type
+ * @remarks Pages as the vendor does: `{ page: { skip: 0, take: 100 } }` first, then
+ * `{ cursor: nextCursor }` until it is null.
+ * @example
+ * ```ts
+ * for await (const page of readDocumentLabels(client, documentId)) for (const label of page) console.log(label.l);
+ * ```
+ */
+export async function* readDocumentLabels(client: LabelingClient, documentId: string, options: ReadLabelsOptions = {}): AsyncGenerator<TextLabel[]> {
+  const { pageSize = 100, ...callOptions } = options;
+  let input: { cursor?: string; page?: { skip: number; take: number } } = { page: { skip: 0, take: pageSize } };
+  for (let seen = 0; ; ) {
+    const { getLabelsPaginated: page } = await client.request(GetLabelsPaginatedDocument, { documentId, input }, callOptions);
+    for (const [i, node] of page.nodes.entries()) {
+      const problem = labelProblem(node);
+      if (problem) throw new ProtocolError(`label ${seen + i} of document ${documentId} ${problem}`, { operationName: 'GetLabelsPaginated' });
+    }
+    seen += page.nodes.length;
+    yield page.nodes as TextLabel[];
+    if (page.pageInfo.nextCursor === null || page.pageInfo.nextCursor === undefined) return;
+    input = { cursor: page.pageInfo.nextCursor };
+  }
+}
+
+/**
+ * Reads the labels of many document copies, one document at a time (only one is held at once).
+ *
+ * @param client - the client
+ * @param documentIds - the copies' ids, read in this order
+ * @param options - as {@link readDocumentLabels}, and `onProgress(done, total)` after each document
+ * @returns each document's id and all its labels
+ * @example
+ * ```ts
+ * for await (const { documentId, labels } of readLabelsOfDocuments(client, ids, { onProgress: (d, t) => console.error(`${d}/${t}`) })) …
+ * ```
+ */
+export async function* readLabelsOfDocuments(
+  client: LabelingClient,
+  documentIds: readonly string[],
+  options: ReadLabelsOptions & { onProgress?: (done: number, total: number) => void } = {},
+): AsyncGenerator<{ documentId: string; labels: TextLabel[] }> {
+  const { onProgress, ...readOptions } = options;
+  for (const [done, documentId] of documentIds.entries()) {
+    const labels: TextLabel[] = [];
+    for await (const page of readDocumentLabels(client, documentId, readOptions)) labels.push(...page);
+    onProgress?.(done + 1, documentIds.length);
+    yield { documentId, labels };
+  }
+}

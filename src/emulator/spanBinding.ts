@@ -1,0 +1,53 @@
+import type { SpanResponse } from 'labelkit/model';
+import { coversToken } from './tokens.js';
+import type { StoredLabelSet } from './types.js';
+
+/** The span label names of each label set, lower case, by the set's index. */
+type NamesByLayer = Map<number, { name: string; names: Set<string> }>;
+
+const namesCache = new WeakMap<readonly StoredLabelSet[], NamesByLayer>();
+
+function namesByLayer(labelSets: readonly StoredLabelSet[]): NamesByLayer {
+  let byLayer = namesCache.get(labelSets);
+  if (!byLayer) {
+    byLayer = new Map(labelSets.map((set) => [set.index, { name: set.name, names: new Set(set.labels.filter((l) => l.type !== 'ARROW').map((l) => l.name.toLowerCase())) }]));
+    namesCache.set(labelSets, byLayer);
+  }
+  return byLayer;
+}
+
+/**
+ * What keeps a model's answer (already checked against the span contract) from being stored as
+ * the service stores labels: an entity whose `layer` names no label set, whose label is not a span
+ * label of the label set of that index, or whose span holds white space only (no token to snap to).
+ *
+ * @param labelSets - the project's label sets now
+ * @param lines - the lines of the answer's document
+ * @param answer - the answer, valid by `validateSpanResponse`
+ * @returns one `{ path, message }` per problem, paths as `validateSpanResponse` gives them
+ * @remarks The span contract lets a model name any label of the project; the emulator binds a
+ * name inside the label set given by the entity's `layer` (0 when absent), as production's labels
+ * carry the set's index, so a name from another set is refused rather than bound to the first set
+ * that has it.
+ * @example
+ * ```ts
+ * spanBindingProblems(project.labelSets, doc.lines, answer); // [] when every entity can be stored
+ * ```
+ */
+export function spanBindingProblems(labelSets: readonly StoredLabelSet[], lines: readonly string[], answer: SpanResponse): { path: string; message: string }[] {
+  const problems: { path: string; message: string }[] = [];
+  const byLayer = namesByLayer(labelSets);
+  answer.documents[0]?.labels.forEach((line, i) => {
+    line.entities.forEach((e, j) => {
+      const path = `documents[0].labels[${i}].entities[${j}]`;
+      const layer = e.layer ?? 0;
+      const set = byLayer.get(layer);
+      if (!set) problems.push({ path: `${path}.layer`, message: `no label set has the index ${layer} (the project's sets have ${[...byLayer.keys()].join(', ') || 'none'})` });
+      else if (!set.names.has(e.label.toLowerCase())) {
+        problems.push({ path: `${path}.label`, message: `"${e.label}" is not a span label of label set ${layer} ("${set.name}"), the set the entity's layer names` });
+      }
+      if (!coversToken(lines[line.id] ?? '', e.start_char, e.end_char)) problems.push({ path, message: `the span ${e.start_char}-${e.end_char} holds white space only: no token to label` });
+    });
+  });
+  return problems;
+}

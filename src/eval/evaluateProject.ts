@@ -1,0 +1,109 @@
+import { readDocumentLabels } from 'labelkit';
+import type { CallOptions, LabelingClient, TextLabel } from 'labelkit';
+import { findCopies } from './findCopies.js';
+import type { ProjectCopies } from './findCopies.js';
+import { Scorer } from './scoreLabels.js';
+import type { ScoreOptions } from './scoreLabels.js';
+import type { EvalSpan, ScoreReport } from './types.js';
+
+/** Why a label of the reviewer copy is not gold, or null when it is. */
+export type NotGold = 'conflict' | 'rejected' | 'deleted';
+
+/**
+ * Whether a label of the reviewer copy counts as gold.
+ *
+ * @param label - a label read with `readDocumentLabels`
+ * @returns null for gold, else why not: `deleted` (`deleted: true`), `conflict`
+ * (`labeledBy: CONFLICT`, a disagreement nobody settled) or `rejected` (a `rejectedByUserId`,
+ * the field the service's conflict records carry, or `rejected: true`)
+ */
+export function notGold(label: TextLabel): NotGold | null {
+  if (label.deleted === true) return 'deleted';
+  if (label.labeledBy === 'CONFLICT') return 'conflict';
+  if ((label.rejectedByUserId !== undefined && label.rejectedByUserId !== null) || label.rejected === true) return 'rejected';
+  return null;
+}
+
+/**
+ * A label as the scoring reads it.
+ *
+ * @param label - a label read with `readDocumentLabels`
+ * @param documentId - the key pairing the two copies of a document (its `originId`)
+ * @returns the span
+ */
+export function toEvalSpan(label: TextLabel, documentId: string): EvalSpan {
+  return { documentId, start: label.start, end: label.end, labelId: label.l, layer: label.layer, confidenceScore: label.confidenceScore ?? null, labeledBy: label.labeledBy ?? null };
+}
+
+/** An evaluation of a model on a project: the scores, and what was read. */
+export interface EvalReport extends ScoreReport {
+  /** The shape's version: 1. A change that breaks a reader of `labelkit eval --json` raises it. */
+  version: 1;
+  projectId: string;
+  /** Whose copy was scored (the job's `labelerEmail`), as the service names it. */
+  labelerEmail: string | null;
+  /** Documents read (in either copy). */
+  documents: number;
+  /** Labels of the reviewer copy left out of gold, by reason. */
+  goldExcluded: Record<NotGold, number>;
+  /** The model's labels left out because they were deleted. */
+  predictedDeleted: number;
+}
+
+/** Options of {@link evaluateProject}. */
+export interface EvaluateOptions extends ScoreOptions, CallOptions {
+  /** Whose copy holds the model's labels; see {@link findCopies}. @defaultValue the only labeler copy */
+  labelerEmail?: string;
+  /** Called after each document with how many are done and how many there are. */
+  onProgress?: (done: number, total: number) => void;
+  /** The copies, when already found with {@link findCopies}. @defaultValue found here */
+  copies?: ProjectCopies;
+}
+
+async function labelsOf(client: LabelingClient, documentId: string | null, call: CallOptions): Promise<TextLabel[]> {
+  const labels: TextLabel[] = [];
+  if (documentId !== null) for await (const page of readDocumentLabels(client, documentId, call)) for (const l of page) labels.push(l);
+  return labels;
+}
+
+/**
+ * Scores the model's labels of a project against the reviewer's, per label.
+ *
+ * @param client - the client
+ * @param projectId - the project
+ * @param options - match mode, layer, confidence floor, whose copy, progress, signal and time-out
+ * @returns the report (see {@link EvalReport}; `labelkit eval --json` prints it)
+ * @throws `CopyNotFoundError` (see {@link findCopies}); a labelkit error when a call fails
+ * @remarks Reads one document at a time from both copies and keeps only counts between
+ * documents, so memory stays flat with the project's size. Gold: the reviewer copy's labels less
+ * those {@link notGold} names. The model's: the labeler copy's labels that are not deleted.
+ * @example
+ * ```ts
+ * const report = await evaluateProject(client, 'demo-project', { labelerEmail: 'model@example.com', match: 'overlap' });
+ * console.log(report.micro.f1);
+ * ```
+ */
+export async function evaluateProject(client: LabelingClient, projectId: string, options: EvaluateOptions = {}): Promise<EvalReport> {
+  const call: CallOptions = { ...(options.signal && { signal: options.signal }), ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }) };
+  const copies = options.copies ?? (await findCopies(client, projectId, { ...call, ...(options.labelerEmail !== undefined && { labelerEmail: options.labelerEmail }) }));
+  const scorer = new Scorer({ ...options, labels: options.labels ?? copies.labels });
+  const goldExcluded: Record<NotGold, number> = { conflict: 0, rejected: 0, deleted: 0 };
+  let predictedDeleted = 0;
+  for (const [i, doc] of copies.documents.entries()) {
+    const [goldLabels, predictedLabels] = await Promise.all([labelsOf(client, doc.goldId, call), labelsOf(client, doc.predictedId, call)]);
+    const gold: EvalSpan[] = [];
+    for (const label of goldLabels) {
+      const why = notGold(label);
+      if (why) goldExcluded[why]++;
+      else gold.push(toEvalSpan(label, doc.originId));
+    }
+    const predicted: EvalSpan[] = [];
+    for (const label of predictedLabels) {
+      if (label.deleted === true) predictedDeleted++;
+      else predicted.push(toEvalSpan(label, doc.originId));
+    }
+    scorer.add(gold, predicted);
+    options.onProgress?.(i + 1, copies.documents.length);
+  }
+  return { version: 1, projectId, labelerEmail: copies.labelerEmail, documents: copies.documents.length, ...scorer.report(), goldExcluded, predictedDeleted };
+}

@@ -1,0 +1,20 @@
+/**
+ * How good is my model? Read back a job's labels and score the model per label.
+ *
+ * @remarks A workflow room above the client: the scoring (`scoreLabels`, `Scorer`) is pure
+ * functions over spans; the reading goes through the client's public API only (package
+ * `labelkit`), taking the client as a parameter as `autoLabelMany` and the label-set plans do.
+ * @packageDocumentation
+ */
+export { scoreLabels, Scorer, figuresOf } from './scoreLabels.js';
+export type { ScoreOptions } from './scoreLabels.js';
+export { compareCursors, matchSpans, sortSpans, spansOverlap, tokenUnits } from './matchSpans.js';
+export type { DocumentMatch } from './matchSpans.js';
+export { MATCH_MODES } from './types.js';
+export type { ConfusionCell, EvalCursor, EvalLabel, EvalSpan, Figures, LabelScore, MatchMode, ScoreReport, ZeroDivision } from './types.js';
+export { CopyNotFoundError, findCopies, projectCabinets } from './findCopies.js';
+export type { Cabinets, DocumentPair, ProjectCopies } from './findCopies.js';
+export { evaluateProject, notGold, toEvalSpan } from './evaluateProject.js';
+export type { EvalReport, EvaluateOptions, NotGold } from './evaluateProject.js';
+export { listLabels, readLines, spanText } from './listLabels.js';
+export type { LabelRow } from './listLabels.js';

@@ -1,0 +1,140 @@
+import { LabelkitError, readDocumentLabels } from 'labelkit';
+import type { CallOptions, LabelingClient, TextCursor, TextLabel } from 'labelkit';
+import { GetCellsDocument } from 'labelkit/documents';
+import { CopyNotFoundError, projectCabinets } from './findCopies.js';
+
+/** One line of a document: its text and where each token starts in it. */
+interface Line {
+  content: string;
+  /** Character offset of each token in `content` (-1 where a token was not found). */
+  starts: number[];
+}
+
+/**
+ * Reads a document copy's lines (`getCells`), page by page as labels are read.
+ *
+ * @param client - the client
+ * @param documentId - a document of a cabinet
+ * @param call - signal and time-out of each page
+ * @returns line number → its text and token offsets
+ * @throws a labelkit error; `BAD_RESPONSE` when a cell lacks `line`, `content` or `tokens`
+ */
+export async function readLines(client: LabelingClient, documentId: string, call: CallOptions = {}): Promise<Map<number, Line>> {
+  const lines = new Map<number, Line>();
+  let input: { cursor?: string; page?: { skip: number; take: number } } = { page: { skip: 0, take: 100 } };
+  for (;;) {
+    const { getCells: page } = await client.request(GetCellsDocument, { documentId, input }, call);
+    for (const node of page.nodes) {
+      const cell = node as { line?: unknown; content?: unknown; tokens?: unknown };
+      if (!Number.isInteger(cell?.line) || typeof cell.content !== 'string' || !Array.isArray(cell.tokens) || !cell.tokens.every((t) => typeof t === 'string')) {
+        throw new LabelkitError('BAD_RESPONSE', `[Protocol] a cell of document ${documentId} lacks line, content or tokens`, { operationName: 'GetCells' });
+      }
+      const content = cell.content;
+      let at = 0;
+      const starts = (cell.tokens as string[]).map((token) => {
+        const found = content.indexOf(token, at);
+        if (found >= 0) at = found + token.length;
+        return found;
+      });
+      lines.set(cell.line as number, { content, starts });
+    }
+    if (!page.pageInfo.nextCursor) return lines;
+    input = { cursor: page.pageInfo.nextCursor };
+  }
+}
+
+/**
+ * The text a label covers.
+ *
+ * @param lines - the document's lines, from {@link readLines}
+ * @param start - the label's first character
+ * @param end - the label's last character (inclusive)
+ * @returns the text (lines joined with a newline), or null when a line or token is unknown
+ */
+export function spanText(lines: ReadonlyMap<number, Line>, start: TextCursor, end: TextCursor): string | null {
+  const parts: string[] = [];
+  for (let s = start.sentenceId; s <= end.sentenceId; s++) {
+    const line = lines.get(s);
+    if (!line) return null;
+    const from = s === start.sentenceId ? line.starts[start.tokenId]! + start.charId : 0;
+    const to = s === end.sentenceId ? line.starts[end.tokenId]! + end.charId + 1 : line.content.length;
+    if (!(from >= 0 && to >= from && to <= line.content.length)) return null;
+    parts.push(line.content.slice(from, to));
+  }
+  return parts.join('\n');
+}
+
+/** One label of a copy, as `labelkit labels` prints it. */
+export interface LabelRow {
+  /** The project's document (`originId`). */
+  documentId: string;
+  fileName: string;
+  sentenceId: number;
+  /** The text the label covers, or null when the lines could not tell. */
+  text: string | null;
+  /** The label's name, or null when no label set has its id at its layer. */
+  label: string | null;
+  labelId: string;
+  layer: number;
+  labeledBy: TextLabel['labeledBy'] | null;
+  confidenceScore: number | null;
+  deleted: boolean;
+  start: TextCursor;
+  end: TextCursor;
+}
+
+/**
+ * The labels of one copy of a project, a document at a time.
+ *
+ * @param client - the client
+ * @param projectId - the project
+ * @param options - `labelerEmail`: that labeler's copy (default: the reviewer copy); progress;
+ * signal and time-out of each call
+ * @returns one row per label, document after document, each with its text and label name
+ * @throws `CopyNotFoundError` when the copy does not exist; a labelkit error when a call fails
+ * @example
+ * ```ts
+ * for await (const row of listLabels(client, 'demo-project', { labelerEmail: 'model@example.com' })) console.log(row.text, row.label);
+ * ```
+ */
+export async function* listLabels(
+  client: LabelingClient,
+  projectId: string,
+  options: CallOptions & { labelerEmail?: string; onProgress?: (done: number, total: number) => void } = {},
+): AsyncGenerator<LabelRow> {
+  const { labelerEmail, onProgress, ...call } = options;
+  const { cabinets, emailOf, emails } = await projectCabinets(client, projectId, call);
+  const cabinet =
+    labelerEmail === undefined
+      ? cabinets.find((c) => c.role === 'REVIEWER')
+      : cabinets.find((c) => c.role === 'LABELER' && emailOf.get(c.id)?.toLowerCase() === labelerEmail.toLowerCase());
+  if (!cabinet) {
+    throw labelerEmail === undefined
+      ? new CopyNotFoundError('no-reviewer-copy', `project ${projectId} has no reviewer copy`, emails)
+      : new CopyNotFoundError('no-labeler-copy', `project ${projectId} has no copy of labeler ${labelerEmail}`, emails);
+  }
+  const sets = await client.getLabelSets(cabinet.id, call);
+  const names = new Map(sets.flatMap((set) => set.labelItems.map((item) => [`${set.index}\u0000${item.id}`, item.labelName] as const)));
+  for (const [i, doc] of cabinet.documents.entries()) {
+    const lines = await readLines(client, doc.id, call);
+    for await (const page of readDocumentLabels(client, doc.id, call)) {
+      for (const l of page) {
+        yield {
+          documentId: doc.originId ?? doc.id,
+          fileName: doc.fileName,
+          sentenceId: l.start.sentenceId,
+          text: spanText(lines, l.start, l.end),
+          label: names.get(`${l.layer}\u0000${l.l}`) ?? null,
+          labelId: l.l,
+          layer: l.layer,
+          labeledBy: l.labeledBy ?? null,
+          confidenceScore: l.confidenceScore ?? null,
+          deleted: l.deleted === true,
+          start: l.start,
+          end: l.end,
+        };
+      }
+    }
+    onProgress?.(i + 1, cabinet.documents.length);
+  }
+}

@@ -1,0 +1,130 @@
+import type { EvalCursor, EvalSpan, MatchMode } from './types.js';
+
+/** Orders two cursors: sentence, then token, then character. */
+export function compareCursors(a: EvalCursor, b: EvalCursor): number {
+  return a.sentenceId - b.sentenceId || a.tokenId - b.tokenId || a.charId - b.charId;
+}
+
+/** Whether two spans share at least one character (both ends inclusive). */
+export function spansOverlap(a: EvalSpan, b: EvalSpan): boolean {
+  return compareCursors(a.start, b.end) <= 0 && compareCursors(b.start, a.end) <= 0;
+}
+
+/** Whether two spans start and end at the same place. */
+const sameBoundaries = (a: EvalSpan, b: EvalSpan) => compareCursors(a.start, b.start) === 0 && compareCursors(a.end, b.end) === 0;
+
+/**
+ * How far apart two spans' boundaries are, as a tuple compared left to right: the sentences
+ * both boundaries moved, then the tokens, then the characters.
+ */
+function boundaryDistance(a: EvalSpan, b: EvalSpan): [number, number, number] {
+  const d = (k: keyof EvalCursor) => Math.abs(a.start[k] - b.start[k]) + Math.abs(a.end[k] - b.end[k]);
+  return [d('sentenceId'), d('tokenId'), d('charId')];
+}
+
+/** How one document's (and one layer's) gold and predicted spans met. */
+export interface DocumentMatch {
+  /** Pairs of a gold and a predicted span of the same label: true positives. */
+  found: [gold: EvalSpan, predicted: EvalSpan][];
+  /** Pairs of a gold and a predicted span that met with different labels. */
+  confused: [gold: EvalSpan, predicted: EvalSpan][];
+  /** Gold spans no prediction met. */
+  missed: EvalSpan[];
+  /** Predictions that met no gold span. */
+  spurious: EvalSpan[];
+}
+
+/**
+ * Pairs spans one to one, closest boundaries first, among the pairs `meets` allows.
+ *
+ * @returns the pairs, and marks the paired spans in `goldTaken`/`predTaken`
+ */
+function pairClosest(
+  gold: EvalSpan[],
+  predicted: EvalSpan[],
+  goldTaken: Uint8Array,
+  predTaken: Uint8Array,
+  meets: (g: EvalSpan, p: EvalSpan) => boolean,
+): [EvalSpan, EvalSpan][] {
+  const candidates: { g: number; p: number; d: [number, number, number] }[] = [];
+  for (let p = 0; p < predicted.length; p++) {
+    if (predTaken[p]) continue;
+    const pred = predicted[p]!;
+    for (let g = 0; g < gold.length; g++) {
+      const span = gold[g]!;
+      if (compareCursors(span.start, pred.end) > 0) break; // gold is sorted by start: no later one overlaps
+      if (!goldTaken[g] && meets(span, pred)) candidates.push({ g, p, d: boundaryDistance(span, pred) });
+    }
+  }
+  candidates.sort((x, y) => x.d[0] - y.d[0] || x.d[1] - y.d[1] || x.d[2] - y.d[2] || x.g - y.g || x.p - y.p);
+  const pairs: [EvalSpan, EvalSpan][] = [];
+  for (const { g, p } of candidates) {
+    if (goldTaken[g] || predTaken[p]) continue;
+    goldTaken[g] = predTaken[p] = 1;
+    pairs.push([gold[g]!, predicted[p]!]);
+  }
+  return pairs;
+}
+
+/** Sorts spans by start, end, layer and label id, so that the pairing never depends on the order read. */
+export function sortSpans(spans: EvalSpan[]): EvalSpan[] {
+  return spans.sort((a, b) => compareCursors(a.start, b.start) || compareCursors(a.end, b.end) || a.layer - b.layer || (a.labelId < b.labelId ? -1 : a.labelId > b.labelId ? 1 : 0));
+}
+
+/**
+ * Matches the gold and predicted spans of one document and one layer.
+ *
+ * @param gold - the gold spans, sorted with {@link sortSpans}
+ * @param predicted - the predicted spans, sorted with {@link sortSpans}
+ * @param mode - `strict`: the same start and end; `overlap`: at least one character in common;
+ * `token`: give spans of one token each (see `tokenUnits`) and match them strictly
+ * @returns the true positives, the label confusions, the missed and the spurious spans
+ * @remarks Two passes, each one to one: first pairs of the same label (true positives), then,
+ * among the spans left, pairs of different labels (the confusion table's off-diagonal cells).
+ * In each pass the pair whose boundaries are closest is taken first (distance: the sentences,
+ * then tokens, then characters both boundaries differ by; ties by position). A prediction thus
+ * meets at most one gold span and a gold span at most one prediction, so in `overlap` mode a
+ * span covering a whole sentence finds one of the gold spans in it (the one whose boundaries are
+ * closest to its own) and every other gold span there stays missed.
+ */
+export function matchSpans(gold: EvalSpan[], predicted: EvalSpan[], mode: MatchMode): DocumentMatch {
+  const meetsAt = mode === 'overlap' ? spansOverlap : sameBoundaries;
+  const goldTaken = new Uint8Array(gold.length);
+  const predTaken = new Uint8Array(predicted.length);
+  const found = pairClosest(gold, predicted, goldTaken, predTaken, (g, p) => g.labelId === p.labelId && meetsAt(g, p));
+  const confused = pairClosest(gold, predicted, goldTaken, predTaken, meetsAt);
+  return {
+    found,
+    confused,
+    missed: gold.filter((_, i) => !goldTaken[i]),
+    spurious: predicted.filter((_, i) => !predTaken[i]),
+  };
+}
+
+/**
+ * Cuts spans into one span per token they cover, for `token` mode; a token that carries the
+ * same label twice counts once.
+ *
+ * @param spans - spans of one document and one layer
+ * @returns one span per (token, label), starting and ending at the token (`charId` 0), sorted
+ * @throws Error when a span ends in another sentence than it starts (its tokens cannot be told
+ * without the sentence's length); the emulator never makes one, as it snaps a model's span
+ * within its line
+ */
+export function tokenUnits(spans: EvalSpan[]): EvalSpan[] {
+  const seen = new Set<string>();
+  const units: EvalSpan[] = [];
+  for (const span of spans) {
+    if (span.start.sentenceId !== span.end.sentenceId) {
+      throw new Error(`--match token: a label of document ${span.documentId} spans sentences ${span.start.sentenceId} to ${span.end.sentenceId}; token mode scores labels within one sentence only (use --match strict or overlap)`);
+    }
+    for (let t = span.start.tokenId; t <= span.end.tokenId; t++) {
+      const key = `${span.start.sentenceId}\u0000${t}\u0000${span.labelId}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const at = { sentenceId: span.start.sentenceId, tokenId: t, charId: 0 };
+      units.push({ ...span, start: at, end: at });
+    }
+  }
+  return sortSpans(units);
+}

@@ -1,0 +1,96 @@
+// The results page's evaluation in real Chromium: the fixture of test/eval/evalFixture.ts (known
+// gold, a model with a wrong boundary, a wrong label, a missed and a spurious span) scored on the
+// page as labelkit eval scores it, with the counts computed by hand in test/eval/evalCommand.test.ts.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT, startEvalFixture } from '../eval/evalFixture.js';
+import { findChromium, SKIP_LINE } from './chromium.js';
+
+const OUTPUT = join(import.meta.dirname, 'output');
+const chromiumPath = findChromium();
+if (!chromiumPath) console.warn(SKIP_LINE);
+
+describe.skipIf(!chromiumPath)('the results page scores the job against gold (real Chromium)', () => {
+  let browser: Browser;
+  let fixture: Awaited<ReturnType<typeof startEvalFixture>>;
+  let page: Page;
+  const url = (query: string) => `${fixture.emu.baseUrl}/emulator/projects/${PROJECT}/results?job=${fixture.jobId}${query}`;
+  /** A label's row: [gold, predicted, TP, FP, FN], and its bars' values and widths. */
+  const row = async (label: string) => {
+    const tr = page.locator(`table.scores tr[data-label="${label}"]`);
+    const counts = (await tr.locator('td.num').allTextContents()).map(Number);
+    const bars = await tr.locator('svg rect').evaluateAll((rects) => rects.map((r) => [r.getAttribute('data-figure'), Number(r.getAttribute('data-value')), r.getBoundingClientRect().width]));
+    return { counts, bars };
+  };
+
+  beforeAll(async () => {
+    mkdirSync(OUTPUT, { recursive: true });
+    fixture = await startEvalFixture();
+    browser = await chromium.launch({ executablePath: chromiumPath!, args: ['--no-sandbox', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'] });
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  }, 30_000);
+  afterAll(async () => {
+    await browser?.close();
+    await fixture?.close();
+  });
+
+  it('shows per-label counts with precision, recall and F1 as SVG bars, and the confusion table, in strict mode', async () => {
+    await page.goto(url('')); // no cookie yet: via the home page and back
+    expect(await page.locator('#evaluation').getAttribute('data-match')).toBe('strict');
+    expect(await page.locator('[data-micro]').allTextContents()).toEqual(['0.400', '0.400', '0.400']);
+    // PERSON 2 gold / 2 predicted / TP 1; ORG 1 / 2 / 0; LOC 2 / 1 / 1 (evalCommand.test.ts).
+    const person = await row('PERSON');
+    expect(person.counts).toEqual([2, 2, 1, 1, 1]);
+    expect(person.bars.map(([k, v]) => [k, v])).toEqual([['precision', 0.5], ['recall', 0.5], ['f1', 0.5]]);
+    expect((await row('ORG')).counts).toEqual([1, 2, 0, 2, 1]);
+    const loc = await row('LOC');
+    expect(loc.counts).toEqual([2, 1, 1, 0, 1]);
+    expect(loc.bars.map(([k, v]) => [k, v])).toEqual([['precision', 1], ['recall', 0.5], ['f1', 0.667]]);
+    // The bars are drawn to scale: 120 units for 1, the SVG at its natural size.
+    expect(loc.bars.map(([, , w]) => Math.round(w as number))).toEqual([120, 60, 80]);
+    const confusion = await page.locator('table.confusion tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+    expect(confusion).toEqual([
+      ['gold \\ model', 'PERSON', 'ORG', 'LOC', '(none)'],
+      ['PERSON', '1', '0', '0', '1'],
+      ['ORG', '0', '0', '0', '1'],
+      ['LOC', '1', '0', '1', '0'],
+      ['(none)', '0', '2', '0', ''],
+    ]);
+  });
+
+  it('follows the overlap link: the short boundary is found there', async () => {
+    await page.locator('[data-match-link="overlap"]').click();
+    expect(page.url()).toBe(url('&match=overlap&view=labels'));
+    expect(await page.locator('[data-micro]').allTextContents()).toEqual(['0.600', '0.600', '0.600']);
+    expect((await row('ORG')).counts).toEqual([1, 2, 1, 1, 0]);
+  });
+
+  it('marks the text by outcome: found, false positive and, on a row of its own, the gold missed', async () => {
+    await page.goto(url('&view=outcomes'));
+    const marks = async (selector: string) =>
+      page.locator(selector).evaluateAll((els) => els.map((el) => [el.getAttribute('data-outcome'), el.textContent, el.getAttribute('data-label')]));
+    expect(await marks('li[data-line="0"] > .t > mark')).toEqual([
+      ['tp', 'Ada Lovelace', 'PERSON'],
+      ['fp', 'Acme', 'ORG'],
+      ['fp', 'London', 'PERSON'],
+    ]);
+    expect(await marks('li[data-line="0"] [data-missed] mark')).toEqual([
+      ['fn', 'Acme Corp', 'ORG'],
+      ['fn', 'London', 'LOC'],
+    ]);
+    expect(await marks('li[data-line="1"] > .t > mark')).toEqual([['tp', 'Paris', 'LOC']]);
+    expect(await marks('li[data-line="1"] [data-missed] mark')).toEqual([['fn', 'Grace Hopper', 'PERSON']]);
+    expect(await marks('li[data-line="2"] > .t > mark')).toEqual([['fp', 'weather', 'ORG']]);
+    expect(await page.locator('li[data-line="2"] [data-missed]').count()).toBe(0);
+    // Told apart by colour, not only by attribute.
+    const colour = (outcome: string) => page.locator(`li mark[data-outcome="${outcome}"]`).first().evaluate((el) => getComputedStyle(el).backgroundColor);
+    const colours = [await colour('tp'), await colour('fp'), await colour('fn')];
+    expect(new Set(colours).size).toBe(3);
+    expect(await page.locator('li[data-line="0"] mark[data-outcome="fp"]').first().getAttribute('title')).toBe('ORG: false positive');
+    expect(await page.locator('li[data-line="0"] mark[data-outcome="fp"]').nth(1).getAttribute('title')).toBe('PERSON: false positive (gold: LOC)');
+    await page.screenshot({ path: join(OUTPUT, 'results-eval.png'), fullPage: true });
+  });
+});

@@ -1,0 +1,58 @@
+// The commands of README "How good is my model?" run as printed: the demo with --keep in process,
+// then each `labelkit …` line of the section's second shell block through the CLI, with the two
+// export lines the demo printed as the environment.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { EXIT } from '../../src/cli/exitCodes.js';
+import type { EvalReport } from '../../src/eval/index.js';
+import { argv, fakeIo } from '../cli/fakeIo.js';
+
+const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+const section = readme.slice(readme.indexOf('## How good is my model?'), readme.indexOf('\n## ', readme.indexOf('## How good is my model?') + 5));
+const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+const sample = /```text\n([\s\S]*?)```/.exec(section)![1]!;
+
+/** `labelkit a b "c d"` → ['a', 'b', 'c d'], and where stdout goes (`> file`), and the shell's tail. */
+function parse(line: string): { args: string[]; redirect?: string; echoesExit: boolean } {
+  const echoesExit = /;\s*echo "exit \$\?"\s*$/.test(line);
+  let command = line.replace(/;\s*echo "exit \$\?"\s*$/, '');
+  const redirect = /\s>\s*(\S+)\s*$/.exec(command)?.[1];
+  command = command.replace(/\s>\s*\S+\s*$/, '');
+  const args = [...command.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!).slice(1);
+  return { args, ...(redirect && { redirect }), echoesExit };
+}
+
+describe('README: How good is my model?', () => {
+  it('runs the demo with --keep, then every labelkit command of the section as printed', async () => {
+    expect(blocks[0]).toContain('npm run demo -- --keep');
+    const lines = blocks[1]!.split('\n').filter((l) => l.startsWith('labelkit '));
+    expect(lines.length).toBeGreaterThanOrEqual(5);
+    const demoIo = fakeIo();
+    const demo = main(argv('demo', '--keep'), demoIo);
+    try {
+      await vi.waitFor(() => expect(demoIo.out()).toContain('export LABELKIT_TOKEN='), { timeout: 30_000, interval: 50 });
+      const env = Object.fromEntries([...demoIo.out().matchAll(/^ {2}export (LABELKIT_URL|LABELKIT_TOKEN)=(\S+)/gm)].map((m) => [m[1]!, m[2]!]));
+      expect(Object.keys(env).sort()).toEqual(['LABELKIT_TOKEN', 'LABELKIT_URL']);
+      for (const line of lines) {
+        const { args, echoesExit } = parse(line);
+        const io = fakeIo(env);
+        const code = await main(argv(...args), io);
+        // The last line shows the CI gate: the demo model is not that good.
+        expect({ line, code, err: code === 0 ? io.err().replace(/^labelkit: \d+ labels?\n$/, '') : '' }).toEqual({ line, code: echoesExit ? EXIT.f1BelowThreshold : 0, err: '' });
+        if (args.includes('--json') && args[0] === 'eval') {
+          const report = JSON.parse(io.out()) as EvalReport;
+          expect(report.micro.gold).toBeGreaterThan(0);
+          expect(report.micro.tp).toBeGreaterThan(0);
+        }
+        if (args[0] === 'eval' && !args.includes('--json')) expect(io.out()).toMatch(/^micro avg /m);
+        // The output the section prints is the first command's, as it is.
+        if (line === lines[0]) expect(`$ ${line}\n${io.out()}`).toBe(sample);
+      }
+    } finally {
+      demoIo.interrupt();
+      expect(await demo).toBe(0);
+    }
+  }, 60_000);
+});
