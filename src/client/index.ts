@@ -38,7 +38,6 @@ export { buildLabelTree } from './labelTree.js';
 export type { LabelNode, LabelTree } from './labelTree.js';
 export type { SchemaChangeEvent, SchemaGeneration } from './labelSetDocuments.js';
 export type {
-  AppliedLabelCount,
   AutoLabelInput,
   Cabinet,
   Job,

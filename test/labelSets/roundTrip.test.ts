@@ -13,6 +13,7 @@ import { argv, fakeIo } from '../cli/fakeIo.js';
 import type { FakeIo } from '../cli/fakeIo.js';
 import { startDroppingFront } from './droppingFront.js';
 import type { DroppingFront } from './droppingFront.js';
+import { storedLabelCounts } from '../emulator/storedLabelCounts.js';
 
 interface PulledItem {
   id?: string;
@@ -73,8 +74,8 @@ describe.each(SCHEMA_GENERATIONS)('label sets as code against the emulator speak
       client.close();
     }
   };
-  const counts = (projectId: string) =>
-    Object.fromEntries(emu.emulator.store.appliedLabelCounts(projectId).map((c) => [c.labelItemId, c.appliedLabels]));
+  /** Labels per label id, as the store serves them (every copy). */
+  const counts = (projectId: string) => Object.fromEntries(Object.entries(storedLabelCounts(emu.emulator.store, projectId)).map(([key, n]) => [key.split('/')[1]!, n]));
   const diffLines = (out: string) => out.split('\n').filter((l) => /^ {2}[-+~] /.test(l));
 
   it('pull, edit, plan shows exactly the edit, apply, then plan shows nothing (exit 0 with --exit-code); the renamed label keeps its id and applied labels', async () => {
