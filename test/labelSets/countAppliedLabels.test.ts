@@ -5,6 +5,9 @@ import { DEMO_PROJECT_ID, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { applyLabelSetPlan, countAppliedLabels, DestructiveStepsError, planLabelSets } from '../../src/labelSets/index.js';
 import type { CountProgress, LabelSetSpec } from '../../src/labelSets/index.js';
+import { createCountProgress } from '../../src/cli/commands/labelSets/planLogger.js';
+import { createPrinter } from '../../src/cli/io.js';
+import { fakeIo } from '../cli/fakeIo.js';
 import { storedLabelCounts } from '../emulator/storedLabelCounts.js';
 import { memoryClient } from './memoryClient.js';
 
@@ -98,5 +101,32 @@ describe('counting applied labels over HTTP against the emulator', () => {
     const desired = [{ ...set!, labelItems: set!.labelItems.filter((i) => i.labelName !== 'DATE') }];
     const plan = await planLabelSets(client, DEMO_PROJECT_ID, 'LABELER', { labelSets: desired });
     expect(plan.steps).toEqual([expect.objectContaining({ kind: 'remove-items', appliedLabels: after[set!.id]!['14'], destroysLabels: true })]);
+  });
+});
+
+describe('createCountProgress (label-sets plan/apply)', () => {
+  const run = (tty: boolean) => {
+    const io = fakeIo({}, { tty });
+    const progress = createCountProgress(io, createPrinter(io));
+    progress.onCountProgress({ copies: 2, documents: 0, totalDocuments: 2, labels: 0 });
+    progress.onCountProgress({ copies: 2, documents: 1, totalDocuments: 2, labels: 150 });
+    progress.onCountProgress({ copies: 2, documents: 2, totalDocuments: 2, labels: 151 });
+    progress.onCountProgress({ copies: 2, documents: 0, totalDocuments: 2, labels: 0 });
+    progress.onCountProgress({ copies: 2, documents: 1, totalDocuments: 2, labels: 1 });
+    progress.stop();
+    return io.err();
+  };
+  const start = (again: string) =>
+    `labelkit: counting${again} the applied labels of what the plan removes: reading every label of 2 documents in 2 copies of the project (--no-count-labels skips this)\n`;
+
+  it('says what a count reads and what it counted, without rewritten lines when stderr is not a terminal', () => {
+    expect(run(false)).toBe(`${start('')}labelkit: counted 151 labels in 2 documents\n${start(' again')}`);
+  });
+
+  it('rewrites the documents read in place on a terminal, and clears the line when the count ends or stops', () => {
+    expect(run(true)).toBe(
+      `${start('')}\r  1/2 documents, 150 labels read\r  2/2 documents, 151 labels read\r\u001b[Klabelkit: counted 151 labels in 2 documents\n` +
+        `${start(' again')}\r  1/2 documents, 1 label read\r\u001b[K`,
+    );
   });
 });
