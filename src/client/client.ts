@@ -1,21 +1,6 @@
 import type { AnyVariables, TypedDocumentNode } from '@urql/core';
-import {
-  AppendLabelSetLabelItemsDocument as TagsAppend,
-  AutoLabelTokenBasedProjectMutationDocument,
-  CreateLabelSetDocument as TagsCreate,
-  DeleteLabelSetDocument,
-  GetCabinetDocument,
-  GetCabinetLabelSetsByIdDocument as TagsLabelSets,
-  GetJobDocument,
-  GetJobsDocument,
-  UpdateProjectLabelSetDocument as TagsUpdate,
-} from '../../generated/tags/graphql.js';
-import {
-  AppendLabelSetLabelItemsDocument as LabelsAppend,
-  CreateLabelSetDocument as LabelsCreate,
-  GetCabinetLabelSetsByIdDocument as LabelsLabelSets,
-  UpdateProjectLabelSetDocument as LabelsUpdate,
-} from '../../generated/labels/graphql.js';
+import { AppendLabelSetLabelItemsDocument as TagsAppend, AutoLabelTokenBasedProjectMutationDocument, CreateLabelSetDocument as TagsCreate, DeleteLabelSetDocument, GetCabinetDocument, GetCabinetLabelSetsByIdDocument as TagsLabelSets, GetJobDocument, GetJobsDocument, UpdateProjectLabelSetDocument as TagsUpdate } from '../../generated/tags/graphql.js';
+import { AppendLabelSetLabelItemsDocument as LabelsAppend, CreateLabelSetDocument as LabelsCreate, GetCabinetLabelSetsByIdDocument as LabelsLabelSets, UpdateProjectLabelSetDocument as LabelsUpdate } from '../../generated/labels/graphql.js';
 import { DEFAULT_JOB_TIMEOUT_MS } from '../shared/constants.js';
 import { checkId } from '../shared/problem.js';
 import type { Problem } from '../shared/problem.js';
@@ -28,19 +13,7 @@ import { JobPoller } from './jobPoller.js';
 import type { PollOptions, WaitOptions } from './jobPoller.js';
 import { generationSwitch, newLabelItemInTags, labelItemInTags } from './labelSetDocuments.js';
 import type { SchemaChangeEvent, SchemaGeneration } from './labelSetDocuments.js';
-import type {
-  AutoLabelInput,
-  Cabinet,
-  Job,
-  JobOutcome,
-  JobSnapshot,
-  LabelItem,
-  LabelItemsAppendInput,
-  LabelSet,
-  LabelSetCreateInput,
-  LabelSetUpdateInput,
-  Role,
-} from './types.js';
+import type { AutoLabelInput, Cabinet, Job, JobOutcome, JobSnapshot, LabelItem, LabelItemsAppendInput, LabelSet, LabelSetCreateInput, LabelSetUpdateInput, Role } from './types.js';
 import { checkAppendLabelItems, checkClientOptions, checkCreateLabelSet, checkJobIds, checkTimingOptions, checkUpdateLabelSet, validateAutoLabelInput } from './validation.js';
 
 /** Options of {@link createLabelingClient}. Give exactly one of `token`, `getToken`, `clientCredentials`. */
@@ -290,9 +263,7 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
     async getLabelSets(cabinetId, callOptions) {
       assertValid('getCabinetLabelSetsById', [], callOptions);
       const check = (d: { getCabinetLabelSetsById: unknown[] }) => (Array.isArray(d.getCabinetLabelSetsById) ? undefined : 'getCabinetLabelSetsById is not a list');
-      const data = await inGeneration('getCabinetLabelSetsById', (generation) =>
-        execute(generation === 'tags' ? TagsLabelSets : LabelsLabelSets, { cabinetId }, callOptions, { check }),
-      );
+      const data = await inGeneration('getCabinetLabelSetsById', (generation) => execute(generation === 'tags' ? TagsLabelSets : LabelsLabelSets, { cabinetId }, callOptions, { check }));
       return data.getCabinetLabelSetsById.sort((a, b) => a.index - b.index);
     },
     async getProjectLabelSets(projectId, role, callOptions) {
@@ -338,20 +309,14 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
       assertValid('CreateLabelSet', checkCreateLabelSet(projectId, input), callOptions);
       const { labelItems, ...set } = input;
       const data = await inGeneration('CreateLabelSet', (generation) =>
-        generation === 'labels'
-          ? execute(LabelsCreate, { projectId, input }, callOptions, write)
-          : execute(TagsCreate, { projectId, input: { ...set, tagItems: labelItems.map(labelItemInTags) } }, callOptions, write),
-      );
+        generation === 'labels' ? execute(LabelsCreate, { projectId, input }, callOptions, write) : execute(TagsCreate, { projectId, input: { ...set, tagItems: labelItems.map(labelItemInTags) } }, callOptions, write));
       return data.createLabelSet;
     },
     async updateLabelSet(input, callOptions) {
       assertValid('UpdateProjectLabelSet', checkUpdateLabelSet(input), callOptions);
       const { labelItems, ...change } = input;
       const data = await inGeneration('UpdateProjectLabelSet', (generation) =>
-        generation === 'labels'
-          ? execute(LabelsUpdate, { input }, callOptions, write)
-          : execute(TagsUpdate, { input: { ...change, ...(labelItems && { tagItems: labelItems.map(labelItemInTags) }) } }, callOptions, write),
-      );
+        generation === 'labels' ? execute(LabelsUpdate, { input }, callOptions, write) : execute(TagsUpdate, { input: { ...change, ...(labelItems && { tagItems: labelItems.map(labelItemInTags) }) } }, callOptions, write));
       return data.updateProjectLabelSet;
     },
     async appendLabelItems(input, callOptions) {
@@ -359,10 +324,7 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
       const { labelItems, ...set } = input;
       const check = (d: { appendLabelSetLabelItems: unknown[] | null }) => listOf('appendLabelSetLabelItems', labelItems.length, 'label items', 'sent')(d.appendLabelSetLabelItems);
       const data = await inGeneration('AppendLabelSetLabelItems', (generation) =>
-        generation === 'labels'
-          ? execute(LabelsAppend, { input }, callOptions, { ...write, check })
-          : execute(TagsAppend, { input: { ...set, tagItems: labelItems.map(newLabelItemInTags) } }, callOptions, { ...write, check }),
-      );
+        generation === 'labels' ? execute(LabelsAppend, { input }, callOptions, { ...write, check }) : execute(TagsAppend, { input: { ...set, tagItems: labelItems.map(newLabelItemInTags) } }, callOptions, { ...write, check }));
       return data.appendLabelSetLabelItems ?? []; // never null here: the check refuses a null answer
     },
     async deleteLabelSet(id, callOptions) {

@@ -4,23 +4,10 @@ import { safeCause } from './safeCause.js';
 import type { Problem } from '../shared/problem.js';
 import type { Job } from './types.js';
 
-/** Machine-readable kinds of labelkit errors. */
-export type ErrorCode =
-  | 'VALIDATION'
-  | 'AUTH'
-  | 'NETWORK'
-  | 'TIMEOUT'
-  | 'ABORTED'
-  | 'GRAPHQL'
-  | 'BAD_RESPONSE'
-  | 'JOB_FAILED'
-  | 'JOB_TIMEOUT'
-  | 'JOB_NOT_FOUND'
-  | 'LABEL_SET';
+const ERROR_CODES = ['VALIDATION', 'AUTH', 'NETWORK', 'TIMEOUT', 'ABORTED', 'GRAPHQL', 'BAD_RESPONSE', 'JOB_FAILED', 'JOB_TIMEOUT', 'JOB_NOT_FOUND', 'LABEL_SET'] as const;
 
-const ERROR_CODES: ReadonlySet<string> = new Set<ErrorCode>([
-  'VALIDATION', 'AUTH', 'NETWORK', 'TIMEOUT', 'ABORTED', 'GRAPHQL', 'BAD_RESPONSE', 'JOB_FAILED', 'JOB_TIMEOUT', 'JOB_NOT_FOUND', 'LABEL_SET',
-]);
+/** Machine-readable kinds of labelkit errors. */
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** What every labelkit error may say about the request that failed. */
 export interface ErrorDetails {
@@ -92,11 +79,12 @@ export class LabelkitError extends Error {
   /**
    * A plain, secret-free summary, used by `JSON.stringify`.
    *
-   * @returns name, code, message, operation name, request id, status and phase
+   * @returns the message and the error's own fields: name, code, operation name, request id,
+   * status, phase, and each kind's own (`problems`, `mutationOutcomeUnknown`, `job`, …); never `cause`
    */
   toJSON(): Record<string, unknown> {
-    const { name, code, message, operationName, requestId, status, phase } = this;
-    return { name, code, message, operationName, requestId, status, phase };
+    const json: Record<string, unknown> = { message: this.message };
+    return Object.assign(json, this);
   }
 }
 
@@ -104,22 +92,12 @@ export class LabelkitError extends Error {
 export class ValidationError extends LabelkitError {
   override name = 'ValidationError';
   declare readonly code: 'VALIDATION';
-  readonly problems: Problem[];
   /**
    * @param problems - every problem found, each with its field path
    * @param details - usually the operation that was not sent
    */
-  constructor(problems: Problem[], details: ErrorDetails = {}) {
-    super(
-      'VALIDATION',
-      `[Validation] ${problems.length} problem${problems.length === 1 ? '' : 's'}: ` +
-        problems.map((p) => `${p.path}: ${p.message}`).join('; '),
-      details,
-    );
-    this.problems = problems;
-  }
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), problems: this.problems };
+  constructor(readonly problems: Problem[], details: ErrorDetails = {}) {
+    super('VALIDATION', `[Validation] ${problems.length} problem${problems.length === 1 ? '' : 's'}: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, details);
   }
 }
 
@@ -160,16 +138,9 @@ export class NetworkError extends LabelkitError {
    * @param message - what failed, without the `[Network]` prefix
    * @param details - see {@link ErrorDetails}, plus `mutationOutcomeUnknown`
    */
-  constructor(
-    code: 'NETWORK' | 'TIMEOUT' | 'ABORTED',
-    message: string,
-    details: ErrorDetails & { mutationOutcomeUnknown?: boolean } = {},
-  ) {
+  constructor(code: 'NETWORK' | 'TIMEOUT' | 'ABORTED', message: string, details: ErrorDetails & { mutationOutcomeUnknown?: boolean } = {}) {
     super(code, `[Network] ${message}`, details);
     this.mutationOutcomeUnknown = details.mutationOutcomeUnknown ?? false;
-  }
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), mutationOutcomeUnknown: this.mutationOutcomeUnknown };
   }
 }
 
@@ -184,17 +155,12 @@ export interface GraphQLErrorEntry {
 export class GraphQLRequestError extends LabelkitError {
   override name = 'GraphQLRequestError';
   declare readonly code: 'GRAPHQL';
-  readonly graphQLErrors: GraphQLErrorEntry[];
   /**
    * @param graphQLErrors - the response's errors, already redacted
    * @param details - see {@link ErrorDetails}
    */
-  constructor(graphQLErrors: GraphQLErrorEntry[], details: ErrorDetails = {}) {
+  constructor(readonly graphQLErrors: GraphQLErrorEntry[], details: ErrorDetails = {}) {
     super('GRAPHQL', `[GraphQL] ${graphQLErrors.map((e) => e.message).join('; ') || 'unknown error'}`, details);
-    this.graphQLErrors = graphQLErrors;
-  }
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), graphQLErrors: this.graphQLErrors };
   }
 }
 
@@ -219,28 +185,16 @@ export class ProtocolError extends LabelkitError {
     super('BAD_RESPONSE', `[Protocol] ${message}`, details);
     this.mutationOutcomeUnknown = details.mutationOutcomeUnknown ?? false;
   }
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), mutationOutcomeUnknown: this.mutationOutcomeUnknown };
-  }
 }
 
 /** A job ended `FAILED`; `job.errors` says why. */
 export class JobFailedError extends LabelkitError {
   override name = 'JobFailedError';
   declare readonly code: 'JOB_FAILED';
-  readonly job: Job;
   /** @param job - the job as last read, status `FAILED` */
-  constructor(job: Job) {
+  constructor(readonly job: Job) {
     const first = job.errors[0]?.stack.split('\n')[0];
-    super(
-      'JOB_FAILED',
-      `[Job] job ${job.id} failed with ${job.errors.length} error${job.errors.length === 1 ? '' : 's'}${first ? `: ${first}` : ''}`,
-      { operationName: 'GetJobs' },
-    );
-    this.job = job;
-  }
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), job: this.job };
+    super('JOB_FAILED', `[Job] job ${job.id} failed with ${job.errors.length} error${job.errors.length === 1 ? '' : 's'}${first ? `: ${first}` : ''}`, { operationName: 'GetJobs' });
   }
 }
 
@@ -248,25 +202,13 @@ export class JobFailedError extends LabelkitError {
 export class JobTimeoutError extends LabelkitError {
   override name = 'JobTimeoutError';
   declare readonly code: 'JOB_TIMEOUT';
-  readonly jobId: string;
-  readonly job: Job | null;
   /**
    * @param jobId - the job waited for
    * @param job - the last snapshot seen, or null
    * @param timeoutMs - how long the wait lasted
    */
-  constructor(jobId: string, job: Job | null, timeoutMs: number) {
-    super(
-      'JOB_TIMEOUT',
-      `[Job] job ${jobId} did not end within ${timeoutMs} ms` +
-        (job ? ` (last seen ${job.status}, ${job.progress}%)` : ' (never seen)'),
-      { operationName: 'GetJobs' },
-    );
-    this.jobId = jobId;
-    this.job = job;
-  }
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), jobId: this.jobId, job: this.job };
+  constructor(readonly jobId: string, readonly job: Job | null, timeoutMs: number) {
+    super('JOB_TIMEOUT', `[Job] job ${jobId} did not end within ${timeoutMs} ms${job ? ` (last seen ${job.status}, ${job.progress}%)` : ' (never seen)'}`, { operationName: 'GetJobs' });
   }
 }
 
@@ -274,14 +216,9 @@ export class JobTimeoutError extends LabelkitError {
 export class JobNotFoundError extends LabelkitError {
   override name = 'JobNotFoundError';
   declare readonly code: 'JOB_NOT_FOUND';
-  readonly jobId: string;
   /** @param jobId - the job the service does not know */
-  constructor(jobId: string) {
+  constructor(readonly jobId: string) {
     super('JOB_NOT_FOUND', `[Job] the service knows no job ${jobId}`, { operationName: 'GetJobs' });
-    this.jobId = jobId;
-  }
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), jobId: this.jobId };
   }
 }
 
@@ -289,19 +226,12 @@ export class JobNotFoundError extends LabelkitError {
 export class LabelSetError extends LabelkitError {
   override name = 'LabelSetError';
   declare readonly code: 'LABEL_SET';
-  readonly labelSetId: string;
-  readonly problems: string[];
   /**
    * @param labelSetId - the label set at fault
    * @param problems - every problem found (orphans, cycles, duplicate names)
    */
-  constructor(labelSetId: string, problems: string[]) {
+  constructor(readonly labelSetId: string, readonly problems: string[]) {
     super('LABEL_SET', `[LabelSet] label set ${labelSetId}: ${problems.join('; ')}`);
-    this.labelSetId = labelSetId;
-    this.problems = problems;
-  }
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), labelSetId: this.labelSetId, problems: this.problems };
   }
 }
 
@@ -340,5 +270,5 @@ export type AnyLabelkitError =
  */
 export function isLabelkitError(value: unknown): value is AnyLabelkitError {
   if (value instanceof LabelkitError) return true;
-  return value instanceof Error && 'code' in value && typeof value.code === 'string' && ERROR_CODES.has(value.code) && /^\[\w+\] /.test(value.message);
+  return value instanceof Error && 'code' in value && (ERROR_CODES as readonly unknown[]).includes(value.code) && /^\[\w+\] /.test(value.message);
 }

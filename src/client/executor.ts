@@ -33,7 +33,7 @@ export interface ExecutorOptions extends AuthOptions {
   headers?: Record<string, string>;
 }
 
-/** What a domain method adds to a call of {@link Execute}; `request` adds nothing. */
+/** What a domain method adds to a call of `execute`; `request` adds nothing. */
 export interface CallExtras<Data = unknown> {
   /**
    * What a mutation of unknown outcome tells the caller to do, appended to the error's message.
@@ -46,14 +46,6 @@ export interface CallExtras<Data = unknown> {
    */
   check?: (data: Data) => string | undefined;
 }
-
-/** Runs one typed document and resolves with its data, or rejects with a labelkit error. */
-export type Execute = <Data, Variables extends AnyVariables>(
-  document: TypedDocumentNode<Data, Variables>,
-  variables: Variables | undefined,
-  options?: CallOptions,
-  extras?: CallExtras<Data>,
-) => Promise<Data>;
 
 /** The parts of a document's nodes that {@link answerProblem} reads (graphql-js's and graphql.web's nodes fit). */
 interface Node {
@@ -73,29 +65,18 @@ interface Node {
  * than the object's is skipped; select `__typename` where a union or interface is asked.
  */
 function answerProblem(value: unknown, selections: readonly Node[], fragments: ReadonlyMap<string, Node>, path: string): string | undefined {
+  if (Array.isArray(value)) return value.reduce<string | undefined>((found, item, i) => found ?? answerProblem(item, selections, fragments, `${path}[${i}]`), undefined);
   if (value === null) return undefined;
-  if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) {
-      const problem = answerProblem(item, selections, fragments, `${path}[${i}]`);
-      if (problem) return problem;
-    }
-    return undefined;
-  }
   if (typeof value !== 'object') return `${path || 'data'} is not an object`;
   const object = value as Record<string, unknown>;
   for (const node of selections) {
-    const fragment = node.kind === 'FragmentSpread' ? fragments.get(node.name?.value ?? '') : node;
-    const type = fragment?.typeCondition?.name.value;
-    if (node.kind !== 'Field') {
-      if (!fragment?.selectionSet || (type !== undefined && typeof object.__typename === 'string' && object.__typename !== type)) continue;
-      const problem = answerProblem(object, fragment.selectionSet.selections, fragments, path);
-      if (problem) return problem;
-      continue;
-    }
     const key = node.alias?.value ?? node.name?.value ?? '';
     const at = path ? `${path}.${key}` : key;
-    if (object[key] === undefined) return `the answer's data lacks ${at}`;
-    const problem = node.selectionSet && answerProblem(object[key], node.selectionSet.selections, fragments, at);
+    if (node.kind === 'Field' && object[key] === undefined) return `the answer's data lacks ${at}`;
+    const fragment = node.kind === 'FragmentSpread' ? fragments.get(key) : node;
+    const type = fragment?.typeCondition?.name.value;
+    if (node.kind !== 'Field' && type !== undefined && typeof object.__typename === 'string' && object.__typename !== type) continue;
+    const problem = fragment?.selectionSet && answerProblem(node.kind === 'Field' ? object[key] : object, fragment.selectionSet.selections, fragments, node.kind === 'Field' ? at : path);
     if (problem) return problem;
   }
   return undefined;
@@ -129,12 +110,6 @@ export function operationOf(document: { readonly definitions: readonly Node[] })
   const found = { kind: operation?.operation, operationName: operation?.name?.value ?? 'anonymous', problem: (data: unknown) => answerProblem(data, selections, fragments, '') };
   operations.set(document, found);
   return found;
-}
-
-/** The executor of a client: `execute` runs a call, `close` ends every call in flight and refuses new ones. */
-export interface Executor {
-  execute: Execute;
-  close(): void;
 }
 
 /** The most bytes of an error answer's body that are read. */
@@ -233,7 +208,7 @@ const retryAfterExchange: Exchange = ({ forward }) => (operations$) => {
  * const data = await execute(GetCabinetDocument, { projectId, role }, { kind: 'query', operationName: 'GetCabinet' });
  * ```
  */
-export function createExecutor(options: ExecutorOptions): Executor {
+export function createExecutor(options: ExecutorOptions) {
   const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
   const defaultTimeout = options.timeoutMs ?? 30_000;
   const retry = retrySettings(options.retry);

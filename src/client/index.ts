@@ -15,19 +15,7 @@ export type { LabelingClient, LabelingClientOptions, RequestArguments } from './
 export type { CallOptions, RetryOptions } from './executor.js';
 export type { AuthOptions, ClientCredentials } from './auth.js';
 export type { PollOptions, WaitOptions } from './jobPoller.js';
-export {
-  AuthError,
-  GraphQLRequestError,
-  isLabelkitError,
-  JobFailedError,
-  JobNotFoundError,
-  JobTimeoutError,
-  LabelkitError,
-  LabelSetError,
-  NetworkError,
-  ProtocolError,
-  ValidationError,
-} from './errors.js';
+export { AuthError, GraphQLRequestError, isLabelkitError, JobFailedError, JobNotFoundError, JobTimeoutError, LabelkitError, LabelSetError, NetworkError, ProtocolError, ValidationError } from './errors.js';
 export type { AnyLabelkitError, ErrorCode, ErrorDetails, GraphQLErrorEntry } from './errors.js';
 export { validateAutoLabelInput } from './validation.js';
 export type { AutoLabelValidationOptions, ValidationProblem } from './validation.js';
@@ -37,21 +25,5 @@ export type { ReadLabelsOptions, TextCursor, TextLabel } from './readLabels.js';
 export { buildLabelTree } from './labelTree.js';
 export type { LabelNode, LabelTree } from './labelTree.js';
 export type { SchemaChangeEvent, SchemaGeneration } from './labelSetDocuments.js';
-export type {
-  AutoLabelInput,
-  Cabinet,
-  Job,
-  JobErrorEntry,
-  JobOutcome,
-  JobSnapshot,
-  JobStatus,
-  LabelItem,
-  LabelItemInput,
-  LabelItemsAppendInput,
-  LabelSet,
-  LabelSetCreateInput,
-  LabelSetUpdateInput,
-  NewLabelItemInput,
-  Role,
-} from './types.js';
+export type { AutoLabelInput, Cabinet, Job, JobErrorEntry, JobOutcome, JobSnapshot, JobStatus, LabelItem, LabelItemInput, LabelItemsAppendInput, LabelSet, LabelSetCreateInput, LabelSetUpdateInput, NewLabelItemInput, Role } from './types.js';
 export { VERSION } from './version.js';

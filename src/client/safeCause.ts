@@ -36,9 +36,8 @@ export function safeCause(error: unknown, secrets: Secrets = [], depth = 0): Err
   const copy = new Error(redactAndCut(String(error.message).slice(0, MAX_CAUSE_MESSAGE * 4), MAX_CAUSE_MESSAGE, known));
   copy.name = redact(String(error.name), known);
   copy.stack = redactAndCut((error.stack ?? '').slice(0, MAX_CAUSE_STACK * 4), MAX_CAUSE_STACK, known);
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string') Object.defineProperty(copy, 'code', { value: redact(code, known), enumerable: true });
-  const inner = safeCause((error as { cause?: unknown }).cause, known, depth + 1);
+  if ('code' in error && typeof error.code === 'string') Object.defineProperty(copy, 'code', { value: redact(error.code, known), enumerable: true });
+  const inner = safeCause(error.cause, known, depth + 1);
   if (inner) Object.defineProperty(copy, 'cause', { value: inner, enumerable: false });
   return copy;
 }

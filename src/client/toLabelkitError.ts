@@ -44,7 +44,8 @@ export class HttpStatusError extends Error {
  * @returns the response (status and headers), or undefined when none arrived
  */
 export function responseOf(error: CombinedError): Response | undefined {
-  return (error.response as Response | undefined) ?? (error.networkError instanceof HttpStatusError ? error.networkError.response : undefined);
+  const kept: Response | undefined = error.response;
+  return kept ?? (error.networkError instanceof HttpStatusError ? error.networkError.response : undefined);
 }
 
 /**
@@ -70,8 +71,8 @@ const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREA
  * @param response - a fetch Response (or anything with `headers.get`)
  * @returns the delay the server asked for, in ms, or undefined when it asked none
  */
-export function retryAfterMs(response: unknown): number | undefined {
-  const value = (response as { headers?: Headers } | undefined)?.headers?.get?.('retry-after');
+export function retryAfterMs(response: Response | undefined): number | undefined {
+  const value = response?.headers.get('retry-after');
   if (!value) return undefined;
   const seconds = Number(value);
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
@@ -99,18 +100,17 @@ export function isTransientError(error: unknown): boolean {
 }
 
 /** What kind of failure an urql error is: the one reading of its shape, for conversion and retries. */
-type FailureKind = 'labelkit' | 'auth' | 'graphql' | 'protocol' | 'network';
+type FailureKind = 'auth' | 'graphql' | 'protocol' | 'network';
 
 function causeCode(error: unknown): string | undefined {
-  const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
-  return typeof code === 'string' ? code : undefined;
+  const cause = error instanceof Error ? error.cause : undefined;
+  return cause instanceof Object && 'code' in cause && typeof cause.code === 'string' ? cause.code : undefined;
 }
 
 function kindOf(error: CombinedError): FailureKind {
   const status = responseOf(error)?.status;
   const cause = error.networkError;
-  if (isLabelkitError(cause)) return 'labelkit'; // a token failure, or a request refused before it was sent
-  if (isAuthFailure(error)) return 'auth';
+  if (isLabelkitError(cause) || isAuthFailure(error)) return 'auth'; // a token failure (the token source retries those), or refused
   if (error.graphQLErrors.length > 0 && (status === undefined || !isTransientStatus(status))) return 'graphql';
   // A 2xx whose body is not GraphQL JSON; a body cut mid-way (a TypeError, or a socket error code) is no answer.
   const ok = status !== undefined && status >= 200 && status < 300;
@@ -150,14 +150,14 @@ export function toLabelkitError(error: CombinedError, call: FailedCall): Labelki
   const details = { operationName: call.operationName, requestId: call.requestId, secrets, ...(status !== undefined && { status }) };
   const cause = error.networkError;
   const mutation = call.kind === 'mutation';
+  // A token failure, or a request refused before it was sent: already a labelkit error.
+  if (isLabelkitError(cause)) {
+    const text = `${cause.message.replace(/^\[\w+\] /, '')} ${where}`;
+    const own = { ...details, cause: cause.cause, phase: cause.phase, status: cause.status };
+    if (cause.code === 'NETWORK' || cause.code === 'TIMEOUT' || cause.code === 'ABORTED') return new NetworkError(cause.code, text, own);
+    return new AuthError(text, own);
+  }
   switch (kindOf(error)) {
-    case 'labelkit': {
-      const known = cause as LabelkitError;
-      const text = `${known.message.replace(/^\[\w+\] /, '')} ${where}`;
-      const own = { ...details, cause: known.cause, phase: known.phase, status: known.status };
-      if (known instanceof NetworkError) return new NetworkError(known.code as 'NETWORK' | 'TIMEOUT', text, own);
-      return new AuthError(text, own);
-    }
     case 'auth':
       return new AuthError(
         `the service refused the access token${status === 401 ? ' (HTTP 401)' : ' (Unauthorized)'} even after a refresh; check the token or client credentials ${where}`,
@@ -167,7 +167,7 @@ export function toLabelkitError(error: CombinedError, call: FailedCall): Labelki
       const entries: GraphQLErrorEntry[] = error.graphQLErrors.map((e) => ({
         message: e.message,
         ...(e.path && { path: e.path }),
-        ...(e.extensions && Object.keys(e.extensions).length > 0 && { extensions: e.extensions as Record<string, unknown> }),
+        ...(e.extensions && Object.keys(e.extensions).length > 0 && { extensions: e.extensions }),
       }));
       const err = new GraphQLRequestError(redactValue(entries, secrets), details);
       Object.defineProperty(err, 'message', { value: `${err.message} ${where}`, enumerable: false });

@@ -1,10 +1,4 @@
-import type {
-  AutoLabelTokenBasedProjectInput,
-  AutoLabelTokenBasedProjectMutation,
-  GetCabinetLabelSetsByIdQuery,
-  GetCabinetQuery,
-  JobFieldsFragment,
-} from '../../generated/tags/graphql.js';
+import type { AutoLabelTokenBasedProjectInput, AutoLabelTokenBasedProjectMutation, GetCabinetLabelSetsByIdQuery, GetCabinetQuery, JobFieldsFragment } from '../../generated/tags/graphql.js';
 
 export type { JobStatus, Role } from '../../generated/tags/graphql.js';
 

@@ -42,36 +42,13 @@ export function validateAutoLabelInput(input: unknown, options: AutoLabelValidat
   return autoLabelInputProblems(input, options);
 }
 
-/** The parts of the client's options that {@link checkClientOptions} looks at. */
-export interface ClientOptionsToCheck {
-  url: unknown;
-  fetch?: unknown;
-  token?: unknown;
-  getToken?: unknown;
-  clientCredentials?: { clientId?: unknown; clientSecret?: unknown } | undefined;
-  timeoutMs?: unknown;
-  retry?: { maxAttempts?: unknown; initialDelayMs?: unknown; maxDelayMs?: unknown } | undefined;
-  poll?: TimingOptionsToCheck | undefined;
-  schemaGeneration?: unknown;
-  onSchemaChange?: unknown;
-}
+/** A problem at `path` unless `ok`. */
+const unless = (ok: boolean, path: string, message: string): Problem[] => (ok ? [] : [{ path, message }]);
 
-/** A number option: absent, or a number ≥ min (Infinity allowed where said), integer if asked. */
-function checkNumber(value: unknown, path: string, rule: { min: number; integer?: boolean }): Problem[] {
-  if (value === undefined) return [];
-  const ok = typeof value === 'number' && !Number.isNaN(value) && value >= rule.min && (!rule.integer || Number.isInteger(value));
-  if (ok) return [];
-  return [{ path, message: `must be ${rule.integer ? 'an integer' : 'a number'} >= ${rule.min}` }];
-}
-
-/** The timing options of a client, a call or a wait, as given. */
-export interface TimingOptionsToCheck {
-  timeoutMs?: unknown;
-  intervalMs?: unknown;
-  maxIntervalMs?: unknown;
-  notFoundGraceMs?: unknown;
-  signal?: unknown;
-  onProgress?: unknown;
+/** A number option: absent, or a number ≥ min (Infinity allowed), an integer if asked. */
+function checkNumber(value: unknown, path: string, min: number, integer = false): Problem[] {
+  const ok = value === undefined || (typeof value === 'number' && !Number.isNaN(value) && value >= min && (!integer || Number.isInteger(value)));
+  return unless(ok, path, `must be ${integer ? 'an integer' : 'a number'} >= ${min}`);
 }
 
 /**
@@ -87,22 +64,16 @@ export interface TimingOptionsToCheck {
  * // [{ path: 'options.timeoutMs', … }, { path: 'options.intervalMs', message: 'must be a number >= 1' }]
  * ```
  */
-export function checkTimingOptions(options: TimingOptionsToCheck | undefined, path: string): Problem[] {
+export function checkTimingOptions(options: object | undefined, path: string): Problem[] {
   if (options === undefined) return [];
-  if (typeof options !== 'object' || options === null) return [{ path, message: 'must be an object' }];
-  const problems = [
-    ...checkNumber(options.timeoutMs, `${path}.timeoutMs`, { min: 1 }),
-    ...checkNumber(options.intervalMs, `${path}.intervalMs`, { min: 1 }),
-    ...checkNumber(options.maxIntervalMs, `${path}.maxIntervalMs`, { min: 1 }),
-    ...checkNumber(options.notFoundGraceMs, `${path}.notFoundGraceMs`, { min: 0 }),
+  if (!isRecord(options)) return [{ path, message: 'must be an object' }];
+  const { signal, onProgress } = options;
+  return [
+    ...(['timeoutMs', 'intervalMs', 'maxIntervalMs'] as const).flatMap((key) => checkNumber(options[key], `${path}.${key}`, 1)),
+    ...checkNumber(options.notFoundGraceMs, `${path}.notFoundGraceMs`, 0),
+    ...unless(signal === undefined || (isRecord(signal) && 'aborted' in signal && 'addEventListener' in signal), `${path}.signal`, 'must be an AbortSignal'),
+    ...unless(onProgress === undefined || typeof onProgress === 'function', `${path}.onProgress`, 'must be a function'),
   ];
-  if (options.signal !== undefined && !(typeof options.signal === 'object' && options.signal !== null && 'aborted' in options.signal && 'addEventListener' in options.signal)) {
-    problems.push({ path: `${path}.signal`, message: 'must be an AbortSignal' });
-  }
-  if (options.onProgress !== undefined && typeof options.onProgress !== 'function') {
-    problems.push({ path: `${path}.onProgress`, message: 'must be a function' });
-  }
-  return problems;
 }
 
 /**
@@ -112,52 +83,38 @@ export function checkTimingOptions(options: TimingOptionsToCheck | undefined, pa
  * @param options - the options as given
  * @returns every problem at once; messages never quote a token or secret
  */
-export function checkClientOptions(options: ClientOptionsToCheck): Problem[] {
-  const problems: Problem[] = [];
+export function checkClientOptions(given: object): Problem[] {
+  const options: Record<string, unknown> = { ...given };
+  const { token, getToken, clientCredentials: cc, schemaGeneration, onSchemaChange } = options;
+  const retry = isRecord(options.retry) ? options.retry : {};
   let url: URL | undefined;
   try {
     url = typeof options.url === 'string' ? new URL(options.url) : undefined;
   } catch {
     /* reported below */
   }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    problems.push({ path: 'options.url', message: 'must be an absolute http(s) URL of the GraphQL endpoint' });
-  } else if (options.fetch === undefined && isBadPort(url.port)) {
+  const httpUrl = url?.protocol === 'http:' || url?.protocol === 'https:';
+  return [
+    ...unless(httpUrl, 'options.url', 'must be an absolute http(s) URL of the GraphQL endpoint'),
     // Every fetch (Node's and browsers') refuses these ports: without this, each call would fail after its retries.
-    problems.push({ path: 'options.url', message: `uses port ${url.port}, which fetch refuses to call (a "bad port" of the Fetch standard); serve the API on another port` });
-  }
-  const sources = [options.token, options.getToken, options.clientCredentials].filter((s) => s !== undefined);
-  if (sources.length !== 1) {
-    problems.push({ path: 'options', message: 'give exactly one of token, getToken, clientCredentials' });
-  }
-  if (options.token !== undefined && (typeof options.token !== 'string' || options.token.trim() === '')) {
-    problems.push({ path: 'options.token', message: 'must be a non-empty string' });
-  }
-  if (options.getToken !== undefined && typeof options.getToken !== 'function') {
-    problems.push({ path: 'options.getToken', message: 'must be a function returning the access token' });
-  }
-  const cc = options.clientCredentials;
-  if (cc !== undefined) {
-    problems.push(...checkId(cc?.clientId, 'options.clientCredentials.clientId'));
-    problems.push(...checkId(cc?.clientSecret, 'options.clientCredentials.clientSecret'));
-  }
-  problems.push(...checkTimingOptions({ timeoutMs: options.timeoutMs }, 'options'));
-  problems.push(...checkNumber(options.retry?.maxAttempts, 'options.retry.maxAttempts', { min: 1, integer: true }));
-  problems.push(...checkNumber(options.retry?.initialDelayMs, 'options.retry.initialDelayMs', { min: 0 }));
-  problems.push(...checkNumber(options.retry?.maxDelayMs, 'options.retry.maxDelayMs', { min: 0 }));
-  problems.push(...checkTimingOptions(options.poll, 'options.poll'));
-  if (options.schemaGeneration !== undefined && options.schemaGeneration !== 'tags' && options.schemaGeneration !== 'labels') {
-    problems.push({ path: 'options.schemaGeneration', message: "must be 'tags' or 'labels'" });
-  }
-  if (options.onSchemaChange !== undefined && typeof options.onSchemaChange !== 'function') {
-    problems.push({ path: 'options.onSchemaChange', message: 'must be a function' });
-  }
-  return problems;
+    ...unless(!httpUrl || options.fetch !== undefined || !isBadPort(url!.port), 'options.url', `uses port ${url?.port}, which fetch refuses to call (a "bad port" of the Fetch standard); serve the API on another port`),
+    ...unless([token, getToken, cc].filter((c) => c !== undefined).length === 1, 'options', 'give exactly one of token, getToken, clientCredentials'),
+    ...(token === undefined ? [] : checkId(token, 'options.token')),
+    ...unless(getToken === undefined || typeof getToken === 'function', 'options.getToken', 'must be a function returning the access token'),
+    ...(cc === undefined ? [] : [...checkId(isRecord(cc) && cc.clientId, 'options.clientCredentials.clientId'), ...checkId(isRecord(cc) && cc.clientSecret, 'options.clientCredentials.clientSecret')]),
+    ...checkTimingOptions({ timeoutMs: options.timeoutMs }, 'options'),
+    ...checkNumber(retry.maxAttempts, 'options.retry.maxAttempts', 1, true),
+    ...checkNumber(retry.initialDelayMs, 'options.retry.initialDelayMs', 0),
+    ...checkNumber(retry.maxDelayMs, 'options.retry.maxDelayMs', 0),
+    ...checkTimingOptions(options.poll ?? undefined, 'options.poll'),
+    ...unless(schemaGeneration === undefined || schemaGeneration === 'tags' || schemaGeneration === 'labels', 'options.schemaGeneration', "must be 'tags' or 'labels'"),
+    ...unless(onSchemaChange === undefined || typeof onSchemaChange === 'function', 'options.onSchemaChange', 'must be a function'),
+  ];
 }
 
 /** An optional text field: absent, null, or a string. */
 function checkOptionalText(value: unknown, path: string): Problem[] {
-  return value === undefined || value === null || typeof value === 'string' ? [] : [{ path, message: 'must be a string or null' }];
+  return unless(value === undefined || value === null || typeof value === 'string', path, 'must be a string or null');
 }
 
 /** An optional non-empty string (a signature, a new name): absent, or text besides white space. */

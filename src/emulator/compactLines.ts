@@ -75,21 +75,24 @@ export const LABELED_BY = ['AUTO', 'CONFLICT', 'EXTERNAL', 'LABELER', 'PRELABELE
 export type LabeledBy = (typeof LABELED_BY)[number];
 /** The flag bit of a deleted label. */
 const DELETED = 8;
+/** The flag bit of a label the reviewer rejected (gold only; see `ReviewLabelInput.rejected`). */
+const REJECTED = 16;
 
 /**
  * The flags byte of a stored label: bits 0-2 its `labeledBy` (0 = the copy's default, n = the n-th
- * of {@link LABELED_BY} plus one), bit 3 deleted.
+ * of {@link LABELED_BY} plus one), bit 3 deleted, bit 4 rejected.
  *
  * @param labeledBy - undefined for the copy's default
  * @param deleted - whether the label was deleted
+ * @param rejected - whether the reviewer rejected it
  * @returns a byte for {@link LineSpans.push}
  * @example
  * ```ts
  * labelFlags('CONFLICT', false); // 2
  * ```
  */
-export function labelFlags(labeledBy: LabeledBy | undefined, deleted: boolean): number {
-  return (labeledBy === undefined ? 0 : LABELED_BY.indexOf(labeledBy) + 1) | (deleted ? DELETED : 0);
+export function labelFlags(labeledBy: LabeledBy | undefined, deleted: boolean, rejected = false): number {
+  return (labeledBy === undefined ? 0 : LABELED_BY.indexOf(labeledBy) + 1) | (deleted ? DELETED : 0) | (rejected ? REJECTED : 0);
 }
 
 /**
@@ -97,11 +100,11 @@ export function labelFlags(labeledBy: LabeledBy | undefined, deleted: boolean): 
  *
  * @param flags - a byte made by {@link labelFlags}
  * @param copyDefault - the `labeledBy` of the copy's labels without one of their own
- * @returns the label's `labeledBy` and whether it was deleted
+ * @returns the label's `labeledBy`, whether it was deleted and whether it was rejected
  */
-export function readFlags(flags: number, copyDefault: LabeledBy): { labeledBy: LabeledBy; deleted: boolean } {
+export function readFlags(flags: number, copyDefault: LabeledBy): { labeledBy: LabeledBy; deleted: boolean; rejected: boolean } {
   const by = flags & 7;
-  return { labeledBy: by === 0 ? copyDefault : LABELED_BY[by - 1]!, deleted: (flags & DELETED) !== 0 };
+  return { labeledBy: by === 0 ? copyDefault : LABELED_BY[by - 1]!, deleted: (flags & DELETED) !== 0, rejected: (flags & REJECTED) !== 0 };
 }
 
 /**

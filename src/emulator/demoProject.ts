@@ -96,6 +96,7 @@ type Gold = [line: number, text: string, label: string, extra?: Partial<ReviewLa
  * - a wrong label: `Red Cross` as LOCATION (doc-4, line 3: the office visited), the model says ORGANIZATION;
  * - a wrong boundary and label: `Tokyo team` as ORGANIZATION (doc-3, line 3), the model says LOCATION for `Tokyo`;
  * - a spurious span: `Alan Turing` (doc-3, line 1) is a gold label the reviewer deleted;
+ * - not gold either: `Volunteers` (doc-2, line 1), a PERSON the reviewer rejected;
  * - not gold: `Tokyo` (doc-4, line 0) is marked CONFLICT (unresolved);
  * - doc-1's labels are `AUTO` (accepted by the labelers' consensus), the others `REVIEWER`.
  * Everything else agrees with the model.
@@ -113,6 +114,7 @@ export const DEMO_GOLD: Record<string, Gold[]> = {
     [0, 'The Red Cross', 'ORGANIZATION'],
     [0, 'Nairobi', 'LOCATION'],
     [0, 'March', 'DATE'],
+    [1, 'Volunteers', 'PERSON', { rejected: true }],
     [1, 'Friday', 'DATE'],
     [2, 'Maria', 'PERSON'],
     [2, 'Lisbon', 'LOCATION'],

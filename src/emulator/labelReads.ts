@@ -106,7 +106,15 @@ export interface TextLabelJson {
   confidenceScore: number | null;
   deleted: boolean;
   documentId: string;
+  /**
+   * Who rejected the label: {@link REVIEWER_USER_ID} for a gold label given `rejected`, else null.
+   * Not a field of production's `TextLabel` (its `GqlConflictable` has it): a GUESS.
+   */
+  rejectedByUserId: number | null;
 }
+
+/** The user id the emulator gives its reviewer in `rejectedByUserId`. */
+export const REVIEWER_USER_ID = 1;
 
 /** A page of a paginated read. */
 export interface Page<T> {
@@ -144,7 +152,7 @@ function labelNode(copy: Copy, lines: CompactLines, line: number, first: number,
   const layer = copy.labels.layerAt(entry);
   const endChar = tokens.end(endToken) - tokens.start(endToken) - 1;
   const id = `${l}:${layer}:${line}:${startToken}:0:${line}:${endToken}:${endChar}:${index}`;
-  const { labeledBy, deleted } = readFlags(lines.flagsAt(at), copy.labeledBy);
+  const { labeledBy, deleted, rejected } = readFlags(lines.flagsAt(at), copy.labeledBy);
   const confidence = lines.confidenceAt(at);
   return {
     id,
@@ -157,6 +165,7 @@ function labelNode(copy: Copy, lines: CompactLines, line: number, first: number,
     confidenceScore: Number.isNaN(confidence) ? null : confidence,
     deleted,
     documentId,
+    rejectedByUserId: rejected ? REVIEWER_USER_ID : null,
   };
 }
 
@@ -249,14 +258,14 @@ export interface FinalReportFigures {
   totalResolvedLabels: number;
 }
 
-/** The keys of a copy's labels in one document (line, tokens, layer, item), counted; deleted ones left out, and `CONFLICT` ones when `gold`. */
+/** The keys of a copy's labels in one document (line, tokens, layer, item), counted; deleted ones left out, and `CONFLICT` and rejected ones when `gold`. */
 function labelKeys(copy: Copy | undefined, documentId: string, gold: boolean): Map<string, number> {
   const keys = new Map<string, number>();
   const lines = copy?.documents.get(documentId);
   lines?.forEachLine((line, first, count) => {
     for (let at = first; at < first + count; at++) {
-      const { labeledBy, deleted } = readFlags(lines.flagsAt(at), copy!.labeledBy);
-      if (deleted || (gold && labeledBy === 'CONFLICT')) continue;
+      const { labeledBy, deleted, rejected } = readFlags(lines.flagsAt(at), copy!.labeledBy);
+      if (deleted || (gold && (labeledBy === 'CONFLICT' || rejected))) continue;
       const entry = lines.entryAt(at);
       const key = `${line}:${lines.startTokenAt(at)}:${lines.endTokenAt(at)}:${copy!.labels.layerAt(entry)}:${copy!.labels.itemIdAt(entry) ?? `?${copy!.labels.nameAt(entry)}`}`;
       keys.set(key, (keys.get(key) ?? 0) + 1);
@@ -276,7 +285,7 @@ function labelKeys(copy: Copy | undefined, documentId: string, gold: boolean): M
  * those equal to a gold label (same line, tokens, layer and label item; each gold label accepts
  * one); `totalRejectedLabels`: the others; `totalResolvedLabels`: accepted plus rejected;
  * `precision` = accepted / applied, `recall` = gold labels matched / gold labels (0 when there is
- * nothing to divide by). Gold = the reviewer copy's labels less deleted and `CONFLICT` ones.
+ * nothing to divide by). Gold = the reviewer copy's labels less deleted, rejected and `CONFLICT` ones.
  */
 export function finalReport(labeler: Copy, reviewer: Copy | undefined, documentId: string): FinalReportFigures {
   const applied = labelKeys(labeler, documentId, false);

@@ -30,6 +30,13 @@ export interface ReviewLabelInput {
   labeledBy?: LabeledBy;
   /** A deleted label is kept and served with `deleted: true` (not gold). @defaultValue false */
   deleted?: boolean;
+  /**
+   * A label the reviewer rejected is kept and served with `rejectedByUserId` set (not gold). A
+   * GUESS: production's `TextLabel` has no rejected field; its `GqlConflictable` has
+   * `rejectedByUserId`, and it lists rejected labels with `getSpanAndArrowRejectedLabels`.
+   * @defaultValue false
+   */
+  rejected?: boolean;
   /** From 0 to 1. @defaultValue none */
   confidence_score?: number;
 }
@@ -46,7 +53,7 @@ export interface LabelSetNames {
   labels: readonly { name: string; type?: string }[];
 }
 
-const KEYS = new Set(['line', 'start_char', 'end_char', 'label', 'layer', 'text', 'labeledBy', 'deleted', 'confidence_score']);
+const KEYS = new Set(['line', 'start_char', 'end_char', 'label', 'layer', 'text', 'labeledBy', 'deleted', 'rejected', 'confidence_score']);
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
 
 /**
@@ -60,7 +67,7 @@ const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInt
  * `0 <= start_char < end_char <= the line's length` that hold a character of some token (not white
  * space only), a `label` that the label set of index `layer` (default 0) has as a span label, and,
  * when given, a `text` equal to the line's characters from `start_char` to `end_char`, a
- * `labeledBy` of production's values, a boolean `deleted` and a `confidence_score` from 0 to 1.
+ * `labeledBy` of production's values, a boolean `deleted` and `rejected`, and a `confidence_score` from 0 to 1.
  * Unknown keys are problems too (a misspelt `lable` would otherwise be lost).
  * @example
  * ```ts
@@ -96,6 +103,7 @@ export function checkReviewLabels(raw: unknown, lines: readonly string[], labelS
     }
     if (l.labeledBy !== undefined && !(LABELED_BY as readonly unknown[]).includes(l.labeledBy)) add('labeledBy', `must be one of ${LABELED_BY.join(', ')}`);
     if (l.deleted !== undefined && typeof l.deleted !== 'boolean') add('deleted', 'must be true or false');
+    if (l.rejected !== undefined && typeof l.rejected !== 'boolean') add('rejected', 'must be true or false');
     const c = l.confidence_score;
     if (c !== undefined && !(typeof c === 'number' && c >= 0 && c <= 1)) add('confidence_score', 'must be a number from 0 to 1');
     return undefined;

@@ -30,11 +30,14 @@ export const PROJECT_ID = /^[A-Za-z0-9_-]+$/;
 const pathText = (path: (string | number)[]) => path.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? k : `.${k}`)).join('');
 
 /**
- * The emulator's in-memory data: projects (label sets and documents), one cabinet per role per
- * project, jobs, and the labels stored on each labeler's copy of each document.
+ * The emulator's in-memory data: projects (label sets and documents), jobs, and the labels of each
+ * copy of each document: one copy (cabinet) per labeler e-mail and one reviewer copy per project,
+ * which holds the gold labels.
  *
- * @remarks Reach it as `emulator.store` (or `running.emulator.store`) to add projects in process and
- * to read results without HTTP. Nothing is persisted.
+ * @remarks Reach it as `emulator.store` (or `running.emulator.store`) to add projects in process,
+ * to set gold labels ({@link EmulatorStore.setReviewLabels}) and to read results without HTTP.
+ * Labels are stored as the service stores them, by token position (see `CompactLines` and
+ * tokens.ts for the snapping rule). Nothing is persisted.
  * @example
  * ```ts
  * const emu = await startEmulator({ demoProject: false });
@@ -104,7 +107,7 @@ export class EmulatorStore {
    * an unknown project or document too; nothing changes then
    * @remarks The spans are snapped to whole tokens by the rule of the model's labels (tokens.ts)
    * and bound to the label item of their name in the label set of index `layer`. Labels marked
-   * `CONFLICT` or `deleted` are kept and served as they are; they are not gold. A later job run
+   * `CONFLICT`, `deleted` or `rejected` are kept and served as they are; they are not gold. A later job run
    * as REVIEWER writes over the lines it labels.
    * @example
    * ```ts
@@ -140,7 +143,7 @@ export class EmulatorStore {
       for (; i < byLine.length && byLine[i]!.line === line; i++) {
         const l = byLine[i]!;
         const [first, last] = this.tokens.snap(l.start_char, l.end_char)!;
-        spans.push(copy.labels.indexOf(l.label, l.layer ?? 0), first, last, l.confidence_score ?? Number.NaN, labelFlags(l.labeledBy, l.deleted ?? false));
+        spans.push(copy.labels.indexOf(l.label, l.layer ?? 0), first, last, l.confidence_score ?? Number.NaN, labelFlags(l.labeledBy, l.deleted ?? false, l.rejected ?? false));
       }
       lines.setLine(line, spans);
     }
@@ -493,7 +496,7 @@ export class EmulatorStore {
    * line order, with their text. A span's `label` is its item's name now (as the model spelled it
    * while the item keeps that name); `start_char` and `end_char` are those of the whole tokens it
    * was snapped to; `labeledBy` is there only when it is not the copy's own (LABELER, or REVIEWER
-   * for the reviewer copy), `deleted` only when true.
+   * for the reviewer copy), `deleted` and `rejected` only when true.
    */
   labelsOf(projectId: string): LabeledCopy[] {
     const project = this.projectMap.get(projectId);
@@ -513,7 +516,7 @@ export class EmulatorStore {
           for (let at = first; at < first + count; at++) {
             const entry = stored.entryAt(at);
             const confidence = stored.confidenceAt(at);
-            const { labeledBy, deleted } = readFlags(stored.flagsAt(at), copy.labeledBy);
+            const { labeledBy, deleted, rejected } = readFlags(stored.flagsAt(at), copy.labeledBy);
             entities.push({
               label: copy.labels.nameAt(entry),
               start_char: tokens.start(stored.startTokenAt(at)),
@@ -522,6 +525,7 @@ export class EmulatorStore {
               ...(!Number.isNaN(confidence) && { confidence_score: confidence }),
               ...(labeledBy !== copy.labeledBy && { labeledBy }),
               ...(deleted && { deleted }),
+              ...(rejected && { rejected }),
             });
           }
           lines.push({ id, text, entities });

@@ -166,6 +166,8 @@ export interface StoredSpan {
   labeledBy?: LabeledBy;
   /** Only when the label was deleted. */
   deleted?: true;
+  /** Only when the reviewer rejected the label (gold only). */
+  rejected?: true;
 }
 
 /** The labels stored on one copy (one labeler, one role) of a project's documents. */

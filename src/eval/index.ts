@@ -8,7 +8,7 @@
  */
 export { scoreLabels, Scorer, figuresOf } from './scoreLabels.js';
 export type { ScoreOptions } from './scoreLabels.js';
-export { compareCursors, matchSpans, sortSpans, spansOverlap, tokenUnits } from './matchSpans.js';
+export { compareCursors, matchSpans, ScoringError, sortSpans, spansOverlap, tokenUnits } from './matchSpans.js';
 export type { DocumentMatch } from './matchSpans.js';
 export { MATCH_MODES } from './types.js';
 export type { ConfusionCell, EvalCursor, EvalLabel, EvalSpan, Figures, LabelScore, MatchMode, ScoreReport, ZeroDivision } from './types.js';

@@ -1,5 +1,14 @@
 import type { EvalCursor, EvalSpan, MatchMode } from './types.js';
 
+/** A span the scoring cannot score in the mode asked (`token` mode and a span over two sentences). */
+export class ScoringError extends Error {
+  override name = 'ScoringError';
+  /** @param message - which span, and what to use instead */
+  constructor(message: string) {
+    super(message);
+  }
+}
+
 /** Orders two cursors: sentence, then token, then character. */
 export function compareCursors(a: EvalCursor, b: EvalCursor): number {
   return a.sentenceId - b.sentenceId || a.tokenId - b.tokenId || a.charId - b.charId;
@@ -107,7 +116,7 @@ export function matchSpans(gold: EvalSpan[], predicted: EvalSpan[], mode: MatchM
  *
  * @param spans - spans of one document and one layer
  * @returns one span per (token, label), starting and ending at the token (`charId` 0), sorted
- * @throws Error when a span ends in another sentence than it starts (its tokens cannot be told
+ * @throws {@link ScoringError} when a span ends in another sentence than it starts (its tokens cannot be told
  * without the sentence's length); the emulator never makes one, as it snaps a model's span
  * within its line
  */
@@ -116,7 +125,7 @@ export function tokenUnits(spans: EvalSpan[]): EvalSpan[] {
   const units: EvalSpan[] = [];
   for (const span of spans) {
     if (span.start.sentenceId !== span.end.sentenceId) {
-      throw new Error(`--match token: a label of document ${span.documentId} spans sentences ${span.start.sentenceId} to ${span.end.sentenceId}; token mode scores labels within one sentence only (use --match strict or overlap)`);
+      throw new ScoringError(`a label of document ${span.documentId} spans sentences ${span.start.sentenceId} to ${span.end.sentenceId}: token mode scores labels within one sentence only (use strict or overlap)`);
     }
     for (let t = span.start.tokenId; t <= span.end.tokenId; t++) {
       const key = `${span.start.sentenceId}\u0000${t}\u0000${span.labelId}`;

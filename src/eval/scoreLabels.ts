@@ -93,7 +93,7 @@ export class Scorer {
    *
    * @param gold - the document's gold spans (already without CONFLICT, rejected and deleted ones)
    * @param predicted - the model's spans of the same document
-   * @throws Error in `token` mode for a span over two sentences (see `tokenUnits`)
+   * @throws `ScoringError` in `token` mode for a span over two sentences (see `tokenUnits`)
    */
   add(gold: readonly EvalSpan[], predicted: readonly EvalSpan[]): void {
     const { layer, minConfidence } = this.options;

@@ -98,9 +98,9 @@ describe('CompactLines', () => {
 describe('labelFlags and readFlags', () => {
   it('round-trips every labeledBy with and without deleted, and reads 0 as the copy default', () => {
     for (const by of ['AUTO', 'CONFLICT', 'EXTERNAL', 'LABELER', 'PRELABELED', 'REVIEWER'] as const) {
-      for (const deleted of [false, true]) expect(readFlags(labelFlags(by, deleted), 'LABELER')).toEqual({ labeledBy: by, deleted });
+      for (const deleted of [false, true]) for (const rejected of [false, true]) expect(readFlags(labelFlags(by, deleted, rejected), 'LABELER')).toEqual({ labeledBy: by, deleted, rejected });
     }
-    expect(readFlags(0, 'REVIEWER')).toEqual({ labeledBy: 'REVIEWER', deleted: false });
-    expect(readFlags(labelFlags(undefined, true), 'LABELER')).toEqual({ labeledBy: 'LABELER', deleted: true });
+    expect(readFlags(0, 'REVIEWER')).toEqual({ labeledBy: 'REVIEWER', deleted: false, rejected: false });
+    expect(readFlags(labelFlags(undefined, true), 'LABELER')).toEqual({ labeledBy: 'LABELER', deleted: true, rejected: false });
   });
 });

@@ -127,6 +127,13 @@ describe('getProjectCabinets', () => {
     ]);
   });
 
+  it('gives the label sets of the project for the cabinet id of a copy, and NOT_FOUND for a copy that does not exist', async () => {
+    const sets = await gql<{ getCabinetLabelSetsById: { id: string }[] }, unknown>('query S($id: ID!) { getCabinetLabelSetsById(cabinetId: $id) { id } }', { id: 'reads:labeler-1' });
+    expect(sets.data?.getCabinetLabelSetsById.map((s) => s.id)).toEqual(['s0', 's1']);
+    const none = await gql('query S($id: ID!) { getCabinetLabelSetsById(cabinetId: $id) { id } }', { id: 'reads:labeler-7' });
+    expect(none.errors).toMatchObject([{ extensions: { code: 'NOT_FOUND' } }]);
+  });
+
   it('answers NOT_FOUND for an unknown project', async () => {
     const answer = await gql(GetProjectCabinetsDocument, { projectId: 'nope' });
     expect(answer.errors).toMatchObject([{ message: 'no project has the id "nope"', extensions: { code: 'NOT_FOUND' } }]);
@@ -148,6 +155,7 @@ describe('getLabelsPaginated', () => {
       confidenceScore,
       deleted: false,
       documentId: 'reads:labeler-1:d1',
+      rejectedByUserId: null,
     });
     expect(nodes).toEqual([
       label('p', 0, 0, 0, 1, 7), // "a Lov" → Ada Lovelace: "Lovelace" ends at charId 7
@@ -265,14 +273,17 @@ describe('the reviewer copy', () => {
       { line: 0, start_char: 0, end_char: 3, label: 'PERSON', layer: 1, deleted: true },
       { line: 0, start_char: 28, end_char: 33, label: 'MISC', layer: 1 }, // "today": the model missed it
       { line: 2, start_char: 0, end_char: 14, label: 'PERSON', labeledBy: 'CONFLICT' },
+      { line: 2, start_char: 14, end_char: 15, label: 'MISC', layer: 1, rejected: true }, // the model's "," too, but rejected
     ]);
     const { nodes } = await allLabels('reads:reviewer:d1');
-    expect(nodes.map((n) => { const { l, layer, start, end, labeledBy, deleted } = n as { l: string; layer: number; start: { tokenId: number }; end: { tokenId: number }; labeledBy: string; deleted: boolean }; return [l, layer, start.tokenId, end.tokenId, labeledBy, deleted]; })).toEqual([
-      ['p', 0, 0, 1, 'AUTO', false],
-      ['o', 0, 3, 5, 'REVIEWER', false],
-      ['xp', 1, 0, 0, 'REVIEWER', true],
-      ['m', 1, 6, 6, 'REVIEWER', false],
-      ['p', 0, 0, 1, 'CONFLICT', false],
+    type Node = { l: string; layer: number; start: { tokenId: number }; end: { tokenId: number }; labeledBy: string; deleted: boolean; rejectedByUserId: number | null };
+    expect(nodes.map((n) => { const { l, layer, start, end, labeledBy, deleted, rejectedByUserId } = n as Node; return [l, layer, start.tokenId, end.tokenId, labeledBy, deleted, rejectedByUserId]; })).toEqual([
+      ['p', 0, 0, 1, 'AUTO', false, null],
+      ['o', 0, 3, 5, 'REVIEWER', false, null],
+      ['xp', 1, 0, 0, 'REVIEWER', true, null],
+      ['m', 1, 6, 6, 'REVIEWER', false, null],
+      ['p', 0, 0, 1, 'CONFLICT', false, null],
+      ['m', 1, 2, 2, 'REVIEWER', false, 1],
     ]);
     let error: unknown;
     try {
@@ -292,7 +303,7 @@ describe('the reviewer copy', () => {
       'labels[2].start_char: the span holds white space only: no token to label',
       'labels[2].labeledBy: must be one of AUTO, CONFLICT, EXTERNAL, LABELER, PRELABELED, REVIEWER',
     ]);
-    expect((await allLabels('reads:reviewer:d1')).totalCount).toBe(5); // the refused gold changed nothing
+    expect((await allLabels('reads:reviewer:d1')).totalCount).toBe(6); // the refused gold changed nothing
   });
 });
 
@@ -307,8 +318,8 @@ describe('getProjectsFinalReport', () => {
       ['reads:labeler-2', 'LABELER', 'reads:labeler-2:d1', 'd1', 'bob@example.com'],
       ['reads:labeler-2', 'LABELER', 'reads:labeler-2:d2', 'd2', 'bob@example.com'],
     ]);
-    // ann's d1: 5 applied; gold = Ada Lovelace, "Acme Corp.", "today" (the deleted and the CONFLICT label are not gold).
-    // Only Ada Lovelace agrees (the ORG boundary differs): precision 1/5, recall 1/3.
+    // ann's d1: 5 applied; gold = Ada Lovelace, "Acme Corp.", "today" (the deleted, the CONFLICT and the
+    // rejected "," are not gold). Only Ada Lovelace agrees (the ORG boundary differs): precision 1/5, recall 1/3.
     expect(report!.documentFinalReports[0]!.finalReport).toEqual({ precision: 0.2, recall: 1 / 3, totalAppliedLabels: 5, totalAcceptedLabels: 1, totalRejectedLabels: 4, totalResolvedLabels: 5 });
     // d2 has no gold: nothing to accept, nothing to divide recall by.
     expect(report!.documentFinalReports[1]!.finalReport).toEqual({ precision: 0, recall: 0, totalAppliedLabels: D2_LINES, totalAcceptedLabels: 0, totalRejectedLabels: D2_LINES, totalResolvedLabels: D2_LINES });

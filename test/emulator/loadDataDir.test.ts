@@ -196,7 +196,7 @@ describe('loadDataDir review/ (the gold labels of the reviewer copy)', () => {
     write('news/review/notes.txt', 'x');
     expect(problemsOf()).toEqual([
       'news/review/a.json:14: labels[1].label: "DATE" is not a span label of the label set of index 0',
-      'news/review/a.json:21: labels[2].lable: unknown key (allowed: line, start_char, end_char, label, layer, text, labeledBy, deleted, confidence_score)',
+      'news/review/a.json:21: labels[2].lable: unknown key (allowed: line, start_char, end_char, label, layer, text, labeledBy, deleted, rejected, confidence_score)',
       'news/review/a.json:19: labels[2].end_char: must be at most 17 (the line\'s length)',
       'news/review/notes.txt: unexpected entry: gold labels are <documentId>.json files',
       'news/review/zzz.json: names no document: documents/zzz.txt does not exist',

@@ -1,6 +1,7 @@
 // labelkit eval and labelkit labels over real HTTP against the emulator: the fixture's known gold
 // and the model's known mistakes (evalFixture.ts); every count and figure computed by hand below.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLabelingClient } from '../../src/client/index.js';
 import { main } from '../../src/cli/main.js';
 import { EXIT } from '../../src/cli/exitCodes.js';
 import type { EvalReport } from '../../src/eval/index.js';
@@ -146,6 +147,22 @@ describe('labelkit eval', () => {
     const nobody = await cli('eval', '--project', PROJECT, '--labeler', 'nobody@example.com');
     expect(nobody.code).toBe(2);
     expect(nobody.err).toContain(`--labeler: project ${PROJECT} has no copy of labeler nobody@example.com (labelers of this project: ${MODEL})`);
+  });
+
+  it('uses the only labeler copy without --labeler, and asks for --labeler, naming both, once there are two', async () => {
+    expect((await cli('eval', '--project', PROJECT, '--json')).code).toBe(0);
+    const client = createLabelingClient({ url: fixture.emu.url, token: fixture.emu.token, poll: { intervalMs: 20 } });
+    try {
+      const job = await client.startAutoLabel({ projectId: PROJECT, labelerEmail: 'second@example.com', options: { numberOfFilesPerRequest: 0 }, targetAPI: { endpoint: fixture.model.url, secretKey: 'model-secret' } });
+      expect((await client.waitForJob(job.id, { timeoutMs: 20_000 })).outcome).toBe('delivered');
+    } finally {
+      client.close();
+    }
+    const ambiguous = await cli('eval', '--project', PROJECT);
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.err).toContain(`--labeler: project ${PROJECT} has 2 labeler copies: say whose labels are the model's (labelers of this project: ${MODEL}, second@example.com)`);
+    // The model's own copy still scores as before.
+    expect((await evalJson()).micro).toMatchObject({ tp: 2, fp: 3, fn: 3 });
   });
 });
 

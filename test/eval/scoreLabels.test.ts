@@ -182,7 +182,7 @@ describe('scoreLabels', () => {
 
   it('refuses a span over two sentences in token mode, naming the other modes', () => {
     const cross: EvalSpan = { ...span('p', 0, 0, 1), end: { sentenceId: 1, tokenId: 0, charId: 2 } };
-    expect(() => scoreLabels([cross], [], { match: 'token' })).toThrow(/spans sentences 0 to 1.*--match strict or overlap/);
+    expect(() => scoreLabels([cross], [], { match: 'token' })).toThrow(/spans sentences 0 to 1: token mode scores labels within one sentence only \(use strict or overlap\)/);
     expect(scoreLabels([cross], [cross]).micro.tp).toBe(1);
   });
 

@@ -1,5 +1,5 @@
 import { createLabelingClient } from 'labelkit';
-import { CopyNotFoundError, evaluateProject, MATCH_MODES } from '../../../eval/index.js';
+import { CopyNotFoundError, evaluateProject, MATCH_MODES, ScoringError } from '../../../eval/index.js';
 import type { EvalReport, MatchMode } from '../../../eval/index.js';
 import { requireConnection, requireId } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
@@ -31,12 +31,13 @@ function fraction(value: string | undefined, field: string, problems: UsageProbl
 
 /**
  * Turns "no such copy" into a usage problem of `--labeler` (or of `--project`), listing the
- * labelers the service knows.
+ * labelers the service knows, and a label `--match token` cannot score into one of `--match`.
  *
  * @param error - what the eval room threw
  * @returns a usage error, or the error unchanged
  */
 export function copyProblem(error: unknown): unknown {
+  if (error instanceof ScoringError) return new CliUsageError([{ field: '--match', message: error.message }]);
   if (!(error instanceof CopyNotFoundError)) return error;
   const known = error.labelerEmails.length > 0 ? ` (labelers of this project: ${error.labelerEmails.join(', ')})` : '';
   return new CliUsageError([{ field: error.reason === 'no-reviewer-copy' ? '--project' : '--labeler', message: `${error.message}${known}` }]);
