@@ -63,7 +63,7 @@ export function checkProjectAndRole(projectId: unknown, role: unknown): Validati
  * @throws {@link ValidationError} listing every problem with the arguments (nothing is sent);
  * {@link LabelSetsPlanError} when the desired sets cannot be reached (see `diffLabelSets`);
  * {@link PlanStaleError} when `against` is given and the live sets differ from it;
- * the client's errors for the read
+ * the client's errors for the reads (the sets, and the labels when they are counted)
  * @remarks Reads only. The matching rules and the choice of writes are those of `diffLabelSets`.
  * The applied labels a removal takes are counted only when the plan removes labels: then every
  * label of every copy of the project is read once (`countAppliedLabels`), which costs a request
