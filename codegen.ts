@@ -18,8 +18,6 @@ import { generationOfSchema, operationsInGeneration, SCHEMA_GENERATIONS, schemaI
  * - generated/<generation>/graphql.ts: the same documents rewritten for each generation, with the
  *   same result types; the client sends one or the other (src/client/client.ts, switched once by
  *   src/client/labelSetDocuments.ts).
- * - generated/emulator-only/graphql.ts: the typed documents of operations/emulator-only/ (queries only the
- *   emulator answers, such as the applied labels per label), against the emulator's schema.
  * - generated/<generation>/schema.graphql: schema.graphql in each generation, shipped in the labelkit
  *   package (`labelkit/schema.graphql`, `labelkit/schema.labels.graphql`) for an app's own codegen.
  * - generated/<generation>/resolvers.ts: the emulator's resolver types for the schema it serves in
@@ -118,17 +116,6 @@ export function codegenConfig(root = '.'): CodegenConfig {
         documents: operationsInGeneration(operations, generation),
       },
       ...generationTargets,
-      // The emulator-only query (applied labels per label), typed against what the emulator
-      // serves; never part of the public documents, which are true to production.
-      'generated/emulator-only/graphql.ts': {
-        ...documentPlugins,
-        schema: emulatorSchemaSource(schemaSdl, generation),
-        documents: readdirSync(join(root, 'operations', 'emulator-only'))
-          .filter((f) => f.endsWith('.graphql'))
-          .sort()
-          .map((f) => readFileSync(join(root, 'operations', 'emulator-only', f), 'utf8'))
-          .join('\n'),
-      },
     },
   };
 }

@@ -162,17 +162,6 @@ export type DocumentFinalReport = {
   teamMember?: Maybe<TeamMember>;
 };
 
-/** Emulator-only (not part of the labeling service): how many applied labels use one label. */
-export type EmulatorAppliedLabelCount = {
-  __typename?: 'EmulatorAppliedLabelCount';
-  /** The labels applied with it, over every labeler's and reviewer's copy of the project. */
-  appliedLabels: Scalars['Int']['output'];
-  /** The label's id within its set. */
-  labelItemId: Scalars['String']['output'];
-  /** The label set that holds the label. */
-  labelSetId: Scalars['ID']['output'];
-};
-
 /** The service's own figures for one copy of one document, against the reviewer copy. */
 export type FinalReport = {
   __typename?: 'FinalReport';
@@ -406,11 +395,6 @@ export type ProjectFinalReport = {
 
 export type Query = {
   __typename?: 'Query';
-  /**
-   * Emulator-only (not part of the labeling service): one entry per label of every label set of a
-   * project, 0 for a label never applied.
-   */
-  emulatorAppliedLabelCounts: Array<EmulatorAppliedLabelCount>;
   /** The cabinet of a project for one role. */
   getCabinet: Cabinet;
   /** The label sets of a cabinet's project. */
@@ -430,11 +414,6 @@ export type Query = {
   getProjectCabinets: Array<Cabinet>;
   /** The service's precision and recall per copy and document, with the labeler behind each copy. */
   getProjectsFinalReport: Array<ProjectFinalReport>;
-};
-
-
-export type QueryEmulatorAppliedLabelCountsArgs = {
-  projectId: Scalars['ID']['input'];
 };
 
 
@@ -704,7 +683,6 @@ export type ResolversTypes = {
   ConflictTextLabelResolutionStrategy: ConflictTextLabelResolutionStrategy;
   CreateLabelSetInput: CreateLabelSetInput;
   DocumentFinalReport: ResolverTypeWrapper<Omit<DocumentFinalReport, 'cabinet'> & { cabinet: ResolversTypes['Cabinet'] }>;
-  EmulatorAppliedLabelCount: ResolverTypeWrapper<EmulatorAppliedLabelCount>;
   FinalReport: ResolverTypeWrapper<FinalReport>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   GetCellsPaginatedInput: GetCellsPaginatedInput;
@@ -753,7 +731,6 @@ export type ResolversParentTypes = {
   CellScalar: Scalars['CellScalar']['output'];
   CreateLabelSetInput: CreateLabelSetInput;
   DocumentFinalReport: Omit<DocumentFinalReport, 'cabinet'> & { cabinet: ResolversParentTypes['Cabinet'] };
-  EmulatorAppliedLabelCount: EmulatorAppliedLabelCount;
   FinalReport: FinalReport;
   Float: Scalars['Float']['output'];
   GetCellsPaginatedInput: GetCellsPaginatedInput;
@@ -810,12 +787,6 @@ export type DocumentFinalReportResolvers<ContextType = any, ParentType extends R
   document?: Resolver<ResolversTypes['TextDocument'], ParentType, ContextType>;
   finalReport?: Resolver<ResolversTypes['FinalReport'], ParentType, ContextType>;
   teamMember?: Resolver<Maybe<ResolversTypes['TeamMember']>, ParentType, ContextType>;
-};
-
-export type EmulatorAppliedLabelCountResolvers<ContextType = any, ParentType extends ResolversParentTypes['EmulatorAppliedLabelCount'] = ResolversParentTypes['EmulatorAppliedLabelCount']> = {
-  appliedLabels?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  labelItemId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  labelSetId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
 };
 
 export type FinalReportResolvers<ContextType = any, ParentType extends ResolversParentTypes['FinalReport'] = ResolversParentTypes['FinalReport']> = {
@@ -898,7 +869,6 @@ export type ProjectFinalReportResolvers<ContextType = any, ParentType extends Re
 };
 
 export type QueryResolvers<ContextType = any, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
-  emulatorAppliedLabelCounts?: Resolver<Array<ResolversTypes['EmulatorAppliedLabelCount']>, ParentType, ContextType, RequireFields<QueryEmulatorAppliedLabelCountsArgs, 'projectId'>>;
   getCabinet?: Resolver<ResolversTypes['Cabinet'], ParentType, ContextType, RequireFields<QueryGetCabinetArgs, 'projectId' | 'role'>>;
   getCabinetLabelSetsById?: Resolver<Array<ResolversTypes['LabelSet']>, ParentType, ContextType, RequireFields<QueryGetCabinetLabelSetsByIdArgs, 'cabinetId'>>;
   getCells?: Resolver<ResolversTypes['GetCellsPaginatedResponse'], ParentType, ContextType, RequireFields<QueryGetCellsArgs, 'documentId' | 'input'>>;
@@ -961,7 +931,6 @@ export type Resolvers<ContextType = any> = {
   Cell?: CellResolvers<ContextType>;
   CellScalar?: GraphQLScalarType;
   DocumentFinalReport?: DocumentFinalReportResolvers<ContextType>;
-  EmulatorAppliedLabelCount?: EmulatorAppliedLabelCountResolvers<ContextType>;
   FinalReport?: FinalReportResolvers<ContextType>;
   GetCellsPaginatedResponse?: GetCellsPaginatedResponseResolvers<ContextType>;
   GetLabelsPaginatedResponse?: GetLabelsPaginatedResponseResolvers<ContextType>;

@@ -1,12 +1,11 @@
 import type { AnyVariables, TypedDocumentNode } from '@urql/core';
 import { AppendLabelSetLabelItemsDocument as TagsAppend, AutoLabelTokenBasedProjectMutationDocument, CreateLabelSetDocument as TagsCreate, DeleteLabelSetDocument, GetCabinetDocument, GetCabinetLabelSetsByIdDocument as TagsLabelSets, GetJobDocument, GetJobsDocument, UpdateProjectLabelSetDocument as TagsUpdate } from '../../generated/tags/graphql.js';
 import { AppendLabelSetLabelItemsDocument as LabelsAppend, CreateLabelSetDocument as LabelsCreate, GetCabinetLabelSetsByIdDocument as LabelsLabelSets, UpdateProjectLabelSetDocument as LabelsUpdate } from '../../generated/labels/graphql.js';
-import { EmulatorAppliedLabelCountsDocument } from '../../generated/emulator-only/graphql.js';
 import { DEFAULT_JOB_TIMEOUT_MS } from '../shared/constants.js';
 import { checkId } from '../shared/problem.js';
 import type { Problem } from '../shared/problem.js';
 import type { AuthOptions } from './auth.js';
-import { isLabelkitError, JobFailedError, JobNotFoundError, JobTimeoutError, ValidationError } from './errors.js';
+import { JobFailedError, JobNotFoundError, JobTimeoutError, ValidationError } from './errors.js';
 import type { AnyLabelkitError, AuthError, GraphQLRequestError, NetworkError } from './errors.js';
 import { createExecutor, operationOf } from './executor.js';
 import type { CallOptions, RetryOptions } from './executor.js';
@@ -14,7 +13,7 @@ import { JobPoller } from './jobPoller.js';
 import type { PollOptions, WaitOptions } from './jobPoller.js';
 import { generationSwitch, newLabelItemInTags, labelItemInTags } from './labelSetDocuments.js';
 import type { SchemaChangeEvent, SchemaGeneration } from './labelSetDocuments.js';
-import type { AppliedLabelCount, AutoLabelInput, Cabinet, Job, JobOutcome, JobSnapshot, LabelItem, LabelItemsAppendInput, LabelSet, LabelSetCreateInput, LabelSetUpdateInput, Role } from './types.js';
+import type { AutoLabelInput, Cabinet, Job, JobOutcome, JobSnapshot, LabelItem, LabelItemsAppendInput, LabelSet, LabelSetCreateInput, LabelSetUpdateInput, Role } from './types.js';
 import { checkAppendLabelItems, checkClientOptions, checkCreateLabelSet, checkJobIds, checkTimingOptions, checkUpdateLabelSet, validateAutoLabelInput } from './validation.js';
 
 /** Options of {@link createLabelingClient}. Give exactly one of `token`, `getToken`, `clientCredentials`. */
@@ -196,15 +195,6 @@ export interface LabelingClient {
    */
   deleteLabelSet(id: string, options?: CallOptions): Promise<string[]>;
   /**
-   * How many applied labels use each label of a project's label sets, where the service can tell:
-   * emulator-only (`emulatorAppliedLabelCounts`); production publishes no such count.
-   * @param projectId - the project's id
-   * @param options - signal and time-out of this call
-   * @returns one count per label of every set (0 for a label never applied), or null when the
-   * service does not know the query (production: it cannot tell)
-   */
-  getAppliedLabelCounts(projectId: string, options?: CallOptions): Promise<AppliedLabelCount[] | null>;
-  /**
    * Ends every wait and call in progress (they reject with a {@link NetworkError} of code
    * `ABORTED`); no request leaves the client afterwards, and later calls reject at once.
    */
@@ -340,14 +330,6 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
     async deleteLabelSet(id, callOptions) {
       assertValid('DeleteLabelSet', checkId(id, 'id'), callOptions);
       return (await execute(DeleteLabelSetDocument, { id }, callOptions, write)).deleteLabelSet;
-    },
-    async getAppliedLabelCounts(projectId, callOptions) {
-      try {
-        return (await client.request(EmulatorAppliedLabelCountsDocument, { projectId }, callOptions)).emulatorAppliedLabelCounts;
-      } catch (error) {
-        if (isLabelkitError(error) && error.code === 'GRAPHQL' && error.graphQLErrors.some((e) => !e.path && /\b(?:cannot query|unknown) field\W+emulatorAppliedLabelCounts\b/i.test(e.message))) return null;
-        throw error;
-      }
     },
     close() {
       poller.close();

@@ -25,5 +25,5 @@ export type { ReadLabelsOptions, TextCursor, TextLabel } from './readLabels.js';
 export { buildLabelTree } from './labelTree.js';
 export type { LabelNode, LabelTree } from './labelTree.js';
 export type { SchemaChangeEvent, SchemaGeneration } from './labelSetDocuments.js';
-export type { AppliedLabelCount, AutoLabelInput, Cabinet, Job, JobErrorEntry, JobOutcome, JobSnapshot, JobStatus, LabelItem, LabelItemInput, LabelItemsAppendInput, LabelSet, LabelSetCreateInput, LabelSetUpdateInput, NewLabelItemInput, Role } from './types.js';
+export type { AutoLabelInput, Cabinet, Job, JobErrorEntry, JobOutcome, JobSnapshot, JobStatus, LabelItem, LabelItemInput, LabelItemsAppendInput, LabelSet, LabelSetCreateInput, LabelSetUpdateInput, NewLabelItemInput, Role } from './types.js';
 export { VERSION } from './version.js';

@@ -58,7 +58,7 @@ export interface ReadLabelsOptions extends CallOptions {
 /**
  * Reads one document copy's labels, a page at a time (`getLabelsPaginated`).
  *
- * @param client - the client
+ * @param client - the client (only its `request` is used)
  * @param documentId - a document of a cabinet (`getProjectCabinets`' `documents[].id`)
  * @param options - signal, time-out of each page, page size
  * @returns the labels, one page per step, each node checked against `TextLabel`'s fields
@@ -70,7 +70,7 @@ export interface ReadLabelsOptions extends CallOptions {
  * for await (const page of readDocumentLabels(client, documentId)) for (const label of page) console.log(label.l);
  * ```
  */
-export async function* readDocumentLabels(client: LabelingClient, documentId: string, options: ReadLabelsOptions = {}): AsyncGenerator<TextLabel[]> {
+export async function* readDocumentLabels(client: Pick<LabelingClient, 'request'>, documentId: string, options: ReadLabelsOptions = {}): AsyncGenerator<TextLabel[]> {
   const { pageSize = 100, ...callOptions } = options;
   let input: { cursor?: string; page?: { skip: number; take: number } } = { page: { skip: 0, take: pageSize } };
   for (let seen = 0; ; ) {

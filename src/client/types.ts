@@ -95,10 +95,3 @@ export interface LabelItemsAppendInput {
   labelItems: NewLabelItemInput[];
 }
 
-/** How many applied labels use one label (`getAppliedLabelCounts`, emulator-only). */
-export interface AppliedLabelCount {
-  labelSetId: string;
-  labelItemId: string;
-  /** Over every labeler's and reviewer's copy of the project. */
-  appliedLabels: number;
-}

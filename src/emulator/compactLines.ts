@@ -293,20 +293,6 @@ export class CompactLines {
     return removed;
   }
 
-  /**
-   * Counts the live labels per entry.
-   *
-   * @param counts - added to: `counts[entry]` grows by the labels that use it
-   */
-  countLabels(counts: number[]): void {
-    this.forEachLine((_line, first, count) => {
-      for (let at = first; at < first + count; at++) {
-        const entry = this.entry[at]!;
-        counts[entry] = (counts[entry] ?? 0) + 1;
-      }
-    });
-  }
-
   private moveOne(from: number, to: number): void {
     this.entry[to] = this.entry[from]!;
     this.startToken[to] = this.startToken[from]!;

@@ -137,7 +137,6 @@ function requireProjectId(projectId: string | null | undefined): string {
  * field name. The label reads (`getProjectCabinets`, `getLabelsPaginated`, `getCells`,
  * `getProjectsFinalReport`) answer from the store's copies; an unknown project or document copy is
  * NOT_FOUND, a bad page or cursor one BAD_USER_INPUT error listing every problem.
- * `emulatorAppliedLabelCounts` is emulator-only.
  * @example
  * ```ts
  * createSchema({ typeDefs, resolvers: createResolvers(store, runner, 'labels') });
@@ -180,10 +179,6 @@ export function createResolvers(store: EmulatorStore, runner: JobRunner, generat
             })),
           };
         });
-      },
-      emulatorAppliedLabelCounts: (_, { projectId }) => {
-        if (!store.projects.has(projectId)) throw notFound(`no project has the id "${projectId}"`, 'projectId');
-        return store.appliedLabelCounts(projectId);
       },
     },
     Mutation: {

@@ -10,32 +10,8 @@ import type { SchemaGeneration } from '../shared/constants.js';
  *   the emulator adds these so that a request naming one reaches the resolver and is refused there
  *   with every other problem of the input, as the service does, instead of failing GraphQL
  *   coercion alone.
- * - `emulatorAppliedLabelCounts`, emulator-only: production publishes no count of the applied
- *   labels per label item or per label set (its `totalAppliedLabels`-like fields count per report
- *   or per labeler), so the emulator adds the narrowest query that tells it. Its names say
- *   "label" in both generations (it is not part of the service's rename).
  */
 const EMULATOR_EXTENSIONS = `
-"""
-Emulator-only (not part of the labeling service): how many applied labels use one label.
-"""
-type EmulatorAppliedLabelCount {
-  """The label set that holds the label."""
-  labelSetId: ID!
-  """The label's id within its set."""
-  labelItemId: String!
-  """The labels applied with it, over every labeler's and reviewer's copy of the project."""
-  appliedLabels: Int!
-}
-
-extend type Query {
-  """
-  Emulator-only (not part of the labeling service): one entry per label of every label set of a
-  project, 0 for a label never applied.
-  """
-  emulatorAppliedLabelCounts(projectId: ID!): [EmulatorAppliedLabelCount!]!
-}
-
 extend enum GqlAutoLabelServiceProvider {
   ASSISTED_LABELING
   CORENLP_NER

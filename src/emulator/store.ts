@@ -639,33 +639,6 @@ export class EmulatorStore {
     return [set.id];
   }
 
-  /**
-   * How many applied labels use each label of a project (emulator-only; production publishes no
-   * such count).
-   *
-   * @param projectId - the project
-   * @returns one entry per label of every set, in set and label order, 0 for a label never applied;
-   * counted over every labeler's and reviewer's copy
-   * @throws {@link LabelSetWriteRefusedError} `NOT_FOUND` for an unknown project
-   * @example
-   * ```ts
-   * store.appliedLabelCounts('demo-project'); // [{ labelSetId: '1', labelItemId: '10', appliedLabels: 0 }, …]
-   * ```
-   */
-  appliedLabelCounts(projectId: string): { labelSetId: string; labelItemId: string; appliedLabels: number }[] {
-    const project = this.projectOrThrow(projectId);
-    const byItem = new Map<string, number>();
-    for (const copy of this.copies.get(projectId)?.all() ?? []) {
-      const counts: number[] = [];
-      for (const doc of copy.documents.values()) doc.countLabels(counts);
-      counts.forEach((n, label) => {
-        const item = copy.labels.itemAt(label);
-        if (item !== undefined) byItem.set(item, (byItem.get(item) ?? 0) + n);
-      });
-    }
-    return project.labelSets.flatMap((set) => set.labels.map((l) => ({ labelSetId: set.id, labelItemId: l.id, appliedLabels: byItem.get(itemKey(set.id, l.id)) ?? 0 })));
-  }
-
   private projectOrThrow(projectId: string): StoredProject {
     const project = this.projectMap.get(projectId);
     if (!project) throw new LabelSetWriteRefusedError('NOT_FOUND', `no project has the id "${projectId}"`);

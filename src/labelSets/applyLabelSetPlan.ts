@@ -1,4 +1,5 @@
 import { isLabelkitError, ValidationError } from 'labelkit';
+import type { LabelSet } from 'labelkit';
 import { checkSavedLabelSetPlan } from './checkPlan.js';
 import { diffLabelSets } from './diffLabelSets.js';
 import { ApplyError, DestructiveStepsError, PlanStaleError } from './errors.js';
@@ -8,7 +9,8 @@ import { classifyFailure } from '../shared/classify.js';
 import { describeStep, describeWrite } from './formatPlan.js';
 import { destructiveSteps } from './plan.js';
 import type { LabelSetPlan, PlanWrite, SavedLabelSetPlan } from './plan.js';
-import { countsBySet } from './types.js';
+import { canCount, countAppliedLabels, needsCounts } from './countAppliedLabels.js';
+import type { CountProgress } from './countAppliedLabels.js';
 import type { AppliedLabelCounts, LabelSetsClient } from './types.js';
 
 /** Options of {@link applyLabelSetPlan}. */
@@ -25,10 +27,21 @@ export interface ApplyLabelSetPlanOptions {
   /** Called after each write the service confirmed. */
   onWrite?: (write: AppliedWrite) => void;
   /**
-   * Applied labels per label (set id → label id → count), when the client cannot count them (the
-   * service cannot tell): as for `planLabelSets`. A client that can count is asked instead.
+   * Applied labels per label (set id → label id → count), when they are not counted (a client
+   * without `request`, or `countLabels: false`): as for `planLabelSets`. A client that can count
+   * counts them again instead.
    */
   appliedLabels?: AppliedLabelCounts;
+  /**
+   * Count the applied labels of what a write removes (see `countAppliedLabels`): right after
+   * reading the sets, when the writes remove labels, and again right before a later write that
+   * removes labels counted with none. `false`: not counted; `appliedLabels` stands, and a removal
+   * not in it counts as destructive.
+   * @defaultValue true
+   */
+  countLabels?: boolean;
+  /** Progress of each count: called once the copies are known, then after each document. */
+  onCountProgress?: (progress: CountProgress) => void;
 }
 
 /** A write the service confirmed. */
@@ -68,7 +81,7 @@ export interface ApplyLabelSetPlanResult {
  * @param client - a client made by `createLabelingClient` (or anything with the same methods)
  * @param given - from `planLabelSets`, or a saved plan read back (see `savedLabelSetPlan`): its
  * `projectId`, `role`, `against` and `desired` are what is used
- * @param options - `allowDestructive`, signal, time-out, `onWrite`
+ * @param options - `allowDestructive`, signal, time-out, `onWrite`, `countLabels`, `onCountProgress`
  * @returns the writes done, the ids the service made, the sets created
  * @throws {@link ValidationError} when the plan is not a plan (nothing is sent);
  * {@link DestructiveStepsError} when a step removes labels with applied labels (or an unknown
@@ -113,15 +126,19 @@ export async function applyLabelSetPlan(client: LabelSetsClient, given: SavedLab
   if ('steps' in given) assertDestructiveAllowed(given as LabelSetPlan, options.allowDestructive);
   const call = { ...(options.signal && { signal: options.signal }), ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }) };
   const readSets = () => client.getProjectLabelSets(given.projectId, given.role, call);
-  const countApplied = async () => countsBySet(await client.getAppliedLabelCounts?.(given.projectId, call));
+  // Counting reads every label of every copy of the project (the service's own reads).
+  const countOptions = { ...call, ...(options.onCountProgress && { onProgress: options.onCountProgress }) };
+  const countApplied =
+    options.countLabels !== false && canCount(client) ? (sets: readonly LabelSet[]) => countAppliedLabels(client, given.projectId, sets, countOptions) : undefined;
   const live = await readSets();
   const differences = compareFingerprints(given.against, live);
   if (differences.length > 0) throw new PlanStaleError(differences);
   // The sets are as planned, so the writes follow from what was wanted, as when it was planned;
-  // the applied labels are counted now (labeling goes on between a plan and its apply), or, when
-  // the client cannot count, taken from the caller.
-  const appliedLabels = (await countApplied()) ?? options.appliedLabels;
-  const plan = diffLabelSets(given.projectId, given.role, live, given.desired, appliedLabels ? { appliedLabels } : {});
+  // the applied labels are counted now, when a write removes labels (labeling goes on between a
+  // plan and its apply), or, when they are not counted, taken from the caller.
+  const known = options.appliedLabels && !countApplied ? { appliedLabels: options.appliedLabels } : {};
+  let plan = diffLabelSets(given.projectId, given.role, live, given.desired, known);
+  if (countApplied && needsCounts(plan)) plan = diffLabelSets(given.projectId, given.role, live, given.desired, { appliedLabels: await countApplied(live) });
   const destructive = destructiveSteps(plan);
   if (destructive.steps.length > 0 && options.allowDestructive !== true) {
     throw new DestructiveStepsError(destructive.steps.map((step) => `${describeStep(step)} (counted again right before writing)`), destructive.appliedLabels);
@@ -147,7 +164,7 @@ export async function applyLabelSetPlan(client: LabelSetsClient, given: SavedLab
     if (index > 0) {
       const moved = await changedSince();
       if (moved.length > 0) throw new PlanStaleError(moved, done());
-      if (options.allowDestructive !== true) await refuseNewlyApplied(plan, index, done(), countApplied);
+      if (options.allowDestructive !== true && countApplied) await refuseNewlyApplied(plan, index, done(), () => countApplied([...expected.values()].map((e) => e.set)));
     }
     let setId: string;
     try {
@@ -254,11 +271,10 @@ export function assertDestructiveAllowed(plan: LabelSetPlan, allowDestructive: b
  * with no applied labels, they are counted again (when the client can count), and the write is
  * refused if labels were applied to them meanwhile.
  */
-async function refuseNewlyApplied(plan: LabelSetPlan, write: number, done: string[], count: () => Promise<AppliedLabelCounts | undefined>): Promise<void> {
+async function refuseNewlyApplied(plan: LabelSetPlan, write: number, done: string[], count: () => Promise<AppliedLabelCounts>): Promise<void> {
   const removals = plan.steps.filter((s) => s.write === write && (s.kind === 'remove-items' || s.kind === 'delete-set') && s.appliedLabels === 0 && s.items.length > 0);
   if (removals.length === 0) return;
   const now = await count();
-  if (!now) return;
   const grown: string[] = [];
   let total = 0;
   for (const step of removals) {

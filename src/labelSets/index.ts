@@ -25,7 +25,8 @@ export { destructiveSteps, PLAN_FORMAT, planIsEmpty, savedLabelSetPlan } from '.
 export type { LabelSetFingerprint, LabelSetPlan, PlanItem, PlanStep, PlanStepKind, PlanWrite, SavedLabelSetPlan } from './plan.js';
 export { ApplyError, DestructiveStepsError, isLabelSetsAsCodeError, LabelSetsAsCodeError, LabelSetsFileError, LabelSetsPlanError, PlanStaleError } from './errors.js';
 export type { FileProblem, LabelSetsAsCodeErrorCode } from './errors.js';
-export { countsBySet } from './types.js';
+export { canCount, countAppliedLabels, needsCounts } from './countAppliedLabels.js';
+export type { CountAppliedLabelsOptions, CountProgress } from './countAppliedLabels.js';
 export { writeRequestBytes } from './writeSize.js';
 export type {
   AppliedLabelCounts,

@@ -7,8 +7,9 @@ import type { DiffOptions } from './diffLabelSets.js';
 import { PlanStaleError } from './errors.js';
 import { compareFingerprints } from './fingerprint.js';
 import type { LabelSetFingerprint, LabelSetPlan } from './plan.js';
-import { countsBySet } from './types.js';
-import type { AppliedLabelCounts, LabelSetsClient, LabelSetsFile } from './types.js';
+import { canCount, countAppliedLabels, needsCounts } from './countAppliedLabels.js';
+import type { CountProgress } from './countAppliedLabels.js';
+import type { LabelSetsClient, LabelSetsFile } from './types.js';
 
 /** Options of {@link planLabelSets}. */
 export interface PlanLabelSetsOptions extends DiffOptions {
@@ -21,6 +22,15 @@ export interface PlanLabelSetsOptions extends DiffOptions {
    * live sets differ from it, so re-planning a saved plan shows exactly what was saved.
    */
   against?: readonly LabelSetFingerprint[];
+  /**
+   * Count the applied labels of the labels a step removes, when there is such a step and
+   * `appliedLabels` is not given (one read of every label of the project, see
+   * `countAppliedLabels`). `false`: do not read them; those removals count as destructive.
+   * @defaultValue true
+   */
+  countLabels?: boolean;
+  /** Progress of that count: called once the copies are known, then after each document. */
+  onCountProgress?: (progress: CountProgress) => void;
 }
 
 /**
@@ -44,18 +54,21 @@ export function checkProjectAndRole(projectId: unknown, role: unknown): Validati
  * @param projectId - the project
  * @param role - the cabinet's role, `LABELER` or `REVIEWER`
  * @param desired - the sets as they should be: a label-set file's contents (see `readLabelSetsFile`)
- * @param options - applied-label counts (`appliedLabels`; read with the client's
- * `getAppliedLabelCounts` when not given and the client has it), how to name file lines
- * (`where`), what a saved plan was computed against (`against`), signal, time-out
+ * @param options - applied-label counts (`appliedLabels`; counted from the project's labels
+ * when not given and a step removes labels, unless `countLabels` is false), their progress
+ * (`onCountProgress`), how to name file lines (`where`), what a saved plan was computed against
+ * (`against`), signal, time-out
  * @returns the plan: steps, writes, and what it was computed against; print it with
  * `formatLabelSetPlan`, save it as JSON, apply it with {@link applyLabelSetPlan}
  * @throws {@link ValidationError} listing every problem with the arguments (nothing is sent);
  * {@link LabelSetsPlanError} when the desired sets cannot be reached (see `diffLabelSets`);
  * {@link PlanStaleError} when `against` is given and the live sets differ from it;
- * the client's errors for the read
+ * the client's errors for the reads (the sets, and the labels when they are counted)
  * @remarks Reads only. The matching rules and the choice of writes are those of `diffLabelSets`.
- * When the counts are not known (the service cannot tell; the emulator can), the plan does not
- * know how many applied labels a removal takes, and counts it as destructive.
+ * The applied labels a removal takes are counted only when the plan removes labels: then every
+ * label of every copy of the project is read once (`countAppliedLabels`), which costs a request
+ * per document copy and per 100 labels. When they are not known (`countLabels: false`, or a
+ * client without `request`), the plan counts such a removal as destructive.
  * @example
  * ```ts
  * import { createLabelingClient } from 'labelkit';
@@ -68,7 +81,7 @@ export function checkProjectAndRole(projectId: unknown, role: unknown): Validati
  * ```
  */
 export async function planLabelSets(
-  client: Pick<LabelSetsClient, 'getProjectLabelSets' | 'getAppliedLabelCounts'>,
+  client: Pick<LabelSetsClient, 'getProjectLabelSets' | 'request'>,
   projectId: string,
   role: Role,
   desired: Pick<LabelSetsFile, 'labelSets'>,
@@ -83,7 +96,10 @@ export async function planLabelSets(
   const live = await client.getProjectLabelSets(projectId.trim(), role, call);
   const moved = options.against ? compareFingerprints(options.against, live) : [];
   if (moved.length > 0) throw new PlanStaleError(moved);
-  const appliedLabels: AppliedLabelCounts | undefined =
-    options.appliedLabels ?? (client.getAppliedLabelCounts ? countsBySet(await client.getAppliedLabelCounts(projectId.trim(), call)) : undefined);
-  return diffLabelSets(projectId.trim(), role, live, checked.file.labelSets, { ...options, ...(appliedLabels && { appliedLabels }) });
+  const { countLabels, onCountProgress, ...diffOptions } = options;
+  const plan = diffLabelSets(projectId.trim(), role, live, checked.file.labelSets, diffOptions);
+  // Counting reads every label of the project: only when a removal's count is not known.
+  if (options.appliedLabels || countLabels === false || !canCount(client) || !needsCounts(plan)) return plan;
+  const appliedLabels = await countAppliedLabels(client, projectId.trim(), live, { ...call, ...(onCountProgress && { onProgress: onCountProgress }) });
+  return diffLabelSets(projectId.trim(), role, live, checked.file.labelSets, { ...diffOptions, appliedLabels });
 }

@@ -1,4 +1,4 @@
-import type { AppliedLabelCount, LabelingClient, LabelItemInput, NewLabelItemInput, Role } from 'labelkit';
+import type { LabelingClient, LabelItemInput, NewLabelItemInput, Role } from 'labelkit';
 
 /**
  * One label of a label-set file: what `labelkit label-sets --json` prints for an item.
@@ -61,29 +61,13 @@ export type NewLabelItemWrite = NewLabelItemInput;
  * (entry `labelkit`), so any object with these methods will do (a test double, a wrapper).
  *
  * @remarks Only `getProjectLabelSets` is needed to plan; the writes are needed to apply.
- * `getAppliedLabelCounts`, when the client has it (the emulator answers it; the service
- * cannot tell, and it resolves null), gives the plan real counts of the applied labels a step
- * would remove, and lets apply count them again right before writing.
+ * `request`, which a client made by `createLabelingClient` always has, lets the plan count the
+ * applied labels a removal would take (see `countAppliedLabels`: the production reads
+ * `getProjectCabinets` and `getLabelsPaginated`), and apply count them again right before
+ * writing. Without it, those counts are not known and a removal counts as destructive.
  */
 export type LabelSetsClient = Pick<LabelingClient, 'getProjectLabelSets' | 'createLabelSet' | 'updateLabelSet' | 'appendLabelItems' | 'deleteLabelSet'> &
-  Partial<Pick<LabelingClient, 'getAppliedLabelCounts'>>;
+  Partial<Pick<LabelingClient, 'request'>>;
 
 /** How many applied labels use each label: label-set id → label id → count. */
 export type AppliedLabelCounts = Readonly<Record<string, Readonly<Record<string, number>>>>;
-
-/**
- * Turns the client's list of counts into {@link AppliedLabelCounts}.
- *
- * @param counts - from `getAppliedLabelCounts`, or null when the service cannot tell
- * @returns set id → label id → count, or undefined when not known
- * @example
- * ```ts
- * countsBySet([{ labelSetId: '1', labelItemId: '11', appliedLabels: 4 }]); // { '1': { '11': 4 } }
- * ```
- */
-export function countsBySet(counts: readonly AppliedLabelCount[] | null | undefined): AppliedLabelCounts | undefined {
-  if (!counts) return undefined;
-  const bySet: Record<string, Record<string, number>> = {};
-  for (const c of counts) (bySet[c.labelSetId] ??= {})[c.labelItemId] = c.appliedLabels;
-  return bySet;
-}

@@ -101,7 +101,6 @@ describe('README.md shell blocks', () => {
     expect(outcome.output).toContain('DELIVERED'); // the demo and the CLI walk-through's job
     expect(outcome.output).toMatch(/"access_token":"/); // the token route, with the credentials the block chose
     expect(outcome.output).toContain('"projectId":"demo-project"'); // the labels route
-    expect(outcome.output).toContain('"emulatorAppliedLabelCounts"');
     expect(outcome.output).toContain('exit 0'); // the label-set drift check after the apply
     // How good is my model?: the demo's model scored, and the CI gate's exit code.
     expect(outcome.output).toMatch(/^micro avg /m);

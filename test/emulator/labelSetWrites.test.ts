@@ -3,6 +3,7 @@ import { demoProject, DEMO_PROJECT_ID } from '../../src/emulator/demoProject.js'
 import { labelSetSignature } from '../../src/emulator/labelSetCheck.js';
 import { EmulatorStore } from '../../src/emulator/store.js';
 import { LabelSetWriteRefusedError, nextLabelId } from '../../src/emulator/labelSetWrites.js';
+import { storedLabelCounts } from './storedLabelCounts.js';
 
 const ann = { labelerEmail: 'ann@example.com', role: 'LABELER' as const };
 const rev = { labelerEmail: 'rex@example.com', role: 'REVIEWER' as const };
@@ -26,7 +27,7 @@ function labelSomeLines(store: EmulatorStore): void {
   store.setLineLabels(DEMO_PROJECT_ID, rev, 'doc-2', 2, [span('Person', 0, 5)]);
 }
 
-const countsOf = (store: EmulatorStore) => Object.fromEntries(store.appliedLabelCounts(DEMO_PROJECT_ID).map((c) => [`${c.labelSetId}/${c.labelItemId}`, c.appliedLabels]));
+const countsOf = (store: EmulatorStore) => storedLabelCounts(store, DEMO_PROJECT_ID);
 const labelNames = (store: EmulatorStore) =>
   store.labelsOf(DEMO_PROJECT_ID).map((copy) => copy.documents.flatMap((d) => d.lines.flatMap((l) => l.entities.map((e) => e.label))));
 
@@ -235,7 +236,7 @@ describe('EmulatorStore.deleteLabelSet', () => {
   });
 });
 
-describe('EmulatorStore.appliedLabelCounts', () => {
+describe('the labels a store serves per label (as getLabelsPaginated reads them)', () => {
   it('counts over every copy, gives 0 to labels never applied and leaves out names no label has', () => {
     const store = demoStore();
     labelSomeLines(store);

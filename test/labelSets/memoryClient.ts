@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { LabelItem, LabelSet } from '../../src/client/index.js';
+import type { DocumentNode } from 'graphql';
+import type { LabelingClient, LabelItem, LabelSet } from '../../src/client/index.js';
 import type { LabelSetsClient } from '../../src/labelSets/index.js';
 
 /** A label as the in-memory service keeps it. */
@@ -30,6 +31,13 @@ const stored = (i: { id: string; parentId?: string | null; labelName: string; co
   color: i.color ?? null,
   desc: i.desc ?? null,
 });
+/** The project's copies (a labeler's and the reviewer's) and its documents, as the stand-in serves them. */
+const COPIES = [
+  { id: 'cab-ann', role: 'LABELER' },
+  { id: 'cab-rev', role: 'REVIEWER' },
+] as const;
+const DOCUMENTS = ['doc-1', 'doc-2', 'doc-3'];
+
 const sign = (items: readonly StoredItem[]) => createHash('sha1').update(JSON.stringify(items)).digest('hex').slice(0, 12);
 
 /**
@@ -38,8 +46,11 @@ const sign = (items: readonly StoredItem[]) => createHash('sha1').update(JSON.st
  */
 export function memoryClient(sets: LabelSet[] = demoSets()) {
   const state = sets.map((s) => ({ ...s, labelItems: s.labelItems.map((i) => ({ ...i })), signature: sign(s.labelItems) }));
-  /** Applied labels per label, as `getAppliedLabelCounts` answers them; undefined: the method is missing. */
-  let applied: Record<string, Record<string, number>> | undefined;
+  /**
+   * The applied labels, as the service's reads give them: per document copy (`<cabinet>:<doc>`),
+   * nodes with the label's id `l` and `layer` (its set's index). Empty until `setApplied`.
+   */
+  let labels = new Map<string, { id: string; l: string; layer: number; start: object; end: object; deleted?: boolean }[]>();
   const calls: { method: string; input: unknown }[] = [];
   let nextId = 100;
   let nextSet = 10;
@@ -91,22 +102,63 @@ export function memoryClient(sets: LabelSet[] = demoSets()) {
       return [id];
     },
   };
-  const withCounts = Object.assign(client, {
-    async getAppliedLabelCounts(projectId: string) {
-      calls.push({ method: 'getAppliedLabelCounts', input: { projectId } });
-      if (!applied) return null;
-      return state.flatMap((set) => set.labelItems.map((i) => ({ labelSetId: set.id, labelItemId: i.id, appliedLabels: applied![set.id]?.[i.id] ?? 0 })));
-    },
-  });
+  /** The service's production reads, as `client.request` runs them: cabinets, then labels a page at a time. */
+  const request = async (document: DocumentNode, variables: Record<string, unknown>): Promise<unknown> => {
+    const operation = document.definitions.find((d) => d.kind === 'OperationDefinition');
+    const name = operation?.kind === 'OperationDefinition' ? operation.name?.value : undefined;
+    calls.push({ method: name ?? '(anonymous)', input: variables });
+    if (name === 'GetProjectCabinets') {
+      return {
+        getProjectCabinets: COPIES.map((cabinet) => ({
+          id: cabinet.id,
+          role: cabinet.role,
+          status: 'IN_PROGRESS',
+          documents: DOCUMENTS.map((doc) => ({ id: `${cabinet.id}:${doc}`, originId: doc, fileName: `${doc}.txt` })),
+        })),
+      };
+    }
+    if (name === 'GetLabelsPaginated') {
+      const all = labels.get(variables.documentId as string) ?? [];
+      const input = variables.input as { cursor?: string; page?: { skip: number; take: number } };
+      const [skip, take] = input.cursor ? input.cursor.split('/').map(Number) : [input.page!.skip, input.page!.take];
+      const next = skip! + take! < all.length ? `${skip! + take!}/${take}` : null;
+      return { getLabelsPaginated: { nodes: all.slice(skip, skip! + take!), pageInfo: { nextCursor: next, prevCursor: null }, totalCount: all.length } };
+    }
+    throw new Error(`the stand-in does not answer ${name}`);
+  };
   return {
-    client: withCounts,
+    client: client as LabelSetsClient,
     state,
-    /** Sets the applied-label counts the stand-in answers (null until set: a service that cannot tell). */
-    setApplied(counts: Record<string, Record<string, number>>) {
-      applied = counts;
+    /**
+     * Applies labels (set id → label id → how many), spread over every document of both copies,
+     * replacing those applied before; from then on the stand-in answers the reads that count them
+     * (before: it has no `request`, like a client that cannot count).
+     */
+    setApplied(counts: Record<string, Record<string, number>>, options: { deleted?: number } = {}) {
+      labels = new Map();
+      let n = 0;
+      const place = (l: string, layer: number, deleted: boolean) => {
+        const copy = COPIES[n % COPIES.length]!;
+        const doc = `${copy.id}:${DOCUMENTS[Math.floor(n / COPIES.length) % DOCUMENTS.length]}`;
+        const list = labels.get(doc) ?? [];
+        labels.set(doc, list);
+        const at = { sentenceId: 0, tokenId: list.length, charId: 0 };
+        list.push({ id: `${l}:${layer}:${n}`, l, layer, start: at, end: at, ...(deleted && { deleted }) });
+        n++;
+      };
+      for (const [setId, byItem] of Object.entries(counts)) {
+        const set = find(setId);
+        for (const [itemId, count] of Object.entries(byItem)) {
+          for (let i = 0; i < count; i++) place(itemId, set.index, false);
+          for (let i = 0; i < (options.deleted ?? 0); i++) place(itemId, set.index, true);
+        }
+      }
+      (client as LabelSetsClient).request = request as unknown as LabelingClient['request'];
     },
     calls,
-    writeCalls: () => calls.filter((c) => c.method !== 'getProjectLabelSets' && c.method !== 'getAppliedLabelCounts'),
+    /** The calls, with a count (one `GetProjectCabinets` and its `GetLabelsPaginated` pages) shown as one `count`. */
+    methods: () => calls.filter((c) => c.method !== 'GetLabelsPaginated').map((c) => (c.method === 'GetProjectCabinets' ? 'count' : c.method)),
+    writeCalls: () => calls.filter((c) => c.method !== 'getProjectLabelSets' && c.method !== 'GetProjectCabinets' && c.method !== 'GetLabelsPaginated'),
     failWrites(hook: (method: string, count: number) => void) {
       beforeWrite = hook;
     },

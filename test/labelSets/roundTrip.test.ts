@@ -14,6 +14,7 @@ import type { FakeIo } from '../cli/fakeIo.js';
 import { startDroppingFront } from './droppingFront.js';
 import type { DroppingFront } from './droppingFront.js';
 import { saying } from '../support/saying.js';
+import { storedLabelCounts } from '../emulator/storedLabelCounts.js';
 
 interface PulledItem {
   id?: string;
@@ -74,8 +75,8 @@ describe.each(SCHEMA_GENERATIONS)('label sets as code against the emulator speak
       client.close();
     }
   };
-  const counts = (projectId: string) =>
-    Object.fromEntries(emu.emulator.store.appliedLabelCounts(projectId).map((c) => [c.labelItemId, c.appliedLabels]));
+  /** Labels per label id, as the store serves them (every copy). */
+  const counts = (projectId: string) => Object.fromEntries(Object.entries(storedLabelCounts(emu.emulator.store, projectId)).map(([key, n]) => [key.split('/')[1]!, n]));
   const diffLines = (out: string) => out.split('\n').filter((l) => /^ {2}[-+~] /.test(l));
 
   it('pull, edit, plan shows exactly the edit, apply, then plan shows nothing (exit 0 with --exit-code); the renamed label keeps its id and applied labels', async () => {
@@ -160,6 +161,58 @@ describe.each(SCHEMA_GENERATIONS)('label sets as code against the emulator speak
     expect((await liveSets(project))[0]!.labelItems.map((i) => i.id)).not.toContain('14');
     expect(counts(project)['14']).toBeUndefined();
     expect(counts(project)['11']).toBe(1);
+  });
+
+  it('counts the applied labels of a removal from the service\'s reads, with progress on stderr, only when a step removes labels; --no-count-labels skips it', async () => {
+    const project = freshProject();
+    const documentId = emu.emulator.store.projects.get(project)!.documents[0]!.id;
+    emu.emulator.store.setLineLabels(project, ann, documentId, 0, [span('DATE', 0, 2)]);
+    emu.emulator.store.setLineLabels(project, { labelerEmail: 'rex@example.com', role: 'REVIEWER' }, documentId, 0, [span('DATE', 0, 2), span('DATE', 3, 5)]);
+    const file = path('counted.json');
+    const pulled = await pull(project, file);
+    const documents = emu.emulator.store.projects.get(project)!.documents.length;
+    const viaFront = (args: string[]) => run(args, fakeIo(env(front.url)));
+    let from = front.sent.length;
+
+    // No removal: nothing is counted.
+    pulled.labelSets[0]!.labelItems.find((i) => i.labelName === 'PERSON')!.labelName = 'PER';
+    await save(file, pulled);
+    const renaming = await viaFront(['label-sets', 'plan', file]);
+    expect(renaming.code).toBe(0);
+    expect(renaming.err).toBe('');
+    const countReads = (names: string[]) => names.filter((name) => name === 'GetProjectCabinets' || name === 'GetLabelsPaginated');
+    expect(front.sent.slice(from).length).toBeGreaterThan(0);
+    expect(countReads(front.sent.slice(from))).toEqual([]);
+
+    // A removal: every copy is read (ann's and the reviewer's), and the count says so on stderr.
+    pulled.labelSets[0]!.labelItems = pulled.labelSets[0]!.labelItems.filter((i) => i.labelName !== 'DATE');
+    await save(file, pulled);
+    from = front.sent.length;
+    const removing = await viaFront(['label-sets', 'plan', file]);
+    expect(diffLines(removing.out)).toContain('  - DATE (id 14): removed, 3 applied labels go');
+    expect(countReads(front.sent.slice(from))).toEqual(['GetProjectCabinets', ...Array<string>(documents * 2).fill('GetLabelsPaginated')]);
+    expect(removing.err).toBe(
+      `labelkit: counting the applied labels of what the plan removes: reading every label of ${documents * 2} documents in 2 copies of the project (--no-count-labels skips this)\n` +
+        `labelkit: counted 3 labels in ${documents * 2} documents\n`,
+    );
+
+    // Skipped: the count is unknown, and apply refuses it without --allow-destructive.
+    const skipped = await run(['label-sets', 'plan', file, '--no-count-labels']);
+    expect(diffLines(skipped.out)).toContain('  - DATE (id 14): removed, an unknown number of applied labels go');
+    expect(skipped.err).toBe('');
+    const refused = await run(['label-sets', 'apply', file, '--yes', '--no-count-labels']);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain('an unknown number of applied labels');
+    expect((await liveSets(project))[0]!.labelItems.map((i) => i.id)).toContain('14');
+
+    // Apply counts at the plan and again right before writing.
+    const refusedCounted = await run(['label-sets', 'apply', file, '--yes']);
+    expect(refusedCounted.code).toBe(2);
+    expect(refusedCounted.err).toContain('refused: the plan would remove 3 applied labels');
+    const applied = await run(['label-sets', 'apply', file, '--yes', '--allow-destructive']);
+    expect(applied.code).toBe(0);
+    expect(applied.err.match(/^labelkit: counting( again)? the applied labels/gm)).toEqual(['labelkit: counting the applied labels', 'labelkit: counting again the applied labels']);
+    expect((await liveSets(project))[0]!.labelItems.map((i) => i.id)).not.toContain('14');
   });
 
   it('appends a new top-level label and reports the id the service made; the next plan is empty', async () => {

@@ -2,7 +2,6 @@ import { describe, expectTypeOf, it } from 'vitest';
 import { createLabelingClient } from '../../src/client/index.js';
 import type { AppendLabelSetLabelItemsMutation, CreateLabelSetMutation, UpdateProjectLabelSetMutation } from '../../generated/graphql.js';
 import type {
-  AppliedLabelCount,
   CallOptions,
   LabelItem,
   LabelItemInput,
@@ -31,8 +30,6 @@ describe('the label-set write methods', () => {
     expectTypeOf(client.appendLabelItems).toEqualTypeOf<(input: LabelItemsAppendInput, options?: CallOptions) => Promise<LabelItem[]>>();
     expectTypeOf<LabelItemsAppendInput>().toEqualTypeOf<{ labelSetId: string; labelSetSignature?: string; labelItems: NewLabelItemInput[] }>();
     expectTypeOf(client.deleteLabelSet).toEqualTypeOf<(id: string, options?: CallOptions) => Promise<string[]>>();
-    expectTypeOf(client.getAppliedLabelCounts).toEqualTypeOf<(projectId: string, options?: CallOptions) => Promise<AppliedLabelCount[] | null>>();
-    expectTypeOf<AppliedLabelCount>().toEqualTypeOf<{ labelSetId: string; labelItemId: string; appliedLabels: number }>();
   });
 
   it('answer what the label-set query reads: a write selects the same fields', () => {

@@ -25,6 +25,7 @@ export function labelSetsApplyCommand(io: Io, done: (code: number) => void): Com
     .option('--role <role>', 'LABELER or REVIEWER (default: "role" in the file)')
     .option('--yes', 'apply without asking (required when stdin is not a terminal)')
     .option('--allow-destructive', 'carry out steps that remove labels with applied labels (the plan shows how many)')
+    .option('--no-count-labels', 'do not count the applied labels a removal takes (counting reads every label of the project, at the plan and again right before writing); such a removal then counts as destructive')
     .option('--verbose', 'details (e.g. a switch to the renamed schema), and the stack of an error')
     .addHelpText(
       'after',
@@ -36,17 +37,20 @@ export function labelSetsApplyCommand(io: Io, done: (code: number) => void): Com
     done(
       await runAction(io, flags, async (context) => {
         const { runLabelSetsApply } = await import('./applyRunner.js');
-        const { applyQuestion, printApplyOutcome, printApplyPlan, printLabelSetsError, printWrite } = await import('./planLogger.js');
+        const { applyQuestion, createCountProgress, printApplyOutcome, printApplyPlan, printLabelSetsError, printWrite } = await import('./planLogger.js');
+        const progress = createCountProgress(io, context.printer);
         const { askYes } = await import('./confirm.js');
         try {
           const outcome = await runLabelSetsApply(file, flags, context, {
             showPlan: (plan) => printApplyPlan(context.printer, plan, useColor(io, io.stdout), flags.allowDestructive === true),
             confirm: (plan) => askYes(io as AskingIo, applyQuestion(plan), context.signal),
             onWrite: (write) => printWrite(context.printer, write),
+            onCountProgress: progress.onCountProgress,
           });
           printApplyOutcome(context.printer, outcome);
           return EXIT.ok; // declining at the question is an answer, not a failure
         } catch (error) {
+          progress.stop();
           if (printLabelSetsError(context.printer, error, useColor(io, io.stderr))) return exitCodeOf(error);
           throw error;
         }

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import type { LabelingClient } from 'labelkit';
 import { applyLabelSetPlan, assertDestructiveAllowed, checkSavedLabelSetPlan, planIsEmpty, planLabelSets } from '../../../labelSets/index.js';
-import type { AppliedWrite, ApplyLabelSetPlanResult, LabelSetPlan, SavedLabelSetPlan } from '../../../labelSets/index.js';
+import type { AppliedWrite, ApplyLabelSetPlanResult, CountProgress, LabelSetPlan, SavedLabelSetPlan } from '../../../labelSets/index.js';
 import { jsonSyntaxProblems } from '../../../shared/jsonLocations.js';
 import type { ActionContext } from '../../runAction.js';
 import type { UsageProblem } from '../../usageError.js';
-import { labelSetsClient, readDesiredFile, resolveTarget } from './planRunner.js';
+import { countOptions, labelSetsClient, readDesiredFile, resolveTarget } from './planRunner.js';
 import type { LabelSetsPlanFlags } from './planRunner.js';
 
 /** Flags of `labelkit label-sets apply FILE | --plan plan.json`. */
@@ -26,6 +26,8 @@ export interface LabelSetsApplyHooks {
   confirm(plan: LabelSetPlan): Promise<boolean>;
   /** A write the service confirmed. */
   onWrite(write: AppliedWrite): void;
+  /** Progress of counting the applied labels a removal takes (at the plan, right before writing, and before a later removal). */
+  onCountProgress?(progress: CountProgress): void;
 }
 
 /** How `labelkit label-sets apply` ended. */
@@ -60,9 +62,9 @@ async function readPlanFile(path: string, problems: UsageProblem[]): Promise<Sav
  * then writes it with a compare-and-swap.
  *
  * @param file - the label-set file, or undefined with `--plan`
- * @param flags - `--plan`, `--project`, `--role`, `--yes`, `--allow-destructive`, connection flags
+ * @param flags - `--plan`, `--project`, `--role`, `--yes`, `--allow-destructive`, `--no-count-labels`, connection flags
  * @param context - the run's io, printer and Ctrl-C signal
- * @param hooks - show, confirm, progress
+ * @param hooks - show, confirm, progress of the writes and of counting applied labels
  * @returns what happened: nothing to do, declined, or applied (with the ids the service made)
  * @throws {@link CliUsageError} listing every problem (flags, file lines, plan fields), before
  * anything is sent; `DestructiveStepsError` before asking; `PlanStaleError` when the sets changed
@@ -86,16 +88,17 @@ export async function runLabelSetsApply(file: string | undefined, flags: LabelSe
     target = resolveTarget(flags, desired?.spec, problems);
   }
   const client: LabelingClient = await labelSetsClient(flags, context, problems);
+  const counting = countOptions(flags, hooks.onCountProgress && ((p) => hooks.onCountProgress!(p)));
   try {
     // A saved plan is planned again from what it saved; refused (exit 10) when the sets moved since.
     const plan = saved
-      ? await planLabelSets(client, saved.projectId, saved.role, { labelSets: saved.desired }, { against: saved.against, signal: context.signal })
-      : await planLabelSets(client, target.projectId!, target.role!, desired!.spec, { where: desired!.where, signal: context.signal });
+      ? await planLabelSets(client, saved.projectId, saved.role, { labelSets: saved.desired }, { against: saved.against, signal: context.signal, ...counting })
+      : await planLabelSets(client, target.projectId!, target.role!, desired!.spec, { where: desired!.where, signal: context.signal, ...counting });
     hooks.showPlan(plan);
     if (planIsEmpty(plan)) return { kind: 'nothing-to-do', plan };
     assertDestructiveAllowed(plan, flags.allowDestructive);
     if (flags.yes !== true && !(await hooks.confirm(plan))) return { kind: 'declined', plan };
-    const result = await applyLabelSetPlan(client, plan, { allowDestructive: flags.allowDestructive === true, signal: context.signal, onWrite: hooks.onWrite });
+    const result = await applyLabelSetPlan(client, plan, { allowDestructive: flags.allowDestructive === true, signal: context.signal, onWrite: hooks.onWrite, ...counting });
     return { kind: 'applied', plan, result };
   } finally {
     client.close();

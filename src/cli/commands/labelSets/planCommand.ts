@@ -25,6 +25,7 @@ export function labelSetsPlanCommand(io: Io, done: (code: number) => void): Comm
     .option('--json', 'print the plan as one JSON object')
     .option('--out <file>', 'save the plan as JSON, for label-sets apply --plan')
     .option('--exit-code', 'exit 9 when the plan has changes, 0 when there are none (a drift check for CI)')
+    .option('--no-count-labels', 'do not count the applied labels a removal takes (counting reads every label of the project); such a removal then counts as destructive')
     .option('--verbose', 'details (e.g. a switch to the renamed schema), and the stack of an error')
     .addHelpText(
       'after',
@@ -35,12 +36,14 @@ export function labelSetsPlanCommand(io: Io, done: (code: number) => void): Comm
     done(
       await runAction(io, flags, async (context) => {
         const { runLabelSetsPlan } = await import('./planRunner.js');
-        const { printLabelSetsError, printPlan } = await import('./planLogger.js');
+        const { createCountProgress, printLabelSetsError, printPlan } = await import('./planLogger.js');
+        const progress = createCountProgress(io, context.printer);
         try {
-          const result = await runLabelSetsPlan(file, flags, context);
+          const result = await runLabelSetsPlan(file, flags, context, progress.onCountProgress);
           printPlan(context.printer, result, { json: flags.json === true, color: useColor(io, io.stdout) });
           return flags.exitCode === true && result.plan.writes.length > 0 ? EXIT.labelSetsDiffer : EXIT.ok;
         } catch (error) {
+          progress.stop();
           if (printLabelSetsError(context.printer, error, useColor(io, io.stderr))) return exitCodeOf(error);
           throw error;
         }

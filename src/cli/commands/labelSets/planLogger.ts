@@ -1,7 +1,7 @@
 import pc from 'picocolors';
 import { ApplyError, formatLabelSetPlan, isLabelSetsAsCodeError } from '../../../labelSets/index.js';
-import type { AppliedWrite, LabelSetPlan } from '../../../labelSets/index.js';
-import type { Printer } from '../../io.js';
+import type { AppliedWrite, CountProgress, LabelSetPlan } from '../../../labelSets/index.js';
+import type { Io, Printer } from '../../io.js';
 import type { LabelSetsApplyOutcome } from './applyRunner.js';
 import type { LabelSetsPlanResult } from './planRunner.js';
 
@@ -50,6 +50,45 @@ export function applyQuestion(plan: LabelSetPlan): string {
 export function printWrite(printer: Printer, write: AppliedWrite): void {
   printer.err(`labelkit: done: ${write.description}`);
 }
+
+/**
+ * Progress of counting the applied labels a removal takes (one read of every label of the
+ * project), on stderr: a line when a count starts (what it reads, and how to skip it), the
+ * documents read so far rewritten in place on a terminal, and a line when it ends.
+ *
+ * @param io - the process (a terminal's stderr gets the rewritten line)
+ * @param printer - where the start and end lines go
+ * @returns `onCountProgress` for `planLabelSets`/`applyLabelSetPlan`, and `stop()` to clear the
+ * rewritten line (after an error part way)
+ */
+export function createCountProgress(io: Io, printer: Printer): { onCountProgress: (progress: CountProgress) => void; stop: () => void } {
+  let counts = 0;
+  let shown = false;
+  const stop = () => {
+    if (shown) io.stderr.write('\r\u001b[K');
+    shown = false;
+  };
+  return {
+    onCountProgress(p) {
+      if (p.documents === 0) {
+        const again = counts++ > 0 ? ' again' : '';
+        printer.err(
+          `labelkit: counting${again} the applied labels of what the plan removes: reading every label of ${plural(p.totalDocuments, 'document')} in ${plural(p.copies, 'copy', 'copies')} of the project (--no-count-labels skips this)`,
+        );
+      } else if (io.stderr.isTTY === true) {
+        io.stderr.write(`\r  ${p.documents}/${p.totalDocuments} documents, ${plural(p.labels, 'label')} read`);
+        shown = true;
+      }
+      if (p.documents === p.totalDocuments) {
+        stop();
+        printer.err(`labelkit: counted ${plural(p.labels, 'label')} in ${plural(p.totalDocuments, 'document')}`);
+      }
+    },
+    stop,
+  };
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * Prints how an apply ended: what was written and the ids the service made.

@@ -3,7 +3,7 @@ import { createLabelingClient } from 'labelkit';
 import type { LabelingClient, Role, SchemaChangeEvent } from 'labelkit';
 import { LabelSetsFileError, planLabelSets, readLabelSetsFile, savedLabelSetPlan } from '../../../labelSets/index.js';
 import { placeOf } from '../../../labelSets/errors.js';
-import type { LabelSetPlan, ParsedLabelSetsFile } from '../../../labelSets/index.js';
+import type { CountProgress, LabelSetPlan, ParsedLabelSetsFile } from '../../../labelSets/index.js';
 import { parseRole, requireConnection } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
 import type { ActionContext } from '../../runAction.js';
@@ -18,6 +18,8 @@ export interface LabelSetsPlanFlags extends ConnectionFlags {
   out?: string;
   /** Exit 9 when the plan has changes. */
   exitCode?: boolean;
+  /** `--no-count-labels` makes it false: removals are not counted (they count as destructive). */
+  countLabels?: boolean;
 }
 
 /** What `labelkit label-sets plan` computed. */
@@ -86,23 +88,35 @@ export async function labelSetsClient(flags: ConnectionFlags & { verbose?: boole
 }
 
 /**
+ * The counting options of a plan or an apply, from `--no-count-labels` and the progress printer.
+ *
+ * @param flags - `countLabels` (false with `--no-count-labels`)
+ * @param onCountProgress - progress of a count
+ * @returns `countLabels` and `onCountProgress`, as given
+ */
+export function countOptions(flags: { countLabels?: boolean }, onCountProgress?: (progress: CountProgress) => void): { countLabels: boolean; onCountProgress?: (progress: CountProgress) => void } {
+  return { countLabels: flags.countLabels !== false, ...(onCountProgress && { onCountProgress }) };
+}
+
+/**
  * Computes the plan for a label-set file against the project's live sets.
  *
  * @param file - the label-set file (JSON, or YAML by extension)
  * @param flags - `--project`, `--role` (defaults: the file's), `--out`, connection flags
  * @param context - the run's io, printer and Ctrl-C signal
+ * @param onCountProgress - progress of counting the applied labels a removal takes
  * @returns the plan, and where it was saved
  * @throws {@link CliUsageError} listing every problem of the flags and the file (`file:line`),
  * before anything is sent; `LabelSetsPlanError` when the file cannot be reached from the live sets
  */
-export async function runLabelSetsPlan(file: string, flags: LabelSetsPlanFlags, context: ActionContext): Promise<LabelSetsPlanResult> {
+export async function runLabelSetsPlan(file: string, flags: LabelSetsPlanFlags, context: ActionContext, onCountProgress?: (progress: CountProgress) => void): Promise<LabelSetsPlanResult> {
   const problems: UsageProblem[] = [];
   const parsed = await readDesiredFile(file, problems);
   const { projectId, role } = resolveTarget(flags, parsed?.spec, problems);
   if (flags.out !== undefined && flags.out.trim() === '') problems.push({ field: '--out', message: 'must be a file name' });
   const client = await labelSetsClient(flags, context, problems);
   try {
-    const plan = await planLabelSets(client, projectId!, role!, parsed!.spec, { where: parsed!.where, signal: context.signal });
+    const plan = await planLabelSets(client, projectId!, role!, parsed!.spec, { where: parsed!.where, signal: context.signal, ...countOptions(flags, onCountProgress) });
     if (flags.out === undefined) return { plan };
     await writeFile(flags.out, `${JSON.stringify(savedLabelSetPlan(plan), null, 2)}\n`);
     return { plan, savedTo: flags.out };
