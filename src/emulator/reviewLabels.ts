@@ -1,3 +1,4 @@
+import { isRecord } from '../shared/isRecord.js';
 import { LABELED_BY } from './compactLines.js';
 import type { LabeledBy } from './compactLines.js';
 import { coversToken } from './tokens.js';
@@ -79,7 +80,7 @@ export function checkReviewLabels(raw: unknown, lines: readonly string[], labelS
   const problems: ReviewLabelProblem[] = [];
   raw.forEach((value: unknown, i) => {
     const add = (field: string | undefined, message: string) => problems.push({ path: field === undefined ? [i] : [i, field], message });
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return add(undefined, 'a label must be an object');
+    if (!isRecord(value)) return add(undefined, 'a label must be an object');
     const l = value as Record<string, unknown>;
     for (const key of Object.keys(l)) if (!KEYS.has(key)) add(key, `unknown key (allowed: ${[...KEYS].join(', ')})`);
     const text = isInt(l.line) && l.line >= 0 && l.line < lines.length ? lines[l.line]! : undefined;
