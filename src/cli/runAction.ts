@@ -24,7 +24,7 @@ export interface ActionContext {
  * How a command speaks in its hints: its name, its flags for the client's paths and options, and
  * what it calls.
  */
-export interface CommandTerms extends Omit<HintTerms, 'connection'> {
+interface CommandTerms extends Omit<HintTerms, 'connection'> {
   /**
    * Whether the command calls the service with the connection flags (`--url`, `--token-file`, …);
    * its hints then name where the URL and the credential came from.

@@ -42,7 +42,7 @@ export function createModelAgents(maxSockets: number): ModelAgents {
 }
 
 /** What one model call needs. */
-export interface ModelCall {
+interface ModelCall {
   /** The model's URL; a job passes it parsed once, as a `URL`, instead of once per call. */
   endpoint: string | URL;
   secretKey: string;

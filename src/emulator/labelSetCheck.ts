@@ -10,7 +10,7 @@ export interface DataProblem {
 }
 
 /** A label set after checking, before it gets its id and index. */
-export interface CheckedLabelSet {
+interface CheckedLabelSet {
   id: string | undefined;
   name: string;
   arrowLabelRequired: boolean;

@@ -43,13 +43,13 @@ export interface ReviewLabelInput {
 }
 
 /** A problem of one gold label, with the path of the field inside the list. */
-export interface ReviewLabelProblem {
+interface ReviewLabelProblem {
   path: (string | number)[];
   message: string;
 }
 
 /** What the check needs of a label set: its index and its labels' names and types. */
-export interface LabelSetNames {
+interface LabelSetNames {
   index: number;
   labels: readonly { name: string; type?: string }[];
 }
