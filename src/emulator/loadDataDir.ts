@@ -7,7 +7,8 @@ import { parseJsonWithLines } from '../shared/jsonLocations.js';
 import { checkLabelSet } from './labelSetCheck.js';
 import { checkReviewLabels } from './reviewLabels.js';
 import { parseLabelSetCsv } from './labelSetCsv.js';
-import { MAX_LABEL_SETS, PROJECT_ID } from './store.js';
+import { MAX_LABEL_SETS } from '../shared/constants.js';
+import { PROJECT_ID } from './store.js';
 import type { DocumentInput, LabelSetInput, ProjectInput } from './types.js';
 
 const visible = (dir: string) => readdirSync(dir).filter((name) => !name.startsWith('.')).sort();
