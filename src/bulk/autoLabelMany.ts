@@ -84,7 +84,7 @@ export interface AutoLabelManyResult {
 }
 
 /** The two client methods a run needs. */
-export interface ManyRunClient {
+interface ManyRunClient {
   startAutoLabel(input: AutoLabelInput, options?: { allowInsecureEndpoint?: boolean; timeoutMs?: number }): Promise<JobSnapshot>;
   waitForJob(jobId: string, options?: WaitOptions): Promise<JobOutcome>;
 }
@@ -173,7 +173,7 @@ const liveWorkers = (contents: JournalContents) => new Set(contents.shared?.work
  * const { outcomes } = await runJournaledJobs(client, url, inputs, { journal: createMemoryJournal() });
  * ```
  */
-export async function runJournaledJobs(
+async function runJournaledJobs(
   client: ManyRunClient,
   url: string,
   inputs: AutoLabelInput[],

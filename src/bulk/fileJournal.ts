@@ -36,7 +36,7 @@ interface Parsed extends JournalContents {
  * parseJournalText('{"type":"run","at":"…","url":"https://x/graphql"}\n{"type":"int', 'run.ndjson').warnings.length; // 1
  * ```
  */
-export function parseJournalText(text: string, path: string): Parsed {
+function parseJournalText(text: string, path: string): Parsed {
   const lines = text.split('\n');
   const records: JournalRecord[] = [];
   const warnings: string[] = [];

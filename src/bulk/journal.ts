@@ -1,4 +1,5 @@
 import type { Role } from 'labelkit';
+import { isRecord } from '../shared/isRecord.js';
 
 /** The settings of one project's run that a journal remembers; never the model's secret key. */
 export interface JournalProjectConfig {
@@ -258,7 +259,7 @@ const OUTCOMES = new Set(['delivered', 'failed', 'timed-out', 'not-found', 'not-
  * ```
  */
 export function checkJournalRecord(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'is not a JSON object';
+  if (!isRecord(value)) return 'is not a JSON object';
   const r = value as Record<string, unknown>;
   if (!isStr(r.at)) return 'has no "at" time';
   switch (r.type) {

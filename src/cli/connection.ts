@@ -31,7 +31,7 @@ export interface Connection {
 }
 
 /** The outcome of {@link resolveConnection}: a connection, or the problems that prevent one. */
-export interface ConnectionResult {
+interface ConnectionResult {
   connection?: Connection;
   problems: UsageProblem[];
   warnings: string[];

@@ -1,7 +1,7 @@
 import { OwnText, redact, withOwnPhrases } from '../shared/redact.js';
 
 /** A writable stream as the CLI uses it (process.stdout, process.stderr, or a test's buffer). */
-export interface Stream {
+interface Stream {
   write(text: string): unknown;
   isTTY?: boolean;
 }

@@ -2,7 +2,7 @@
  * One option of the library, as the client's messages name it, and the flag that sets it on the
  * command line.
  */
-export interface OptionFlag {
+interface OptionFlag {
   /** The flag, e.g. `--allow-insecure-endpoint`. */
   flag: string;
   /** Where a message names the option (global), e.g. `allowInsecureEndpoint` in "allow it explicitly (allowInsecureEndpoint)". */

@@ -24,7 +24,7 @@ export interface ActionContext {
  * How a command speaks in its hints: its name, its flags for the client's paths and options, and
  * what it calls.
  */
-export interface CommandTerms extends Omit<HintTerms, 'connection'> {
+interface CommandTerms extends Omit<HintTerms, 'connection'> {
   /**
    * Whether the command calls the service with the connection flags (`--url`, `--token-file`, …);
    * its hints then name where the URL and the credential came from.
@@ -85,4 +85,37 @@ export async function runAction(
   } finally {
     remove();
   }
+}
+
+/**
+ * A command's commander action: runs `work` inside {@link runAction}'s error boundary and hands
+ * the exit code to `done`. Every command of the CLI declares its action with it.
+ *
+ * @param io - the process
+ * @param done - receives the exit code
+ * @param terms - the command's name, flags and target, for the hints of its errors
+ * @param work - the command: its flags, the context, then its positional arguments; resolves
+ * with its exit code
+ * @returns the function to pass to commander's `.action()`
+ * @remarks Commander calls an action with the positional arguments, then the flags, then the
+ * command itself; the flags are the next-to-last argument whatever the arguments are.
+ * @example
+ * ```ts
+ * command.action(commandAction(io, done, { command: 'cabinet' }, async (flags: CabinetFlags & CommonFlags, context) => {
+ *   printCabinet(context.printer, await runCabinet(flags, context), flags.json === true);
+ *   return EXIT.ok;
+ * }));
+ * ```
+ */
+export function commandAction<F extends CommonFlags, A extends unknown[] = []>(
+  io: Io,
+  done: (code: number) => void,
+  terms: CommandTerms,
+  work: (flags: F, context: ActionContext, ...args: A) => Promise<number>,
+): (...received: unknown[]) => Promise<void> {
+  return async (...received) => {
+    const flags = received[received.length - 2] as F;
+    const args = received.slice(0, -2) as A;
+    done(await runAction(io, flags, (context) => work(flags, context, ...args), terms));
+  };
 }

@@ -42,7 +42,7 @@ export function createModelAgents(maxSockets: number): ModelAgents {
 }
 
 /** What one model call needs. */
-export interface ModelCall {
+interface ModelCall {
   /** The model's URL; a job passes it parsed once, as a `URL`, instead of once per call. */
   endpoint: string | URL;
   secretKey: string;
@@ -124,7 +124,8 @@ export async function callModel(call: ModelCall): Promise<unknown> {
     if (timedOut) throw new ModelCallError(`the model did not answer within ${call.timeoutMs} ms`, true);
     const code = errorCode(error);
     if (code === 'ERR_INVALID_CHAR') throw new ModelCallError('the secretKey cannot travel in the Authorization header: it holds characters outside Latin-1', false);
-    throw new ModelCallError(`the model could not be reached${code ? ` (${code})` : ''}`, classifyFailure({}) === 'transient');
+    // No answer at all (refused, reset, DNS): transient, as classifyFailure says of a failure without a status.
+    throw new ModelCallError(`the model could not be reached${code ? ` (${code})` : ''}`, true);
   }
   const { status, text } = answer;
   if (status < 200 || status >= 300) {

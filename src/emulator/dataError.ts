@@ -15,7 +15,7 @@ export interface DataErrorProblem {
  * @param p - the problem
  * @returns one line of text, e.g. `data/p1/label-sets/a.csv:4: labels[2].parentId: …`
  */
-export function formatDataProblem(p: DataErrorProblem): string {
+function formatDataProblem(p: DataErrorProblem): string {
   const where = p.file ? `${p.file}${p.line ? `:${p.line}` : ''}` : '';
   return [where, p.path, p.message].filter(Boolean).join(': ');
 }

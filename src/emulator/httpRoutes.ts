@@ -5,7 +5,7 @@ import type { EmulatorStore } from './store.js';
 import type { TokenAuthority } from './tokenAuthority.js';
 
 /** The error production answers for a missing, wrong or expired token. */
-export const UNAUTHORIZED_BODY = { data: null, errors: [{ message: 'Unauthorized', extensions: { type: 'AuthenticationError' } }] };
+const UNAUTHORIZED_BODY = { data: null, errors: [{ message: 'Unauthorized', extensions: { type: 'AuthenticationError' } }] };
 
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) => Response.json(body, { status, headers });
 

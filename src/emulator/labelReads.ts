@@ -6,9 +6,9 @@ import type { Tokens } from './tokens.js';
 import type { StoredDocument } from './types.js';
 
 /** The page size when the input gives none (neither `page` nor a cursor). */
-export const DEFAULT_PAGE_SIZE = 100;
+const DEFAULT_PAGE_SIZE = 100;
 /** The largest `page.take` the emulator answers (production publishes no limit). */
-export const MAX_PAGE_SIZE = 1000;
+const MAX_PAGE_SIZE = 1000;
 
 /** The input of a paginated read (`GetLabelsPaginatedInput`, `GetCellsPaginatedInput`). */
 export interface PageInput {
@@ -114,7 +114,7 @@ export interface TextLabelJson {
 }
 
 /** The user id the emulator gives its reviewer in `rejectedByUserId`. */
-export const REVIEWER_USER_ID = 1;
+const REVIEWER_USER_ID = 1;
 
 /** A page of a paginated read. */
 export interface Page<T> {

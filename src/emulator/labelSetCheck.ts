@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isRecord } from '../shared/isRecord.js';
 import { labelItemProblems } from '../shared/labelItemRules.js';
 import type { LabelClassType, StoredLabel } from './types.js';
 
@@ -9,7 +10,7 @@ export interface DataProblem {
 }
 
 /** A label set after checking, before it gets its id and index. */
-export interface CheckedLabelSet {
+interface CheckedLabelSet {
   id: string | undefined;
   name: string;
   arrowLabelRequired: boolean;
@@ -21,7 +22,6 @@ const TYPES: readonly LabelClassType[] = ['SPAN', 'ARROW', 'ALL'];
 const LABEL_KEYS = new Set(['id', 'parentId', 'name', 'color', 'desc', 'type']);
 const SET_KEYS = new Set(['id', 'name', 'arrowLabelRequired', 'signature', 'labels']);
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const optionalString = (v: unknown) => v === undefined || v === null || typeof v === 'string';
 
 /**
@@ -57,7 +57,7 @@ export function labelSetSignature(items: readonly StoredLabel[]): string {
  * ```
  */
 export function checkLabelSet(raw: unknown): { set?: CheckedLabelSet; problems: DataProblem[] } {
-  if (!isObject(raw)) return { problems: [{ path: [], message: 'a label set must be an object' }] };
+  if (!isRecord(raw)) return { problems: [{ path: [], message: 'a label set must be an object' }] };
   const problems: DataProblem[] = [];
   for (const key of Object.keys(raw)) {
     if (!SET_KEYS.has(key)) problems.push({ path: [key], message: `unknown key "${key}" (allowed: ${[...SET_KEYS].join(', ')})` });
@@ -75,7 +75,7 @@ export function checkLabelSet(raw: unknown): { set?: CheckedLabelSet; problems: 
   const items: StoredLabel[] = [];
   raw.labels.forEach((label: unknown, i) => {
     const at = ['labels', i];
-    if (!isObject(label)) return void problems.push({ path: at, message: 'a label must be an object' });
+    if (!isRecord(label)) return void problems.push({ path: at, message: 'a label must be an object' });
     for (const key of Object.keys(label)) {
       if (!LABEL_KEYS.has(key)) problems.push({ path: [...at, key], message: `unknown key "${key}" (allowed: ${[...LABEL_KEYS].join(', ')})` });
     }

@@ -2,11 +2,13 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { EmulatorDataError } from './dataError.js';
 import type { DataErrorProblem } from './dataError.js';
+import { isRecord } from '../shared/isRecord.js';
 import { parseJsonWithLines } from '../shared/jsonLocations.js';
 import { checkLabelSet } from './labelSetCheck.js';
 import { checkReviewLabels } from './reviewLabels.js';
 import { parseLabelSetCsv } from './labelSetCsv.js';
-import { MAX_LABEL_SETS, PROJECT_ID } from './store.js';
+import { MAX_LABEL_SETS } from '../shared/constants.js';
+import { PROJECT_ID } from './store.js';
 import type { DocumentInput, LabelSetInput, ProjectInput } from './types.js';
 
 const visible = (dir: string) => readdirSync(dir).filter((name) => !name.startsWith('.')).sort();
@@ -30,7 +32,7 @@ function readProjectJson(file: string, problems: DataErrorProblem[]): string | u
   if (text === undefined) return undefined;
   try {
     const { value, lineOf } = parseJsonWithLines(text);
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return void problems.push({ file, line: 1, message: 'must be a JSON object such as {"name": "My project"}' });
+    if (!isRecord(value)) return void problems.push({ file, line: 1, message: 'must be a JSON object such as {"name": "My project"}' });
     for (const key of Object.keys(value)) if (key !== 'name') problems.push({ file, line: lineOf([key]), message: `unknown key "${key}" (allowed: name)` });
     const name = (value as Record<string, unknown>).name;
     if (name !== undefined && (typeof name !== 'string' || name.trim() === '')) return void problems.push({ file, line: lineOf(['name']), message: 'name must be a non-empty string' });
@@ -156,7 +158,7 @@ function readReview(reviewDir: string, documents: DocumentInput[], labelSets: La
       problems.push({ file, ...lineOfSyntaxError(error), message: `is not valid JSON: ${(error as Error).message}` });
       continue;
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value) || !('labels' in value)) {
+    if (!isRecord(value) || !('labels' in value)) {
       problems.push({ file, line: 1, message: 'must be a JSON object {"labels": [{"line", "start_char", "end_char", "label", …}]}' });
       continue;
     }

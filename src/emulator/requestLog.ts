@@ -24,7 +24,7 @@ interface Entry {
 }
 
 /** The emulator's request log: a yoga plugin, and a way for the routes to say what an answer means. */
-export interface RequestLog {
+interface RequestLog {
   /** The yoga plugin; it must come first in the list, to see every request and its own `operationName`. */
   plugin: Plugin;
   /**

@@ -48,7 +48,7 @@ export type LabelsResolvers = {
 };
 
 /** The resolvers of either generation. */
-export type EmulatorResolvers = TagsResolvers | LabelsResolvers;
+type EmulatorResolvers = TagsResolvers | LabelsResolvers;
 
 const throwError = (error: GraphQLError): never => {
   throw error;

@@ -1,3 +1,4 @@
+import { isRecord } from '../shared/isRecord.js';
 import { LABELED_BY } from './compactLines.js';
 import type { LabeledBy } from './compactLines.js';
 import { coversToken } from './tokens.js';
@@ -42,13 +43,13 @@ export interface ReviewLabelInput {
 }
 
 /** A problem of one gold label, with the path of the field inside the list. */
-export interface ReviewLabelProblem {
+interface ReviewLabelProblem {
   path: (string | number)[];
   message: string;
 }
 
 /** What the check needs of a label set: its index and its labels' names and types. */
-export interface LabelSetNames {
+interface LabelSetNames {
   index: number;
   labels: readonly { name: string; type?: string }[];
 }
@@ -79,7 +80,7 @@ export function checkReviewLabels(raw: unknown, lines: readonly string[], labelS
   const problems: ReviewLabelProblem[] = [];
   raw.forEach((value: unknown, i) => {
     const add = (field: string | undefined, message: string) => problems.push({ path: field === undefined ? [i] : [i, field], message });
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return add(undefined, 'a label must be an object');
+    if (!isRecord(value)) return add(undefined, 'a label must be an object');
     const l = value as Record<string, unknown>;
     for (const key of Object.keys(l)) if (!KEYS.has(key)) add(key, `unknown key (allowed: ${[...KEYS].join(', ')})`);
     const text = isInt(l.line) && l.line >= 0 && l.line < lines.length ? lines[l.line]! : undefined;

@@ -28,7 +28,7 @@ export interface ModelOptions {
 }
 
 /** What a job needs to run. */
-export interface AutoLabelTask {
+interface AutoLabelTask {
   project: StoredProject;
   labelerEmail: string;
   role: Role;
@@ -69,7 +69,7 @@ const MAX_JOB_ERRORS = 50;
  * @param linesPerRequest - `numberOfFilesPerRequest`
  * @returns the batches in document order; documents without lines give none
  */
-export function batchesOf(project: StoredProject, linesPerRequest: number): Batch[] {
+function batchesOf(project: StoredProject, linesPerRequest: number): Batch[] {
   const out: Batch[] = [];
   for (const doc of project.documents) {
     const size = linesPerRequest === 0 ? doc.lines.length : linesPerRequest;

@@ -18,9 +18,6 @@ import { checkAppendedLabels, checkLabels, checkSignature, LabelSetWriteRefusedE
 import type { LabelSetWriteProblem, LabelWriteInput, NewLabelWriteInput } from './labelSetWrites.js';
 import type { JobSource, LabeledCopy, ProjectInput, StoredCabinet, StoredDocument, StoredJob, StoredLabel, StoredLabelSet, StoredProject, StoredSpan, StoredTextDocument } from './types.js';
 
-/** The most label sets a project may have (as in production); one constant for the client and the emulator. */
-export { MAX_LABEL_SETS } from '../shared/constants.js';
-
 /** The labels of a line the model left out of its answer. */
 const NO_SPANS: readonly SpanInput[] = [];
 const isInt32 = (n: number) => (n | 0) === n;

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** Settings of {@link TokenAuthority}. */
-export interface TokenAuthorityOptions {
+interface TokenAuthorityOptions {
   /** Always accepted as Bearer. @defaultValue a random one */
   staticToken?: string;
   /** @defaultValue a random one */

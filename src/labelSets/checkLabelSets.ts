@@ -1,4 +1,5 @@
 import { MAX_LABEL_SETS, ROLES } from '../shared/constants.js';
+import { isRecord } from '../shared/isRecord.js';
 import { labelItemProblems, labelSetCountProblem } from '../shared/labelItemRules.js';
 import type { Role } from 'labelkit';
 import type { LabelItemSpec, LabelSetSpec, LabelSetsFile } from './types.js';
@@ -31,7 +32,6 @@ export function pathText(path: ValuePath): string {
   return text === '' ? '(top)' : text;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const quote = (value: unknown) => (typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value));
 
 /**

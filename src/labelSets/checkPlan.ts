@@ -1,10 +1,10 @@
 import type { ValidationProblem } from 'labelkit';
 import { MAX_LABEL_SETS } from '../shared/constants.js';
+import { isRecord } from '../shared/isRecord.js';
 import { checkLabelSets, pathText } from './checkLabelSets.js';
 import { PLAN_FORMAT } from './plan.js';
 import { checkProjectAndRole } from './planLabelSets.js';
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
 
 /**

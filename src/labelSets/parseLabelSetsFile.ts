@@ -1,4 +1,5 @@
 import { isScalar, LineCounter, parseDocument } from 'yaml';
+import { isRecord } from '../shared/isRecord.js';
 import { jsonSyntaxProblems, parseJsonWithLines } from '../shared/jsonLocations.js';
 import { checkLabelSets, pathText } from './checkLabelSets.js';
 import type { ValuePath } from './checkLabelSets.js';
@@ -114,11 +115,10 @@ function parseYaml(text: string): Parsed {
 /** Calls `visit` for each key of each object in a parsed document, with its path. */
 function walk(value: unknown, path: ValuePath, visit: (path: ValuePath, key: string, holder: Record<string, unknown>) => void): void {
   if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...path, i], visit));
-  else if (typeof value === 'object' && value !== null) {
-    const holder = value as Record<string, unknown>;
-    for (const key of Object.keys(holder)) {
-      visit([...path, key], key, holder);
-      walk(holder[key], [...path, key], visit);
+  else if (isRecord(value)) {
+    for (const key of Object.keys(value)) {
+      visit([...path, key], key, value);
+      walk(value[key], [...path, key], visit);
     }
   }
 }

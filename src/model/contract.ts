@@ -2,6 +2,7 @@
  * The span-labeling contract between the service and a customer's model endpoint
  * (see API-FACTS: "The customer's model endpoint"). Pure types and checks, no I/O.
  */
+import { isRecord } from '../shared/isRecord.js';
 
 /** One line of a document, as sent to the model. `id` is the zero-based line number. */
 export interface SpanSentence {
@@ -37,7 +38,6 @@ export interface ContractProblem {
   message: string;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
 
 /**
@@ -47,19 +47,19 @@ const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInt
  * @returns every problem, with its path; empty when the request is valid
  */
 export function validateSpanRequest(body: unknown): ContractProblem[] {
-  if (!isObject(body)) return [{ path: '$', message: 'must be a JSON object' }];
+  if (!isRecord(body)) return [{ path: '$', message: 'must be a JSON object' }];
   const problems: ContractProblem[] = [];
   if (typeof body.id !== 'string' || body.id === '') problems.push({ path: '$.id', message: 'must be a non-empty string (the project id)' });
   if (typeof body.name !== 'string') problems.push({ path: '$.name', message: 'must be a string (the project name)' });
   if (!Array.isArray(body.documents)) return [...problems, { path: '$.documents', message: 'must be an array' }];
   body.documents.forEach((doc: unknown, d) => {
     const at = `$.documents[${d}]`;
-    if (!isObject(doc)) return problems.push({ path: at, message: 'must be an object' });
+    if (!isRecord(doc)) return problems.push({ path: at, message: 'must be an object' });
     if (typeof doc.id !== 'string' || doc.id === '') problems.push({ path: `${at}.id`, message: 'must be a non-empty string' });
     if (!Array.isArray(doc.sentences)) return problems.push({ path: `${at}.sentences`, message: 'must be an array' });
     doc.sentences.forEach((s: unknown, i) => {
       const sp = `${at}.sentences[${i}]`;
-      if (!isObject(s)) return problems.push({ path: sp, message: 'must be an object' });
+      if (!isRecord(s)) return problems.push({ path: sp, message: 'must be an object' });
       if (!isInt(s.id) || s.id < 0) problems.push({ path: `${sp}.id`, message: 'must be an integer >= 0 (the line number)' });
       if (typeof s.text !== 'string') problems.push({ path: `${sp}.text`, message: 'must be a string' });
       return undefined;
@@ -100,7 +100,7 @@ export interface SpanResponseCheckOptions {
  * ```
  */
 export function validateSpanResponse(body: unknown, request: SpanRequest, options: SpanResponseCheckOptions = {}): ContractProblem[] {
-  if (!isObject(body)) return [{ path: '$', message: 'must be a JSON object' }];
+  if (!isRecord(body)) return [{ path: '$', message: 'must be a JSON object' }];
   const labels = options.spanLabels ? new Set([...options.spanLabels].map((l) => l.toLowerCase())) : undefined;
   const problems: ContractProblem[] = [];
   const add = (path: string, message: string) => void problems.push({ path, message });
@@ -111,7 +111,7 @@ export function validateSpanResponse(body: unknown, request: SpanRequest, option
   const answered = new Set<string>();
   body.documents.forEach((doc: unknown, d) => {
     const at = `$.documents[${d}]`;
-    if (!isObject(doc)) return add(at, 'must be an object');
+    if (!isRecord(doc)) return add(at, 'must be an object');
     const lines = typeof doc.id === 'string' ? asked.get(doc.id) : undefined;
     if (!lines) return add(`${at}.id`, `must be a document id of the request, got ${shown(doc.id)}`);
     if (answered.has(doc.id as string)) return add(`${at}.id`, `document "${doc.id}" is answered twice`);
@@ -120,7 +120,7 @@ export function validateSpanResponse(body: unknown, request: SpanRequest, option
     const seenLines = new Set<number>();
     doc.labels.forEach((line: unknown, l) => {
       const lp = `${at}.labels[${l}]`;
-      if (!isObject(line)) return add(lp, 'must be an object');
+      if (!isRecord(line)) return add(lp, 'must be an object');
       const text = isInt(line.id) ? lines.get(line.id) : undefined;
       if (text === undefined) return add(`${lp}.id`, `must be a line id of the request, got ${shown(line.id)}`);
       if (seenLines.has(line.id as number)) return add(`${lp}.id`, `line ${line.id} is answered twice`);
@@ -128,7 +128,7 @@ export function validateSpanResponse(body: unknown, request: SpanRequest, option
       if (!Array.isArray(line.entities)) return add(`${lp}.entities`, 'must be an array');
       line.entities.forEach((e: unknown, i) => {
         const ep = `${lp}.entities[${i}]`;
-        if (!isObject(e)) return add(ep, 'must be an object');
+        if (!isRecord(e)) return add(ep, 'must be an object');
         if (typeof e.label !== 'string' || e.label === '') add(`${ep}.label`, 'must be a non-empty string');
         else if (labels && !labels.has(e.label.toLowerCase())) add(`${ep}.label`, `label "${e.label}" is not a span label of the project's label sets`);
         if (!isInt(e.start_char) || !isInt(e.end_char) || e.start_char < 0 || e.end_char <= e.start_char || e.end_char > text.length) {

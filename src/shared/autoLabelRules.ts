@@ -1,6 +1,7 @@
 import { MAX_GRAPHQL_INT, ROLES } from './constants.js';
 import { isLoopbackHost } from './isLoopbackHost.js';
-import { checkId, isRecord } from './problem.js';
+import { isRecord } from './isRecord.js';
+import { checkId } from './problem.js';
 import type { Problem } from './problem.js';
 
 /** Options of {@link autoLabelInputProblems}. */

@@ -72,7 +72,7 @@ export function parseJsonWithLines(text: string): { value: unknown; lineOf: (pat
 }
 
 /** A key given a second time in one object: `JSON.parse` keeps only the last value. */
-export interface DuplicateKey {
+interface DuplicateKey {
   /** The path of the key (its object's path, then the key). */
   path: (string | number)[];
   /** The 1-based line of the repeated key. */
@@ -104,7 +104,7 @@ function duplicateKeysOf(root: Node, lineAt: (offset: number) => number): Duplic
 }
 
 /** One syntax error of a JSON text, where it is (1-based) and what it is. */
-export interface JsonSyntaxProblem {
+interface JsonSyntaxProblem {
   line: number;
   column: number;
   message: string;

@@ -12,7 +12,7 @@
 import { LABEL_COLOR, MAX_LABEL_SETS } from './constants.js';
 
 /** The fields the rules read, by their role; {@link LabelItemRuleOptions.fields} names them in the caller's shape. */
-export type LabelItemField = 'id' | 'parentId' | 'name' | 'color';
+type LabelItemField = 'id' | 'parentId' | 'name' | 'color';
 
 /** One broken rule, at the item (its index in the list) and field at fault. */
 export interface LabelItemProblem {
@@ -27,7 +27,7 @@ export interface LabelItemProblem {
 }
 
 /** Options of {@link labelItemProblems}. */
-export interface LabelItemRuleOptions {
+interface LabelItemRuleOptions {
   /**
    * The keys of the caller's items for each field, e.g. `{ name: 'labelName' }` for the client's
    * and the file's label words.

@@ -30,12 +30,5 @@ export function checkId(value: unknown, path: string): Problem[] {
   return typeof value === 'string' && value.trim() !== '' ? [] : [{ path, message: 'must be a non-empty string' }];
 }
 
-/**
- * Tells whether a value is a plain object (not null, not an array).
- *
- * @param value - anything
- * @returns true for `{ … }`
- */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+// Re-exported for src/client/validation.ts until it imports ./isRecord.js itself (its one home).
+export { isRecord } from './isRecord.js';

@@ -22,10 +22,10 @@
 export const REDACTED = '***';
 
 /** Secrets shorter than this are not searched for (they would match ordinary text). */
-export const MIN_SECRET_LENGTH = 4;
+const MIN_SECRET_LENGTH = 4;
 
 /** A fragment of a secret at least this long, left at the end of a cut text, is redacted too. */
-export const MIN_FRAGMENT_LENGTH = 8;
+const MIN_FRAGMENT_LENGTH = 8;
 
 /** The secrets a redaction knows: values, possibly undefined or empty (then ignored). */
 export type Secrets = Iterable<string | null | undefined>;

@@ -20,7 +20,7 @@ export type { SchemaGeneration } from './constants.js';
  * The fields the rename touches: on which type, and their name in each generation. The type
  * names stay (`TagItem` is not part of the announced rename).
  */
-export const RENAMED_FIELDS = [
+const RENAMED_FIELDS = [
   { type: 'LabelSet', tags: 'tagItems', labels: 'labelItems' },
   { type: 'TagItem', tags: 'tagName', labels: 'labelName' },
 ] as const;

@@ -8,10 +8,10 @@ import type { JobSource, LabeledCopy, StoredProject } from '../types.js';
 import { escapeHtml } from './html.js';
 
 /** How a span of the text fared: found (true positive), false positive, or missed gold. */
-export type Outcome = 'tp' | 'fp' | 'fn';
+type Outcome = 'tp' | 'fp' | 'fn';
 
 /** A span of one line to mark, in characters of the line. */
-export interface OutcomeMark {
+interface OutcomeMark {
   start_char: number;
   end_char: number;
   /** The span's label name. */
@@ -22,7 +22,7 @@ export interface OutcomeMark {
 }
 
 /** The job's copy scored against the reviewer copy: the report, and per document and line the spans to mark. */
-export interface CopyEvaluation {
+interface CopyEvaluation {
   report: ScoreReport;
   /** document id → line → marks. */
   marks: Map<string, Map<number, OutcomeMark[]>>;

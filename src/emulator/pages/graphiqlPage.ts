@@ -1,7 +1,7 @@
 import type { GraphiQLOptions } from 'graphql-yoga';
 
 /** The query GraphiQL opens with when the browser has no saved tab. */
-export const GRAPHIQL_DEFAULT_QUERY = `# The labeling service's API (local emulator).
+const GRAPHIQL_DEFAULT_QUERY = `# The labeling service's API (local emulator).
 # Docs: the book icon. Run: Ctrl-Enter.
 query GetCabinet($projectId: ID!, $role: Role!) {
   getCabinet(projectId: $projectId, role: $role) {
@@ -11,7 +11,7 @@ query GetCabinet($projectId: ID!, $role: Role!) {
 `;
 
 /** The variables of {@link GRAPHIQL_DEFAULT_QUERY}. */
-export const GRAPHIQL_DEFAULT_VARIABLES = '{ "projectId": "demo-project", "role": "LABELER" }';
+const GRAPHIQL_DEFAULT_VARIABLES = '{ "projectId": "demo-project", "role": "LABELER" }';
 
 /** Tokens that may be written into the page's script as they are (the emulator's own are base64url). */
 const PLAIN_TOKEN = /^[A-Za-z0-9._~+/=-]{1,512}$/;

@@ -1,7 +1,7 @@
 import { escapeHtml } from './html.js';
 
 /** A span to highlight: characters `[start_char, end_char)` of the line, with its label. */
-export interface HighlightSpan {
+interface HighlightSpan {
   label: string;
   start_char: number;
   end_char: number;

@@ -4,13 +4,13 @@ import { FINAL_STATUSES, jobStatusHtml } from './jobPanel.js';
 import { resultsPath } from './resultsPage.js';
 
 /** How many jobs the home page lists. */
-export const HOME_JOBS = 20;
+const HOME_JOBS = 20;
 
 /** How many projects the home page lists (a data folder or `--demo-projects` may hold thousands). */
-export const HOME_PROJECTS = 200;
+const HOME_PROJECTS = 200;
 
 /** What the home page shows. */
-export interface HomePageInput {
+interface HomePageInput {
   store: EmulatorStore;
   /** The origin the browser used, e.g. `http://127.0.0.1:4000`. */
   origin: string;

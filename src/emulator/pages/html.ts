@@ -47,7 +47,7 @@ export function safeColor(color: string | null | undefined, fallbackIndex: numbe
 }
 
 /** The policy of the emulator's own pages: no script, nothing from elsewhere, inline styles only. */
-export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const STYLE = `
 :root{color-scheme:light}
@@ -79,7 +79,7 @@ mark.span{background:color-mix(in srgb,var(--c) 22%,white);border-bottom:3px sol
 `;
 
 /** Options of {@link htmlPage}. */
-export interface HtmlPageOptions {
+interface HtmlPageOptions {
   /** The tab title and heading (plain text; escaped here). */
   title: string;
   /** The page body: HTML that the caller already escaped. */

@@ -6,7 +6,7 @@ import { PageAccess } from './pageAccess.js';
 import { parseMatch, parseView, resultsPage } from './resultsPage.js';
 
 /** What the page routes need from the emulator. */
-export interface PageRoutesOptions {
+interface PageRoutesOptions {
   store: EmulatorStore;
   /** The emulator's dev token (shown on the home page and pre-set in GraphiQL for local visits). */
   token: string;

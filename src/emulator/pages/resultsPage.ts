@@ -9,10 +9,10 @@ import { FINAL_STATUSES, jobErrorsHtml, jobStatusHtml } from './jobPanel.js';
 import { labelLegendHtml, labelLooks } from './labelLegend.js';
 
 /** Most lines one results page shows (a data folder may hold very large projects). */
-export const MAX_PAGE_LINES = 5000;
+const MAX_PAGE_LINES = 5000;
 
 /** What a results page shows: a project, and optionally the job whose copy to show. */
-export interface ResultsPageInput {
+interface ResultsPageInput {
   store: EmulatorStore;
   project: StoredProject;
   /** The job to show; without it, the project's latest job. @defaultValue the latest job */
@@ -27,7 +27,7 @@ export interface ResultsPageInput {
 }
 
 /** How a results page marks the text. */
-export type ResultsView = 'labels' | 'outcomes';
+type ResultsView = 'labels' | 'outcomes';
 
 /**
  * The jobs of a project, newest first.
@@ -41,7 +41,7 @@ export type ResultsView = 'labels' | 'outcomes';
  * const latest = jobsOfProject(store, 'demo-project')[0]?.job;
  * ```
  */
-export function jobsOfProject(store: EmulatorStore, projectId: string): { job: StoredJob; source: JobSource }[] {
+function jobsOfProject(store: EmulatorStore, projectId: string): { job: StoredJob; source: JobSource }[] {
   const out: { job: StoredJob; source: JobSource }[] = [];
   for (const job of store.jobs.values()) {
     const source = store.jobSource(job.id);

@@ -3,7 +3,7 @@ import { addConnectionOptions } from '../../connection.js';
 import { EXIT } from '../../exitCodes.js';
 import type { Io } from '../../io.js';
 import { AUTO_LABEL_OPTIONS } from '../../optionFlags.js';
-import { runAction } from '../../runAction.js';
+import { commandAction } from '../../runAction.js';
 import type { CommonFlags } from '../../runAction.js';
 import { AUTO_LABEL_FIELDS } from './fields.js';
 import type { AutoLabelManyFlags } from './manyRunner.js';
@@ -55,42 +55,35 @@ export function autoLabelCommand(io: Io, done: (code: number) => void): Command 
         '  $ labelkit auto-label --projects projects.txt --journal postgres://labelkit@db.internal/airflow --journal-name prelabel-1 \\\n' +
         '      --labeler-email labeler@example.com --endpoint https://model.example.com/predict --files-per-request 10 --wait   # on each worker',
     );
-  addConnectionOptions(command).action(async (flags: AutoLabelManyFlags & CommonFlags) => {
-    done(
-      await runAction(
-        io,
-        flags,
-        async (context) => {
-          const json = flags.json === true;
-          const { isManyRun } = await import('./manyRunner.js');
-          if (isManyRun(flags)) {
-            const { manyExitCode, runManyFromFlags } = await import('./manyRunner.js');
-            const { createManyProgress, printManySummary } = await import('./manyLogger.js');
-            const progress = await createManyProgress(io, context.printer, { json, dryRun: flags.dryRun === true });
-            let run;
-            try {
-              run = await runManyFromFlags(flags, context, (e) => progress.onEvent(e));
-            } finally {
-              progress.stop();
-            }
-            const code = manyExitCode(run);
-            printManySummary(context.printer, run, json, code);
-            return code;
-          }
-          const { runAutoLabel } = await import('./runner.js');
-          const { printAutoLabel, printStarted } = await import('./logger.js');
-          const { createJobWatcher } = await import('../jobs/logger.js');
-          const { outcomesExitCode } = await import('../jobs/runner.js');
-          const result = await runAutoLabel({ ...flags, project: flags.project?.[0] }, context, {
-            onStarted: (job) => printStarted(context.printer, job, json),
-            makeWatcher: (jobIds) => createJobWatcher(io, context.printer, { json, jobIds }),
-          });
-          printAutoLabel(context.printer, result, json);
-          return result.kind === 'waited' ? outcomesExitCode([result.outcome]) : EXIT.ok;
-        },
-        { command: 'auto-label', fields: AUTO_LABEL_FIELDS, options: AUTO_LABEL_OPTIONS },
-      ),
-    );
-  });
+  addConnectionOptions(command).action(
+    commandAction(io, done, { command: 'auto-label', fields: AUTO_LABEL_FIELDS, options: AUTO_LABEL_OPTIONS }, async (flags: AutoLabelManyFlags & CommonFlags, context) => {
+      const json = flags.json === true;
+      const { isManyRun } = await import('./manyRunner.js');
+      if (isManyRun(flags)) {
+        const { manyExitCode, runManyFromFlags } = await import('./manyRunner.js');
+        const { createManyProgress, printManySummary } = await import('./manyLogger.js');
+        const progress = await createManyProgress(io, context.printer, { json, dryRun: flags.dryRun === true });
+        let run;
+        try {
+          run = await runManyFromFlags(flags, context, (e) => progress.onEvent(e));
+        } finally {
+          progress.stop();
+        }
+        const code = manyExitCode(run);
+        printManySummary(context.printer, run, json, code);
+        return code;
+      }
+      const { runAutoLabel } = await import('./runner.js');
+      const { printAutoLabel, printStarted } = await import('./logger.js');
+      const { createJobWatcher } = await import('../jobs/logger.js');
+      const { outcomesExitCode } = await import('../jobs/runner.js');
+      const result = await runAutoLabel({ ...flags, project: flags.project?.[0] }, context, {
+        onStarted: (job) => printStarted(context.printer, job, json),
+        makeWatcher: (jobIds) => createJobWatcher(io, context.printer, { json, jobIds }),
+      });
+      printAutoLabel(context.printer, result, json);
+      return result.kind === 'waited' ? outcomesExitCode([result.outcome]) : EXIT.ok;
+    }),
+  );
   return command;
 }

@@ -5,7 +5,7 @@ import { AUTO_LABEL_OPTIONS, inFlagTerms } from '../../optionFlags.js';
 import type { AutoLabelManyRun } from './manyRunner.js';
 
 /** The live display of a many-project run. */
-export interface ManyProgress {
+interface ManyProgress {
   /** Receives every event of the run. */
   onEvent(event: ManyEvent): void;
   /** Ends the display (before the summary is printed). */

@@ -29,7 +29,7 @@ export interface AutoLabelManyFlags extends Omit<AutoLabelFlags, 'project'> {
 }
 
 /** Default of `--concurrency`. */
-export const DEFAULT_CONCURRENCY = 4;
+const DEFAULT_CONCURRENCY = 4;
 
 /**
  * Whether the flags ask for a many-project run rather than today's single-project one.
@@ -69,7 +69,7 @@ export function isManyRun(flags: AutoLabelManyFlags): boolean {
  * parseProjectsFile('# batch 1\np1\np2  # late\n', 'projects.txt', []); // [{ id: 'p1', where: 'projects.txt:2' }, { id: 'p2', where: 'projects.txt:3' }]
  * ```
  */
-export function parseProjectsFile(text: string, file: string, problems: UsageProblem[]): { id: string; where: string }[] {
+function parseProjectsFile(text: string, file: string, problems: UsageProblem[]): { id: string; where: string }[] {
   const out: { id: string; where: string }[] = [];
   text.split(/\r?\n/).forEach((raw, i) => {
     const line = raw.replace(/#.*$/, '').trim();

@@ -30,10 +30,10 @@ export interface AutoLabelFlags extends ConnectionFlags {
 
 
 /** The default of `--secret-key-env`, the same variable `labelkit model` reads. */
-export const DEFAULT_SECRET_KEY_ENV = 'LABELKIT_MODEL_SECRET';
+const DEFAULT_SECRET_KEY_ENV = 'LABELKIT_MODEL_SECRET';
 
 /** The request `--dry-run` would have sent, secrets shown as `***`. */
-export interface DryRunRequest {
+interface DryRunRequest {
   url: string;
   operationName: string;
   query: string;
@@ -41,7 +41,7 @@ export interface DryRunRequest {
 }
 
 /** Callbacks of {@link runAutoLabel}. */
-export interface AutoLabelHooks {
+interface AutoLabelHooks {
   /** The job was created (called before any wait, so that its id is known at once). */
   onStarted(job: JobSnapshot): void;
   /** Builds the progress display for `--wait`. */

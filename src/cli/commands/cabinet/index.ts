@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { addConnectionOptions } from '../../connection.js';
 import { EXIT } from '../../exitCodes.js';
 import type { Io } from '../../io.js';
-import { runAction } from '../../runAction.js';
+import { commandAction } from '../../runAction.js';
 import type { CommonFlags } from '../../runAction.js';
 import type { CabinetFlags } from './runner.js';
 
@@ -21,15 +21,13 @@ export function cabinetCommand(io: Io, done: (code: number) => void): Command {
     .option('--json', 'print {"projectId","role","cabinetId"}')
     .option('--verbose', 'details, and the stack of an error')
     .addHelpText('after', '\nExample:\n  $ labelkit cabinet --project demo-project --role LABELER\n  demo-project:labeler');
-  addConnectionOptions(command).action(async (flags: CabinetFlags & CommonFlags) => {
-    done(
-      await runAction(io, flags, async (context) => {
-        const { runCabinet } = await import('./runner.js');
-        const { printCabinet } = await import('./logger.js');
-        printCabinet(context.printer, await runCabinet(flags, context), flags.json === true);
-        return EXIT.ok;
-      }, { command: 'cabinet' }),
-    );
-  });
+  addConnectionOptions(command).action(
+    commandAction(io, done, { command: 'cabinet' }, async (flags: CabinetFlags & CommonFlags, context) => {
+      const { runCabinet } = await import('./runner.js');
+      const { printCabinet } = await import('./logger.js');
+      printCabinet(context.printer, await runCabinet(flags, context), flags.json === true);
+      return EXIT.ok;
+    }),
+  );
   return command;
 }

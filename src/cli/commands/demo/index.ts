@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Io } from '../../io.js';
-import { runAction } from '../../runAction.js';
+import { commandAction } from '../../runAction.js';
 import { CliUsageError } from '../../usageError.js';
 
 /**
@@ -19,21 +19,19 @@ export function demoCommand(io: Io, done: (code: number) => void): Command {
     .option('--json', 'print {"exitCode","lines"} as one JSON object at the end')
     .option('--verbose', 'the stack of an unexpected error')
     .addHelpText('after', '\nExample:\n  $ labelkit demo\n  $ labelkit demo --keep   # then open the printed results URL')
-    .action(async (flags: { json?: boolean; verbose?: boolean; keep?: boolean }) => {
-      done(
-        await runAction(io, flags, async (context) => {
-          const { runDemo } = await import('../../../demo/index.js');
-          if (flags.keep && flags.json) {
-            // --json prints once, at the end; with --keep the end is Ctrl-C, so the URL would come too late.
-            throw new CliUsageError([{ field: '--keep', message: 'cannot be combined with --json (the JSON is printed only when the demo ends)' }], 'labelkit demo --keep');
-          }
-          const keep = flags.keep ? { keepUntil: context.signal } : {};
-          if (!flags.json) return runDemo({ out: (line) => context.printer.out(line), ...keep });
-          const lines: string[] = [];
-          const exitCode = await runDemo({ out: (line) => lines.push(line), ...keep });
-          context.printer.json({ exitCode, lines });
-          return exitCode;
-        }, { command: 'demo', service: false }),
-      );
-    });
+    .action(
+      commandAction(io, done, { command: 'demo', service: false }, async (flags: { json?: boolean; verbose?: boolean; keep?: boolean }, context) => {
+        const { runDemo } = await import('../../../demo/index.js');
+        if (flags.keep && flags.json) {
+          // --json prints once, at the end; with --keep the end is Ctrl-C, so the URL would come too late.
+          throw new CliUsageError([{ field: '--keep', message: 'cannot be combined with --json (the JSON is printed only when the demo ends)' }], 'labelkit demo --keep');
+        }
+        const keep = flags.keep ? { keepUntil: context.signal } : {};
+        if (!flags.json) return runDemo({ out: (line) => context.printer.out(line), ...keep });
+        const lines: string[] = [];
+        const exitCode = await runDemo({ out: (line) => lines.push(line), ...keep });
+        context.printer.json({ exitCode, lines });
+        return exitCode;
+      }),
+    );
 }

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { EXIT } from '../../exitCodes.js';
 import type { Io } from '../../io.js';
-import { runAction } from '../../runAction.js';
+import { commandAction } from '../../runAction.js';
 import type { CommonFlags } from '../../runAction.js';
 import { untilAborted } from '../../serverFlags.js';
 import type { EmulatorFlags } from './runner.js';
@@ -27,22 +27,20 @@ export function emulatorCommand(io: Io, done: (code: number) => void): Command {
     .option('--json', 'print {"url","baseUrl","token","clientId","tokenUrl","schemaGeneration"} as one JSON line')
     .option('--verbose', 'log each request and job event to stderr')
     .addHelpText('after', '\nExample:\n  $ labelkit emulator --port 4000\n  $ labelkit emulator --port 4000 --cors-origin http://my-app.test:8080\n  $ labelkit emulator --port 4000 --demo-projects 1000   # then: seq -f "demo-project-%g" 1000 > projects.txt\n  $ labelkit emulator --port 4000 --schema-generation labels   # as the service will be after its rename\n  $ export LABELKIT_URL=http://127.0.0.1:4000/graphql LABELKIT_TOKEN=…   # as printed')
-    .action(async (flags: EmulatorFlags & CommonFlags) => {
-      done(
-        await runAction(io, flags, async (context) => {
-          const { demoProjectCount, runEmulator } = await import('./runner.js');
-          const { printEmulatorStarted } = await import('./logger.js');
-          const emu = await runEmulator(flags, context);
-          printEmulatorStarted(context.printer, emu, {
-            json: flags.json === true,
-            ...(flags.clientSecretEnv && { clientSecretEnv: flags.clientSecretEnv }),
-            demoProjects: demoProjectCount(flags.demoProjects),
-          });
-          await untilAborted(context.signal);
-          await emu.close();
-          if (!flags.json) context.printer.err('labelkit: emulator stopped');
-          return EXIT.ok;
-        }),
-      );
-    });
+    .action(
+      commandAction(io, done, {}, async (flags: EmulatorFlags & CommonFlags, context) => {
+        const { demoProjectCount, runEmulator } = await import('./runner.js');
+        const { printEmulatorStarted } = await import('./logger.js');
+        const emu = await runEmulator(flags, context);
+        printEmulatorStarted(context.printer, emu, {
+          json: flags.json === true,
+          ...(flags.clientSecretEnv && { clientSecretEnv: flags.clientSecretEnv }),
+          demoProjects: demoProjectCount(flags.demoProjects),
+        });
+        await untilAborted(context.signal);
+        await emu.close();
+        if (!flags.json) context.printer.err('labelkit: emulator stopped');
+        return EXIT.ok;
+      }),
+    );
 }

@@ -29,7 +29,7 @@ export interface EmulatorFlags {
  * @remarks A browser sends `Origin` as scheme, host and port only (`https://app.example:8443`),
  * so a path, a trailing slash or another scheme would never match and is refused here.
  */
-export function checkCorsOrigins(origins: readonly string[], problems: UsageProblem[]): string[] {
+function checkCorsOrigins(origins: readonly string[], problems: UsageProblem[]): string[] {
   const good: string[] = [];
   for (const origin of origins) {
     let parsed: URL | undefined;

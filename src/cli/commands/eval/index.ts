@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { addConnectionOptions } from '../../connection.js';
 import type { Io } from '../../io.js';
-import { runAction } from '../../runAction.js';
+import { commandAction } from '../../runAction.js';
 import type { CommonFlags } from '../../runAction.js';
 import type { EvalFlags } from './runner.js';
 
@@ -28,22 +28,20 @@ export function evalCommand(io: Io, done: (code: number) => void): Command {
       '\nExit: 0 scored (and micro F1 not under --fail-under), 11 micro F1 under --fail-under, 2 bad flags or no such copy.\n' +
         '\nExamples:\n  $ labelkit eval --project demo-project --labeler model@example.com\n  $ labelkit eval --project demo-project --match overlap --json\n  $ labelkit eval --project demo-project --fail-under 0.8   # in CI',
     );
-  addConnectionOptions(command).action(async (flags: EvalFlags & CommonFlags) => {
-    done(
-      await runAction(io, flags, async (context) => {
-        const { runEval } = await import('./runner.js');
-        const { createDocumentProgress, printEvalReport } = await import('./logger.js');
-        const progress = createDocumentProgress(io);
-        try {
-          const { report, exitCode } = await runEval(flags, context, progress.onProgress);
-          progress.stop();
-          printEvalReport(context.printer, report, { json: flags.json === true, failUnder: flags.failUnder === undefined ? undefined : Number(flags.failUnder) });
-          return exitCode;
-        } finally {
-          progress.stop();
-        }
-      }, { command: 'eval' }),
-    );
-  });
+  addConnectionOptions(command).action(
+    commandAction(io, done, { command: 'eval' }, async (flags: EvalFlags & CommonFlags, context) => {
+      const { runEval } = await import('./runner.js');
+      const { createDocumentProgress, printEvalReport } = await import('./logger.js');
+      const progress = createDocumentProgress(io);
+      try {
+        const { report, exitCode } = await runEval(flags, context, progress.onProgress);
+        progress.stop();
+        printEvalReport(context.printer, report, { json: flags.json === true, failUnder: flags.failUnder === undefined ? undefined : Number(flags.failUnder) });
+        return exitCode;
+      } finally {
+        progress.stop();
+      }
+    }),
+  );
   return command;
 }

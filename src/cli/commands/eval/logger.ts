@@ -17,7 +17,7 @@ function table(rows: string[][]): string[] {
  * @param report - the report
  * @returns the lines
  */
-export function formatEvalReport(report: EvalReport): string[] {
+function formatEvalReport(report: EvalReport): string[] {
   const lines: string[] = [];
   const layer = report.layer === null ? '' : ` · layer ${report.layer}`;
   const floor = report.minConfidence === null ? '' : ` · min confidence ${report.minConfidence} (${report.predictedBelowConfidence} left out)`;

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { addConnectionOptions } from '../../connection.js';
 import type { Io } from '../../io.js';
-import { runAction } from '../../runAction.js';
+import { commandAction } from '../../runAction.js';
 import type { CommonFlags } from '../../runAction.js';
 import type { JobsFlags } from './runner.js';
 
@@ -26,16 +26,14 @@ export function jobsCommand(io: Io, done: (code: number) => void): Command {
       '\nExit: 0 every job DELIVERED (or, without --wait, none failed), 5 a job FAILED, 6 --timeout ran out, 7 a job is unknown.\n' +
         '\nExamples:\n  $ labelkit jobs 3f1c… \n  $ labelkit jobs 3f1c… 9a2b… --wait --timeout 10m --json',
     );
-  addConnectionOptions(command).action(async (ids: string[], flags: JobsFlags & CommonFlags) => {
-    done(
-      await runAction(io, flags, async (context) => {
-        const { runJobs, outcomesExitCode, statusesExitCode } = await import('./runner.js');
-        const { createJobWatcher, printJobs } = await import('./logger.js');
-        const result = await runJobs(ids, flags, context, () => createJobWatcher(io, context.printer, { json: flags.json === true, jobIds: ids }));
-        printJobs(context.printer, result, flags.json === true);
-        return result.kind === 'status' ? statusesExitCode(result.jobs) : outcomesExitCode(result.outcomes);
-      }, { command: 'jobs' }),
-    );
-  });
+  addConnectionOptions(command).action(
+    commandAction(io, done, { command: 'jobs' }, async (flags: JobsFlags & CommonFlags, context, ids: string[]) => {
+      const { runJobs, outcomesExitCode, statusesExitCode } = await import('./runner.js');
+      const { createJobWatcher, printJobs } = await import('./logger.js');
+      const result = await runJobs(ids, flags, context, () => createJobWatcher(io, context.printer, { json: flags.json === true, jobIds: ids }));
+      printJobs(context.printer, result, flags.json === true);
+      return result.kind === 'status' ? statusesExitCode(result.jobs) : outcomesExitCode(result.outcomes);
+    }),
+  );
   return command;
 }

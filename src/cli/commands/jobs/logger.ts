@@ -44,7 +44,7 @@ const firstLine = (job: Job | null) => job?.errors[0]?.stack.split('\n')[0];
  * `{ failedBatches, batches, notSent }`. Without such counts, the line falls back to the number
  * of errors.
  */
-export function batchesFailed(job: Job): string | undefined {
+function batchesFailed(job: Job): string | undefined {
   const counts = batchCounts(job);
   if (!counts) return undefined;
   return `${counts.failedBatches} of ${counts.batches} batch${counts.batches === 1 ? '' : 'es'} failed${counts.notSent > 0 ? `, ${counts.notSent} not sent` : ''}`;

@@ -23,9 +23,9 @@ export interface JobWatcher {
 }
 
 /** Default of `--timeout`: 10 minutes. */
-export const DEFAULT_TIMEOUT_MS = DEFAULT_JOB_TIMEOUT_MS;
+const DEFAULT_TIMEOUT_MS = DEFAULT_JOB_TIMEOUT_MS;
 /** Default of `--interval`: the first poll interval (it grows to 5× while nothing changes). */
-export const DEFAULT_INTERVAL_MS = 1_000;
+const DEFAULT_INTERVAL_MS = 1_000;
 
 /**
  * Parses `--timeout` and `--interval`.

@@ -4,7 +4,7 @@ import { EXIT } from '../../exitCodes.js';
 import { exitCodeOf } from '../../exitCodeOf.js';
 import { useColor } from '../../io.js';
 import type { Io } from '../../io.js';
-import { runAction } from '../../runAction.js';
+import { commandAction } from '../../runAction.js';
 import type { CommonFlags } from '../../runAction.js';
 import type { LabelSetsApplyFlags } from './applyRunner.js';
 import type { AskingIo } from './confirm.js';
@@ -33,29 +33,27 @@ export function labelSetsApplyCommand(io: Io, done: (code: number) => void): Com
         '2 a destructive step without --allow-destructive, a bad file or flags (nothing was written), 4 a write\'s answer was lost (plan again to see).\n' +
         '\nExamples:\n  $ labelkit label-sets apply labels.json\n  $ labelkit label-sets plan labels.json --out plan.json && labelkit label-sets apply --plan plan.json --yes',
     );
-  addConnectionOptions(command).action(async (file: string | undefined, flags: LabelSetsApplyFlags & CommonFlags) => {
-    done(
-      await runAction(io, flags, async (context) => {
-        const { runLabelSetsApply } = await import('./applyRunner.js');
-        const { applyQuestion, createCountProgress, printApplyOutcome, printApplyPlan, printLabelSetsError, printWrite } = await import('./planLogger.js');
-        const progress = createCountProgress(io, context.printer);
-        const { askYes } = await import('./confirm.js');
-        try {
-          const outcome = await runLabelSetsApply(file, flags, context, {
-            showPlan: (plan) => printApplyPlan(context.printer, plan, useColor(io, io.stdout), flags.allowDestructive === true),
-            confirm: (plan) => askYes(io as AskingIo, applyQuestion(plan), context.signal),
-            onWrite: (write) => printWrite(context.printer, write),
-            onCountProgress: progress.onCountProgress,
-          });
-          printApplyOutcome(context.printer, outcome);
-          return EXIT.ok; // declining at the question is an answer, not a failure
-        } catch (error) {
-          progress.stop();
-          if (printLabelSetsError(context.printer, error, useColor(io, io.stderr))) return exitCodeOf(error);
-          throw error;
-        }
-      }, { command: 'label-sets apply' }),
-    );
-  });
+  addConnectionOptions(command).action(
+    commandAction(io, done, { command: 'label-sets apply' }, async (flags: LabelSetsApplyFlags & CommonFlags, context, file: string | undefined) => {
+      const { runLabelSetsApply } = await import('./applyRunner.js');
+      const { applyQuestion, createCountProgress, printApplyOutcome, printApplyPlan, printLabelSetsError, printWrite } = await import('./planLogger.js');
+      const progress = createCountProgress(io, context.printer);
+      const { askYes } = await import('./confirm.js');
+      try {
+        const outcome = await runLabelSetsApply(file, flags, context, {
+          showPlan: (plan) => printApplyPlan(context.printer, plan, useColor(io, io.stdout), flags.allowDestructive === true),
+          confirm: (plan) => askYes(io as AskingIo, applyQuestion(plan), context.signal),
+          onWrite: (write) => printWrite(context.printer, write),
+          onCountProgress: progress.onCountProgress,
+        });
+        printApplyOutcome(context.printer, outcome);
+        return EXIT.ok; // declining at the question is an answer, not a failure
+      } catch (error) {
+        progress.stop();
+        if (printLabelSetsError(context.printer, error, useColor(io, io.stderr))) return exitCodeOf(error);
+        throw error;
+      }
+    }),
+  );
   return command;
 }

@@ -19,7 +19,7 @@ export interface LabelSetsApplyFlags extends Omit<LabelSetsPlanFlags, 'out' | 'e
 }
 
 /** What the apply command needs from its caller: showing the plan, asking, and progress. */
-export interface LabelSetsApplyHooks {
+interface LabelSetsApplyHooks {
   /** The plan about to be applied (before anything is written). */
   showPlan(plan: LabelSetPlan): void;
   /** Asks whether to apply; not called with `--yes`. */

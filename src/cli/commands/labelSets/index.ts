@@ -3,7 +3,7 @@ import { addConnectionOptions } from '../../connection.js';
 import { EXIT } from '../../exitCodes.js';
 import { useColor } from '../../io.js';
 import type { Io } from '../../io.js';
-import { runAction } from '../../runAction.js';
+import { commandAction } from '../../runAction.js';
 import type { CommonFlags } from '../../runAction.js';
 import type { SchemaChangeEvent } from 'labelkit';
 import type { LabelSetsFlags } from './runner.js';
@@ -35,18 +35,16 @@ export function labelSetsCommand(io: Io, done: (code: number) => void): Command 
     );
   command.addCommand(labelSetsPlanCommand(io, done));
   command.addCommand(labelSetsApplyCommand(io, done));
-  addConnectionOptions(command).action(async (flags: LabelSetsFlags & CommonFlags) => {
-    done(
-      await runAction(io, flags, async (context) => {
-        const { runLabelSets } = await import('./runner.js');
-        const { printLabelSets, printSchemaChange } = await import('./logger.js');
-        const result = await runLabelSets(flags, context, {
-          ...(flags.verbose && { onSchemaChange: (event: SchemaChangeEvent) => printSchemaChange(context.printer, event) }),
-        });
-        printLabelSets(context.printer, result, { json: flags.json === true, color: useColor(io, io.stdout) });
-        return EXIT.ok;
-      }, { command: 'label-sets' }),
-    );
-  });
+  addConnectionOptions(command).action(
+    commandAction(io, done, { command: 'label-sets' }, async (flags: LabelSetsFlags & CommonFlags, context) => {
+      const { runLabelSets } = await import('./runner.js');
+      const { printLabelSets, printSchemaChange } = await import('./logger.js');
+      const result = await runLabelSets(flags, context, {
+        ...(flags.verbose && { onSchemaChange: (event: SchemaChangeEvent) => printSchemaChange(context.printer, event) }),
+      });
+      printLabelSets(context.printer, result, { json: flags.json === true, color: useColor(io, io.stdout) });
+      return EXIT.ok;
+    }),
+  );
   return command;
 }

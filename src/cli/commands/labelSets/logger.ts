@@ -13,7 +13,7 @@ const HEX = /^#?([0-9a-f]{6}|[0-9a-f]{3})$/i;
  * @param color - the label's colour as the service gives it
  * @returns the swatch and a space, or '' when the colour is not hex
  */
-export function swatch(color: string | null): string {
+function swatch(color: string | null): string {
   const match = color ? HEX.exec(color) : null;
   if (!match) return '';
   let hex = match[1]!;
@@ -35,7 +35,7 @@ export function swatch(color: string | null): string {
  * // ['Entities (label set 0, id 1, 5 labels)', '├─ ENTITY #6b7280 (id 10)', '│  ├─ PERSON #ef4444 (id 11)', …]
  * ```
  */
-export function labelSetLines(set: LabelSet, color: boolean): string[] {
+function labelSetLines(set: LabelSet, color: boolean): string[] {
   const c = pc.createColors(color);
   const count = set.labelItems.length;
   const heading = `${c.bold(set.name)} (label set ${set.index}, id ${set.id}, ${count} label${count === 1 ? '' : 's'})`;

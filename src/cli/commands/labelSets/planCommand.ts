@@ -4,7 +4,7 @@ import { EXIT } from '../../exitCodes.js';
 import { exitCodeOf } from '../../exitCodeOf.js';
 import { useColor } from '../../io.js';
 import type { Io } from '../../io.js';
-import { runAction } from '../../runAction.js';
+import { commandAction } from '../../runAction.js';
 import type { CommonFlags } from '../../runAction.js';
 import type { LabelSetsPlanFlags } from './planRunner.js';
 
@@ -32,23 +32,21 @@ export function labelSetsPlanCommand(io: Io, done: (code: number) => void): Comm
       '\nExit: 0 planned (with --exit-code: nothing to change), 9 with --exit-code: there are changes, 2 a bad file (every problem with its file:line) or flags.\n' +
         '\nExamples:\n  $ labelkit label-sets --project demo-project --role LABELER --json > labels.json\n  $ labelkit label-sets plan labels.json\n  $ labelkit label-sets plan labels.json --out plan.json\n  $ labelkit label-sets plan labels.json --exit-code   # in CI: fails when the project drifted from the file',
     );
-  addConnectionOptions(command).action(async (file: string, flags: LabelSetsPlanFlags & CommonFlags) => {
-    done(
-      await runAction(io, flags, async (context) => {
-        const { runLabelSetsPlan } = await import('./planRunner.js');
-        const { createCountProgress, printLabelSetsError, printPlan } = await import('./planLogger.js');
-        const progress = createCountProgress(io, context.printer);
-        try {
-          const result = await runLabelSetsPlan(file, flags, context, progress.onCountProgress);
-          printPlan(context.printer, result, { json: flags.json === true, color: useColor(io, io.stdout) });
-          return flags.exitCode === true && result.plan.writes.length > 0 ? EXIT.labelSetsDiffer : EXIT.ok;
-        } catch (error) {
-          progress.stop();
-          if (printLabelSetsError(context.printer, error, useColor(io, io.stderr))) return exitCodeOf(error);
-          throw error;
-        }
-      }, { command: 'label-sets plan' }),
-    );
-  });
+  addConnectionOptions(command).action(
+    commandAction(io, done, { command: 'label-sets plan' }, async (flags: LabelSetsPlanFlags & CommonFlags, context, file: string) => {
+      const { runLabelSetsPlan } = await import('./planRunner.js');
+      const { createCountProgress, printLabelSetsError, printPlan } = await import('./planLogger.js');
+      const progress = createCountProgress(io, context.printer);
+      try {
+        const result = await runLabelSetsPlan(file, flags, context, progress.onCountProgress);
+        printPlan(context.printer, result, { json: flags.json === true, color: useColor(io, io.stdout) });
+        return flags.exitCode === true && result.plan.writes.length > 0 ? EXIT.labelSetsDiffer : EXIT.ok;
+      } catch (error) {
+        progress.stop();
+        if (printLabelSetsError(context.printer, error, useColor(io, io.stderr))) return exitCodeOf(error);
+        throw error;
+      }
+    }),
+  );
   return command;
 }

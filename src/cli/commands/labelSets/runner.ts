@@ -13,7 +13,7 @@ export interface LabelSetsFlags extends ConnectionFlags {
 }
 
 /** What the caller of {@link runLabelSets} hears while it runs. */
-export interface LabelSetsHooks {
+interface LabelSetsHooks {
   /** The client switched to the renamed label-set documents (the service renamed tag to label). */
   onSchemaChange?: (event: SchemaChangeEvent) => void;
 }

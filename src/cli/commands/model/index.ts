@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { EXIT } from '../../exitCodes.js';
 import type { Io } from '../../io.js';
-import { runAction } from '../../runAction.js';
+import { commandAction } from '../../runAction.js';
 import type { CommonFlags } from '../../runAction.js';
 import { listenError, parsePort, untilAborted } from '../../serverFlags.js';
 import { CliUsageError } from '../../usageError.js';
@@ -33,36 +33,34 @@ export function modelCommand(io: Io, done: (code: number) => void): Command {
     .option('--json', 'print {"url"} as one JSON line')
     .option('--verbose', 'details, and the stack of an error')
     .addHelpText('after', '\nExample:\n  $ export LABELKIT_MODEL_SECRET=local-secret\n  $ labelkit model --port 5000')
-    .action(async (flags: ModelFlags) => {
-      done(
-        await runAction(io, flags, async (context) => {
-          const problems: UsageProblem[] = [];
-          const port = parsePort(flags.port, problems);
-          const secretKey = io.env[flags.secretKeyEnv]?.trim();
-          // The remedy goes with its own problem: a bad --port alone must not send the user to the secret.
-          if (!secretKey) {
-            problems.push({ field: flags.secretKeyEnv, message: `not set: export ${flags.secretKeyEnv}=… (the secret key the model will require), or name another variable with --secret-key-env` });
-          }
-          if (problems.length > 0) throw new CliUsageError(problems);
-          context.printer.addSecret(secretKey);
-          const { startModelServer } = await import('labelkit/model');
-          let model;
-          try {
-            model = await startModelServer({ port, host: flags.host, secretKey: secretKey! });
-          } catch (error) {
-            throw listenError(error, { port, host: flags.host });
-          }
-          if (flags.json) context.printer.json({ url: model.url });
-          else {
-            const { own } = await import('../../../shared/redact.js');
-            context.printer.out(own`labelkit sample model listening on ${model.url} (secret from ${flags.secretKeyEnv}). Ctrl-C stops.`);
-          }
-          await untilAborted(context.signal);
-          await model.close();
-          return EXIT.ok;
-        }, { command: 'model', service: false }),
-      );
-    });
+    .action(
+      commandAction(io, done, { command: 'model', service: false }, async (flags: ModelFlags, context) => {
+        const problems: UsageProblem[] = [];
+        const port = parsePort(flags.port, problems);
+        const secretKey = io.env[flags.secretKeyEnv]?.trim();
+        // The remedy goes with its own problem: a bad --port alone must not send the user to the secret.
+        if (!secretKey) {
+          problems.push({ field: flags.secretKeyEnv, message: `not set: export ${flags.secretKeyEnv}=… (the secret key the model will require), or name another variable with --secret-key-env` });
+        }
+        if (problems.length > 0) throw new CliUsageError(problems);
+        context.printer.addSecret(secretKey);
+        const { startModelServer } = await import('labelkit/model');
+        let model;
+        try {
+          model = await startModelServer({ port, host: flags.host, secretKey: secretKey! });
+        } catch (error) {
+          throw listenError(error, { port, host: flags.host });
+        }
+        if (flags.json) context.printer.json({ url: model.url });
+        else {
+          const { own } = await import('../../../shared/redact.js');
+          context.printer.out(own`labelkit sample model listening on ${model.url} (secret from ${flags.secretKeyEnv}). Ctrl-C stops.`);
+        }
+        await untilAborted(context.signal);
+        await model.close();
+        return EXIT.ok;
+      }),
+    );
   // `model check … --json` is check's flag, not model's: options belong to the command they follow.
   command.enablePositionalOptions().addCommand(modelCheckCommand(io, done));
   return command;

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { EXIT } from '../../exitCodes.js';
 import { useColor } from '../../io.js';
 import type { Io } from '../../io.js';
-import { runAction } from '../../runAction.js';
+import { commandAction } from '../../runAction.js';
 import type { CommonFlags } from '../../runAction.js';
 import type { ModelCheckFlags } from './runner.js';
 
@@ -29,15 +29,13 @@ export function modelCheckCommand(io: Io, done: (code: number) => void): Command
       '\nExit: 0 every answer valid, 1 some answer broke the contract, 4 unreachable.\n' +
         '\nExample:\n  $ export LABELKIT_MODEL_SECRET=local-secret\n  $ labelkit model check http://127.0.0.1:5000/ --sizes 1,10,100',
     )
-    .action(async (url: string, flags: ModelCheckFlags & CommonFlags) => {
-      done(
-        await runAction(io, flags, async (context) => {
-          const { runModelCheck } = await import('./runner.js');
-          const { printModelCheck } = await import('./logger.js');
-          const result = await runModelCheck(url, flags, context);
-          printModelCheck(context.printer, result, { json: flags.json === true, color: useColor(io, io.stdout) });
-          return result.valid ? EXIT.ok : EXIT.unexpected;
-        }, { command: 'model check', target: { what: 'the model', url: 'the <url> argument' } }),
-      );
-    });
+    .action(
+      commandAction(io, done, { command: 'model check', target: { what: 'the model', url: 'the <url> argument' } }, async (flags: ModelCheckFlags & CommonFlags, context, url: string) => {
+        const { runModelCheck } = await import('./runner.js');
+        const { printModelCheck } = await import('./logger.js');
+        const result = await runModelCheck(url, flags, context);
+        printModelCheck(context.printer, result, { json: flags.json === true, color: useColor(io, io.stdout) });
+        return result.valid ? EXIT.ok : EXIT.unexpected;
+      }),
+    );
 }

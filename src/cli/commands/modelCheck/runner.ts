@@ -18,7 +18,7 @@ export interface ModelCheckFlags {
 }
 
 /** The check of one batch size. */
-export interface ModelCheckRow {
+interface ModelCheckRow {
   /** Lines in the request. */
   size: number;
   /** The HTTP status. */

@@ -3,7 +3,7 @@ import { addConnectionOptions } from '../../connection.js';
 import { EXIT } from '../../exitCodes.js';
 import { useColor } from '../../io.js';
 import type { Io } from '../../io.js';
-import { runAction } from '../../runAction.js';
+import { commandAction } from '../../runAction.js';
 import type { CommonFlags } from '../../runAction.js';
 import type { SchemaCheckFlags } from './runner.js';
 
@@ -25,16 +25,14 @@ export function schemaCommand(io: Io, done: (code: number) => void): Command {
       '\nExit: 0 compatible, 8 a breaking change touches what labelkit uses.\n' +
         '\nExample:\n  $ labelkit schema check --url https://labeling.example.com/graphql   # token from LABELKIT_TOKEN',
     );
-  addConnectionOptions(check).action(async (flags: SchemaCheckFlags & CommonFlags) => {
-    done(
-      await runAction(io, flags, async (context) => {
-        const { runSchemaCheck } = await import('./runner.js');
-        const { printSchemaCheck } = await import('./logger.js');
-        const result = await runSchemaCheck(flags, context);
-        printSchemaCheck(context.printer, result, { json: flags.json === true, color: useColor(io, io.stdout), verbose: flags.verbose === true });
-        return result.compatible ? EXIT.ok : EXIT.schemaIncompatible;
-      }, { command: 'schema check' }),
-    );
-  });
+  addConnectionOptions(check).action(
+    commandAction(io, done, { command: 'schema check' }, async (flags: SchemaCheckFlags & CommonFlags, context) => {
+      const { runSchemaCheck } = await import('./runner.js');
+      const { printSchemaCheck } = await import('./logger.js');
+      const result = await runSchemaCheck(flags, context);
+      printSchemaCheck(context.printer, result, { json: flags.json === true, color: useColor(io, io.stdout), verbose: flags.verbose === true });
+      return result.compatible ? EXIT.ok : EXIT.schemaIncompatible;
+    }),
+  );
   return new Command('schema').description("the service's schema (see: schema check)").enablePositionalOptions().addCommand(check);
 }

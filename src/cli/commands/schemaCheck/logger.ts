@@ -8,7 +8,7 @@ import type { DocumentsCheck, SchemaChangeRow, SchemaCheckResult } from './runne
  * @param result - the check's result
  * @returns e.g. `rename: not yet — the service still says tagItems/tagName`
  */
-export function renameLine(result: SchemaCheckResult): string {
+function renameLine(result: SchemaCheckResult): string {
   if (result.renamed === true) {
     return 'rename: done — the service says labelItems/labelName (the client switches on its own; to regenerate, follow the README)';
   }
@@ -25,7 +25,7 @@ export function renameLine(result: SchemaCheckResult): string {
  * sends whatever document it is given, so an app that imports `labelkit/documents` breaks on a
  * renamed service although labelkit itself is compatible.
  */
-export function documentsLine(result: SchemaCheckResult): string {
+function documentsLine(result: SchemaCheckResult): string {
   const passing = result.documents.filter((d) => d.compatible);
   const failing = result.documents.filter((d) => !d.compatible);
   const why = (d: DocumentsCheck) => {

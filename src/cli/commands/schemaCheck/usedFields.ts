@@ -11,7 +11,7 @@ import {
 import type { DocumentNode, GraphQLInputType, GraphQLSchema } from 'graphql';
 
 /** What labelkit's operations touch in a schema, as schema coordinates. */
-export interface UsedFields {
+interface UsedFields {
   /** `Type.field` of every field selected, root fields included. */
   fields: Set<string>;
   /** Object and interface types whose fields are selected. */
