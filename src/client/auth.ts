@@ -1,9 +1,9 @@
 import { authExchange } from '@urql/exchange-auth';
 import type { Exchange, Operation } from '@urql/core';
-import { classifyFailure, isTransientStatus } from '../shared/classify.js';
+import { isTransientStatus } from '../shared/classify.js';
 import { AuthError, NetworkError } from './errors.js';
 import { backoffDelays } from './retryPolicy.js';
-import { isAuthFailure } from './toLabelkitError.js';
+import { isAuthFailure, isTransientError } from './toLabelkitError.js';
 import type { RetryOptions } from './retryPolicy.js';
 
 /** Client-credentials login, as production issues tokens. */
@@ -152,8 +152,7 @@ export function makeTokenSource(options: AuthOptions, source: TokenSourceOptions
         try {
           return await once();
         } catch (error) {
-          const transient = error instanceof NetworkError && classifyFailure({ status: error.status }) === 'transient';
-          if (!transient || delayMs === undefined || source.signal.aborted) throw error;
+          if (!isTransientError(error) || delayMs === undefined || source.signal.aborted) throw error;
           await new Promise<void>((resolve) => {
             const done = () => (clearTimeout(timer), source.signal.removeEventListener('abort', done), resolve());
             const timer = setTimeout(done, delayMs);

@@ -223,8 +223,8 @@ export class JobNotFoundError extends LabelkitError {
 }
 
 /** A label set whose hierarchy is broken: orphans, cycles, duplicate names under one parent. */
-export class LabelSetError extends LabelkitError {
-  override name = 'LabelSetError';
+export class LabelHierarchyError extends LabelkitError {
+  override name = 'LabelHierarchyError';
   declare readonly code: 'LABEL_SET';
   /**
    * @param labelSetId - the label set at fault
@@ -254,7 +254,7 @@ export type AnyLabelkitError =
   | JobFailedError
   | JobTimeoutError
   | JobNotFoundError
-  | LabelSetError;
+  | LabelHierarchyError;
 
 /**
  * Tells whether a value is a labelkit error, across copies of the package.

@@ -1,4 +1,4 @@
-import { LabelSetError } from './errors.js';
+import { LabelHierarchyError } from './errors.js';
 import type { LabelItem, LabelSet } from './types.js';
 
 /** One label in its hierarchy (the same object however it is reached). */
@@ -57,7 +57,7 @@ export interface LabelTree {
  * @param set - a label set from `getLabelSets`
  * @returns the tree: `roots`, each label's `children`, `byId`; the maps by name and path are
  * built on first read
- * @throws {@link LabelSetError} listing every problem at once: duplicate ids, orphans (a
+ * @throws {@link LabelHierarchyError} listing every problem at once: duplicate ids, orphans (a
  * `parentId` that names no item of the set), cycles, and duplicate names (case-insensitive)
  * under one parent. It never loops, whatever the input.
  * @remarks A plain build over `Map`s, linear in the number of labels: one node per label, the
@@ -104,7 +104,7 @@ export function buildLabelTree(set: LabelSet): LabelTree {
     const more = onCycle.length > 20 ? ` and ${onCycle.length - 20} more` : '';
     problems.push(`labels ${onCycle.slice(0, 20).join(', ')}${more} form a cycle (no path to a top-level label)`);
   }
-  if (problems.length > 0) throw new LabelSetError(set.id, sortDuplicateNamesLast(problems));
+  if (problems.length > 0) throw new LabelHierarchyError(set.id, sortDuplicateNamesLast(problems));
   let idByName: Map<string, string> | undefined;
   let idByPath: Map<string, string> | undefined;
   let nameById: Map<string, string> | undefined;

@@ -2,7 +2,8 @@ import { isBadPort } from '../shared/badPorts.js';
 import { autoLabelInputProblems } from '../shared/autoLabelRules.js';
 import type { AutoLabelValidationOptions } from '../shared/autoLabelRules.js';
 import { labelItemProblems, labelSetIndexProblem } from '../shared/labelItemRules.js';
-import { checkId, isRecord } from '../shared/problem.js';
+import { checkId } from '../shared/problem.js';
+import { isRecord } from '../shared/isRecord.js';
 import type { Problem } from '../shared/problem.js';
 
 export type { AutoLabelValidationOptions } from '../shared/autoLabelRules.js';
