@@ -117,14 +117,7 @@ function answerProblem(data: unknown, selections: readonly Selected[]): string |
   return miss.lacks ? `the answer's data lacks ${at}` : `${at || 'data'} is not an object`;
 }
 
-/** A document's operation: its kind, its name, and what is missing from an answer to it. */
-export interface OperationOf {
-  kind: string | undefined;
-  operationName: string;
-  problem: (data: unknown) => string | undefined;
-}
-
-const operations = new WeakMap<object, OperationOf>();
+const operations = new WeakMap<object, { kind: string | undefined; operationName: string; problem: (data: unknown) => string | undefined }>();
 
 /**
  * The operation of a document, read once per document object.
@@ -136,7 +129,7 @@ const operations = new WeakMap<object, OperationOf>();
  * operationOf(GetCabinetDocument).operationName; // 'GetCabinet'
  * ```
  */
-export function operationOf(document: { readonly definitions: readonly Node[] }): OperationOf {
+export function operationOf(document: { readonly definitions: readonly Node[] }) {
   const known = operations.get(document);
   if (known) return known;
   const operation = document.definitions.find((d) => d.kind === 'OperationDefinition');
@@ -154,21 +147,19 @@ export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 async function readCapped(response: Response, max: number): Promise<string> {
   if (!response.body) return '';
   const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+  const decoder = new TextDecoder();
+  let text = '';
   try {
-    while (size < max) {
+    for (let size = 0; size < max; ) {
       const { done, value } = await reader.read();
       if (done) break;
-      chunks.push(value);
+      text += decoder.decode(value.subarray(0, max - size), { stream: true });
       size += value.byteLength;
     }
   } finally {
     void reader.cancel().catch(() => undefined);
   }
-  const bytes = new Uint8Array(size);
-  chunks.reduce((offset, chunk) => (bytes.set(chunk, offset), offset + chunk.byteLength), 0);
-  return new TextDecoder().decode(bytes.subarray(0, max));
+  return text;
 }
 
 /** Whether a body is a GraphQL response with errors. */
