@@ -3,14 +3,13 @@ import type { AnyVariables, Exchange, OperationResult, TypedDocumentNode } from 
 import { retryExchange } from '@urql/exchange-retry';
 import { delay, filter, fromValue, makeSubject, mergeMap, pipe, take, takeUntil, toPromise } from 'wonka';
 import { MAX_TIMER_MS } from '../shared/constants.js';
-import { DEFAULT_TOKEN_TIMEOUT_MS, labelkitAuthExchange, makeTokenSource } from './auth.js';
-import type { AuthOptions } from './auth.js';
+import { labelkitAuthExchange, makeTokenSource } from './auth.js';
+import type { LabelingClientOptions } from './client.js';
 import { AuthError, MUTATION_OUTCOME_UNKNOWN_HINT, NetworkError, ProtocolError, ValidationError } from './errors.js';
 import { secretsIn } from '../shared/redact.js';
 import { inBrowser } from './inBrowser.js';
 import { newRequestId } from './requestId.js';
 import { retrySettings } from './retryPolicy.js';
-import type { RetryOptions } from './retryPolicy.js';
 import { HttpStatusError, isRetryable, responseOf, retryAfterMs, toLabelkitError } from './toLabelkitError.js';
 import { VERSION } from './version.js';
 
@@ -22,15 +21,6 @@ export interface CallOptions {
   signal?: AbortSignal | undefined;
   /** Overrides the client's `timeoutMs` for this call (retries included); `Infinity` for none. */
   timeoutMs?: number | undefined;
-}
-
-/** What the executor needs from the client's options. */
-export interface ExecutorOptions extends AuthOptions {
-  url: string;
-  timeoutMs?: number;
-  retry?: RetryOptions;
-  fetch?: typeof fetch;
-  headers?: Record<string, string>;
 }
 
 /** What a domain method adds to a call of `execute`; `request` adds nothing. */
@@ -234,16 +224,14 @@ const retryAfterExchange: Exchange = ({ forward }) => (operations$) => {
  * const data = await execute(GetCabinetDocument, { projectId, role }, { kind: 'query', operationName: 'GetCabinet' });
  * ```
  */
-export function createExecutor(options: ExecutorOptions) {
+export function createExecutor(options: LabelingClientOptions) {
   const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
   const defaultTimeout = options.timeoutMs ?? 30_000;
   const retry = retrySettings(options.retry);
   const closing = new AbortController();
   // Every secret the client has held, so that no error can echo one (tokens join on refresh).
   const knownSecrets: (string | undefined)[] = [options.token, options.clientCredentials?.clientSecret];
-  // A token request's time-out: half the call's at most, so that a hung token request fails as itself.
-  const tokenTimeoutMs = options.tokenTimeoutMs ?? Math.min(DEFAULT_TOKEN_TIMEOUT_MS, defaultTimeout / 2);
-  const nextToken = makeTokenSource(options, { url: options.url, fetch: fetchFn, timeoutMs: tokenTimeoutMs, retry: options.retry, signal: closing.signal });
+  const nextToken = makeTokenSource({ ...options, timeoutMs: defaultTimeout }, fetchFn, closing.signal);
   const baseHeaders: Record<string, string> = {
     ...options.headers,
     'x-labelkit-client': `labelkit/${VERSION}`,
