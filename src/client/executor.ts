@@ -292,11 +292,8 @@ export function createExecutor(options: LabelingClientOptions) {
     // The call ends early on its time-out, its signal or close(): `lost` says which.
     const stop = makeSubject<void>();
     let lost: { code: 'TIMEOUT' | 'ABORTED'; text: string } | undefined;
-    let stopped!: () => void;
-    const ended = new Promise<void>((resolve) => (stopped = resolve));
     const end = (code: 'TIMEOUT' | 'ABORTED', text: string) => () => {
       lost ??= { code, text };
-      stopped();
       stop.next();
     };
     const timeoutMs = callOptions?.timeoutMs ?? defaultTimeout;
@@ -312,7 +309,7 @@ export function createExecutor(options: LabelingClientOptions) {
     let result: OperationResult | undefined;
     let sent = false;
     const turn = (async () => {
-      if (before) await Promise.race([before, ended]);
+      if (before) await Promise.race([before, pipe(stop.source, take(1), toPromise)]);
       if (lost) return;
       sent = true;
       result = await pipe(urql.executeRequestOperation(sent$), takeUntil(stop.source), take(1), toPromise);
