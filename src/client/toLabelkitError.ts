@@ -1,5 +1,5 @@
 import type { CombinedError } from '@urql/core';
-import { isTransientStatus } from '../shared/classify.js';
+import { errorCode, isTransientStatus } from '../shared/classify.js';
 import { redactValue } from '../shared/redact.js';
 import type { Secrets } from '../shared/redact.js';
 import { AuthError, GraphQLRequestError, isLabelkitError, MUTATION_OUTCOME_UNKNOWN_HINT, NetworkError, ProtocolError } from './errors.js';
@@ -98,10 +98,8 @@ export function isTransientError(error: unknown): boolean {
 /** What kind of failure an urql error is: the one reading of its shape, for conversion and retries. */
 type FailureKind = 'auth' | 'graphql' | 'protocol' | 'network';
 
-function causeCode(error: unknown): string | undefined {
-  const cause = error instanceof Error ? error.cause : undefined;
-  return cause instanceof Object && 'code' in cause && typeof cause.code === 'string' ? cause.code : undefined;
-}
+/** The system error code (ECONNRESET, …) under a network error, if any. */
+const causeCode = (error: unknown) => errorCode(error instanceof Error ? error.cause : undefined);
 
 function kindOf(error: CombinedError): FailureKind {
   const status = responseOf(error)?.status;
