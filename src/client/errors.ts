@@ -69,10 +69,7 @@ export class LabelkitError extends Error {
   constructor(code: ErrorCode, message: string, details: ErrorDetails = {}) {
     super(redact(message, details.secrets ?? []));
     this.code = code;
-    if (details.operationName !== undefined) this.operationName = details.operationName;
-    if (details.requestId !== undefined) this.requestId = details.requestId;
-    if (details.status !== undefined) this.status = details.status;
-    if (details.phase !== undefined) this.phase = details.phase;
+    for (const key of ['operationName', 'requestId', 'status', 'phase'] as const) if (details[key] !== undefined) Object.assign(this, { [key]: details[key] });
     Object.defineProperty(this, 'cause', { value: safeCause(details.cause, details.secrets ?? []), enumerable: false, writable: false });
   }
 
