@@ -1,9 +1,9 @@
 import { authExchange } from '@urql/exchange-auth';
 import type { Exchange, Operation } from '@urql/core';
-import { classifyFailure, isTransientStatus } from '../shared/classify.js';
+import { isTransientStatus } from '../shared/classify.js';
 import { AuthError, NetworkError } from './errors.js';
 import { backoffDelays } from './retryPolicy.js';
-import { isAuthFailure } from './toLabelkitError.js';
+import { isAuthFailure, isTransientError } from './toLabelkitError.js';
 import type { RetryOptions } from './retryPolicy.js';
 
 /** Client-credentials login, as production issues tokens. */
@@ -37,7 +37,7 @@ export interface Token {
 const EXPIRY_MARGIN_MS = 30_000;
 
 /** How long a token request may take unless `tokenTimeoutMs` says otherwise (capped by the call time-out). */
-export const DEFAULT_TOKEN_TIMEOUT_MS = 10_000;
+const DEFAULT_TOKEN_TIMEOUT_MS = 10_000;
 
 /** Runs `work` with an abort signal that fires after `ms`; rejects with `onTimeout()` then. */
 async function withTimeout<T>(ms: number, work: (signal: AbortSignal) => Promise<T>, onTimeout: () => Error): Promise<T> {
@@ -92,24 +92,16 @@ async function requestToken(credentials: ClientCredentials, tokenUrl: string, fe
   return { value: json.access_token, ...(ttl !== undefined && { refreshAt: Date.now() + Math.max(ttl - EXPIRY_MARGIN_MS, ttl / 2) }) };
 }
 
-/** What {@link makeTokenSource} needs besides the credentials. */
-export interface TokenSourceOptions {
-  /** The GraphQL endpoint; the default token URL is `/api/oauth/token` on its origin. */
-  url: string;
-  fetch: typeof fetch;
-  /** The time-out of one token request or `getToken()` call. */
-  timeoutMs: number;
-  /** Transient failures of the token endpoint are retried with the client's retry settings. */
-  retry?: RetryOptions | undefined;
-  /** Ends any wait between token attempts (the client's close()). */
-  signal: AbortSignal;
-}
-
 /**
  * Turns the auth options into a function that obtains a fresh access token.
  *
- * @param options - `token`, `getToken` or `clientCredentials`
- * @param source - endpoint, fetch, time-out, retry settings and the client's close signal
+ * @param options - `token`, `getToken` or `clientCredentials`; `url`, the GraphQL endpoint (the
+ * default token URL is `/api/oauth/token` on its origin); `retry`, the client's settings, with
+ * which transient failures of the token endpoint are retried; `tokenTimeoutMs` (see
+ * {@link AuthOptions}), else at most half the client's `timeoutMs`, so that a hung token request
+ * fails as itself; `timeoutMs`, the client's call time-out
+ * @param fetchFn - the fetch to use
+ * @param signal - the client's close(): ends any wait between token attempts
  * @returns a function that resolves with a token, or rejects with an {@link AuthError} or a
  * {@link NetworkError}, both of `phase: 'token'` and naming the token endpoint (or `getToken()`)
  * @remarks Each request (or `getToken()` call) has its own time-out. A transient failure of the
@@ -118,13 +110,13 @@ export interface TokenSourceOptions {
  * auth exchange keeps the token.
  * @example
  * ```ts
- * const next = makeTokenSource({ clientCredentials: { clientId, clientSecret } }, { url, fetch, timeoutMs: 10_000, signal });
+ * const next = makeTokenSource({ url, timeoutMs: 30_000, clientCredentials: { clientId, clientSecret } }, fetch, closing.signal);
  * const { value } = await next();
  * ```
  */
-export function makeTokenSource(options: AuthOptions, source: TokenSourceOptions): () => Promise<Token> {
+export function makeTokenSource(options: AuthOptions & { url: string; retry?: RetryOptions | undefined; timeoutMs: number }, fetchFn: typeof fetch, signal: AbortSignal): () => Promise<Token> {
   const { token, getToken, clientCredentials } = options;
-  const { timeoutMs } = source;
+  const timeoutMs = options.tokenTimeoutMs ?? Math.min(DEFAULT_TOKEN_TIMEOUT_MS, options.timeoutMs / 2);
   const phase = 'token' as const;
   if (getToken) {
     return async () => {
@@ -142,24 +134,23 @@ export function makeTokenSource(options: AuthOptions, source: TokenSourceOptions
     };
   }
   if (clientCredentials) {
-    const tokenUrl = clientCredentials.tokenUrl ?? new URL('/api/oauth/token', source.url).toString();
+    const tokenUrl = clientCredentials.tokenUrl ?? new URL('/api/oauth/token', options.url).toString();
     const once = () =>
-      withTimeout(timeoutMs, (signal) => requestToken(clientCredentials, tokenUrl, source.fetch, signal), () =>
+      withTimeout(timeoutMs, (timeout) => requestToken(clientCredentials, tokenUrl, fetchFn, timeout), () =>
         new NetworkError('TIMEOUT', `the token endpoint ${tokenUrl} did not answer within ${timeoutMs} ms`, { phase }),
       );
     return async () => {
-      for (const delayMs of backoffDelays(source.retry)) {
+      for (const delayMs of backoffDelays(options.retry)) {
         try {
           return await once();
         } catch (error) {
-          const transient = error instanceof NetworkError && classifyFailure({ status: error.status }) === 'transient';
-          if (!transient || delayMs === undefined || source.signal.aborted) throw error;
+          if (!isTransientError(error) || delayMs === undefined || signal.aborted) throw error;
           await new Promise<void>((resolve) => {
-            const done = () => (clearTimeout(timer), source.signal.removeEventListener('abort', done), resolve());
+            const done = () => (clearTimeout(timer), signal.removeEventListener('abort', done), resolve());
             const timer = setTimeout(done, delayMs);
-            source.signal.addEventListener('abort', done, { once: true });
+            signal.addEventListener('abort', done, { once: true });
           });
-          if (source.signal.aborted) throw error; // closed while waiting: no request after close()
+          if (signal.aborted) throw error; // closed while waiting: no request after close()
         }
       }
       throw new Error('unreachable: backoffDelays yields at least one attempt');

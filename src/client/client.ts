@@ -284,7 +284,7 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
     },
     async waitForJob(jobId, waitOptions) {
       assertValid('GetJobs', checkId(jobId, 'jobId'), waitOptions);
-      return poller.wait(jobId, waitOptions);
+      return (await poller.waitAll([jobId], waitOptions))[0]!;
     },
     async waitForJobs(jobIds, waitOptions) {
       assertValid('GetJobs', checkJobIds(jobIds), waitOptions);

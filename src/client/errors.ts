@@ -69,10 +69,7 @@ export class LabelkitError extends Error {
   constructor(code: ErrorCode, message: string, details: ErrorDetails = {}) {
     super(redact(message, details.secrets ?? []));
     this.code = code;
-    if (details.operationName !== undefined) this.operationName = details.operationName;
-    if (details.requestId !== undefined) this.requestId = details.requestId;
-    if (details.status !== undefined) this.status = details.status;
-    if (details.phase !== undefined) this.phase = details.phase;
+    for (const key of ['operationName', 'requestId', 'status', 'phase'] as const) if (details[key] !== undefined) Object.assign(this, { [key]: details[key] });
     Object.defineProperty(this, 'cause', { value: safeCause(details.cause, details.secrets ?? []), enumerable: false, writable: false });
   }
 
@@ -223,8 +220,8 @@ export class JobNotFoundError extends LabelkitError {
 }
 
 /** A label set whose hierarchy is broken: orphans, cycles, duplicate names under one parent. */
-export class LabelSetError extends LabelkitError {
-  override name = 'LabelSetError';
+export class LabelHierarchyError extends LabelkitError {
+  override name = 'LabelHierarchyError';
   declare readonly code: 'LABEL_SET';
   /**
    * @param labelSetId - the label set at fault
@@ -254,7 +251,7 @@ export type AnyLabelkitError =
   | JobFailedError
   | JobTimeoutError
   | JobNotFoundError
-  | LabelSetError;
+  | LabelHierarchyError;
 
 /**
  * Tells whether a value is a labelkit error, across copies of the package.

@@ -3,14 +3,13 @@ import type { AnyVariables, Exchange, OperationResult, TypedDocumentNode } from 
 import { retryExchange } from '@urql/exchange-retry';
 import { delay, filter, fromValue, makeSubject, mergeMap, pipe, take, takeUntil, toPromise } from 'wonka';
 import { MAX_TIMER_MS } from '../shared/constants.js';
-import { DEFAULT_TOKEN_TIMEOUT_MS, labelkitAuthExchange, makeTokenSource } from './auth.js';
-import type { AuthOptions } from './auth.js';
+import { labelkitAuthExchange, makeTokenSource } from './auth.js';
+import type { LabelingClientOptions } from './client.js';
 import { AuthError, MUTATION_OUTCOME_UNKNOWN_HINT, NetworkError, ProtocolError, ValidationError } from './errors.js';
 import { secretsIn } from '../shared/redact.js';
 import { inBrowser } from './inBrowser.js';
 import { newRequestId } from './requestId.js';
 import { retrySettings } from './retryPolicy.js';
-import type { RetryOptions } from './retryPolicy.js';
 import { HttpStatusError, isRetryable, responseOf, retryAfterMs, toLabelkitError } from './toLabelkitError.js';
 import { VERSION } from './version.js';
 
@@ -22,15 +21,6 @@ export interface CallOptions {
   signal?: AbortSignal | undefined;
   /** Overrides the client's `timeoutMs` for this call (retries included); `Infinity` for none. */
   timeoutMs?: number | undefined;
-}
-
-/** What the executor needs from the client's options. */
-export interface ExecutorOptions extends AuthOptions {
-  url: string;
-  timeoutMs?: number;
-  retry?: RetryOptions;
-  fetch?: typeof fetch;
-  headers?: Record<string, string>;
 }
 
 /** What a domain method adds to a call of `execute`; `request` adds nothing. */
@@ -117,14 +107,7 @@ function answerProblem(data: unknown, selections: readonly Selected[]): string |
   return miss.lacks ? `the answer's data lacks ${at}` : `${at || 'data'} is not an object`;
 }
 
-/** A document's operation: its kind, its name, and what is missing from an answer to it. */
-export interface OperationOf {
-  kind: string | undefined;
-  operationName: string;
-  problem: (data: unknown) => string | undefined;
-}
-
-const operations = new WeakMap<object, OperationOf>();
+const operations = new WeakMap<object, { kind: string | undefined; operationName: string; problem: (data: unknown) => string | undefined }>();
 
 /**
  * The operation of a document, read once per document object.
@@ -136,7 +119,7 @@ const operations = new WeakMap<object, OperationOf>();
  * operationOf(GetCabinetDocument).operationName; // 'GetCabinet'
  * ```
  */
-export function operationOf(document: { readonly definitions: readonly Node[] }): OperationOf {
+export function operationOf(document: { readonly definitions: readonly Node[] }) {
   const known = operations.get(document);
   if (known) return known;
   const operation = document.definitions.find((d) => d.kind === 'OperationDefinition');
@@ -154,21 +137,19 @@ export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 async function readCapped(response: Response, max: number): Promise<string> {
   if (!response.body) return '';
   const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+  const decoder = new TextDecoder();
+  let text = '';
   try {
-    while (size < max) {
+    for (let size = 0; size < max; ) {
       const { done, value } = await reader.read();
       if (done) break;
-      chunks.push(value);
+      text += decoder.decode(value.subarray(0, max - size), { stream: true });
       size += value.byteLength;
     }
   } finally {
     void reader.cancel().catch(() => undefined);
   }
-  const bytes = new Uint8Array(size);
-  chunks.reduce((offset, chunk) => (bytes.set(chunk, offset), offset + chunk.byteLength), 0);
-  return new TextDecoder().decode(bytes.subarray(0, max));
+  return text;
 }
 
 /** Whether a body is a GraphQL response with errors. */
@@ -243,16 +224,14 @@ const retryAfterExchange: Exchange = ({ forward }) => (operations$) => {
  * const data = await execute(GetCabinetDocument, { projectId, role }, { kind: 'query', operationName: 'GetCabinet' });
  * ```
  */
-export function createExecutor(options: ExecutorOptions) {
+export function createExecutor(options: LabelingClientOptions) {
   const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
   const defaultTimeout = options.timeoutMs ?? 30_000;
   const retry = retrySettings(options.retry);
   const closing = new AbortController();
   // Every secret the client has held, so that no error can echo one (tokens join on refresh).
   const knownSecrets: (string | undefined)[] = [options.token, options.clientCredentials?.clientSecret];
-  // A token request's time-out: half the call's at most, so that a hung token request fails as itself.
-  const tokenTimeoutMs = options.tokenTimeoutMs ?? Math.min(DEFAULT_TOKEN_TIMEOUT_MS, defaultTimeout / 2);
-  const nextToken = makeTokenSource(options, { url: options.url, fetch: fetchFn, timeoutMs: tokenTimeoutMs, retry: options.retry, signal: closing.signal });
+  const nextToken = makeTokenSource({ ...options, timeoutMs: defaultTimeout }, fetchFn, closing.signal);
   const baseHeaders: Record<string, string> = {
     ...options.headers,
     'x-labelkit-client': `labelkit/${VERSION}`,
@@ -313,11 +292,8 @@ export function createExecutor(options: ExecutorOptions) {
     // The call ends early on its time-out, its signal or close(): `lost` says which.
     const stop = makeSubject<void>();
     let lost: { code: 'TIMEOUT' | 'ABORTED'; text: string } | undefined;
-    let stopped!: () => void;
-    const ended = new Promise<void>((resolve) => (stopped = resolve));
     const end = (code: 'TIMEOUT' | 'ABORTED', text: string) => () => {
       lost ??= { code, text };
-      stopped();
       stop.next();
     };
     const timeoutMs = callOptions?.timeoutMs ?? defaultTimeout;
@@ -333,7 +309,7 @@ export function createExecutor(options: ExecutorOptions) {
     let result: OperationResult | undefined;
     let sent = false;
     const turn = (async () => {
-      if (before) await Promise.race([before, ended]);
+      if (before) await Promise.race([before, pipe(stop.source, take(1), toPromise)]);
       if (lost) return;
       sent = true;
       result = await pipe(urql.executeRequestOperation(sent$), takeUntil(stop.source), take(1), toPromise);

@@ -15,7 +15,7 @@ export type { LabelingClient, LabelingClientOptions, RequestArguments } from './
 export type { CallOptions, RetryOptions } from './executor.js';
 export type { AuthOptions, ClientCredentials } from './auth.js';
 export type { PollOptions, WaitOptions } from './jobPoller.js';
-export { AuthError, GraphQLRequestError, isLabelkitError, JobFailedError, JobNotFoundError, JobTimeoutError, LabelkitError, LabelSetError, NetworkError, ProtocolError, ValidationError } from './errors.js';
+export { AuthError, GraphQLRequestError, isLabelkitError, JobFailedError, JobNotFoundError, JobTimeoutError, LabelkitError, LabelHierarchyError, NetworkError, ProtocolError, ValidationError } from './errors.js';
 export type { AnyLabelkitError, ErrorCode, ErrorDetails, GraphQLErrorEntry } from './errors.js';
 export { validateAutoLabelInput } from './validation.js';
 export type { AutoLabelValidationOptions, ValidationProblem } from './validation.js';

@@ -81,18 +81,6 @@ export class JobPoller {
   }
 
   /**
-   * Waits for one job.
-   *
-   * @param jobId - the job
-   * @param options - see {@link WaitOptions}
-   * @returns its outcome; rejects on abort or a non-transient error
-   */
-  async wait(jobId: string, options: WaitOptions = {}): Promise<JobOutcome> {
-    const [outcome] = await this.waitAll([jobId], options);
-    return outcome!;
-  }
-
-  /**
    * Waits for a group of jobs, with one abort listener and one time-out timer for the group.
    *
    * @param jobIds - the jobs
@@ -115,7 +103,7 @@ export class JobPoller {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
         for (const waiter of group) this.waiters.delete(waiter);
-        if (this.waiters.size === 0) this.stop();
+        if (this.waiters.size === 0) clearTimeout(this.timer);
         if (error) reject(error);
         else resolve(outcomes);
       };
@@ -153,7 +141,7 @@ export class JobPoller {
   /** Ends every wait with an ABORTED error (the client was closed), aborts the request in flight, and sends none again. */
   close(): void {
     this.closed = true;
-    this.stop();
+    clearTimeout(this.timer);
     this.inFlight?.abort();
     for (const waiter of [...this.waiters]) waiter.settle(aborted(`the client was closed while waiting for job ${waiter.jobId}`));
   }
@@ -168,11 +156,6 @@ export class JobPoller {
     }
     if (min === Infinity) return { min: this.intervalMs, max: this.maxIntervalMs };
     return { min, max: Math.max(min, max) };
-  }
-
-  private stop(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
   }
 
   private schedule(ms: number): void {

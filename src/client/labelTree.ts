@@ -1,4 +1,4 @@
-import { LabelSetError } from './errors.js';
+import { LabelHierarchyError } from './errors.js';
 import type { LabelItem, LabelSet } from './types.js';
 
 /** One label in its hierarchy (the same object however it is reached). */
@@ -57,7 +57,7 @@ export interface LabelTree {
  * @param set - a label set from `getLabelSets`
  * @returns the tree: `roots`, each label's `children`, `byId`; the maps by name and path are
  * built on first read
- * @throws {@link LabelSetError} listing every problem at once: duplicate ids, orphans (a
+ * @throws {@link LabelHierarchyError} listing every problem at once: duplicate ids, orphans (a
  * `parentId` that names no item of the set), cycles, and duplicate names (case-insensitive)
  * under one parent. It never loops, whatever the input.
  * @remarks A plain build over `Map`s, linear in the number of labels: one node per label, the
@@ -73,6 +73,7 @@ export interface LabelTree {
  */
 export function buildLabelTree(set: LabelSet): LabelTree {
   const problems: string[] = [];
+  const duplicateNames: string[] = []; // listed after the other problems, as the build has always listed them
   const byId = new Map<string, Node>();
   for (const item of set.labelItems) {
     if (byId.has(item.id)) problems.push(`duplicate label id ${item.id}`);
@@ -92,7 +93,7 @@ export function buildLabelTree(set: LabelSet): LabelTree {
     const names = siblings.get(parentId ?? null) ?? new Map<string, LabelItem>();
     siblings.set(parentId ?? null, names);
     const other = names.get(labelName.toLowerCase());
-    if (other) problems.push(`duplicate name "${labelName}" ${parentId ? `under ${parentId}` : 'at the top level'} (ids ${other.id} and ${id})`);
+    if (other) duplicateNames.push(`duplicate name "${labelName}" ${parentId ? `under ${parentId}` : 'at the top level'} (ids ${other.id} and ${id})`);
     else names.set(labelName.toLowerCase(), node.item);
   }
   // Depths breadth first from the top and from the broken labels: a label not reached is on, or below, a cycle.
@@ -104,7 +105,8 @@ export function buildLabelTree(set: LabelSet): LabelTree {
     const more = onCycle.length > 20 ? ` and ${onCycle.length - 20} more` : '';
     problems.push(`labels ${onCycle.slice(0, 20).join(', ')}${more} form a cycle (no path to a top-level label)`);
   }
-  if (problems.length > 0) throw new LabelSetError(set.id, sortDuplicateNamesLast(problems));
+  problems.push(...duplicateNames);
+  if (problems.length > 0) throw new LabelHierarchyError(set.id, problems);
   let idByName: Map<string, string> | undefined;
   let idByPath: Map<string, string> | undefined;
   let nameById: Map<string, string> | undefined;
@@ -130,12 +132,6 @@ export function buildLabelTree(set: LabelSet): LabelTree {
     findPath: (path) => byId.get(tree.idByPath.get(path.toLowerCase()) ?? ''),
   };
   return tree;
-}
-
-/** The duplicate names after the other problems (as the build has always listed them), each group in the set's order. */
-function sortDuplicateNamesLast(problems: string[]): string[] {
-  const isName = (p: string) => p.startsWith('duplicate name ');
-  return [...problems.filter((p) => !isName(p)), ...problems.filter(isName)];
 }
 
 function describe(item: LabelItem): string {

@@ -1,5 +1,5 @@
 import type { CombinedError } from '@urql/core';
-import { classifyFailure, isTransientStatus } from '../shared/classify.js';
+import { errorCode, isTransientStatus } from '../shared/classify.js';
 import { redactValue } from '../shared/redact.js';
 import type { Secrets } from '../shared/redact.js';
 import { AuthError, GraphQLRequestError, isLabelkitError, MUTATION_OUTCOME_UNKNOWN_HINT, NetworkError, ProtocolError } from './errors.js';
@@ -82,7 +82,7 @@ export function retryAfterMs(response: Response | undefined): number | undefined
  *
  * @param error - anything caught
  * @returns true for a {@link NetworkError} of code `NETWORK` or `TIMEOUT` that the shared
- * classification (`shared/classify`) calls transient: no answer at all, a cut answer, or HTTP
+ * status rule (`isTransientStatus` of `shared/classify`) calls transient: no answer at all, a cut answer, or HTTP
  * 408/429/5xx (whatever the body said), the token endpoint's included; false for everything else
  * (auth, a refused 4xx such as 404, GraphQL errors, a malformed answer, an abort)
  * @example
@@ -92,16 +92,14 @@ export function retryAfterMs(response: Response | undefined): number | undefined
  */
 export function isTransientError(error: unknown): boolean {
   if (!isLabelkitError(error) || (error.code !== 'NETWORK' && error.code !== 'TIMEOUT')) return false;
-  return classifyFailure({ status: error.status }) === 'transient';
+  return error.status === undefined || isTransientStatus(error.status);
 }
 
 /** What kind of failure an urql error is: the one reading of its shape, for conversion and retries. */
 type FailureKind = 'auth' | 'graphql' | 'protocol' | 'network';
 
-function causeCode(error: unknown): string | undefined {
-  const cause = error instanceof Error ? error.cause : undefined;
-  return cause instanceof Object && 'code' in cause && typeof cause.code === 'string' ? cause.code : undefined;
-}
+/** The system error code (ECONNRESET, …) under a network error, if any. */
+const causeCode = (error: unknown) => errorCode(error instanceof Error ? error.cause : undefined);
 
 function kindOf(error: CombinedError): FailureKind {
   const status = responseOf(error)?.status;
@@ -124,7 +122,7 @@ function kindOf(error: CombinedError): FailureKind {
 export function isRetryable(error: CombinedError): boolean {
   if (kindOf(error) !== 'network') return false;
   const status = responseOf(error)?.status;
-  return status === undefined || (status >= 200 && status < 300) || classifyFailure({ status }) === 'transient';
+  return status === undefined || (status >= 200 && status < 300) || isTransientStatus(status);
 }
 
 /**

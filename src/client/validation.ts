@@ -2,7 +2,8 @@ import { isBadPort } from '../shared/badPorts.js';
 import { autoLabelInputProblems } from '../shared/autoLabelRules.js';
 import type { AutoLabelValidationOptions } from '../shared/autoLabelRules.js';
 import { labelItemProblems, labelSetIndexProblem } from '../shared/labelItemRules.js';
-import { checkId, isRecord } from '../shared/problem.js';
+import { checkId } from '../shared/problem.js';
+import { isRecord } from '../shared/isRecord.js';
 import type { Problem } from '../shared/problem.js';
 
 export type { AutoLabelValidationOptions } from '../shared/autoLabelRules.js';
@@ -38,9 +39,7 @@ export function checkJobIds(value: unknown): Problem[] {
  * // [{ path: 'input.projectId', message: 'must be a non-empty string' }, …]
  * ```
  */
-export function validateAutoLabelInput(input: unknown, options: AutoLabelValidationOptions = {}): Problem[] {
-  return autoLabelInputProblems(input, options);
-}
+export const validateAutoLabelInput: (input: unknown, options?: AutoLabelValidationOptions) => Problem[] = autoLabelInputProblems;
 
 /** A problem at `path` unless `ok`. */
 const unless = (ok: boolean, path: string, message: string): Problem[] => (ok ? [] : [{ path, message }]);
@@ -112,11 +111,6 @@ export function checkClientOptions(given: object): Problem[] {
   ];
 }
 
-/** An optional text field: absent, null, or a string. */
-function checkOptionalText(value: unknown, path: string): Problem[] {
-  return unless(value === undefined || value === null || typeof value === 'string', path, 'must be a string or null');
-}
-
 /** An optional non-empty string (a signature, a new name): absent, or text besides white space. */
 function checkOptionalId(value: unknown, path: string): Problem[] {
   return value === undefined ? [] : checkId(value, path);
@@ -160,7 +154,7 @@ function checkLabelItems(value: unknown, path: string, kind: 'replace' | 'append
     } else if (item.parentId !== undefined && item.parentId !== null && checkId(item.parentId, '').length > 0) {
       problems.push({ path: `${at}.parentId`, message: 'must be the id of another label of the list, or null' });
     }
-    problems.push(...checkId(item.labelName, `${at}.labelName`), ...checkOptionalText(item.desc, `${at}.desc`));
+    problems.push(...checkId(item.labelName, `${at}.labelName`), ...unless(item.desc == null || typeof item.desc === 'string', `${at}.desc`, 'must be a string or null'));
     return undefined;
   });
   const rules = labelItemProblems(value, { fields: { name: 'labelName' }, hierarchy: kind === 'replace', refer: (i) => `${path}[${i}]` });

@@ -25,7 +25,7 @@ export function placeOf(problem: FileProblem): string {
 /**
  * The base of the errors of label sets as code (a label-set file, its plan, its apply).
  *
- * @remarks Not to be confused with the client's `LabelSetError` (a label set read from the
+ * @remarks Not to be confused with the client's `LabelHierarchyError` (a label set read from the
  * service whose hierarchy is broken) or the emulator's `LabelSetWriteRefusedError` (its store
  * refusing a write).
  *

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LabelkitError } from '../../src/client/index.js';
-import { AuthError, GraphQLRequestError, JobFailedError, JobNotFoundError, JobTimeoutError, LabelSetError, NetworkError, ValidationError } from '../../src/client/errors.js';
+import { AuthError, GraphQLRequestError, JobFailedError, JobNotFoundError, JobTimeoutError, LabelHierarchyError, NetworkError, ValidationError } from '../../src/client/errors.js';
 import { exitCodeOf } from '../../src/cli/exitCodeOf.js';
 import { EXIT } from '../../src/cli/exitCodes.js';
 import { WaitInterrupted } from '../../src/cli/interrupted.js';
@@ -19,7 +19,7 @@ describe('exitCodeOf', () => {
     expect(exitCodeOf(new JobTimeoutError('j', null, 1))).toBe(6);
     expect(exitCodeOf(new JobNotFoundError('j'))).toBe(7);
     expect(exitCodeOf(new GraphQLRequestError([{ message: 'x' }]))).toBe(1);
-    expect(exitCodeOf(new LabelSetError('s', ['cycle']))).toBe(1);
+    expect(exitCodeOf(new LabelHierarchyError('s', ['cycle']))).toBe(1);
     expect(exitCodeOf(new LabelkitError('ABORTED', '[Job] aborted'))).toBe(130);
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLabelingClient, isLabelkitError, LabelkitError } from '../../src/client/index.js';
-import { AuthError, GraphQLRequestError, JobFailedError, JobNotFoundError, JobTimeoutError, LabelSetError, NetworkError, ValidationError } from '../../src/client/errors.js';
+import { AuthError, GraphQLRequestError, JobFailedError, JobNotFoundError, JobTimeoutError, LabelHierarchyError, NetworkError, ValidationError } from '../../src/client/errors.js';
 import type { LabelingClient } from '../../src/client/index.js';
 import { mockJob, projectSdl, startMockServer } from '../support/mockServer.js';
 import type { MockServer } from '../support/mockServer.js';
@@ -115,7 +115,7 @@ describe('LabelkitError subclasses', () => {
     ['JobFailedError', new JobFailedError(job), 'JOB_FAILED', '[Job] job j1 failed with 1 error: first line'],
     ['JobTimeoutError', new JobTimeoutError('j1', null, 50), 'JOB_TIMEOUT', '[Job] job j1 did not end within 50 ms (never seen)'],
     ['JobNotFoundError', new JobNotFoundError('j1'), 'JOB_NOT_FOUND', '[Job] the service knows no job j1'],
-    ['LabelSetError', new LabelSetError('s1', ['x', 'y']), 'LABEL_SET', '[LabelSet] label set s1: x; y'],
+    ['LabelHierarchyError', new LabelHierarchyError('s1', ['x', 'y']), 'LABEL_SET', '[LabelSet] label set s1: x; y'],
   ])('%s has its name, code and origin-prefixed message', (name, error, code, message) => {
     expect(error).toBeInstanceOf(LabelkitError);
     expect(error).toBeInstanceOf(Error);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildLabelTree } from '../../src/client/index.js';
-import { LabelSetError } from '../../src/client/errors.js';
+import { LabelHierarchyError } from '../../src/client/errors.js';
 import type { LabelItem, LabelNode, LabelSet } from '../../src/client/index.js';
 
 const item = (id: string, labelName: string, parentId: string | null = null): LabelItem => ({ id, labelName, parentId, color: null, desc: null });
@@ -36,8 +36,8 @@ describe('buildLabelTree', () => {
       } catch (e) {
         return e;
       }
-    })() as LabelSetError;
-    expect(error).toBeInstanceOf(LabelSetError);
+    })() as LabelHierarchyError;
+    expect(error).toBeInstanceOf(LabelHierarchyError);
     expect(error.problems).toEqual([
       'label 4 ("Lost") has parent nowhere, which is not in the set (orphan)',
       'label 7 ("Self") is its own parent (cycle)',
@@ -50,7 +50,7 @@ describe('buildLabelTree', () => {
   it('finishes on a long cycle and on a deep chain', () => {
     const n = 5_000;
     const ring = Array.from({ length: n }, (_, i) => item(String(i), `L${i}`, String((i + 1) % n)));
-    expect(() => buildLabelTree(set(...ring))).toThrow(LabelSetError);
+    expect(() => buildLabelTree(set(...ring))).toThrow(LabelHierarchyError);
     const chain = Array.from({ length: n }, (_, i) => item(String(i), `L${i}`, i === 0 ? null : String(i - 1)));
     const deepest = buildLabelTree(set(...chain)).byId.get(String(n - 1))!;
     expect(deepest.depth).toBe(n - 1);
@@ -140,7 +140,7 @@ describe('buildLabelTree', () => {
       } catch (e) {
         return e;
       }
-    })() as LabelSetError;
+    })() as LabelHierarchyError;
     expect(error.problems).toEqual([
       'duplicate label id 1',
       'label 2 ("x") has parent gone, which is not in the set (orphan)',

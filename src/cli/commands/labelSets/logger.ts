@@ -28,7 +28,7 @@ function swatch(color: string | null): string {
  * @param set - a label set
  * @param color - add colour swatches and dim the ids
  * @returns the lines, a header first
- * @throws {@link LabelSetError} when the set's hierarchy is broken (orphans, cycles)
+ * @throws {@link LabelHierarchyError} when the set's hierarchy is broken (orphans, cycles)
  * @example
  * ```ts
  * labelSetLines(set, false);
