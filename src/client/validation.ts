@@ -112,7 +112,7 @@ export function checkClientOptions(given: object): Problem[] {
 }
 
 /** An optional non-empty string (a signature, a new name): absent, or text besides white space. */
-function checkOptionalId(value: unknown, path: string): Problem[] {
+function checkOptionalText(value: unknown, path: string): Problem[] {
   return value === undefined ? [] : checkId(value, path);
 }
 
@@ -201,8 +201,8 @@ export function checkCreateLabelSet(projectId: unknown, input: unknown): Problem
  */
 export function checkUpdateLabelSet(input: unknown): Problem[] {
   if (!isRecord(input)) return [{ path: 'input', message: 'must be an object with id, projectId and name or labelItems' }];
-  const problems = [...checkId(input.id, 'input.id'), ...checkId(input.projectId, 'input.projectId'), ...checkOptionalId(input.labelSetSignature, 'input.labelSetSignature')];
-  problems.push(...checkOptionalId(input.name, 'input.name'));
+  const problems = [...checkId(input.id, 'input.id'), ...checkId(input.projectId, 'input.projectId'), ...checkOptionalText(input.labelSetSignature, 'input.labelSetSignature')];
+  problems.push(...checkOptionalText(input.name, 'input.name'));
   if (input.labelItems !== undefined) problems.push(...checkLabelItems(input.labelItems, 'input.labelItems', 'replace'));
   if (input.name === undefined && input.labelItems === undefined) problems.push({ path: 'input', message: 'give name, labelItems or both (an update without either changes nothing)' });
   return problems;
@@ -222,7 +222,7 @@ export function checkAppendLabelItems(input: unknown): Problem[] {
   if (!isRecord(input)) return [{ path: 'input', message: 'must be an object with labelSetId and labelItems' }];
   return [
     ...checkId(input.labelSetId, 'input.labelSetId'),
-    ...checkOptionalId(input.labelSetSignature, 'input.labelSetSignature'),
+    ...checkOptionalText(input.labelSetSignature, 'input.labelSetSignature'),
     ...checkLabelItems(input.labelItems, 'input.labelItems', 'append'),
   ];
 }

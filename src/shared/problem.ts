@@ -30,5 +30,3 @@ export function checkId(value: unknown, path: string): Problem[] {
   return typeof value === 'string' && value.trim() !== '' ? [] : [{ path, message: 'must be a non-empty string' }];
 }
 
-// Re-exported for src/client/validation.ts until it imports ./isRecord.js itself (its one home).
-export { isRecord } from './isRecord.js';
