@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import { Client, fetchExchange } from '@urql/core';
 import type { AddressInfo, Socket } from 'node:net';
 import { GetLabelsPaginatedDocument } from '../generated/tags/graphql.js';
 import { createLabelingClient, readLabelsOfDocuments } from '../src/client/index.js';
@@ -83,6 +84,9 @@ export async function readLabels(): Promise<Figure[]> {
   const ids = Array.from({ length: documents }, (_, i) => `doc-${i}`);
   const server = await startPagesServer();
   const client = createLabelingClient({ url: server.url, token: 't', timeoutMs: 120_000 });
+  // Plain urql as labelkit configures it underneath (POST, no cache, fetchExchange): what any
+  // client over urql pays per request, to tell the goal's gap from labelkit's own part of it.
+  const urql = new Client({ url: server.url, exchanges: [fetchExchange], preferGetMethod: false, requestPolicy: 'network-only', fetchOptions: { headers: { authorization: 'Bearer t' } } });
   const touch = (node: { l: string; start: { tokenId: number } }) => node.l.length + node.start.tokenId;
   const contenders = {
     raw: async () => {
@@ -120,13 +124,28 @@ export async function readLabels(): Promise<Figure[]> {
       }
       return seen;
     },
+    urql: async () => {
+      let seen = 0;
+      for (const documentId of ids) {
+        let input: { cursor?: string; page?: { skip: number; take: number } } = { page: { skip: 0, take: 100 } };
+        for (;;) {
+          const result = await urql.query(GetLabelsPaginatedDocument, { documentId, input }).toPromise();
+          if (result.error || !result.data) throw result.error ?? new Error('no data');
+          const page = result.data.getLabelsPaginated;
+          for (const node of page.nodes as { l: string; start: { tokenId: number } }[]) if (touch(node) >= 0) seen++;
+          if (page.pageInfo.nextCursor === null) break;
+          input = { cursor: page.pageInfo.nextCursor };
+        }
+      }
+      return seen;
+    },
   };
   for (const fn of Object.values(contenders)) if ((await fn()) !== labels) throw new Error(`a read did not see all ${labels} labels`);
-  const wall = { raw: [] as number[], labelkit: [] as number[], request: [] as number[] };
-  const cpu = { raw: [] as number[], labelkit: [] as number[], request: [] as number[] };
+  const wall = { raw: [] as number[], labelkit: [] as number[], request: [] as number[], urql: [] as number[] };
+  const cpu = { raw: [] as number[], labelkit: [] as number[], request: [] as number[], urql: [] as number[] };
   const rounds = smoke ? 2 : 7;
   for (let r = 0; r < rounds; r++) {
-    for (const name of r % 2 ? (['labelkit', 'request', 'raw'] as const) : (['raw', 'request', 'labelkit'] as const)) {
+    for (const name of r % 2 ? (['labelkit', 'request', 'urql', 'raw'] as const) : (['raw', 'urql', 'request', 'labelkit'] as const)) {
       collectGarbage();
       const startCpu = process.cpuUsage();
       const start = performance.now();
@@ -162,6 +181,8 @@ export async function readLabels(): Promise<Figure[]> {
     { bench, name: `${at}: labelkit / raw`, value: ratio, unit: '×', goal: '≤ 1.3×', met: ratio <= 1.3 },
     { bench, name: `${at}: labelkit / raw (CPU time, server included)`, value: median(cpu.labelkit) / median(cpu.raw), unit: '×' },
     { bench, name: `${at}: client.request alone, same pages / raw`, value: median(wall.request) / median(wall.raw), unit: '×' },
+    { bench, name: `${at}: plain @urql/core (POST, fetchExchange), same pages / raw`, value: median(wall.urql) / median(wall.raw), unit: '×' },
+    { bench, name: `${at}: client.request alone / plain @urql/core`, value: median(wall.request) / median(wall.urql), unit: '×' },
     { bench, name: `${at}: readLabelsOfDocuments / client.request alone (the helper's own cost)`, value: median(wall.labelkit) / median(wall.request), unit: '×' },
     { bench, name: `${at}: heap after GC at ${Math.round(documents / 10)} documents, streamed into the scorer`, value: heap[0]!, unit: 'MB' },
     { bench, name: `${at}: heap growth from ${Math.round(documents / 10)} to ${documents} documents`, value: growth, unit: 'MB', goal: '≤ 2 MB (flat)', met: growth <= 2 },
