@@ -176,6 +176,13 @@ describe('labelkit auto-label over many projects', () => {
     expect(service.requests.length).toBe(requests);
   });
 
+  it('takes any --concurrency up to 1000 with a database journal (its connections stay within the journal\'s limit)', async () => {
+    const io = fakeIo(env());
+    const code = await main(argv(...args('--project', 'demo-project-1', '--journal', 'postgresql://me@127.0.0.1:1/db', '--journal-name', 'r1', '--concurrency', '200')), io);
+    expect(io.err()).not.toContain('connections');
+    expect(code).toBe(4); // it got as far as the database, which cannot be reached
+  });
+
   it('draws one bar for the run on a terminal and ends with the summary table', async () => {
     const io = fakeIo({ ...env(), TERM: 'xterm' }, { tty: true });
     const code = await main(argv(...args('--project', demoProjectId(61), '--project', demoProjectId(62), '--wait')), io);

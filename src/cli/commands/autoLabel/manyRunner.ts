@@ -176,8 +176,9 @@ export async function runManyFromFlags(flags: AutoLabelManyFlags, context: Actio
     journal = openFileJournal(where.file, { readOnly: dryRun });
     journalLabel = where.file;
   } else if (where.url !== undefined) {
-    // Two connections beyond the starts: the appends of finished jobs and the heartbeat.
-    journal = openPostgresJournal({ url: where.url, name: where.name ?? '', readOnly: dryRun, connections: concurrency + 2, ...(where.heartbeatMs !== undefined && { heartbeatMs: where.heartbeatMs }) });
+    // Two connections beyond the starts (the appends of finished jobs, the heartbeat), within the
+    // journal's limit of 100: --concurrency goes to 1000, and claims then queue for a connection.
+    journal = openPostgresJournal({ url: where.url, name: where.name ?? '', readOnly: dryRun, connections: Math.min(concurrency + 2, 100), ...(where.heartbeatMs !== undefined && { heartbeatMs: where.heartbeatMs }) });
     journalLabel = `${displayDatabaseUrl(where.url)} --journal-name ${where.name}`;
   }
 
