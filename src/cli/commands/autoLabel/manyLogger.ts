@@ -4,6 +4,9 @@ import { redact } from '../../../shared/redact.js';
 import { AUTO_LABEL_OPTIONS, inFlagTerms } from '../../optionFlags.js';
 import type { AutoLabelManyRun } from './manyRunner.js';
 
+/** Which count of the progress bar an outcome adds to. */
+const countOf = (o: ProjectOutcome['outcome']) => (o === 'delivered' ? 'delivered' : o === 'failed' || o === 'not-started' ? 'failed' : 'other');
+
 /** The live display of a many-project run. */
 interface ManyProgress {
   /** Receives every event of the run. */
@@ -92,11 +95,11 @@ export async function createManyProgress(io: Io, printer: Printer, options: { js
       }
       if (e.event === 'started') counts.started++;
       if (e.event === 'outcome') {
+        // A project's later outcome replaces its earlier one in the counts (no recount of all).
+        const before = outcomeOf.get(e.projectId);
+        if (before !== undefined) counts[countOf(before)]--;
+        counts[countOf(e.outcome)]++;
         outcomeOf.set(e.projectId, e.outcome);
-        const all = [...outcomeOf.values()];
-        counts.delivered = all.filter((o) => o === 'delivered').length;
-        counts.failed = all.filter((o) => o === 'failed' || o === 'not-started').length;
-        counts.other = all.length - counts.delivered - counts.failed;
       }
       bar.update(outcomeOf.size);
     },
