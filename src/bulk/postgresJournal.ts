@@ -231,8 +231,8 @@ export function openPostgresJournal(options: PostgresJournalOptions): Journal {
       pool.on('error', () => undefined);
       try {
         if (!options.readOnly) {
-          if (!(await checkVersion())) await createTables();
-          tablesExist = await checkVersion();
+          // Tables found (the usual case) cost one check; created, they are checked once after.
+          tablesExist = (await checkVersion()) || ((await createTables()), await checkVersion());
           await query(`INSERT INTO ${s}.runs (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`, [name]);
           await query(`INSERT INTO ${s}.workers (run, worker, host, pid, heartbeat_ms) VALUES ($1, $2, $3, $4, $5)`, [name, worker, hostname(), process.pid, heartbeatMs]);
           beat = setInterval(() => {
