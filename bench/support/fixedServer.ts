@@ -43,6 +43,7 @@ export function labelSetsPayload(sets: number, items: number): string {
           parentId: i === 0 ? null : `${s}-${Math.floor((i - 1) / 10)}`,
           labelName: `LABEL_${s}_${i}`,
           color: i % 2 ? '#ff0000' : null,
+          desc: null, // every field the query selects: labelkit refuses an answer that lacks one
         })),
       })),
     },

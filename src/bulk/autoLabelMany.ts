@@ -251,7 +251,7 @@ export async function runAutoLabelMany(
         job = await client.startAutoLabel(input, { allowInsecureEndpoint });
       } catch (error) {
         const e = errorOf(error, secrets);
-        if (isLabelkitError(error) && (error as { mutationOutcomeUnknown?: boolean }).mutationOutcomeUnknown) {
+        if (isLabelkitError(error) && 'mutationOutcomeUnknown' in error && error.mutationOutcomeUnknown) {
           await append({ type: 'unknown', at: now(), projectId: p.projectId, error: e.message });
           settle(p.index, { projectId: p.projectId, outcome: 'outcome-unknown', error: e, fromJournal: false });
         } else {

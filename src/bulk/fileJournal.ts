@@ -3,6 +3,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { checkJournalRecord } from './journal.js';
 import type { Journal, JournalContents, JournalRecord } from './journal.js';
 import { ValidationError } from 'labelkit';
+import { errorCode } from '../shared/classify.js';
 
 /** Options of {@link openFileJournal}. */
 export interface FileJournalOptions {
@@ -74,7 +75,7 @@ function isAlive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return (error as { code?: string }).code === 'EPERM'; // exists, owned by someone else
+    return errorCode(error) === 'EPERM'; // exists, owned by someone else
   }
 }
 
@@ -94,7 +95,7 @@ async function takeLock(lockPath: string, path: string): Promise<string | undefi
       await handle.close();
       return attempt === 0 ? undefined : `${lockPath} was left by a run that no longer runs (a crash or kill): taken over`;
     } catch (error) {
-      if ((error as { code?: string }).code !== 'EEXIST') throw error;
+      if (errorCode(error) !== 'EEXIST') throw error;
       const pid = Number((await readFile(lockPath, 'utf8').catch(() => '')).trim());
       if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
         throw new ValidationError([
@@ -162,7 +163,7 @@ export function openFileJournal(path: string, options: FileJournalOptions = {}):
         try {
           text = await readFile(path, 'utf8');
         } catch (error) {
-          if ((error as { code?: string }).code !== 'ENOENT') throw error;
+          if (errorCode(error) !== 'ENOENT') throw error;
         }
         const parsed = parseJournalText(text, path);
         const warnings = lockWarning ? [lockWarning, ...parsed.warnings] : parsed.warnings;

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { UsageProblem } from './usageError.js';
+import { errorCode } from '../shared/classify.js';
 
 /**
  * Reads a secret (token, client secret, model secret key) from a file, trimmed.
@@ -22,7 +23,7 @@ export async function readSecretFile(path: string, field: string, problems: Usag
     if (value === '') problems.push({ field, message: `the file ${path} is empty` });
     return value || undefined;
   } catch (error) {
-    const code = (error as { code?: string }).code ?? 'unreadable';
+    const code = errorCode(error) ?? 'unreadable';
     problems.push({ field, message: `cannot read the file ${path} (${code})` });
     return undefined;
   }

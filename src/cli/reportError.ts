@@ -107,7 +107,7 @@ export function reportError(error: unknown, printer: Printer, options: { verbose
     printer.err(`labelkit: ${error.message}${again}`);
     return;
   } else if (isLabelkitError(error) && error.code === 'VALIDATION') {
-    const problems = ((error as { problems?: { path: string; message: string }[] }).problems ?? []).map((p) => ({
+    const problems = error.problems.map((p) => ({
       field: options.fields?.[p.path] ?? p.path,
       message: p.message,
     }));
@@ -126,7 +126,7 @@ export function reportError(error: unknown, printer: Printer, options: { verbose
     let cause: unknown = error.cause;
     for (let depth = 0; cause !== undefined && cause !== null && depth < 5; depth++) {
       printer.err(`cause: ${cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause)}`);
-      cause = cause instanceof Error ? (cause as { cause?: unknown }).cause : undefined;
+      cause = cause instanceof Error ? cause.cause : undefined;
     }
   }
   if (error instanceof Error && error.stack) printer.err(error.stack);

@@ -1,6 +1,7 @@
 import { isBadPort } from '../shared/badPorts.js';
 import { CliUsageError } from './usageError.js';
 import type { UsageProblem } from './usageError.js';
+import { errorCode } from '../shared/classify.js';
 
 /**
  * Parses a `--port` flag of a command that listens (`emulator`, `model`).
@@ -47,7 +48,7 @@ export function parsePort(value: string | number, problems: UsageProblem[]): num
  * ```
  */
 export function listenError(error: unknown, listen: { port: number; host: string }): unknown {
-  const code = (error as { code?: unknown } | null)?.code;
+  const code = errorCode(error);
   if (code === 'EADDRINUSE') return new CliUsageError([{ field: '--port', message: `port ${listen.port} is in use (try --port 0)` }], '');
   if (code === 'EACCES') return new CliUsageError([{ field: '--port', message: `port ${listen.port} needs privileges on this system (try a port above 1023, or --port 0)` }]);
   if (code === 'EADDRNOTAVAIL') return new CliUsageError([{ field: '--host', message: `${listen.host} is not an address of this machine (try 127.0.0.1)` }]);

@@ -57,29 +57,64 @@ interface Node {
   readonly selectionSet?: { readonly selections: readonly Node[] } | undefined;
 }
 
+/** A selection, read once per document: a field (its key in the answer) or a fragment (its type condition), and what it selects. */
+interface Selected {
+  key: string | undefined;
+  type: string | undefined;
+  inner: Selected[] | undefined;
+}
+
+/** Reads a selection set once: fields by their answer key, fragment spreads resolved (a cycle ends the reading). */
+function selected(selections: readonly Node[], fragments: ReadonlyMap<string, Node>, seen: ReadonlySet<string> = new Set()): Selected[] {
+  return selections.flatMap((node): Selected[] => {
+    const name = node.name?.value ?? '';
+    const fragment = node.kind === 'FragmentSpread' ? (seen.has(name) ? undefined : fragments.get(name)) : node;
+    if (node.kind !== 'Field' && !fragment?.selectionSet) return [];
+    const inner = fragment?.selectionSet && selected(fragment.selectionSet.selections, fragments, node.kind === 'FragmentSpread' ? new Set([...seen, name]) : seen);
+    return [{ key: node.kind === 'Field' ? (node.alias?.value ?? name) : undefined, type: fragment?.typeCondition?.name.value, inner }];
+  });
+}
+
 /**
- * What is missing from an answer for the selection that asked for it, or undefined: every field
- * selected (aliases as keys, fragments included) is present, an object wherever sub-fields are
- * asked (in lists too). `null` passes (the schema decides nullability, and sends an error for a
- * non-null field it cannot give). A fragment whose type condition names another `__typename`
- * than the object's is skipped; select `__typename` where a union or interface is asked.
+ * Where an answer misses the selection that asked for it, or undefined: every field selected
+ * (aliases as keys, fragments included) is present, an object wherever sub-fields are asked (in
+ * lists too). `null` passes (the schema decides nullability, and sends an error for a non-null
+ * field it cannot give). A fragment whose type condition names another `__typename` than the
+ * object's is skipped; select `__typename` where a union or interface is asked. The path is
+ * built only for a miss, so a good answer costs one pass and no strings.
  */
-function answerProblem(value: unknown, selections: readonly Node[], fragments: ReadonlyMap<string, Node>, path: string): string | undefined {
-  if (Array.isArray(value)) return value.reduce<string | undefined>((found, item, i) => found ?? answerProblem(item, selections, fragments, `${path}[${i}]`), undefined);
+function missing(value: unknown, selections: readonly Selected[]): { path: (string | number)[]; lacks: boolean } | undefined {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const miss = missing(value[i], selections);
+      if (miss) return (miss.path.unshift(i), miss);
+    }
+    return undefined;
+  }
   if (value === null) return undefined;
-  if (typeof value !== 'object') return `${path || 'data'} is not an object`;
+  if (typeof value !== 'object') return { path: [], lacks: false };
   const object = value as Record<string, unknown>;
-  for (const node of selections) {
-    const key = node.alias?.value ?? node.name?.value ?? '';
-    const at = path ? `${path}.${key}` : key;
-    if (node.kind === 'Field' && object[key] === undefined) return `the answer's data lacks ${at}`;
-    const fragment = node.kind === 'FragmentSpread' ? fragments.get(key) : node;
-    const type = fragment?.typeCondition?.name.value;
-    if (node.kind !== 'Field' && type !== undefined && typeof object.__typename === 'string' && object.__typename !== type) continue;
-    const problem = fragment?.selectionSet && answerProblem(node.kind === 'Field' ? object[key] : object, fragment.selectionSet.selections, fragments, node.kind === 'Field' ? at : path);
-    if (problem) return problem;
+  for (const { key, type, inner } of selections) {
+    if (key === undefined) {
+      if (type !== undefined && typeof object.__typename === 'string' && object.__typename !== type) continue;
+      const miss = inner && missing(object, inner);
+      if (miss) return miss;
+      continue;
+    }
+    const at = object[key];
+    if (at === undefined) return { path: [key], lacks: true };
+    const miss = inner && missing(at, inner);
+    if (miss) return (miss.path.unshift(key), miss);
   }
   return undefined;
+}
+
+/** What is missing from an answer, in words (`the answer's data lacks getJobs[0].progress`), or undefined. */
+function answerProblem(data: unknown, selections: readonly Selected[]): string | undefined {
+  const miss = missing(data, selections);
+  if (!miss) return undefined;
+  const at = miss.path.map((step, i) => (typeof step === 'number' ? `[${step}]` : i === 0 ? step : `.${step}`)).join('');
+  return miss.lacks ? `the answer's data lacks ${at}` : `${at || 'data'} is not an object`;
 }
 
 /** A document's operation: its kind, its name, and what is missing from an answer to it. */
@@ -106,8 +141,8 @@ export function operationOf(document: { readonly definitions: readonly Node[] })
   if (known) return known;
   const operation = document.definitions.find((d) => d.kind === 'OperationDefinition');
   const fragments = new Map(document.definitions.filter((d) => d.kind === 'FragmentDefinition').map((d) => [d.name?.value ?? '', d]));
-  const selections = operation?.selectionSet?.selections ?? [];
-  const found = { kind: operation?.operation, operationName: operation?.name?.value ?? 'anonymous', problem: (data: unknown) => answerProblem(data, selections, fragments, '') };
+  const selections = selected(operation?.selectionSet?.selections ?? [], fragments);
+  const found = { kind: operation?.operation, operationName: operation?.name?.value ?? 'anonymous', problem: (data: unknown) => answerProblem(data, selections) };
   operations.set(document, found);
   return found;
 }
@@ -215,14 +250,9 @@ export function createExecutor(options: ExecutorOptions) {
   const closing = new AbortController();
   // Every secret the client has held, so that no error can echo one (tokens join on refresh).
   const knownSecrets: (string | undefined)[] = [options.token, options.clientCredentials?.clientSecret];
-  const nextToken = makeTokenSource(options, {
-    url: options.url,
-    fetch: fetchFn,
-    // Half the call's time-out at most, so that a hung token request fails as itself.
-    timeoutMs: options.tokenTimeoutMs ?? Math.min(DEFAULT_TOKEN_TIMEOUT_MS, defaultTimeout / 2),
-    retry: options.retry,
-    signal: closing.signal,
-  });
+  // A token request's time-out: half the call's at most, so that a hung token request fails as itself.
+  const tokenTimeoutMs = options.tokenTimeoutMs ?? Math.min(DEFAULT_TOKEN_TIMEOUT_MS, defaultTimeout / 2);
+  const nextToken = makeTokenSource(options, { url: options.url, fetch: fetchFn, timeoutMs: tokenTimeoutMs, retry: options.retry, signal: closing.signal });
   const baseHeaders: Record<string, string> = {
     ...options.headers,
     'x-labelkit-client': `labelkit/${VERSION}`,
@@ -236,10 +266,7 @@ export function createExecutor(options: ExecutorOptions) {
     requestPolicy: 'network-only',
     exchanges: [
       retryExchange({
-        maxNumberAttempts: retry.maxAttempts,
-        initialDelayMs: retry.initialDelayMs,
-        maxDelayMs: retry.maxDelayMs,
-        randomDelay: true,
+        maxNumberAttempts: retry.maxAttempts, initialDelayMs: retry.initialDelayMs, maxDelayMs: retry.maxDelayMs, randomDelay: true,
         retryIf: (error, operation) => operation.kind === 'query' && isRetryable(error),
         retryWith: (error, operation) => {
           const wish = retryAfterMs(responseOf(error));
@@ -326,9 +353,7 @@ export function createExecutor(options: ExecutorOptions) {
       throw new NetworkError(code, `${text}${sent ? hint : '; nothing was sent'} ${where}`, { ...details, mutationOutcomeUnknown: unknownOutcome && sent });
     }
     // The one conversion point: a result becomes the data, or one error of the family.
-    if (result.error) {
-      throw toLabelkitError(result.error, { kind, operationName, requestId, url: options.url, secrets: secrets(), outcomeHint: extras.outcomeHint });
-    }
+    if (result.error) throw toLabelkitError(result.error, { kind, operationName, requestId, url: options.url, secrets: secrets(), outcomeHint: extras.outcomeHint });
     const data = result.data as Data | null | undefined;
     const problem = data == null ? 'the answer has no data' : (operation.problem(data) ?? extras.check?.(data));
     if (problem === undefined) return data as Data;

@@ -46,9 +46,7 @@ const TERMINAL = { DELIVERED: 'delivered', FAILED: 'failed' } as const;
 
 /** `job a` or `jobs a, b, c and 7 more`, for messages. */
 function describeJobs(ids: readonly string[]): string {
-  if (ids.length === 1) return `job ${ids[0]}`;
-  const shown = ids.slice(0, 3).join(', ');
-  return `jobs ${shown}${ids.length > 3 ? ` and ${ids.length - 3} more` : ''}`;
+  return ids.length === 1 ? `job ${ids[0]}` : `jobs ${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ` and ${ids.length - 3} more` : ''}`;
 }
 
 /**
@@ -65,21 +63,18 @@ function describeJobs(ids: readonly string[]): string {
  */
 export class JobPoller {
   private readonly waiters = new Set<Waiter>();
+  private readonly intervalMs: number;
+  private readonly maxIntervalMs: number;
+  private delay: number;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private inFlight: AbortController | undefined;
   private closed = false;
-  private delay: number;
-  private readonly intervalMs: number;
-  private readonly maxIntervalMs: number;
 
   /**
    * @param fetchJobs - reads the jobs (getJobs), stopping when the signal aborts
    * @param options - the client's poll intervals
    */
-  constructor(
-    private readonly fetchJobs: (ids: string[], signal: AbortSignal) => Promise<(Job | null)[]>,
-    options: PollOptions = {},
-  ) {
+  constructor(private readonly fetchJobs: (ids: string[], signal: AbortSignal) => Promise<(Job | null)[]>, options: PollOptions = {}) {
     this.intervalMs = options.intervalMs ?? 1_000;
     this.maxIntervalMs = Math.max(options.maxIntervalMs ?? 10_000, this.intervalMs);
     this.delay = this.intervalMs;
@@ -126,12 +121,8 @@ export class JobPoller {
       };
       const onAbort = () => end(aborted(`waiting for ${describeJobs(jobIds)} was aborted`));
       // Infinity (or beyond setTimeout's 2^31-1 ms, which Node would run at once) waits without limit.
-      const timer =
-        timeoutMs < MAX_TIMER_MS
-          ? setTimeout(() => {
-              for (const waiter of [...group]) waiter.settle({ outcome: 'timed-out', jobId: waiter.jobId, job: waiter.last });
-            }, timeoutMs)
-          : undefined;
+      const timedOut = () => [...group].forEach((waiter) => waiter.settle({ outcome: 'timed-out', jobId: waiter.jobId, job: waiter.last }));
+      const timer = timeoutMs < MAX_TIMER_MS ? setTimeout(timedOut, timeoutMs) : undefined;
       const interval = options.intervalMs ?? this.intervalMs;
       jobIds.forEach((jobId, index) => {
         const waiter: Waiter = {
@@ -164,9 +155,7 @@ export class JobPoller {
     this.closed = true;
     this.stop();
     this.inFlight?.abort();
-    for (const waiter of [...this.waiters]) {
-      waiter.settle(aborted(`the client was closed while waiting for job ${waiter.jobId}`));
-    }
+    for (const waiter of [...this.waiters]) waiter.settle(aborted(`the client was closed while waiting for job ${waiter.jobId}`));
   }
 
   /** The interval bounds of the shared request: the shortest any current waiter asks for. */
@@ -189,9 +178,7 @@ export class JobPoller {
   private schedule(ms: number): void {
     clearTimeout(this.timer);
     if (this.closed || this.waiters.size === 0) return;
-    this.timer = setTimeout(() => {
-      this.tick().catch((error: unknown) => this.failAll(error));
-    }, ms);
+    this.timer = setTimeout(() => void this.tick().catch((error: unknown) => this.failAll(error)), ms);
   }
 
   private failAll(error: unknown): void {
@@ -244,19 +231,11 @@ export class JobPoller {
 
       if (job && job.status in TERMINAL) {
         const outcome = TERMINAL[job.status as keyof typeof TERMINAL];
-        waiter.settle(
-          outcome === 'failed'
-            ? { outcome, jobId: waiter.jobId, job, errors: job.errors }
-            : { outcome, jobId: waiter.jobId, job },
-        );
+        waiter.settle(outcome === 'failed' ? { outcome, jobId: waiter.jobId, job, errors: job.errors } : { outcome, jobId: waiter.jobId, job });
       } else if (!job || job.status === 'NONE') {
         waiter.missingSince ??= now;
-        if (now - waiter.missingSince >= waiter.graceMs) {
-          waiter.settle({ outcome: 'not-found', jobId: waiter.jobId, job: waiter.last });
-        }
-      } else {
-        delete waiter.missingSince;
-      }
+        if (now - waiter.missingSince >= waiter.graceMs) waiter.settle({ outcome: 'not-found', jobId: waiter.jobId, job: waiter.last });
+      } else delete waiter.missingSince;
     }
     const { min, max } = this.bounds();
     this.delay = changed ? min : Math.max(min, Math.min(Math.round(this.delay * 1.5), max));

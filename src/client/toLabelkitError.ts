@@ -29,10 +29,7 @@ export class HttpStatusError extends Error {
    * @param response - the answer's status, status text and headers (its body already read)
    * @param body - the body's text, already capped
    */
-  constructor(
-    readonly response: Response,
-    body: string,
-  ) {
+  constructor(readonly response: Response, body: string) {
     super(`HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}${body ? `: ${body}` : ''}`);
   }
 }
@@ -56,10 +53,7 @@ export function responseOf(error: CombinedError): Response | undefined {
  * `extensions.type` `AuthenticationError`)
  */
 export function isAuthFailure(error: CombinedError): boolean {
-  return (
-    responseOf(error)?.status === 401 ||
-    error.graphQLErrors.some((e) => e.extensions?.type === 'AuthenticationError' || e.message === 'Unauthorized')
-  );
+  return responseOf(error)?.status === 401 || error.graphQLErrors.some((e) => e.extensions?.type === 'AuthenticationError' || e.message === 'Unauthorized');
 }
 
 /** Error codes of a connection that never carried the request: a mutation sent nothing. */
@@ -159,10 +153,7 @@ export function toLabelkitError(error: CombinedError, call: FailedCall): Labelki
   }
   switch (kindOf(error)) {
     case 'auth':
-      return new AuthError(
-        `the service refused the access token${status === 401 ? ' (HTTP 401)' : ' (Unauthorized)'} even after a refresh; check the token or client credentials ${where}`,
-        details,
-      );
+      return new AuthError(`the service refused the access token${status === 401 ? ' (HTTP 401)' : ' (Unauthorized)'} even after a refresh; check the token or client credentials ${where}`, details);
     case 'graphql': {
       const entries: GraphQLErrorEntry[] = error.graphQLErrors.map((e) => ({
         message: e.message,
@@ -174,11 +165,7 @@ export function toLabelkitError(error: CombinedError, call: FailedCall): Labelki
       return err;
     }
     case 'protocol':
-      return new ProtocolError(`the answer from ${call.url} (HTTP ${status}) is not GraphQL JSON${mutation ? (call.outcomeHint ?? MUTATION_OUTCOME_UNKNOWN_HINT) : ''} ${where}`, {
-        ...details,
-        mutationOutcomeUnknown: mutation,
-        cause,
-      });
+      return new ProtocolError(`the answer from ${call.url} (HTTP ${status}) is not GraphQL JSON${mutation ? (call.outcomeHint ?? MUTATION_OUTCOME_UNKNOWN_HINT) : ''} ${where}`, { ...details, mutationOutcomeUnknown: mutation, cause });
     case 'network': {
       const code = causeCode(cause);
       const ok = status !== undefined && status >= 200 && status < 300;
@@ -192,12 +179,8 @@ export function toLabelkitError(error: CombinedError, call: FailedCall): Labelki
           ? `HTTP ${status} from ${call.url}${graphQL ? `: ${graphQL.slice(0, 500)}` : ''}`
           : `could not reach ${call.url}${code ? ` (${code})` : ''}${inBrowser() ? ' (in a browser this can also be a CORS refusal)' : ''}`;
       // A cut answer is no answer: its 200 status is not kept, so that it classifies as transient.
-      const err = new NetworkError('NETWORK', `${reason}${unknownOutcome ? (call.outcomeHint ?? MUTATION_OUTCOME_UNKNOWN_HINT) : ''} ${where}`, {
-        ...details,
-        ...(ok && { status: undefined }),
-        mutationOutcomeUnknown: unknownOutcome,
-        cause,
-      });
+      const own = { ...details, ...(ok && { status: undefined }), mutationOutcomeUnknown: unknownOutcome, cause };
+      const err = new NetworkError('NETWORK', `${reason}${unknownOutcome ? (call.outcomeHint ?? MUTATION_OUTCOME_UNKNOWN_HINT) : ''} ${where}`, own);
       const wish = retryAfterMs(response);
       if (wish !== undefined) err.retryAfterMs = wish;
       return err;

@@ -4,6 +4,7 @@ import { classifyFailure } from '../shared/classify.js';
 import { redactAndCut } from '../shared/redact.js';
 import type { SpanRequest } from 'labelkit/model';
 import type { JobAbort } from './jobAbort.js';
+import { errorCode } from '../shared/classify.js';
 
 /** Why one model call failed, and whether trying again may help. */
 export class ModelCallError extends Error {
@@ -121,7 +122,7 @@ export async function callModel(call: ModelCall): Promise<unknown> {
   } catch (error) {
     if (call.stop.aborted) throw new ModelCallError('the emulator stopped while the model was answering', false);
     if (timedOut) throw new ModelCallError(`the model did not answer within ${call.timeoutMs} ms`, true);
-    const code = (error as { code?: string }).code;
+    const code = errorCode(error);
     if (code === 'ERR_INVALID_CHAR') throw new ModelCallError('the secretKey cannot travel in the Authorization header: it holds characters outside Latin-1', false);
     throw new ModelCallError(`the model could not be reached${code ? ` (${code})` : ''}`, classifyFailure({}) === 'transient');
   }

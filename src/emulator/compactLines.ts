@@ -319,6 +319,17 @@ export class CompactLines {
     const confidence = this.confidence && new Float64Array(capacity).fill(Number.NaN);
     const flags = this.flags && new Uint8Array(capacity);
     const move = (from: number, count: number, to: number) => {
+      if (count <= 8) {
+        // A line's few labels: copied one by one, without the typed-array views a set(subarray()) makes.
+        for (let i = 0; i < count; i++) {
+          entry[to + i] = this.entry[from + i]!;
+          startToken[to + i] = this.startToken[from + i]!;
+          endToken[to + i] = this.endToken[from + i]!;
+          if (confidence) confidence[to + i] = this.confidence![from + i]!;
+          if (flags) flags[to + i] = this.flags![from + i]!;
+        }
+        return;
+      }
       entry.set(this.entry.subarray(from, from + count), to);
       startToken.set(this.startToken.subarray(from, from + count), to);
       endToken.set(this.endToken.subarray(from, from + count), to);

@@ -22,7 +22,7 @@ function readRecords(text: string, file: string): { records: { cells: string[]; 
       while (line < lines.length && lines[line - 1]!.trim() === '') line++;
       return { records: [], problem: { file, line, message: 'a quoted cell is not closed: it runs to the end of the file (a quote inside a quoted cell is written "")' } };
     }
-    return { records: [], problem: { file, line: (error as CsvError & { lines?: number }).lines ?? lastEnd + 1, message: error.message } };
+    return { records: [], problem: { file, line: ('lines' in error && typeof error.lines === 'number' ? error.lines : undefined) ?? lastEnd + 1, message: error.message } };
   }
 }
 

@@ -2,15 +2,18 @@ import type { SpanResponse } from 'labelkit/model';
 import { coversToken } from './tokens.js';
 import type { StoredLabelSet } from './types.js';
 
-/** The span label names of each label set, lower case, by the set's index. */
-type NamesByLayer = Map<number, { name: string; names: Set<string> }>;
+/**
+ * The span label names of each label set, lower case, by the set's index, and each spelling a
+ * model used, once checked (a job's answers repeat a few spellings millions of times).
+ */
+type NamesByLayer = Map<number, { name: string; names: Set<string>; checked: Map<string, boolean> }>;
 
 const namesCache = new WeakMap<readonly StoredLabelSet[], NamesByLayer>();
 
 function namesByLayer(labelSets: readonly StoredLabelSet[]): NamesByLayer {
   let byLayer = namesCache.get(labelSets);
   if (!byLayer) {
-    byLayer = new Map(labelSets.map((set) => [set.index, { name: set.name, names: new Set(set.labels.filter((l) => l.type !== 'ARROW').map((l) => l.name.toLowerCase())) }]));
+    byLayer = new Map(labelSets.map((set) => [set.index, { name: set.name, names: new Set(set.labels.filter((l) => l.type !== 'ARROW').map((l) => l.name.toLowerCase())), checked: new Map() }]));
     namesCache.set(labelSets, byLayer);
   }
   return byLayer;
@@ -37,17 +40,23 @@ function namesByLayer(labelSets: readonly StoredLabelSet[]): NamesByLayer {
 export function spanBindingProblems(labelSets: readonly StoredLabelSet[], lines: readonly string[], answer: SpanResponse): { path: string; message: string }[] {
   const problems: { path: string; message: string }[] = [];
   const byLayer = namesByLayer(labelSets);
-  answer.documents[0]?.labels.forEach((line, i) => {
-    line.entities.forEach((e, j) => {
-      const path = `documents[0].labels[${i}].entities[${j}]`;
+  const labels = answer.documents[0]?.labels ?? [];
+  // Plain loops, and a path only for a problem: this runs for every entity of every answer.
+  for (let i = 0; i < labels.length; i++) {
+    const line = labels[i]!;
+    for (let j = 0; j < line.entities.length; j++) {
+      const e = line.entities[j]!;
+      const path = () => `documents[0].labels[${i}].entities[${j}]`;
       const layer = e.layer ?? 0;
       const set = byLayer.get(layer);
-      if (!set) problems.push({ path: `${path}.layer`, message: `no label set has the index ${layer} (the project's sets have ${[...byLayer.keys()].join(', ') || 'none'})` });
-      else if (!set.names.has(e.label.toLowerCase())) {
-        problems.push({ path: `${path}.label`, message: `"${e.label}" is not a span label of label set ${layer} ("${set.name}"), the set the entity's layer names` });
+      if (!set) problems.push({ path: `${path()}.layer`, message: `no label set has the index ${layer} (the project's sets have ${[...byLayer.keys()].join(', ') || 'none'})` });
+      else {
+        let known = set.checked.get(e.label);
+        if (known === undefined) set.checked.set(e.label, (known = set.names.has(e.label.toLowerCase())));
+        if (!known) problems.push({ path: `${path()}.label`, message: `"${e.label}" is not a span label of label set ${layer} ("${set.name}"), the set the entity's layer names` });
       }
-      if (!coversToken(lines[line.id] ?? '', e.start_char, e.end_char)) problems.push({ path, message: `the span ${e.start_char}-${e.end_char} holds white space only: no token to label` });
-    });
-  });
+      if (!coversToken(lines[line.id] ?? '', e.start_char, e.end_char)) problems.push({ path: path(), message: `the span ${e.start_char}-${e.end_char} holds white space only: no token to label` });
+    }
+  }
   return problems;
 }

@@ -43,6 +43,33 @@ export interface DocumentMatch {
   spurious: EvalSpan[];
 }
 
+/** The first index in `[0, n)` for which `after(i)` holds (`after` false, then true), or n. */
+function firstWhere(n: number, after: (i: number) => boolean): number {
+  let [lo, hi] = [0, n];
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (after(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/**
+ * For a prediction, the range of gold spans (sorted by start) that can meet it: those starting at
+ * its start (strict), or those from the first whose span, or an earlier one's, reaches its start
+ * to the last starting before its end (overlap). Binary searches: a long document costs n log n,
+ * not n².
+ */
+function goldRange(gold: EvalSpan[], overlap: boolean): (pred: EvalSpan) => [number, number] {
+  if (!overlap) {
+    return (pred) => [firstWhere(gold.length, (i) => compareCursors(gold[i]!.start, pred.start) >= 0), firstWhere(gold.length, (i) => compareCursors(gold[i]!.start, pred.start) > 0)];
+  }
+  // reach[i]: the furthest end among gold[0..i]; it never decreases, so it can be searched.
+  const reach: EvalCursor[] = [];
+  for (const [i, span] of gold.entries()) reach.push(i > 0 && compareCursors(reach[i - 1]!, span.end) > 0 ? reach[i - 1]! : span.end);
+  return (pred) => [firstWhere(gold.length, (i) => compareCursors(reach[i]!, pred.start) >= 0), firstWhere(gold.length, (i) => compareCursors(gold[i]!.start, pred.end) > 0)];
+}
+
 /**
  * Pairs spans one to one, closest boundaries first, among the pairs `meets` allows.
  *
@@ -53,17 +80,15 @@ function pairClosest(
   predicted: EvalSpan[],
   goldTaken: Uint8Array,
   predTaken: Uint8Array,
+  range: (pred: EvalSpan) => [number, number],
   meets: (g: EvalSpan, p: EvalSpan) => boolean,
 ): [EvalSpan, EvalSpan][] {
   const candidates: { g: number; p: number; d: [number, number, number] }[] = [];
   for (let p = 0; p < predicted.length; p++) {
     if (predTaken[p]) continue;
     const pred = predicted[p]!;
-    for (let g = 0; g < gold.length; g++) {
-      const span = gold[g]!;
-      if (compareCursors(span.start, pred.end) > 0) break; // gold is sorted by start: no later one overlaps
-      if (!goldTaken[g] && meets(span, pred)) candidates.push({ g, p, d: boundaryDistance(span, pred) });
-    }
+    const [from, to] = range(pred);
+    for (let g = from; g < to; g++) if (!goldTaken[g] && meets(gold[g]!, pred)) candidates.push({ g, p, d: boundaryDistance(gold[g]!, pred) });
   }
   candidates.sort((x, y) => x.d[0] - y.d[0] || x.d[1] - y.d[1] || x.d[2] - y.d[2] || x.g - y.g || x.p - y.p);
   const pairs: [EvalSpan, EvalSpan][] = [];
@@ -100,8 +125,9 @@ export function matchSpans(gold: EvalSpan[], predicted: EvalSpan[], mode: MatchM
   const meetsAt = mode === 'overlap' ? spansOverlap : sameBoundaries;
   const goldTaken = new Uint8Array(gold.length);
   const predTaken = new Uint8Array(predicted.length);
-  const found = pairClosest(gold, predicted, goldTaken, predTaken, (g, p) => g.labelId === p.labelId && meetsAt(g, p));
-  const confused = pairClosest(gold, predicted, goldTaken, predTaken, meetsAt);
+  const range = goldRange(gold, mode === 'overlap');
+  const found = pairClosest(gold, predicted, goldTaken, predTaken, range, (g, p) => g.labelId === p.labelId && meetsAt(g, p));
+  const confused = pairClosest(gold, predicted, goldTaken, predTaken, range, meetsAt);
   return {
     found,
     confused,

@@ -1,3 +1,5 @@
+import { errorCode } from '../shared/classify.js';
+
 /** Machine-readable kinds of the errors of label sets as code. */
 export type LabelSetsAsCodeErrorCode = 'FILE' | 'PLAN' | 'STALE' | 'DESTRUCTIVE' | 'APPLY';
 
@@ -163,6 +165,6 @@ export class ApplyError extends LabelSetsAsCodeError {
  */
 export function isLabelSetsAsCodeError(error: unknown): error is LabelSetsAsCodeError {
   if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  return error.message.startsWith('[LabelSets] ') && typeof code === 'string' && ['FILE', 'PLAN', 'STALE', 'DESTRUCTIVE', 'APPLY'].includes(code);
+  const code = errorCode(error);
+  return error.message.startsWith('[LabelSets] ') && code !== undefined && ['FILE', 'PLAN', 'STALE', 'DESTRUCTIVE', 'APPLY'].includes(code);
 }

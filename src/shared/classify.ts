@@ -47,3 +47,18 @@ export function classifyFailure(facts: FailureFacts): FailureClass {
   if (status === 401) return 'auth';
   return 'refused';
 }
+
+/**
+ * The string `code` of a thrown value (a system error's `ENOENT`, `ECONNRESET`, `EADDRINUSE`, …),
+ * read without a cast.
+ *
+ * @param error - anything caught
+ * @returns the code, or undefined when the value has no string `code`
+ * @example
+ * ```ts
+ * try { await readFile(path, 'utf8'); } catch (error) { if (errorCode(error) !== 'ENOENT') throw error; }
+ * ```
+ */
+export function errorCode(error: unknown): string | undefined {
+  return error instanceof Object && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+}

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { compareCursors, matchSpans, sortSpans, spansOverlap } from '../../src/eval/matchSpans.js';
 import { figuresOf, scoreLabels, Scorer } from '../../src/eval/scoreLabels.js';
 import type { EvalLabel, EvalSpan, ScoreReport } from '../../src/eval/types.js';
 
@@ -190,5 +191,52 @@ describe('scoreLabels', () => {
     const a = scoreLabels(gold, predicted, { labels, match: 'overlap' });
     const b = scoreLabels([...gold].reverse(), [...predicted].reverse(), { labels, match: 'overlap' });
     expect(b).toEqual(a);
+  });
+});
+
+describe('matchSpans', () => {
+  /** The pairing done the slow way: every gold against every prediction, closest first. */
+  function naive(gold: EvalSpan[], predicted: EvalSpan[], overlap: boolean) {
+    const meets = (g: EvalSpan, p: EvalSpan) => (overlap ? spansOverlap(g, p) : compareCursors(g.start, p.start) === 0 && compareCursors(g.end, p.end) === 0);
+    const dist = (g: EvalSpan, p: EvalSpan) => (['sentenceId', 'tokenId', 'charId'] as const).map((k) => Math.abs(g.start[k] - p.start[k]) + Math.abs(g.end[k] - p.end[k]));
+    const taken = { g: new Set<number>(), p: new Set<number>() };
+    const pass = (same: boolean) => {
+      const c: [number, number, number[]][] = [];
+      gold.forEach((g, gi) => predicted.forEach((p, pi) => !taken.g.has(gi) && !taken.p.has(pi) && meets(g, p) && (!same || g.labelId === p.labelId) && c.push([gi, pi, dist(g, p)])));
+      c.sort((x, y) => x[2][0]! - y[2][0]! || x[2][1]! - y[2][1]! || x[2][2]! - y[2][2]! || x[0] - y[0] || x[1] - y[1]);
+      const out: [number, number][] = [];
+      for (const [gi, pi] of c) {
+        if (taken.g.has(gi) || taken.p.has(pi)) continue;
+        taken.g.add(gi);
+        taken.p.add(pi);
+        out.push([gi, pi]);
+      }
+      return out;
+    };
+    return [pass(true), pass(false)];
+  }
+
+  it('pairs exactly as every-gold-against-every-prediction does, with long, nested and repeated spans', () => {
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const spans = (count: number) =>
+      sortSpans(
+        Array.from({ length: count }, () => {
+          const s = random(4);
+          const t = random(30);
+          const long = random(10) === 0 ? 25 : random(4);
+          return span(['p', 'o', 'l'][random(3)]!, s, t, t + long);
+        }),
+      );
+    for (let round = 0; round < 20; round++) {
+      const gold = spans(60);
+      const predicted = spans(60);
+      for (const mode of ['strict', 'overlap'] as const) {
+        const m = matchSpans(gold, predicted, mode);
+        const [found, confused] = naive(gold, predicted, mode === 'overlap');
+        expect(m.found.map(([g, p]) => [gold.indexOf(g), predicted.indexOf(p)])).toEqual(found);
+        expect(m.confused.map(([g, p]) => [gold.indexOf(g), predicted.indexOf(p)])).toEqual(confused);
+      }
+    }
   });
 });

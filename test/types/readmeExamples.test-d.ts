@@ -4,6 +4,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { buildLabelTree, createLabelingClient, isLabelkitError } from 'labelkit';
 import type { AutoLabelInput, Job, JobOutcome, LabelSet, LabelingClient } from 'labelkit';
+import { GetCabinetDocument } from 'labelkit/documents';
 import { autoLabelMany, openFileJournal } from '../../src/bulk/index.js';
 import type { ProjectOutcome } from '../../src/bulk/index.js';
 
@@ -64,7 +65,7 @@ describe('README examples', () => {
       tree.idByPath.get('entity/person');
       tree.nameById.get(tree.roots[0].item.id);
     } catch (error) {
-      if (isLabelkitError(error) && error.code === 'LABEL_SET' && 'problems' in error) console.error(error.problems); // orphans, cycles, duplicate names
+      if (isLabelkitError(error) && error.code === 'LABEL_SET') console.error(error.problems); // orphans, cycles, duplicate names
       else throw error;
     }
   });
@@ -76,11 +77,25 @@ describe('README examples', () => {
       if (!isLabelkitError(error)) throw error;
       if ('mutationOutcomeUnknown' in error && error.mutationOutcomeUnknown) {
         console.error(error.message); // says a job may have started: look before starting another
-      } else if (error.code === 'VALIDATION' && 'problems' in error) {
+      } else if (error.code === 'VALIDATION') {
         console.error(error.problems); // every problem at once: [{ path, message }, …]
       } else {
         console.error(error.code, error.operationName, error.requestId, error.message);
       }
     }
+  });
+
+  it('error codes', async () => {
+    try {
+      await client.waitForJobOrThrow('JOB_ID');
+    } catch (error) {
+      if (isLabelkitError(error) && error.code === 'JOB_FAILED') console.error(error.job.errors.map((e) => e.stack.split('\n')[0]));
+      else throw error;
+    }
+  });
+
+  it('request', async () => {
+    const { getCabinet } = await client.request(GetCabinetDocument, { projectId: 'PROJECT_ID', role: 'LABELER' }, { timeoutMs: 5_000 });
+    expectTypeOf(getCabinet.id).toEqualTypeOf<string>();
   });
 });

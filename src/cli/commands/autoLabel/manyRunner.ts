@@ -10,6 +10,7 @@ import type { UsageProblem } from '../../usageError.js';
 import { parseWaitFlags } from '../jobs/runner.js';
 import { buildAutoLabelInput } from './runner.js';
 import type { AutoLabelFlags } from './runner.js';
+import { errorCode } from '../../../shared/classify.js';
 
 /** Flags of `labelkit auto-label` over many projects (`--project` repeated or `--projects FILE`). */
 export interface AutoLabelManyFlags extends Omit<AutoLabelFlags, 'project'> {
@@ -80,7 +81,7 @@ async function projectIds(flags: AutoLabelManyFlags, problems: UsageProblem[]): 
     try {
       listed.push(...parseProjectsFile(await readFile(flags.projects, 'utf8'), flags.projects, problems));
     } catch (error) {
-      problems.push({ field: '--projects', message: `cannot read the file ${flags.projects} (${(error as { code?: string }).code ?? 'unreadable'})` });
+      problems.push({ field: '--projects', message: `cannot read the file ${flags.projects} (${errorCode(error) ?? 'unreadable'})` });
     }
   }
   const seen = new Map<string, string>();

@@ -6,6 +6,7 @@ import { parseDuration } from '../../duration.js';
 import type { ActionContext } from '../../runAction.js';
 import { CliUsageError } from '../../usageError.js';
 import type { UsageProblem } from '../../usageError.js';
+import { errorCode } from '../../../shared/classify.js';
 
 /** Flags of `labelkit model check`. */
 export interface ModelCheckFlags {
@@ -107,8 +108,8 @@ async function post(url: string, secret: string, body: unknown, timeoutMs: numbe
     const name = (error as Error).name;
     if (signal.aborted) throw new LabelkitError('ABORTED', '[Network] the check was interrupted');
     if (name === 'TimeoutError') throw new LabelkitError('TIMEOUT', `[Network] the model at ${url} did not answer within ${timeoutMs} ms`);
-    const inner = (error as { cause?: { code?: string; errors?: { code?: string }[] } }).cause;
-    const cause = inner?.code ?? inner?.errors?.[0]?.code ?? (error as Error).message;
+    const inner = error instanceof Error ? error.cause : undefined;
+    const cause = errorCode(inner) ?? (inner instanceof Object && 'errors' in inner && Array.isArray(inner.errors) ? errorCode(inner.errors[0]) : undefined) ?? (error as Error).message;
     throw new LabelkitError('NETWORK', `[Network] cannot reach the model at ${url} (${cause})`);
   }
 }

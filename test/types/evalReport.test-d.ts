@@ -1,0 +1,41 @@
+// The public types of reading labels back (labelkit) and of the evaluation (labelkit-tools/eval):
+// what `labelkit eval --json` documents, pinned.
+import { describe, expectTypeOf, it } from 'vitest';
+import { readDocumentLabels, readLabelsOfDocuments } from '../../src/client/index.js';
+import type { TextCursor, TextLabel } from '../../src/client/index.js';
+import { evaluateProject, scoreLabels } from '../../src/eval/index.js';
+import type { ConfusionCell, EvalLabel, EvalReport, LabelScore, MatchMode, NotGold } from '../../src/eval/index.js';
+
+describe('reading labels back', () => {
+  it('yields pages of TextLabel, and documents with their labels', () => {
+    expectTypeOf(readDocumentLabels).returns.toEqualTypeOf<AsyncGenerator<TextLabel[]>>();
+    expectTypeOf(readLabelsOfDocuments).returns.toEqualTypeOf<AsyncGenerator<{ documentId: string; labels: TextLabel[] }>>();
+    expectTypeOf<TextLabel['start']>().toEqualTypeOf<TextCursor>();
+    expectTypeOf<TextLabel['labeledBy']>().toEqualTypeOf<'AUTO' | 'CONFLICT' | 'EXTERNAL' | 'LABELER' | 'PRELABELED' | 'REVIEWER' | null | undefined>();
+    // Fields the service adds come through as unknown.
+    expectTypeOf<TextLabel['hashCode']>().toEqualTypeOf<unknown>();
+  });
+});
+
+describe('the evaluation report (labelkit eval --json)', () => {
+  it('has the documented shape', () => {
+    expectTypeOf(evaluateProject).returns.resolves.toEqualTypeOf<EvalReport>();
+    expectTypeOf<EvalReport['version']>().toEqualTypeOf<1>();
+    expectTypeOf<EvalReport['match']>().toEqualTypeOf<MatchMode>();
+    expectTypeOf<MatchMode>().toEqualTypeOf<'strict' | 'overlap' | 'token'>();
+    expectTypeOf<EvalReport['labels']>().toEqualTypeOf<LabelScore[]>();
+    expectTypeOf<Pick<LabelScore, 'id' | 'layer' | 'name' | 'gold' | 'predicted' | 'tp' | 'fp' | 'fn'>>().toEqualTypeOf<{
+      id: string;
+      layer: number;
+      name: string | null;
+      gold: number;
+      predicted: number;
+      tp: number;
+      fp: number;
+      fn: number;
+    }>();
+    expectTypeOf<ConfusionCell>().toEqualTypeOf<{ gold: EvalLabel | null; predicted: EvalLabel | null; count: number }>();
+    expectTypeOf<EvalReport['goldExcluded']>().toEqualTypeOf<Record<NotGold, number>>();
+    expectTypeOf(scoreLabels).returns.toMatchTypeOf<Omit<EvalReport, 'version' | 'projectId' | 'labelerEmail' | 'documents' | 'goldExcluded' | 'predictedDeleted'>>();
+  });
+});
