@@ -5,7 +5,7 @@ import { diffLabelSets } from './diffLabelSets.js';
 import { ApplyError, DestructiveStepsError, PlanStaleError } from './errors.js';
 import { compareExpected, compareFingerprints } from './fingerprint.js';
 import type { ExpectedLabelSet } from './fingerprint.js';
-import { classifyFailure } from '../shared/classify.js';
+import { classifyFailure, errorCode } from '../shared/classify.js';
 import { describeStep, describeWrite } from './formatPlan.js';
 import { destructiveSteps } from './plan.js';
 import type { LabelSetPlan, PlanWrite, SavedLabelSetPlan } from './plan.js';
@@ -233,7 +233,7 @@ export async function applyLabelSetPlan(client: LabelSetsClient, given: SavedLab
 
 /** Why a write's answer was lost, in words (the client's message would say "could not reach" for a connection cut after sending). */
 function lostAnswer(error: unknown): string {
-  const code = (error as { code?: unknown }).code;
+  const code = errorCode(error);
   if (code === 'TIMEOUT') return 'no answer within the time-out';
   if (code === 'ABORTED') return 'interrupted while waiting for the answer';
   if (code === 'BAD_RESPONSE') return 'the answer was not GraphQL JSON';

@@ -96,5 +96,5 @@ export function needsCounts(plan: { steps: readonly { appliedLabels: number | nu
  * @returns true when {@link countAppliedLabels} can be called with it
  */
 export function canCount<T extends object>(client: T): client is T & Pick<LabelingClient, 'request'> {
-  return typeof (client as { request?: unknown }).request === 'function';
+  return 'request' in client && typeof client.request === 'function';
 }
