@@ -43,7 +43,8 @@ function spansOf(copy: LabeledCopy, project: StoredProject, gold: boolean, token
         return -1;
       };
       for (const e of line.entities) {
-        if (e.deleted === true || (gold && e.labeledBy === 'CONFLICT')) continue;
+        // Not gold, as labelkit eval's notGold says: deleted, an unresolved CONFLICT, or rejected by the reviewer.
+        if (e.deleted === true || (gold && (e.labeledBy === 'CONFLICT' || e.rejected === true))) continue;
         const [first, last] = [tokenAt(e.start_char, false), tokenAt(e.end_char, true)];
         if (first < 0 || last < 0) continue; // the store keeps whole tokens; never here
         const item = project.labelSets[e.layer]?.labels.find((l) => l.name.toLowerCase() === e.label.toLowerCase());
