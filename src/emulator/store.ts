@@ -8,7 +8,7 @@ import type { SpanInput } from './compactLines.js';
 import { documentCopyId, parseDocumentCopyId, ProjectCopies } from './copies.js';
 import type { Copy } from './copies.js';
 import { itemKey } from './labelRefs.js';
-import { cellPage, finalReport, labelPage } from './labelReads.js';
+import { cellPage, finalReport, goldKeys, labelPage } from './labelReads.js';
 import type { CellJson, FinalReportFigures, Page, PageInput, TextLabelJson } from './labelReads.js';
 import { checkReviewLabels } from './reviewLabels.js';
 import type { ReviewLabelInput } from './reviewLabels.js';
@@ -330,9 +330,12 @@ export class EmulatorStore {
     if (!project) return undefined;
     const copies = this.copies.get(projectId);
     const reviewer = copies?.byCabinet(this.cabinetId(projectId, 'REVIEWER'));
-    return (copies?.labelerCopies() ?? []).flatMap((copy) => {
+    const labelers = copies?.labelerCopies() ?? [];
+    // Each document's gold is read once, not once per labeler copy.
+    const gold = new Map(labelers.length === 0 ? [] : project.documents.map((d) => [d.id, goldKeys(reviewer, d.id)]));
+    return labelers.flatMap((copy) => {
       const cabinet = this.cabinet(projectId, copy.cabinetId);
-      return this.cabinetDocuments(cabinet).map((document) => ({ cabinet, document, email: copy.labelerEmail, figures: finalReport(copy, reviewer, document.originId) }));
+      return this.cabinetDocuments(cabinet).map((document) => ({ cabinet, document, email: copy.labelerEmail, figures: finalReport(copy, gold.get(document.originId)!, document.originId) }));
     });
   }
 
