@@ -89,7 +89,7 @@ export class ProjectCopies {
     }
     let copy = this.labelers.get(writer.labelerEmail);
     if (!copy) {
-      copy = this.make(`${this.projectId}:labeler-${this.labelers.size + 1}`, 'LABELER', writer.labelerEmail, 'LABELER');
+      copy = this.make(`${this.projectId}:labeler-${this.labelers.size + 1}`, 'LABELER', writer.labelerEmail);
       this.labelers.set(writer.labelerEmail, copy);
     }
     return copy;
@@ -97,7 +97,7 @@ export class ProjectCopies {
 
   /** @returns the reviewer copy, made on first use */
   reviewerCopy(): Copy {
-    return (this.reviewer ??= this.make(`${this.projectId}:reviewer`, 'REVIEWER', '', 'REVIEWER'));
+    return (this.reviewer ??= this.make(`${this.projectId}:reviewer`, 'REVIEWER', ''));
   }
 
   /**
@@ -118,8 +118,9 @@ export class ProjectCopies {
     return this.reviewer ? [...this.labelers.values(), this.reviewer] : [...this.labelers.values()];
   }
 
-  private make(cabinetId: string, role: Role, labelerEmail: string, labeledBy: LabeledBy): Copy {
-    const copy: Copy = { labelerEmail, role, cabinetId, labeledBy, labels: new LabelRefs(this.labelSets), documents: new Map() };
+  private make(cabinetId: string, role: Role, labelerEmail: string): Copy {
+    // A copy's own labeledBy is its role's: LABELER, or REVIEWER.
+    const copy: Copy = { labelerEmail, role, cabinetId, labeledBy: role, labels: new LabelRefs(this.labelSets), documents: new Map() };
     this.cabinets.set(cabinetId, copy);
     return copy;
   }

@@ -275,11 +275,23 @@ function labelKeys(copy: Copy | undefined, documentId: string, gold: boolean): M
 }
 
 /**
+ * The gold labels of one document, keyed as {@link finalReport} compares them: read once per
+ * document, whatever the number of labeler copies.
+ *
+ * @param reviewer - the reviewer copy, or undefined when the project has none yet
+ * @param documentId - the project's document id
+ * @returns the keys of the reviewer copy's labels less deleted, rejected and `CONFLICT` ones, counted
+ */
+export function goldKeys(reviewer: Copy | undefined, documentId: string): ReadonlyMap<string, number> {
+  return labelKeys(reviewer, documentId, true);
+}
+
+/**
  * The emulator's final report of one labeler's copy of one document: its labels against the
  * reviewer copy's gold (production computes its own figures and does not publish how).
  *
  * @param labeler - the labeler's copy
- * @param reviewer - the reviewer copy, or undefined when the project has none yet
+ * @param gold - the document's gold, from {@link goldKeys}
  * @param documentId - the project's document id
  * @returns `totalAppliedLabels`: the copy's labels, deleted ones left out; `totalAcceptedLabels`:
  * those equal to a gold label (same line, tokens, layer and label item; each gold label accepts
@@ -287,9 +299,8 @@ function labelKeys(copy: Copy | undefined, documentId: string, gold: boolean): M
  * `precision` = accepted / applied, `recall` = gold labels matched / gold labels (0 when there is
  * nothing to divide by). Gold = the reviewer copy's labels less deleted, rejected and `CONFLICT` ones.
  */
-export function finalReport(labeler: Copy, reviewer: Copy | undefined, documentId: string): FinalReportFigures {
+export function finalReport(labeler: Copy, gold: ReadonlyMap<string, number>, documentId: string): FinalReportFigures {
   const applied = labelKeys(labeler, documentId, false);
-  const gold = labelKeys(reviewer, documentId, true);
   let appliedCount = 0;
   let accepted = 0;
   let goldCount = 0;

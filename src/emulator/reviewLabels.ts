@@ -1,6 +1,8 @@
 import { isRecord } from '../shared/isRecord.js';
 import { LABELED_BY } from './compactLines.js';
 import type { LabeledBy } from './compactLines.js';
+import { spanLabelNames } from './spanBinding.js';
+import type { LabelSetNames } from './spanBinding.js';
 import { coversToken } from './tokens.js';
 
 /**
@@ -49,10 +51,6 @@ interface ReviewLabelProblem {
 }
 
 /** What the check needs of a label set: its index and its labels' names and types. */
-interface LabelSetNames {
-  index: number;
-  labels: readonly { name: string; type?: string }[];
-}
 
 const KEYS = new Set(['line', 'start_char', 'end_char', 'label', 'layer', 'text', 'labeledBy', 'deleted', 'rejected', 'confidence_score']);
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
@@ -95,12 +93,12 @@ export function checkReviewLabels(raw: unknown, lines: readonly string[], labelS
     }
     if (l.text !== undefined && typeof l.text !== 'string') add('text', 'must be a string');
     const layer = l.layer ?? 0;
-    const set = isInt(layer) ? labelSets.find((s) => s.index === layer) : undefined;
+    const set = isInt(layer) ? spanLabelNames(labelSets).get(layer) : undefined;
     if (!isInt(layer) || layer < 0) add('layer', 'must be an integer >= 0 (the index of a label set)');
     else if (!set) add('layer', `no label set has the index ${layer}`);
     if (typeof l.label !== 'string' || l.label.trim() === '') add('label', 'must be a non-empty label name');
-    else if (set && !set.labels.some((item) => item.type !== 'ARROW' && item.name.toLowerCase() === (l.label as string).toLowerCase())) {
-      add('label', `"${l.label}" is not a span label of the label set of index ${set.index}`);
+    else if (set && !set.names.has(l.label.toLowerCase())) {
+      add('label', `"${l.label}" is not a span label of the label set of index ${layer}`);
     }
     if (l.labeledBy !== undefined && !(LABELED_BY as readonly unknown[]).includes(l.labeledBy)) add('labeledBy', `must be one of ${LABELED_BY.join(', ')}`);
     if (l.deleted !== undefined && typeof l.deleted !== 'boolean') add('deleted', 'must be true or false');

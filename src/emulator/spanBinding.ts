@@ -8,12 +8,29 @@ import type { StoredLabelSet } from './types.js';
  */
 type NamesByLayer = Map<number, { name: string; names: Set<string>; checked: Map<string, boolean> }>;
 
-const namesCache = new WeakMap<readonly StoredLabelSet[], NamesByLayer>();
+/** What {@link spanLabelNames} reads of a label set (a data folder's sets have no name yet). */
+export interface LabelSetNames {
+  index: number;
+  name?: string;
+  labels: readonly { name: string; type?: string | null | undefined }[];
+}
 
-function namesByLayer(labelSets: readonly StoredLabelSet[]): NamesByLayer {
+const namesCache = new WeakMap<readonly LabelSetNames[], NamesByLayer>();
+
+/**
+ * The span label names of label sets by set index, made once per list of sets (kept while the list is).
+ *
+ * @param labelSets - a project's label sets (a new list after any change, as the store keeps them)
+ * @returns per set index: the set's name and its span labels' names in lower case (arrow labels left out)
+ * @example
+ * ```ts
+ * spanLabelNames(project.labelSets).get(0)?.names.has('person'); // true when set 0 has a span label PERSON
+ * ```
+ */
+export function spanLabelNames(labelSets: readonly LabelSetNames[]): NamesByLayer {
   let byLayer = namesCache.get(labelSets);
   if (!byLayer) {
-    byLayer = new Map(labelSets.map((set) => [set.index, { name: set.name, names: new Set(set.labels.filter((l) => l.type !== 'ARROW').map((l) => l.name.toLowerCase())), checked: new Map() }]));
+    byLayer = new Map(labelSets.map((set) => [set.index, { name: set.name ?? '', names: new Set(set.labels.filter((l) => l.type !== 'ARROW').map((l) => l.name.toLowerCase())), checked: new Map() }]));
     namesCache.set(labelSets, byLayer);
   }
   return byLayer;
@@ -39,7 +56,7 @@ function namesByLayer(labelSets: readonly StoredLabelSet[]): NamesByLayer {
  */
 export function spanBindingProblems(labelSets: readonly StoredLabelSet[], lines: readonly string[], answer: SpanResponse): { path: string; message: string }[] {
   const problems: { path: string; message: string }[] = [];
-  const byLayer = namesByLayer(labelSets);
+  const byLayer = spanLabelNames(labelSets);
   const labels = answer.documents[0]?.labels ?? [];
   // Plain loops, and a path only for a problem: this runs for every entity of every answer.
   for (let i = 0; i < labels.length; i++) {

@@ -8,7 +8,7 @@ import type { SpanInput } from './compactLines.js';
 import { documentCopyId, parseDocumentCopyId, ProjectCopies } from './copies.js';
 import type { Copy } from './copies.js';
 import { itemKey } from './labelRefs.js';
-import { cellPage, finalReport, labelPage } from './labelReads.js';
+import { cellPage, finalReport, goldKeys, labelPage } from './labelReads.js';
 import type { CellJson, FinalReportFigures, Page, PageInput, TextLabelJson } from './labelReads.js';
 import { checkReviewLabels } from './reviewLabels.js';
 import type { ReviewLabelInput } from './reviewLabels.js';
@@ -89,7 +89,7 @@ export class EmulatorStore {
     if (!project) throw new EmulatorDataError(`project ${JSON.stringify((input as Partial<ProjectInput> | undefined)?.id ?? null)}`, problems);
     this.projectMap.set(project.id, project);
     this.copies.delete(project.id);
-    for (const [documentId, labels] of review ?? []) this.writeReviewLabels(project, documentId, labels);
+    for (const [documentId, labels] of review ?? []) this.writeReviewLabels(project, this.documentOf(project.id, documentId)!, labels);
     return project;
   }
 
@@ -118,19 +118,18 @@ export class EmulatorStore {
     const where = `review labels of ${JSON.stringify(projectId)}/${JSON.stringify(documentId)}`;
     const project = this.projectMap.get(projectId);
     if (!project) throw new EmulatorDataError(where, [{ message: `no project has the id ${JSON.stringify(projectId)}` }]);
-    const doc = project.documents.find((d) => d.id === documentId);
+    const doc = this.documentOf(projectId, documentId);
     if (!doc) throw new EmulatorDataError(where, [{ message: `project ${JSON.stringify(projectId)} has no document ${JSON.stringify(documentId)}` }]);
     const checked = checkReviewLabels(labels, doc.lines, project.labelSets);
     if (!checked.labels) throw new EmulatorDataError(where, checked.problems.map((p) => ({ path: pathText(['labels', ...p.path]), message: p.message })));
-    this.writeReviewLabels(project, documentId, checked.labels);
+    this.writeReviewLabels(project, doc, checked.labels);
   }
 
   /** Puts checked gold labels into the reviewer copy, replacing the document's. */
-  private writeReviewLabels(project: StoredProject, documentId: string, labels: readonly ReviewLabelInput[]): void {
+  private writeReviewLabels(project: StoredProject, doc: StoredDocument, labels: readonly ReviewLabelInput[]): void {
     const copy = this.copiesOf(project.id).reviewerCopy();
-    const doc = project.documents.find((d) => d.id === documentId)!;
     const lines = new CompactLines(doc.lines.length);
-    copy.documents.set(documentId, lines);
+    copy.documents.set(doc.id, lines);
     const byLine = [...labels].sort((a, b) => a.line - b.line);
     for (let i = 0; i < byLine.length; ) {
       const line = byLine[i]!.line;
@@ -288,7 +287,7 @@ export class EmulatorStore {
   private documentCopy(documentId: string): { doc: StoredDocument; copy: Copy | undefined } | undefined {
     const parsed = parseDocumentCopyId(documentId);
     const project = parsed && this.projectOfCabinet(parsed.cabinetId);
-    const doc = project?.documents.find((d) => d.id === parsed!.originId);
+    const doc = project && this.documentOf(project.id, parsed!.originId);
     return doc && { doc, copy: this.copies.get(project!.id)?.byCabinet(parsed!.cabinetId) };
   }
 
@@ -330,15 +329,13 @@ export class EmulatorStore {
     const project = this.projectMap.get(projectId);
     if (!project) return undefined;
     const copies = this.copies.get(projectId);
-    const reviewer = copies?.all().find((c) => c.role === 'REVIEWER');
-    return (copies?.labelerCopies() ?? []).flatMap((copy) => {
+    const reviewer = copies?.byCabinet(this.cabinetId(projectId, 'REVIEWER'));
+    const labelers = copies?.labelerCopies() ?? [];
+    // Each document's gold is read once, not once per labeler copy.
+    const gold = new Map(labelers.length === 0 ? [] : project.documents.map((d) => [d.id, goldKeys(reviewer, d.id)]));
+    return labelers.flatMap((copy) => {
       const cabinet = this.cabinet(projectId, copy.cabinetId);
-      return project.documents.map((d) => ({
-        cabinet,
-        document: { id: documentCopyId(copy.cabinetId, d.id), originId: d.id, fileName: d.name },
-        email: copy.labelerEmail,
-        figures: finalReport(copy, reviewer, d.id),
-      }));
+      return this.cabinetDocuments(cabinet).map((document) => ({ cabinet, document, email: copy.labelerEmail, figures: finalReport(copy, gold.get(document.originId)!, document.originId) }));
     });
   }
 

@@ -1,4 +1,4 @@
-import { LabelkitError, readDocumentLabels } from 'labelkit';
+import { ProtocolError, readDocumentLabels } from 'labelkit';
 import type { CallOptions, LabelingClient, TextCursor, TextLabel } from 'labelkit';
 import { GetCellsDocument } from 'labelkit/documents';
 import { CopyNotFoundError, projectCabinets } from './findCopies.js';
@@ -27,7 +27,7 @@ export async function readLines(client: LabelingClient, documentId: string, call
     for (const node of page.nodes) {
       const cell = node as { line?: unknown; content?: unknown; tokens?: unknown };
       if (!Number.isInteger(cell?.line) || typeof cell.content !== 'string' || !Array.isArray(cell.tokens) || !cell.tokens.every((t) => typeof t === 'string')) {
-        throw new LabelkitError('BAD_RESPONSE', `[Protocol] a cell of document ${documentId} lacks line, content or tokens`, { operationName: 'GetCells' });
+        throw new ProtocolError(`a cell of document ${documentId} lacks line, content or tokens`, { operationName: 'GetCells' });
       }
       const content = cell.content;
       let at = 0;

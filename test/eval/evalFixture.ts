@@ -16,7 +16,7 @@ export const PROJECT = 'eval-project';
 export const MODEL = 'model@example.com';
 
 const at = (line: number, text: string) => ({ line, start_char: LINES[line]!.indexOf(text), end_char: LINES[line]!.indexOf(text) + text.length, text });
-const GOLD = [
+export const GOLD = [
   { ...at(0, 'Ada Lovelace'), label: 'PERSON' }, // G1
   { ...at(0, 'Acme Corp'), label: 'ORG' }, // G2
   { ...at(0, 'London'), label: 'LOC' }, // G3

@@ -28,25 +28,29 @@ interface CopyEvaluation {
   marks: Map<string, Map<number, OutcomeMark[]>>;
 }
 
+const itemKey = (layer: number, name: string) => `${layer}\u0000${name.toLowerCase()}`;
+
 /** A span as the scoring reads it, with where it is in the line's characters. */
 type LineSpan = EvalSpan & { name: string };
 
 /** The spans of one copy per document, as the scoring reads them (gold: less CONFLICT and deleted). */
-function spansOf(copy: LabeledCopy, project: StoredProject, gold: boolean, tokens: Tokens): Map<string, LineSpan[]> {
+function spansOf(copy: LabeledCopy, items: ReadonlyMap<string, { id: string; name: string }>, gold: boolean, tokens: Tokens): Map<string, LineSpan[]> {
   const byDoc = new Map<string, LineSpan[]>();
   for (const doc of copy.documents) {
     const spans: LineSpan[] = [];
     for (const line of doc.lines) {
       const count = tokens.cut(line.text);
+      // The token starting (ending) at a character, by the tokens' own binary search; -1 for none.
       const tokenAt = (char: number, end: boolean) => {
-        for (let t = 0; t < count; t++) if ((end ? tokens.end(t) : tokens.start(t)) === char) return t;
-        return -1;
+        const t = tokens.firstEndingAfter(end ? char - 1 : char);
+        return t < count && (end ? tokens.end(t) : tokens.start(t)) === char ? t : -1;
       };
       for (const e of line.entities) {
-        if (e.deleted === true || (gold && e.labeledBy === 'CONFLICT')) continue;
+        // Not gold, as labelkit eval's notGold says: deleted, an unresolved CONFLICT, or rejected by the reviewer.
+        if (e.deleted === true || (gold && (e.labeledBy === 'CONFLICT' || e.rejected === true))) continue;
         const [first, last] = [tokenAt(e.start_char, false), tokenAt(e.end_char, true)];
         if (first < 0 || last < 0) continue; // the store keeps whole tokens; never here
-        const item = project.labelSets[e.layer]?.labels.find((l) => l.name.toLowerCase() === e.label.toLowerCase());
+        const item = items.get(itemKey(e.layer, e.label));
         spans.push({
           documentId: doc.id,
           start: { sentenceId: line.id, tokenId: first, charId: 0 },
@@ -80,8 +84,11 @@ export function evaluateCopy(store: EmulatorStore, project: StoredProject, sourc
   const model = copies.find((c) => c.role === 'LABELER' && c.labelerEmail === source.labelerEmail);
   if (!reviewer || !reviewer.documents.some((d) => d.lines.length > 0)) return undefined;
   const tokens = new Tokens();
-  const gold = spansOf(reviewer, project, true, tokens);
-  const predicted = model ? spansOf(model, project, false, tokens) : new Map<string, LineSpan[]>();
+  // A name is bound within the set whose index is the span's layer (not the set at that position), first item first.
+  const items = new Map<string, { id: string; name: string }>();
+  for (const set of project.labelSets) for (const l of set.labels) if (!items.has(itemKey(set.index, l.name))) items.set(itemKey(set.index, l.name), l);
+  const gold = spansOf(reviewer, items, true, tokens);
+  const predicted = model ? spansOf(model, items, false, tokens) : new Map<string, LineSpan[]>();
   const labels: EvalLabel[] = project.labelSets.flatMap((set) => set.labels.map((l) => ({ id: l.id, layer: set.index, name: l.name })));
   const scorer = new Scorer({ match, labels });
   const marks = new Map<string, Map<number, OutcomeMark[]>>();
