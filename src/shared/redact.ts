@@ -51,6 +51,51 @@ export function isSecretKeyName(key: string): boolean {
   return /secret|token|password|passwd|apikey|authorization|credential/.test(k);
 }
 
+/**
+ * The secrets a URL carries: the password of its user part and the value of every query
+ * parameter under a secret-like name (`?password=…`, `?sslpassword=…`, `?access_token=…`; see
+ * {@link isSecretKeyName}), decoded, as drivers such as `pg` read them.
+ *
+ * @param url - a URL, possibly not one (then no secret is found)
+ * @returns the secret values, to pass to {@link redact}
+ */
+export function urlSecrets(url: string): string[] {
+  if (!URL.canParse(url)) return [];
+  const u = new URL(url);
+  const found: string[] = [];
+  if (u.password !== '') {
+    try {
+      found.push(decodeURIComponent(u.password));
+    } catch {
+      found.push(u.password);
+    }
+  }
+  for (const [key, value] of u.searchParams) if (value !== '' && isSecretKeyName(key)) found.push(value);
+  return found;
+}
+
+/**
+ * A URL fit to print: the password of its user part and the value of every secret-like query
+ * parameter replaced by {@link REDACTED}, whatever their length.
+ *
+ * @param url - a URL, possibly not one (then it is redacted as a text of its {@link urlSecrets})
+ * @returns the URL with no secret left in it
+ * @example
+ * ```ts
+ * redactUrl('postgres://u:pw@db/x?password=pw2&sslmode=require'); // 'postgres://u:***@db/x?password=***&sslmode=require'
+ * ```
+ */
+export function redactUrl(url: string): string {
+  if (!URL.canParse(url)) return redact(url, urlSecrets(url));
+  const u = new URL(url);
+  if (u.password !== '') u.password = REDACTED;
+  const query = [...u.searchParams];
+  if (query.some(([key, value]) => value !== '' && isSecretKeyName(key))) {
+    u.search = query.map(([key, value]) => `${encodeURIComponent(key)}=${value !== '' && isSecretKeyName(key) ? REDACTED : encodeURIComponent(value)}`).join('&');
+  }
+  return u.href;
+}
+
 function utf8Bytes(text: string): Uint8Array {
   return new TextEncoder().encode(text);
 }

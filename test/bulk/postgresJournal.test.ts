@@ -97,6 +97,19 @@ describe.skipIf(pg.skip !== undefined)(`openPostgresJournal${pg.skip ? ` (skippe
     for (const text of [error.message, String(error.stack), JSON.stringify(error), JSON.stringify(Object.entries(error))]) expect(text).not.toContain(password);
   });
 
+  it('never shows a password given in the query string (which the driver reads too): not in the message, its fields or stack', async () => {
+    const password = 'SENTINEL-pg-query-password-32';
+    const sslPassword = 'SENTINEL-pg-sslpassword-33';
+    const journal = openPostgresJournal({ url: `postgres://someone@127.0.0.1:1/db?password=${password}&sslpassword=${sslPassword}&application_name=x`, name: 'nowhere' });
+    const error = (await journal.open().catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(Error);
+    expect(error.message).toContain('postgres://someone@127.0.0.1:1/db?password=***&sslpassword=***&application_name=x');
+    for (const text of [error.message, String(error.stack), JSON.stringify(error), JSON.stringify(Object.entries(error))]) {
+      expect(text).not.toContain(password);
+      expect(text).not.toContain(sslPassword);
+    }
+  });
+
   it('refuses a worker that joins the run with another service URL, sending nothing', async () => {
     const name = unique('config');
     await autoLabelMany(client, [input(1)], { journal: openPostgresJournal({ url: pg.url!, name }) });
