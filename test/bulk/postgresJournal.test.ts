@@ -110,6 +110,20 @@ describe.skipIf(pg.skip !== undefined)(`openPostgresJournal${pg.skip ? ` (skippe
     }
   });
 
+  it('never shows the password of a URL that does not parse (a port out of range) in the problem naming it', () => {
+    const password = 'SENTINEL-pg-password-34';
+    const error = (() => {
+      try {
+        return openPostgresJournal({ url: `postgres://someone:${password}@127.0.0.1:99999/db?sslpassword=${password}x`, name: 'nowhere' });
+      } catch (e) {
+        return e;
+      }
+    })() as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.problems[0]).toMatchObject({ path: 'journal', message: expect.stringContaining('postgres://someone:***@127.0.0.1:99999/db?sslpassword=***') });
+    for (const text of [error.message, String(error.stack), JSON.stringify(error), JSON.stringify(error.problems)]) expect(text).not.toContain(password);
+  });
+
   it('refuses a worker that joins the run with another service URL, sending nothing', async () => {
     const name = unique('config');
     await autoLabelMany(client, [input(1)], { journal: openPostgresJournal({ url: pg.url!, name }) });

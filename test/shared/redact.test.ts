@@ -129,9 +129,14 @@ describe('own wording', () => {
 describe('URL secrets', () => {
   it('finds the user password and every secret-like query value, decoded, and prints the URL without them', () => {
     const url = 'postgres://u:p%40ss-SENTINEL@db:5432/x?sslmode=require&password=q%26-SENTINEL&sslpassword=k-SENTINEL&access_token=t-SENTINEL';
-    expect(urlSecrets(url)).toEqual(['p@ss-SENTINEL', 'q&-SENTINEL', 'k-SENTINEL', 't-SENTINEL']);
+    expect(urlSecrets(url)).toEqual(['p@ss-SENTINEL', 'p%40ss-SENTINEL', 'q&-SENTINEL', 'q%26-SENTINEL', 'k-SENTINEL', 't-SENTINEL']);
     expect(redactUrl(url)).toBe('postgres://u:***@db:5432/x?sslmode=require&password=***&sslpassword=***&access_token=***');
     expect(redactUrl('postgres://u@db/x?sslmode=require')).toBe('postgres://u@db/x?sslmode=require');
     expect(urlSecrets('not a url')).toEqual([]);
+    // A URL that does not parse (port out of range) is still cut into its parts.
+    const broken = 'postgres://u:p@w-SENTINEL@db:99999/x?sslmode=require&password=q-SENTINEL#f';
+    expect(urlSecrets(broken)).toEqual(['p@w-SENTINEL', 'q-SENTINEL']);
+    expect(redactUrl(broken)).toBe('postgres://u:***@db:99999/x?sslmode=require&password=***#f');
+    expect(redactUrl('postgres://u:ab@db:99999/x')).toBe('postgres://u:***@db:99999/x');
   });
 });
