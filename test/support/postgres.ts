@@ -78,6 +78,8 @@ async function startCluster(durable: boolean): Promise<{ url: string; close(): P
         await as(pgCtl, ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
       } catch (error) {
         lastError = error; // the port was taken meanwhile: another one
+        // A server that started but was not ready in time would outlive the removed folder.
+        await as(pgCtl, ['-D', data, '-m', 'immediate', 'stop']).catch(() => undefined);
         continue;
       }
       return {
