@@ -14,7 +14,9 @@ export const POSTGRES_JOURNAL_VERSION = 1;
 export interface PostgresJournalOptions {
   /**
    * The database, `postgres://user@host:5432/db` or `postgresql://…`. The password may be in the
-   * URL, in `PGPASSWORD` or in `~/.pgpass` (as for `psql`); it is redacted from every message.
+   * URL (`user:password@` or `?password=`), in `PGPASSWORD` or in `~/.pgpass` (as for `psql`); one
+   * given in the URL or in `PGPASSWORD` is redacted from every message (`~/.pgpass` is read by the
+   * driver alone, and no message of it quotes a password).
    */
   url: string;
   /** The run's name: the workers given the same name share the run. 1 to 128 letters, digits, `.`, `_`, `-`, `:`, `/`. */

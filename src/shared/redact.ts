@@ -11,7 +11,9 @@
  * whether or not it is known, all looked for in the text as given (nothing replaced first can hide
  * the rest of a known token). Values under a secret-like key (`secretKey`, `client_secret`,
  * `token`, `Authorization`, any spelling or case) are replaced whatever their type: see
- * {@link isSecretKeyName} and {@link redactValue}. A text written with {@link own} keeps
+ * {@link isSecretKeyName} and {@link redactValue}. A URL's secrets (its user password and
+ * secret-like query values, `?password=…`) are found by {@link urlSecrets} and replaced by
+ * {@link redactUrl}, also in a URL that `URL` refuses. A text written with {@link own} keeps
  * labelkit's fixed wording where a secret that is a common word lies entirely inside it.
  *
  * This module is pure (no Node or DOM API beyond `TextEncoder`/`btoa`), so the browser build of
