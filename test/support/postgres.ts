@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -82,9 +82,18 @@ async function startCluster(durable: boolean): Promise<{ url: string; close(): P
         await as(pgCtl, ['-D', data, '-m', 'immediate', 'stop']).catch(() => undefined);
         continue;
       }
+      // A test process that ends without close() (a worker that crashed, an uncaught error)
+      // stops its server on the way out rather than leave it running with no one to stop it.
+      const stopOnExit = () => {
+        const args = ['-D', data, '-m', 'immediate', 'stop'];
+        spawnSync(asRoot ? 'runuser' : pgCtl, asRoot ? ['-u', 'postgres', '--', pgCtl, ...args] : args, { stdio: 'ignore' });
+        remove();
+      };
+      process.once('exit', stopOnExit);
       return {
         url: `postgres://postgres@127.0.0.1:${port}/postgres`,
         close: async () => {
+          process.off('exit', stopOnExit);
           await as(pgCtl, ['-D', data, '-m', 'immediate', 'stop']).catch(() => undefined);
           remove();
         },
