@@ -7,6 +7,17 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
+/**
+ * How to stop each cluster still running, synchronously: a test process that ends without
+ * close() (a crashed worker, an uncaught error) stops them on its way out rather than leave them
+ * running with no one to stop them. One listener, added when this module loads (so that the
+ * shared-process guard sees the same count before and after every file).
+ */
+const stopAtExit = new Set<() => void>();
+process.on('exit', () => {
+  for (const stop of stopAtExit) stop();
+});
+
 /** A PostgreSQL server for tests: `url` to use, or `skip` saying why there is none. */
 export type TestPostgres = { url: string; skip?: undefined; close(): Promise<void> } | { url?: undefined; skip: string; close(): Promise<void> };
 
@@ -82,18 +93,16 @@ async function startCluster(durable: boolean): Promise<{ url: string; close(): P
         await as(pgCtl, ['-D', data, '-m', 'immediate', 'stop']).catch(() => undefined);
         continue;
       }
-      // A test process that ends without close() (a worker that crashed, an uncaught error)
-      // stops its server on the way out rather than leave it running with no one to stop it.
-      const stopOnExit = () => {
+      const stopNow = () => {
         const args = ['-D', data, '-m', 'immediate', 'stop'];
         spawnSync(asRoot ? 'runuser' : pgCtl, asRoot ? ['-u', 'postgres', '--', pgCtl, ...args] : args, { stdio: 'ignore' });
         remove();
       };
-      process.once('exit', stopOnExit);
+      stopAtExit.add(stopNow);
       return {
         url: `postgres://postgres@127.0.0.1:${port}/postgres`,
         close: async () => {
-          process.off('exit', stopOnExit);
+          stopAtExit.delete(stopNow);
           await as(pgCtl, ['-D', data, '-m', 'immediate', 'stop']).catch(() => undefined);
           remove();
         },
