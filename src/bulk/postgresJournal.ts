@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { LabelkitError, ValidationError } from 'labelkit';
 import type { ValidationProblem } from 'labelkit';
 import type { Pool, PoolClient } from 'pg';
-import { redact, REDACTED } from '../shared/redact.js';
+import { redact, redactUrl, urlSecrets } from '../shared/redact.js';
 import { checkJournalRecord } from './journal.js';
 import type { Journal, JournalContents, JournalRecord, JournalWorker } from './journal.js';
 
@@ -14,7 +14,9 @@ export const POSTGRES_JOURNAL_VERSION = 1;
 export interface PostgresJournalOptions {
   /**
    * The database, `postgres://user@host:5432/db` or `postgresql://…`. The password may be in the
-   * URL, in `PGPASSWORD` or in `~/.pgpass` (as for `psql`); it is redacted from every message.
+   * URL (`user:password@` or `?password=`), in `PGPASSWORD` or in `~/.pgpass` (as for `psql`); one
+   * given in the URL or in `PGPASSWORD` is redacted from every message (`~/.pgpass` is read by the
+   * driver alone, and no message of it quotes a password).
    */
   url: string;
   /** The run's name: the workers given the same name share the run. 1 to 128 letters, digits, `.`, `_`, `-`, `:`, `/`. */
@@ -47,33 +49,13 @@ export function isPostgresUrl(value: string): boolean {
 }
 
 /**
- * The password written in a database URL (decoded), to be redacted wherever the URL may show.
- *
- * @param url - the URL
- * @returns the password, or undefined
- */
-export function urlPassword(url: string): string | undefined {
-  if (!URL.canParse(url)) return undefined;
-  const password = new URL(url).password;
-  if (password === '') return undefined;
-  try {
-    return decodeURIComponent(password);
-  } catch {
-    return password;
-  }
-}
-
-/**
- * A database URL fit to print: its password replaced by `***`.
+ * A database URL fit to print: its password (in the user part or the query) replaced by `***`.
  *
  * @param url - the URL
  * @returns the URL without its password
  */
 export function displayDatabaseUrl(url: string): string {
-  if (!URL.canParse(url)) return redact(url, [urlPassword(url)]);
-  const u = new URL(url);
-  if (u.password !== '') u.password = REDACTED;
-  return u.href;
+  return redactUrl(url);
 }
 
 /**
@@ -151,7 +133,7 @@ export function openPostgresJournal(options: PostgresJournalOptions): Journal {
   const heartbeatMs = options.heartbeatMs ?? 5000;
   // A new id at each open: a worker is one open journal.
   let worker = '';
-  const secrets = [urlPassword(url), process.env.PGPASSWORD];
+  const secrets = [...urlSecrets(url), process.env.PGPASSWORD];
   const where = `the PostgreSQL journal ${displayDatabaseUrl(url)} (run ${name})`;
   let pool: Pool | undefined;
   let beat: ReturnType<typeof setInterval> | undefined;

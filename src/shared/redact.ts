@@ -11,7 +11,9 @@
  * whether or not it is known, all looked for in the text as given (nothing replaced first can hide
  * the rest of a known token). Values under a secret-like key (`secretKey`, `client_secret`,
  * `token`, `Authorization`, any spelling or case) are replaced whatever their type: see
- * {@link isSecretKeyName} and {@link redactValue}. A text written with {@link own} keeps
+ * {@link isSecretKeyName} and {@link redactValue}. A URL's secrets (its user password and
+ * secret-like query values, `?password=…`) are found by {@link urlSecrets} and replaced by
+ * {@link redactUrl}, also in a URL that `URL` refuses. A text written with {@link own} keeps
  * labelkit's fixed wording where a secret that is a common word lies entirely inside it.
  *
  * This module is pure (no Node or DOM API beyond `TextEncoder`/`btoa`), so the browser build of
@@ -49,6 +51,78 @@ const CREDENTIAL = /\b(Bearer|Basic)(\s+|%20|\+)[^\s"'`\\<>,()[\]{}]{4,}/gi;
 export function isSecretKeyName(key: string): boolean {
   const k = key.toLowerCase().replace(/[^a-z]/g, '');
   return /secret|token|password|passwd|apikey|authorization|credential/.test(k);
+}
+
+/** A part of a URL decoded (`+` is a space in a query, itself in the user part). */
+function decoded(text: string, plusIsSpace = true): string {
+  try {
+    return decodeURIComponent(plusIsSpace ? text.replace(/\+/g, ' ') : text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * A URL cut into its parts by hand, also one that `URL` refuses (a port out of range, a bad
+ * host), which a message may still quote: the text before the password, the password (as
+ * written), the text up to the query, and the query's pairs (`key` and `=value`, as written),
+ * the fragment last.
+ */
+function urlPieces(url: string): { head: string; password?: string; middle: string; query: [string, string][]; tail: string } | undefined {
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(url);
+  if (!scheme) return undefined;
+  const rest = url.slice(scheme[0].length);
+  const authorityEnd = rest.search(/[/?#]/) === -1 ? rest.length : rest.search(/[/?#]/);
+  const authority = rest.slice(0, authorityEnd);
+  const at = authority.lastIndexOf('@');
+  const colon = at === -1 ? -1 : authority.slice(0, at).indexOf(':');
+  const head = scheme[0] + (colon === -1 ? '' : authority.slice(0, colon + 1));
+  const password = colon === -1 ? undefined : authority.slice(colon + 1, at);
+  const after = colon === -1 ? rest : rest.slice(at);
+  const hash = after.indexOf('#') === -1 ? after.length : after.indexOf('#');
+  const q = after.indexOf('?');
+  const queryText = q === -1 || q > hash ? '' : after.slice(q + 1, hash);
+  const query = queryText === '' ? [] : queryText.split('&').map((pair): [string, string] => (pair.includes('=') ? [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('='))] : [pair, '']));
+  return { head, ...(password !== undefined && { password }), middle: after.slice(0, q === -1 || q > hash ? hash : q + 1), query, tail: after.slice(hash) };
+}
+
+/** A query pair as written: the key, and `=value` (empty when there is no `=`). */
+const isSecretPair = ([key, value]: [string, string]) => value.length > 1 && isSecretKeyName(decoded(key));
+
+/**
+ * The secrets a URL carries: the password of its user part and the value of every query
+ * parameter under a secret-like name (`?password=…`, `?sslpassword=…`, `?access_token=…`; see
+ * {@link isSecretKeyName}), decoded, as drivers such as `pg` read them; also in a URL that
+ * `URL` refuses (a port out of range), which an error message may still quote.
+ *
+ * @param url - a URL, possibly not one (then no secret is found)
+ * @returns the secret values, to pass to {@link redact}
+ */
+export function urlSecrets(url: string): string[] {
+  const pieces = urlPieces(url);
+  if (!pieces) return [];
+  const found: string[] = [];
+  if (pieces.password) found.push(decoded(pieces.password, false), pieces.password);
+  for (const pair of pieces.query) if (isSecretPair(pair)) found.push(decoded(pair[1].slice(1)), pair[1].slice(1));
+  return [...new Set(found)];
+}
+
+/**
+ * A URL fit to print: the password of its user part and the value of every secret-like query
+ * parameter replaced by {@link REDACTED}, whatever their length; also in a URL that `URL` refuses.
+ *
+ * @param url - a URL, possibly not one (then it is redacted as a text of its {@link urlSecrets})
+ * @returns the URL with no secret left in it
+ * @example
+ * ```ts
+ * redactUrl('postgres://u:pw@db/x?password=pw2&sslmode=require'); // 'postgres://u:***@db/x?password=***&sslmode=require'
+ * ```
+ */
+export function redactUrl(url: string): string {
+  const pieces = urlPieces(url);
+  if (!pieces) return redact(url);
+  const query = pieces.query.map((pair) => `${pair[0]}${isSecretPair(pair) ? `=${REDACTED}` : pair[1]}`).join('&');
+  return redact(`${pieces.head}${pieces.password !== undefined ? (pieces.password === '' ? '' : REDACTED) : ''}${pieces.middle}${query}${pieces.tail}`, urlSecrets(url));
 }
 
 function utf8Bytes(text: string): Uint8Array {

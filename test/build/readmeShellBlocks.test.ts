@@ -27,7 +27,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPostgres } from '../support/postgres.js';
 import type { TestPostgres } from '../support/postgres.js';
-import { runBlocks, shellBlocks } from '../support/shellBlocks.js';
+import { runBlocks, shellBlocks, stopBlockGroups } from '../support/shellBlocks.js';
 import type { Block } from '../support/shellBlocks.js';
 
 const repo = join(import.meta.dirname, '..', '..');
@@ -73,6 +73,7 @@ describe('README.md shell blocks', () => {
     pg = await startTestPostgres();
   }, 60_000);
   afterAll(async () => {
+    stopBlockGroups();
     await pg?.close();
     rmSync(work, { recursive: true, force: true });
   });

@@ -97,6 +97,33 @@ describe.skipIf(pg.skip !== undefined)(`openPostgresJournal${pg.skip ? ` (skippe
     for (const text of [error.message, String(error.stack), JSON.stringify(error), JSON.stringify(Object.entries(error))]) expect(text).not.toContain(password);
   });
 
+  it('never shows a password given in the query string (which the driver reads too): not in the message, its fields or stack', async () => {
+    const password = 'SENTINEL-pg-query-password-32';
+    const sslPassword = 'SENTINEL-pg-sslpassword-33';
+    const journal = openPostgresJournal({ url: `postgres://someone@127.0.0.1:1/db?password=${password}&sslpassword=${sslPassword}&application_name=x`, name: 'nowhere' });
+    const error = (await journal.open().catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(Error);
+    expect(error.message).toContain('postgres://someone@127.0.0.1:1/db?password=***&sslpassword=***&application_name=x');
+    for (const text of [error.message, String(error.stack), JSON.stringify(error), JSON.stringify(Object.entries(error))]) {
+      expect(text).not.toContain(password);
+      expect(text).not.toContain(sslPassword);
+    }
+  });
+
+  it('never shows the password of a URL that does not parse (a port out of range) in the problem naming it', () => {
+    const password = 'SENTINEL-pg-password-34';
+    const error = (() => {
+      try {
+        return openPostgresJournal({ url: `postgres://someone:${password}@127.0.0.1:99999/db?sslpassword=${password}x`, name: 'nowhere' });
+      } catch (e) {
+        return e;
+      }
+    })() as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.problems[0]).toMatchObject({ path: 'journal', message: expect.stringContaining('postgres://someone:***@127.0.0.1:99999/db?sslpassword=***') });
+    for (const text of [error.message, String(error.stack), JSON.stringify(error), JSON.stringify(error.problems)]) expect(text).not.toContain(password);
+  });
+
   it('refuses a worker that joins the run with another service URL, sending nothing', async () => {
     const name = unique('config');
     await autoLabelMany(client, [input(1)], { journal: openPostgresJournal({ url: pg.url!, name }) });

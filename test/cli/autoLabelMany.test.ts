@@ -183,6 +183,19 @@ describe('labelkit auto-label over many projects', () => {
     expect(code).toBe(4); // it got as far as the database, which cannot be reached
   });
 
+  it('never prints a database password given in the query string, nor that of a URL with a port out of range', async () => {
+    const requests = service.requests.length;
+    const password = 'SENTINEL-cli-db-pass-7d';
+    const unreachable = fakeIo(env());
+    expect(await main(argv(...args('--project', 'demo-project-1', '--journal', `postgres://me@127.0.0.1:1/db?sslmode=disable&password=${password}`, '--journal-name', 'r1', '--json')), unreachable)).toBe(4);
+    expect(unreachable.err()).toContain('postgres://me@127.0.0.1:1/db?sslmode=disable&password=***');
+    const badPort = fakeIo(env());
+    expect(await main(argv(...args('--project', 'demo-project-1', '--journal', `postgres://me:${password}@127.0.0.1:99999/db`, '--journal-name', 'r1')), badPort)).toBe(2);
+    expect(badPort.err()).toContain('postgres://me:***@127.0.0.1:99999/db');
+    for (const io of [unreachable, badPort]) expect(io.err() + io.out()).not.toContain(password);
+    expect(service.requests.length).toBe(requests);
+  });
+
   it('draws one bar for the run on a terminal and ends with the summary table', async () => {
     const io = fakeIo({ ...env(), TERM: 'xterm' }, { tty: true });
     const code = await main(argv(...args('--project', demoProjectId(61), '--project', demoProjectId(62), '--wait')), io);

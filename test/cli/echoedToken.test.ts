@@ -160,7 +160,10 @@ describe('the emulator with a token or a model secret holding : " & / + = %', ()
     const endpoint = `http://127.0.0.1:${(model.address() as AddressInfo).port}/`;
     const staticToken = 'key-7f:abc&d/e+f=g%hTAILstatic';
     const lines: string[] = [];
-    const emu = await startEmulator({ staticToken, log: (l) => lines.push(l), model: { retries: 0 } });
+    const emu = await startEmulator({ staticToken, log: (l) => lines.push(l), model: { retries: 0 } }).catch(async (error: unknown) => {
+      await new Promise<void>((resolve) => model.close(() => resolve()));
+      throw error;
+    });
     try {
       // The static token, and wrong tokens holding each character, also as the request id.
       for (const token of [staticToken, ...TOKENS]) {

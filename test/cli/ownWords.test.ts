@@ -42,7 +42,7 @@ afterAll(async () => {
   await sameSecret?.close();
   await otherSecret?.close();
   echoing?.closeAllConnections();
-  await new Promise<void>((resolve) => echoing?.close(() => resolve()));
+  if (echoing) await new Promise<void>((resolve) => echoing.close(() => resolve()));
 });
 
 const run = async (...args: string[]) => {

@@ -10,7 +10,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { basename, join, relative, sep } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runBlocks, shellBlocks } from '../support/shellBlocks.js';
+import { runBlocks, shellBlocks, stopBlockGroups } from '../support/shellBlocks.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 const HEADING = '**In your fork, to make the renamed schema the default**';
@@ -38,7 +38,10 @@ npm() {
 
 describe("the README's rename steps for a fork", () => {
   const fork = mkdtempSync(join(tmpdir(), 'labelkit-rename-steps-'));
-  afterAll(() => rmSync(fork, { recursive: true, force: true }));
+  afterAll(() => {
+    stopBlockGroups();
+    rmSync(fork, { recursive: true, force: true });
+  });
 
   it('rename schema.graphql, regenerate and pass the codegen and type tests on a copy of the repository', { timeout: 600_000 }, async () => {
     const readme = readFileSync(join(repo, 'README.md'), 'utf8');

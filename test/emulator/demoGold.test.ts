@@ -9,7 +9,10 @@ describe('the demo project’s gold labels', () => {
   it('are all valid, and the sample model gets them partly right and partly wrong, document by document', async () => {
     expect(demoProject().documents.map((d) => d.review?.length)).toEqual([6, 9, 7, 12]);
     const emu = await startEmulator();
-    const model = await startModelServer({ secretKey: 'demo-gold-secret' });
+    const model = await startModelServer({ secretKey: 'demo-gold-secret' }).catch(async (error: unknown) => {
+      await emu.close();
+      throw error;
+    });
     const post = async (query: string, variables: unknown) => {
       const res = await fetch(emu.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${emu.token}` }, body: JSON.stringify({ query, variables }) });
       return (await res.json()) as { data: Record<string, unknown>; errors?: unknown };

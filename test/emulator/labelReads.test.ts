@@ -100,8 +100,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await emu.close();
-  await model.close();
+  await emu?.close();
+  await model?.close();
 });
 
 describe('getProjectCabinets', () => {

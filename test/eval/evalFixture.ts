@@ -46,20 +46,26 @@ const answer = (request: SeenRequest) => ({
 /** The emulator with the project, gold set, and one job of the model (labeler {@link MODEL}) delivered. */
 export async function startEvalFixture(): Promise<{ emu: RunningEmulator; model: StubModel; jobId: string; close(): Promise<void> }> {
   const emu = await startEmulator({ demoProject: false });
-  emu.emulator.store.addProject({
-    id: PROJECT,
-    labelSets: [{ name: 'Entities', labels: [{ id: 'per', name: 'PERSON', color: '#ef4444' }, { id: 'org', name: 'ORG', color: '#3b82f6' }, { id: 'loc', name: 'LOC', color: '#10b981' }] }],
-    documents: [{ id: 'news-1', name: 'news-1.txt', lines: LINES }],
-  });
-  emu.emulator.store.setReviewLabels(PROJECT, 'news-1', GOLD);
-  const model = await startStubModel((request) => ({ kind: 'json', body: answer(request) }));
-  const client = createLabelingClient({ url: emu.url, token: emu.token, poll: { intervalMs: 20 } });
+  let model: StubModel | undefined;
+  let client: ReturnType<typeof createLabelingClient> | undefined;
   try {
-    const job = await client.startAutoLabel({ projectId: PROJECT, labelerEmail: MODEL, options: { numberOfFilesPerRequest: 0 }, targetAPI: { endpoint: model.url, secretKey: 'model-secret' } });
+    emu.emulator.store.addProject({
+      id: PROJECT,
+      labelSets: [{ name: 'Entities', labels: [{ id: 'per', name: 'PERSON', color: '#ef4444' }, { id: 'org', name: 'ORG', color: '#3b82f6' }, { id: 'loc', name: 'LOC', color: '#10b981' }] }],
+      documents: [{ id: 'news-1', name: 'news-1.txt', lines: LINES }],
+    });
+    emu.emulator.store.setReviewLabels(PROJECT, 'news-1', GOLD);
+    const stub = (model = await startStubModel((request) => ({ kind: 'json', body: answer(request) })));
+    client = createLabelingClient({ url: emu.url, token: emu.token, poll: { intervalMs: 20 } });
+    const job = await client.startAutoLabel({ projectId: PROJECT, labelerEmail: MODEL, options: { numberOfFilesPerRequest: 0 }, targetAPI: { endpoint: stub.url, secretKey: 'model-secret' } });
     const outcome = await client.waitForJob(job.id, { timeoutMs: 20_000 });
     if (outcome.outcome !== 'delivered') throw new Error(`the fixture's job ended ${outcome.outcome}`);
-    return { emu, model, jobId: job.id, close: async () => void (await Promise.all([model.close(), emu.close()])) };
+    return { emu, model: stub, jobId: job.id, close: async () => void (await Promise.all([stub.close(), emu.close()])) };
+  } catch (error) {
+    // No fixture to close later: stop its servers now.
+    await Promise.all([model?.close(), emu.close()]);
+    throw error;
   } finally {
-    client.close();
+    client?.close();
   }
 }

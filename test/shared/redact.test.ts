@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSecretKeyName, own, ownWords, redact, redactAndCut, redactValue, REDACTED, secretForms, secretsIn, withForeignValues, withOwnPhrases } from '../../src/shared/redact.js';
+import { isSecretKeyName, own, ownWords, redact, redactAndCut, redactValue, REDACTED, redactUrl, secretForms, secretsIn, urlSecrets, withForeignValues, withOwnPhrases } from '../../src/shared/redact.js';
 
 // A sentinel with every character that encoders change: quote, backslash, &, +, %, space, non-ASCII.
 const SECRET = 'sk-"q\\u&p+c%20 é☃-SENTINEL';
@@ -123,5 +123,20 @@ describe('own wording', () => {
     const phrase = 'missing or wrong secret: send Authorization: Bearer <secretKey>';
     expect(redact(withOwnPhrases(`${phrase} (got secret) ${phrase}`, [phrase]), ['secret'])).toBe(`${phrase} (got ${REDACTED}) ${phrase}`);
     expect(redact(withOwnPhrases('no phrase, secret', [phrase]), ['secret'])).toBe(`no phrase, ${REDACTED}`);
+  });
+});
+
+describe('URL secrets', () => {
+  it('finds the user password and every secret-like query value, decoded, and prints the URL without them', () => {
+    const url = 'postgres://u:p%40ss-SENTINEL@db:5432/x?sslmode=require&password=q%26-SENTINEL&sslpassword=k-SENTINEL&access_token=t-SENTINEL';
+    expect(urlSecrets(url)).toEqual(['p@ss-SENTINEL', 'p%40ss-SENTINEL', 'q&-SENTINEL', 'q%26-SENTINEL', 'k-SENTINEL', 't-SENTINEL']);
+    expect(redactUrl(url)).toBe('postgres://u:***@db:5432/x?sslmode=require&password=***&sslpassword=***&access_token=***');
+    expect(redactUrl('postgres://u@db/x?sslmode=require')).toBe('postgres://u@db/x?sslmode=require');
+    expect(urlSecrets('not a url')).toEqual([]);
+    // A URL that does not parse (port out of range) is still cut into its parts.
+    const broken = 'postgres://u:p@w-SENTINEL@db:99999/x?sslmode=require&password=q-SENTINEL#f';
+    expect(urlSecrets(broken)).toEqual(['p@w-SENTINEL', 'q-SENTINEL']);
+    expect(redactUrl(broken)).toBe('postgres://u:***@db:99999/x?sslmode=require&password=***#f');
+    expect(redactUrl('postgres://u:ab@db:99999/x')).toBe('postgres://u:***@db:99999/x');
   });
 });

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -6,6 +6,17 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
+
+/**
+ * How to stop each cluster still running, synchronously: a test process that ends without
+ * close() (a crashed worker, an uncaught error) stops them on its way out rather than leave them
+ * running with no one to stop them. One listener, added when this module loads (so that the
+ * shared-process guard sees the same count before and after every file).
+ */
+const stopAtExit = new Set<() => void>();
+process.on('exit', () => {
+  for (const stop of stopAtExit) stop();
+});
 
 /** A PostgreSQL server for tests: `url` to use, or `skip` saying why there is none. */
 export type TestPostgres = { url: string; skip?: undefined; close(): Promise<void> } | { url?: undefined; skip: string; close(): Promise<void> };
@@ -78,11 +89,20 @@ async function startCluster(durable: boolean): Promise<{ url: string; close(): P
         await as(pgCtl, ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
       } catch (error) {
         lastError = error; // the port was taken meanwhile: another one
+        // A server that started but was not ready in time would outlive the removed folder.
+        await as(pgCtl, ['-D', data, '-m', 'immediate', 'stop']).catch(() => undefined);
         continue;
       }
+      const stopNow = () => {
+        const args = ['-D', data, '-m', 'immediate', 'stop'];
+        spawnSync(asRoot ? 'runuser' : pgCtl, asRoot ? ['-u', 'postgres', '--', pgCtl, ...args] : args, { stdio: 'ignore' });
+        remove();
+      };
+      stopAtExit.add(stopNow);
       return {
         url: `postgres://postgres@127.0.0.1:${port}/postgres`,
         close: async () => {
+          stopAtExit.delete(stopNow);
           await as(pgCtl, ['-D', data, '-m', 'immediate', 'stop']).catch(() => undefined);
           remove();
         },

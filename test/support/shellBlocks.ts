@@ -45,6 +45,21 @@ function groupAlive(group: number): boolean {
   }
 }
 
+/** The process groups of shells still running (a test that timed out leaves its shell here). */
+const running = new Set<number>();
+
+/**
+ * Kills every process group {@link runBlocks} started that is still running: for `afterAll`, so
+ * that a test that timed out (or whose shell waits on a background process holding its output
+ * open) leaves no server behind.
+ */
+export function stopBlockGroups(): void {
+  for (const group of running) {
+    try { process.kill(-group, 'SIGKILL'); } catch { /* gone already */ }
+  }
+  running.clear();
+}
+
 /**
  * Runs blocks one after another in one bash (`prelude` first), in `cwd`, in a process group of its
  * own; kills the group when a block passes `limitMs`, and reports what the group still holds after
@@ -54,6 +69,7 @@ export async function runBlocks(blocks: Block[], cwd: string, limitMs: number, e
   const script = prelude + blocks.map((b, i) => `printf '\\n@@block ${i}\\n'\n${b.text}\n`).join('') + `printf '\\n@@block end\\n'\n`;
   const shell = spawn('bash', ['-c', script], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const group = shell.pid!;
+  running.add(group);
   let output = '';
   let current: Block | undefined;
   let timedOut: Block | undefined;
@@ -78,6 +94,7 @@ export async function runBlocks(blocks: Block[], cwd: string, limitMs: number, e
   shell.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   const status = await new Promise<number | null>((resolve) => shell.once('close', (code) => resolve(code)));
   arm(undefined);
+  running.delete(group);
   let leftover: string[] = [];
   try {
     process.kill(-group, 0); // throws ESRCH when no process of the group is left

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createLabelingClient } from 'labelkit';
 import { autoLabelMany, createMemoryJournal, displayDatabaseUrl, isPostgresUrl, openFileJournal, openPostgresJournal } from '../../../bulk/index.js';
 import type { AutoLabelManyResult, Journal, ManyEvent, ProjectOutcome } from '../../../bulk/index.js';
-import { urlPassword } from '../../../bulk/postgresJournal.js';
+import { urlSecrets } from '../../../shared/redact.js';
 import { parseDuration } from '../../duration.js';
 import type { Printer } from '../../io.js';
 import { requireConnection } from '../../connection.js';
@@ -126,7 +126,7 @@ function journalFlags(
     if (flags.heartbeat !== undefined) problems.push({ field: '--heartbeat', message: 'only with --journal postgres://… (a file journal has one worker)' });
     return value ? { file: value } : {};
   }
-  printer.addSecret(urlPassword(value));
+  for (const secret of urlSecrets(value)) printer.addSecret(secret);
   printer.addSecret(env.PGPASSWORD);
   let heartbeatMs: number | undefined;
   if (flags.heartbeat !== undefined) {
