@@ -1,9 +1,8 @@
-import { createServer } from 'node:http';
 import { Client, fetchExchange } from '@urql/core';
-import type { AddressInfo, Socket } from 'node:net';
 import { GetLabelsPaginatedDocument } from '../generated/tags/graphql.js';
 import { createLabelingClient, readLabelsOfDocuments } from '../src/client/index.js';
 import { Scorer, toEvalSpan } from '../src/eval/index.js';
+import { startAnswerServer } from './support/fixedServer.js';
 import { collectGarbage, median, smoke } from './support/stats.js';
 import type { Figure } from './support/stats.js';
 
@@ -39,32 +38,12 @@ function pagePayload(page: number): string {
 }
 
 /** A loopback server that answers each document's pages: the first without a cursor, then by `page-N`. */
-async function startPagesServer(): Promise<{ url: string; close(): Promise<void> }> {
+function startPagesServer(): Promise<{ url: string; close(): Promise<void> }> {
   const pages = Array.from({ length: PAGES }, (_, p) => Buffer.from(pagePayload(p)));
-  const sockets = new Set<Socket>();
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const cursor = /"cursor":"page-(\d+)"/.exec(Buffer.concat(chunks).toString('utf8'));
-      const payload = pages[cursor ? Number(cursor[1]) : 0]!;
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': payload.length });
-      res.end(payload);
-    });
+  return startAnswerServer((body) => {
+    const cursor = /"cursor":"page-(\d+)"/.exec(body);
+    return pages[cursor ? Number(cursor[1]) : 0]!;
   });
-  server.keepAliveTimeout = 60_000;
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`,
-    close: () => new Promise((r) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => r());
-    }),
-  };
 }
 
 const QUERY = 'query GetLabelsPaginated($documentId: ID!, $input: GetLabelsPaginatedInput!, $signature: String) { getLabelsPaginated(documentId: $documentId, input: $input, signature: $signature) { nodes pageInfo { nextCursor } totalCount } }';

@@ -4,10 +4,20 @@ import type { AddressInfo, Socket } from 'node:net';
 /** A loopback server that answers every POST with the same precomputed JSON body (keep-alive). */
 export async function startFixedServer(body: string): Promise<{ url: string; close(): Promise<void> }> {
   const payload = Buffer.from(body);
+  return startAnswerServer(() => payload);
+}
+
+/**
+ * A loopback server (keep-alive) that answers each POST with the JSON `answer` gives for the
+ * request's body; `close()` destroys open sockets.
+ */
+export async function startAnswerServer(answer: (requestBody: string) => Buffer): Promise<{ url: string; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
-    req.resume();
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      const payload = answer(Buffer.concat(chunks).toString('utf8'));
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': payload.length });
       res.end(payload);
     });
