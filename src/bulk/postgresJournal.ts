@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { LabelkitError, ValidationError } from 'labelkit';
 import type { ValidationProblem } from 'labelkit';
 import type { Pool, PoolClient } from 'pg';
+import { errorCode } from '../shared/classify.js';
 import { redact, redactUrl, urlSecrets } from '../shared/redact.js';
 import { checkJournalRecord } from './journal.js';
 import type { Journal, JournalContents, JournalRecord, JournalWorker } from './journal.js';
@@ -147,9 +148,10 @@ export function openPostgresJournal(options: PostgresJournalOptions): Journal {
    */
   const fail = (error: unknown): never => {
     if (error instanceof ValidationError) throw error;
-    const e = error as { message?: string; code?: string };
-    const text = redact(`${where}: ${e.message || e.code || String(error)}`, secrets);
-    const unreachable = typeof e.code === 'string' && (/^(E[A-Z]+|08...|57P0[1-3])$/.test(e.code) || /timeout|terminated/i.test(e.message ?? ''));
+    const message = error instanceof Error ? error.message : '';
+    const code = errorCode(error);
+    const text = redact(`${where}: ${message || code || String(error)}`, secrets);
+    const unreachable = code !== undefined && (/^(E[A-Z]+|08...|57P0[1-3])$/.test(code) || /timeout|terminated/i.test(message));
     throw unreachable ? new LabelkitError('NETWORK', `[Network] ${text}`, { secrets }) : new Error(text);
   };
   const query = async <R extends Record<string, unknown>>(sql: string, values: unknown[] = []) => {

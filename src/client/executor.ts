@@ -1,5 +1,5 @@
 import { Client, createRequest, getOperationName, makeErrorResult, makeOperation, makeResult, stringifyDocument } from '@urql/core';
-import type { AnyVariables, Exchange, Operation, OperationResult, TypedDocumentNode } from '@urql/core';
+import type { AnyVariables, Exchange, ExecutionResult, Operation, OperationResult, TypedDocumentNode } from '@urql/core';
 import { retryExchange } from '@urql/exchange-retry';
 import { delay, filter, fromValue, make, makeSubject, merge, mergeMap, pipe, share, take, takeUntil, toPromise } from 'wonka';
 import { MAX_TIMER_MS } from '../shared/constants.js';
@@ -163,7 +163,7 @@ function hasGraphQLErrors(text: string): boolean {
 }
 
 /**
- * The fetch urql is given: it refuses a request without `Authorization` (nothing is ever sent
+ * The fetch `postExchange` is given: it refuses a request without `Authorization` (nothing is ever sent
  * without a token), and it reads at most {@link MAX_ERROR_BODY_BYTES} of an error answer. A non-2xx
  * answer with GraphQL errors goes on to urql as it came; any other rejects with an
  * {@link HttpStatusError} (the status decides, not the body: `{"data":null}` with 503 is a failure).
@@ -173,7 +173,7 @@ function hasGraphQLErrors(text: string): boolean {
  */
 export function guardedFetch(fetchFn: typeof fetch): typeof fetch {
   return async (input, init) => {
-    // urql passes its headers as a plain object with lower-case names; anything else is read through Headers.
+    // postExchange passes its headers as a plain object with lower-case names; anything else is read through Headers.
     const given = init?.headers;
     const authorized = given && given.constructor === Object ? 'authorization' in given : new Headers(given).has('authorization');
     if (!authorized) throw new AuthError('no access token; the request was not sent', { phase: 'token' });
@@ -187,7 +187,7 @@ export function guardedFetch(fetchFn: typeof fetch): typeof fetch {
 }
 
 /** An answer's JSON; a body that is not JSON rejects with its text, as urql's fetch does (the cause keeps its start). */
-function parseAnswer(text: string): unknown {
+function parseAnswer(text: string): ExecutionResult {
   try {
     return JSON.parse(text);
   } catch {
