@@ -162,6 +162,9 @@ export function createMemoryJournal(records: JournalRecord[] = []): Journal & { 
   };
 }
 
+/** An intent's attempt: its own, or (a record written without one) the one after the project's `before` intents. */
+const attemptOf = (intent: IntentRecord, before: number): number => intent.attempt ?? before + 1;
+
 /**
  * The claims of a journal that one process holds alone (memory, file): the (project, attempt)
  * keys of its intents, taken synchronously, so that of concurrent claims exactly one wins.
@@ -175,7 +178,7 @@ export class ClaimKeys {
     const counts = new Map<string, number>();
     for (const r of records) {
       if (r.type !== 'intent') continue;
-      const attempt = r.attempt ?? (counts.get(r.projectId) ?? 0) + 1;
+      const attempt = attemptOf(r, counts.get(r.projectId) ?? 0);
       counts.set(r.projectId, attempt);
       this.held.set(`${r.projectId}\u0000${attempt}`, r.worker ?? '');
     }
@@ -232,7 +235,7 @@ export function replayJournal(records: readonly JournalRecord[]): { url?: string
     }
     const before = projects.get(r.projectId);
     const config = r.type === 'intent' ? r.config : before?.config;
-    const attempts = r.type === 'intent' ? (r.attempt ?? (before?.attempts ?? 0) + 1) : (before?.attempts ?? 0);
+    const attempts = r.type === 'intent' ? attemptOf(r, before?.attempts ?? 0) : (before?.attempts ?? 0);
     const worker = r.type === 'intent' ? r.worker : before?.worker;
     const base = { ...(config && { config }), attempts, ...(worker !== undefined && { worker }) };
     if (r.type === 'intent') projects.set(r.projectId, { state: 'intent', ...base });

@@ -4,6 +4,7 @@ import { LabelkitError, ValidationError } from 'labelkit';
 import type { ValidationProblem } from 'labelkit';
 import type { Pool, PoolClient } from 'pg';
 import { errorCode } from '../shared/classify.js';
+import { HEARTBEAT_MS } from '../shared/constants.js';
 import { redact, redactUrl, urlSecrets } from '../shared/redact.js';
 import { checkJournalRecord } from './journal.js';
 import type { Journal, JournalContents, JournalRecord, JournalWorker } from './journal.js';
@@ -74,7 +75,9 @@ function checkPostgresJournalOptions(options: PostgresJournalOptions): Validatio
     problems.push({ path: 'journalName', message: 'must name the run: 1 to 128 letters, digits, ".", "_", "-", ":" or "/", starting with a letter or digit' });
   }
   const beat = options.heartbeatMs;
-  if (beat !== undefined && !(Number.isInteger(beat) && beat >= 50 && beat <= 600_000)) problems.push({ path: 'heartbeatMs', message: 'must be an integer from 50 to 600000 (ms)' });
+  if (beat !== undefined && !(Number.isInteger(beat) && beat >= HEARTBEAT_MS.min && beat <= HEARTBEAT_MS.max)) {
+    problems.push({ path: 'heartbeatMs', message: `must be an integer from ${HEARTBEAT_MS.min} to ${HEARTBEAT_MS.max} (ms)` });
+  }
   const n = options.connections;
   if (n !== undefined && !(Number.isInteger(n) && n >= 2 && n <= 100)) problems.push({ path: 'connections', message: 'must be an integer from 2 to 100' });
   if (options.schema !== undefined && !SCHEMA.test(options.schema)) problems.push({ path: 'schema', message: 'must be a lower-case SQL identifier (letters, digits, _)' });

@@ -70,6 +70,17 @@ export const MAX_LABEL_SETS = 5;
  */
 export const MAX_BODY_BYTES = 1_048_576;
 
+/**
+ * The heartbeats a worker of a shared (PostgreSQL) journal may choose, in ms: 50 ms to 10 minutes.
+ * The journal's `heartbeatMs` and the CLI's `--heartbeat` both check against it.
+ *
+ * @example
+ * ```ts
+ * Number.isInteger(ms) && ms >= HEARTBEAT_MS.min && ms <= HEARTBEAT_MS.max;
+ * ```
+ */
+export const HEARTBEAT_MS = { min: 50, max: 600_000 } as const;
+
 /** The deepest selection a GraphQL operation may nest in the emulator (the service's own documents need 3). */
 export const MAX_QUERY_DEPTH = 8;
 

@@ -14,6 +14,7 @@ import { parseWaitFlags } from '../jobs/runner.js';
 import { buildAutoLabelInput } from './runner.js';
 import type { AutoLabelFlags } from './runner.js';
 import { errorCode } from '../../../shared/classify.js';
+import { HEARTBEAT_MS } from '../../../shared/constants.js';
 
 /** Flags of `labelkit auto-label` over many projects (`--project` repeated or `--projects FILE`). */
 export interface AutoLabelManyFlags extends Omit<AutoLabelFlags, 'project'> {
@@ -131,7 +132,7 @@ function journalFlags(
   let heartbeatMs: number | undefined;
   if (flags.heartbeat !== undefined) {
     heartbeatMs = parseDuration(flags.heartbeat);
-    if (heartbeatMs === undefined || heartbeatMs < 50 || heartbeatMs > 600_000) problems.push({ field: '--heartbeat', message: 'must be a duration from 50ms to 10m, such as 5s' });
+    if (heartbeatMs === undefined || heartbeatMs < HEARTBEAT_MS.min || heartbeatMs > HEARTBEAT_MS.max) problems.push({ field: '--heartbeat', message: `must be a duration from ${HEARTBEAT_MS.min}ms to ${HEARTBEAT_MS.max / 60_000}m, such as 5s` });
   }
   if (flags.journalName === undefined || flags.journalName.trim() === '') {
     problems.push({ field: '--journal-name', message: 'required with a database --journal: the name of the run, the same for every worker (e.g. --journal-name prelabel-2026-11)' });
