@@ -4,6 +4,7 @@ import { EmulatorDataError } from './dataError.js';
 import type { DataErrorProblem } from './dataError.js';
 import { isRecord } from '../shared/isRecord.js';
 import { parseJsonWithLines } from '../shared/jsonLocations.js';
+import type { DuplicateKey } from '../shared/jsonLocations.js';
 import { checkLabelSet } from './labelSetCheck.js';
 import { checkReviewLabels } from './reviewLabels.js';
 import { parseLabelSetCsv } from './labelSetCsv.js';
@@ -31,7 +32,8 @@ function readProjectJson(file: string, problems: DataErrorProblem[]): string | u
   const text = readText(file, problems);
   if (text === undefined) return undefined;
   try {
-    const { value, lineOf } = parseJsonWithLines(text);
+    const { value, lineOf, duplicateKeys } = parseJsonWithLines(text);
+    if (refuseDuplicateKeys(file, duplicateKeys, problems)) return undefined;
     if (!isRecord(value)) return void problems.push({ file, line: 1, message: 'must be a JSON object such as {"name": "My project"}' });
     for (const key of Object.keys(value)) if (key !== 'name') problems.push({ file, line: lineOf([key]), message: `unknown key "${key}" (allowed: name)` });
     const name = (value as Record<string, unknown>).name;
@@ -40,6 +42,15 @@ function readProjectJson(file: string, problems: DataErrorProblem[]): string | u
   } catch (error) {
     return void problems.push({ file, ...lineOfSyntaxError(error), message: `is not valid JSON: ${(error as Error).message}` });
   }
+}
+
+/** A path in a data file as its problems name it: `labels[2].name`. */
+const pathText = (path: readonly (string | number)[]) => path.map((k) => (typeof k === 'number' ? `[${k}]` : `.${k}`)).join('').replace(/^\./, '');
+
+/** Refuses every key given twice in one object of a JSON data file (JSON.parse would keep only the last); true when there was one. */
+function refuseDuplicateKeys(file: string, duplicateKeys: readonly DuplicateKey[], problems: DataErrorProblem[]): boolean {
+  for (const d of duplicateKeys) problems.push({ file, line: d.line, path: pathText(d.path), message: d.message });
+  return duplicateKeys.length > 0;
 }
 
 const lineOfSyntaxError = (error: unknown) => {
@@ -70,6 +81,7 @@ function readLabelSet(file: string, problems: DataErrorProblem[]): LabelSetInput
   } else {
     try {
       const parsed = parseJsonWithLines(text);
+      if (refuseDuplicateKeys(file, parsed.duplicateKeys, problems)) return undefined;
       raw = parsed.value;
       lineOf = parsed.lineOf;
     } catch (error) {
@@ -79,8 +91,7 @@ function readLabelSet(file: string, problems: DataErrorProblem[]): LabelSetInput
   }
   const checked = checkLabelSet(raw);
   if (checked.problems.length > 0) {
-    const fieldPath = (path: (string | number)[]) => path.map((k) => (typeof k === 'number' ? `[${k}]` : `.${k}`)).join('').replace(/^\./, '');
-    return void problems.push(...checked.problems.map((p) => ({ file, line: lineOf(p.path), ...(p.path.length > 0 && { path: fieldPath(p.path) }), message: p.message })));
+    return void problems.push(...checked.problems.map((p) => ({ file, line: lineOf(p.path), ...(p.path.length > 0 && { path: pathText(p.path) }), message: p.message })));
   }
   return raw as LabelSetInput;
 }
@@ -152,12 +163,14 @@ function readReview(reviewDir: string, documents: DocumentInput[], labelSets: La
     if (text === undefined) continue;
     let value: unknown;
     let lineOf: (path: (string | number)[]) => number;
+    let duplicateKeys: DuplicateKey[];
     try {
-      ({ value, lineOf } = parseJsonWithLines(text));
+      ({ value, lineOf, duplicateKeys } = parseJsonWithLines(text));
     } catch (error) {
       problems.push({ file, ...lineOfSyntaxError(error), message: `is not valid JSON: ${(error as Error).message}` });
       continue;
     }
+    if (refuseDuplicateKeys(file, duplicateKeys, problems)) continue;
     if (!isRecord(value) || !('labels' in value)) {
       problems.push({ file, line: 1, message: 'must be a JSON object {"labels": [{"line", "start_char", "end_char", "label", …}]}' });
       continue;
@@ -165,8 +178,7 @@ function readReview(reviewDir: string, documents: DocumentInput[], labelSets: La
     for (const key of Object.keys(value)) if (key !== 'labels') problems.push({ file, line: lineOf([key]), message: `unknown key "${key}" (allowed: labels)` });
     const labels = (value as { labels: unknown }).labels;
     const checked = checkReviewLabels(labels, doc.lines, sets);
-    const fieldPath = (path: (string | number)[]) => path.map((k) => (typeof k === 'number' ? `[${k}]` : `.${k}`)).join('');
-    problems.push(...checked.problems.map((p) => ({ file, line: lineOf(['labels', ...p.path]), path: `labels${fieldPath(p.path)}`, message: p.message })));
+    problems.push(...checked.problems.map((p) => ({ file, line: lineOf(['labels', ...p.path]), path: pathText(['labels', ...p.path]), message: p.message })));
     if (checked.labels) doc.review = checked.labels;
   }
 }

@@ -74,11 +74,7 @@ function parseJson(text: string): Parsed {
   try {
     const { value, lineOf, duplicateKeys } = parseJsonWithLines(text);
     // YAML refuses a repeated key; JSON.parse would keep the last one silently.
-    const extra = duplicateKeys.map((d) => ({
-      path: d.path,
-      line: d.line,
-      message: `given twice in one object (also on line ${d.firstLine}); JSON would keep only this one: write it once`,
-    }));
+    const extra = duplicateKeys.map(({ path, line, message }) => ({ path, line, message }));
     return { value, lineOf, extra };
   } catch {
     return { syntax: jsonSyntaxProblems(text).map((p) => ({ line: p.line, message: `not JSON: ${p.message} (column ${p.column})` })) };

@@ -72,13 +72,15 @@ export function parseJsonWithLines(text: string): { value: unknown; lineOf: (pat
 }
 
 /** A key given a second time in one object: `JSON.parse` keeps only the last value. */
-interface DuplicateKey {
+export interface DuplicateKey {
   /** The path of the key (its object's path, then the key). */
   path: (string | number)[];
   /** The 1-based line of the repeated key. */
   line: number;
   /** The 1-based line where the key was first given. */
   firstLine: number;
+  /** What to tell the author, the same wherever a data file is read. */
+  message: string;
 }
 
 /** Every repeated key of every object of a parsed tree, in the order of the text. */
@@ -95,7 +97,7 @@ function duplicateKeysOf(root: Node, lineAt: (offset: number) => number): Duplic
       const line = lineAt(keyNode.offset);
       const seen = first.get(key);
       if (seen === undefined) first.set(key, line);
-      else found.push({ path: [...path, key], line, firstLine: seen });
+      else found.push({ path: [...path, key], line, firstLine: seen, message: `given twice in one object (also on line ${seen}); JSON would keep only this one: write it once` });
       if (valueNode) walk(valueNode, [...path, key]);
     }
   };

@@ -202,4 +202,15 @@ describe('loadDataDir review/ (the gold labels of the reviewer copy)', () => {
       'news/review/zzz.json: names no document: documents/zzz.txt does not exist',
     ]);
   });
+  it('refuses a key given twice in one object of project.json, a JSON label set or a review file, naming both lines, all at once', () => {
+    goodProject();
+    write('news/project.json', '{\n  "name": "News",\n  "name": "Old news"\n}\n');
+    write('news/label-sets/1-entities.json', '{\n  "name": "Entities",\n  "labels": [\n    { "id": "e", "name": "ENTITY", "name": "THING" }\n  ]\n}\n');
+    write('news/review/a.json', '{\n  "labels": [\n    { "line": 0, "start_char": 0, "end_char": 3, "label": "ENTITY", "label": "PERSON" }\n  ]\n}\n');
+    expect(problemsOf()).toEqual([
+      'news/project.json:3: name: given twice in one object (also on line 2); JSON would keep only this one: write it once',
+      'news/label-sets/1-entities.json:4: labels[0].name: given twice in one object (also on line 4); JSON would keep only this one: write it once',
+      'news/review/a.json:3: labels[0].label: given twice in one object (also on line 3); JSON would keep only this one: write it once',
+    ]);
+  });
 });
