@@ -1,7 +1,7 @@
 import { Client, createRequest, getOperationName, makeErrorResult, makeOperation, makeResult, stringifyDocument } from '@urql/core';
 import type { AnyVariables, Exchange, ExecutionResult, Operation, OperationResult, TypedDocumentNode } from '@urql/core';
 import { retryExchange } from '@urql/exchange-retry';
-import { delay, filter, fromValue, make, makeSubject, merge, mergeMap, pipe, share, take, takeUntil, toPromise } from 'wonka';
+import { delay, filter, fromPromise, fromValue, makeSubject, merge, mergeMap, onEnd, onPush, pipe, share, take, takeUntil, toPromise } from 'wonka';
 import { MAX_TIMER_MS } from '../shared/constants.js';
 import { labelkitAuthExchange, makeTokenSource } from './auth.js';
 import type { LabelingClientOptions } from './client.js';
@@ -227,25 +227,19 @@ const isSent = (operation: Operation) => operation.kind === 'query' || operation
 function postExchange(fetchFn: typeof fetch): Exchange {
   return ({ forward }) => (operations$) => {
     const shared$ = share(operations$);
-    const answered = (operation: Operation) =>
-      make<OperationResult>(({ next, complete }) => {
-        const controller = new AbortController();
-        let open = true;
-        void post(fetchFn, operation, controller.signal).then((result) => {
-          if (!open) return;
-          open = false;
-          next(result);
-          complete();
-        });
-        return () => {
-          if (open) controller.abort();
-          open = false;
-        };
-      });
     const results$ = pipe(
       shared$,
       filter(isSent),
-      mergeMap((operation) => pipe(answered(operation), takeUntil(pipe(shared$, filter((o) => o.kind === 'teardown' && o.key === operation.key))))),
+      mergeMap((operation) => {
+        const controller = new AbortController();
+        let answered = false;
+        return pipe(
+          fromPromise(post(fetchFn, operation, controller.signal)),
+          onPush(() => (answered = true)),
+          onEnd(() => answered || controller.abort()),
+          takeUntil(pipe(shared$, filter((o) => o.kind === 'teardown' && o.key === operation.key))),
+        );
+      }),
     );
     return merge([results$, forward(pipe(shared$, filter((operation) => !isSent(operation))))]);
   };
