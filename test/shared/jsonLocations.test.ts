@@ -29,8 +29,8 @@ describe('parseJsonWithLines duplicateKeys', () => {
     const { value, duplicateKeys } = parseJsonWithLines(text);
     expect(value).toEqual({ a: 3, b: [{ x: 2 }] });
     expect(duplicateKeys).toEqual([
-      { path: ['b', 0, 'x'], line: 4, firstLine: 3 },
-      { path: ['a'], line: 5, firstLine: 2 },
+      { path: ['b', 0, 'x'], line: 4, firstLine: 3, message: expect.stringContaining('given twice in one object (also on line 3)') },
+      { path: ['a'], line: 5, firstLine: 2, message: expect.stringContaining('given twice in one object (also on line 2)') },
     ]);
     expect(parseJsonWithLines('{"a": {"a": 1}, "b": [{"a": 1}, {"a": 2}]}').duplicateKeys).toEqual([]);
   });
