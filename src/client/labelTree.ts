@@ -114,11 +114,11 @@ export function buildLabelTree(set: LabelSet): LabelTree {
   if (problems.length > 0) throw new LabelHierarchyError(set.id, problems);
   let idByName: Map<string, string> | undefined;
   let idByPath: Map<string, string> | undefined;
-  let nameById: Map<string, string> | undefined;
   const tree: LabelTree = {
     labelSetId: set.id,
     roots,
     byId,
+    nameById: new Map(set.labelItems.map((item) => [item.id, item.labelName])),
     get idByName() {
       if (idByName) return idByName;
       const ids = new Map<string, string | null>();
@@ -128,9 +128,6 @@ export function buildLabelTree(set: LabelSet): LabelTree {
     },
     get idByPath() {
       return (idByPath ??= new Map([...byId.values()].map((node) => [node.path.join('/').toLowerCase(), node.item.id])));
-    },
-    get nameById() {
-      return (nameById ??= new Map(set.labelItems.map((item) => [item.id, item.labelName])));
     },
     // Arrow functions, not methods: `const { find } = buildLabelTree(set)` works too.
     find: (name) => byId.get(tree.idByName.get(name.toLowerCase()) ?? ''),
