@@ -40,6 +40,9 @@ const EXPIRY_MARGIN_MS = 30_000;
 /** How long a token request may take unless `tokenTimeoutMs` says otherwise (capped by the call time-out). */
 const DEFAULT_TOKEN_TIMEOUT_MS = 10_000;
 
+/** Every failure here happened while obtaining a token. */
+const phase = 'token';
+
 /**
  * Runs `work` with an abort signal that fires after `ms`; rejects then with a `TIMEOUT` error of
  * the token phase, `{late} within {ms} ms`.
@@ -48,7 +51,7 @@ async function withTimeout<T>(ms: number, work: (signal: AbortSignal) => Promise
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timedOut = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new NetworkError('TIMEOUT', `${late} within ${ms} ms`, { phase: 'token' })), ms);
+    timer = setTimeout(() => reject(new NetworkError('TIMEOUT', `${late} within ${ms} ms`, { phase })), ms);
   });
   try {
     return await Promise.race([work(controller.signal), timedOut]);
@@ -60,7 +63,6 @@ async function withTimeout<T>(ms: number, work: (signal: AbortSignal) => Promise
 
 /** One request to the token endpoint (client-credentials grant). */
 async function requestToken(credentials: ClientCredentials, tokenUrl: string, fetchFn: typeof fetch, signal: AbortSignal): Promise<Token> {
-  const phase = 'token' as const;
   const secrets = [credentials.clientSecret];
   const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: credentials.clientId, client_secret: credentials.clientSecret });
   let response: Response;
@@ -119,7 +121,6 @@ async function requestToken(credentials: ClientCredentials, tokenUrl: string, fe
 export function makeTokenSource(options: AuthOptions & { url: string; retry?: RetryOptions | undefined; timeoutMs: number }, fetchFn: typeof fetch, signal: AbortSignal): () => Promise<Token> {
   const { token, getToken, clientCredentials } = options;
   const timeoutMs = options.tokenTimeoutMs ?? Math.min(DEFAULT_TOKEN_TIMEOUT_MS, options.timeoutMs / 2);
-  const phase = 'token' as const;
   if (getToken) {
     const call = async () => {
       try {
@@ -155,10 +156,8 @@ export function makeTokenSource(options: AuthOptions & { url: string; retry?: Re
       }
     };
   }
-  if (typeof token === 'string' && token !== '') return async () => ({ value: token });
-  return async () => {
-    throw new AuthError('no credentials: pass token, getToken or clientCredentials', { phase });
-  };
+  // createLabelingClient's validation lets exactly one credential through: here, a non-empty token.
+  return async () => ({ value: token ?? '' });
 }
 
 /** The `Authorization` header an operation was sent with (from its public `fetchOptions`). */
