@@ -99,4 +99,5 @@ export const newLabelItemInTags = ({ id, labelName, color, desc }: NewLabelItemI
  * @param item - a label as labelkit takes it (label words)
  * @returns the service's `TagItemInput`
  */
-export const labelItemInTags = (item: LabelItemInput): TagItemInput => ({ ...newLabelItemInTags(item), id: item.id, parentId: item.parentId ?? null });
+export const labelItemInTags = ({ parentId, ...item }: LabelItemInput): TagItemInput =>
+  ({ ...newLabelItemInTags(item), id: item.id, parentId: parentId ?? null });

@@ -222,7 +222,8 @@ export function checkCreateLabelSet(projectId: unknown, input: unknown): Problem
  * ```
  */
 export function checkUpdateLabelSet(input: unknown): Problem[] {
-  const rules = { id: checkId, projectId: checkId, labelSetSignature: optional(checkId), name: optional(checkId), labelItems: optional(replacedLabels) };
+  const text = optional(checkId);
+  const rules = { id: checkId, projectId: checkId, labelSetSignature: text, name: text, labelItems: optional(replacedLabels) };
   const problems = checkFields(input, rules, 'id, projectId and name or labelItems');
   if (!isRecord(input) || input.name !== undefined || input.labelItems !== undefined) return problems;
   return [...problems, { path: 'input', message: 'give name, labelItems or both (an update without either changes nothing)' }];
