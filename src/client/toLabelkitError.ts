@@ -162,7 +162,7 @@ export function toLabelkitError(error: CombinedError, call: FailedCall): Labelki
         ...(e.extensions && Object.keys(e.extensions).length > 0 && { extensions: e.extensions }),
       }));
       const err = new GraphQLRequestError(redactValue(entries, secrets), details);
-      Object.defineProperty(err, 'message', { value: `${err.message} ${where}`, enumerable: false });
+      err.message += ` ${where}`; // stays non-enumerable, as every Error's message
       return err;
     }
     case 'protocol':
@@ -172,7 +172,7 @@ export function toLabelkitError(error: CombinedError, call: FailedCall): Labelki
       const ok = status !== undefined && status >= 200 && status < 300;
       // A 4xx (429 included) means the service refused the request: the mutation did not run.
       const refused = status !== undefined && status >= 400 && status < 500;
-      const unknownOutcome = mutation && !(code !== undefined && NEVER_SENT.has(code)) && !refused;
+      const unknownOutcome = mutation && !NEVER_SENT.has(code ?? '') && !refused;
       const graphQL = error.graphQLErrors.map((e) => e.message).join('; ');
       const reason = ok
         ? `the connection to ${call.url} was lost while reading the answer (HTTP ${status})${code ? ` (${code})` : ''}`
