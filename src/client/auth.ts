@@ -1,6 +1,7 @@
 import { authExchange } from '@urql/exchange-auth';
 import type { Exchange, Operation } from '@urql/core';
 import { isTransientStatus } from '../shared/classify.js';
+import { isRecord } from '../shared/isRecord.js';
 import { AuthError, NetworkError } from './errors.js';
 import { backoffDelays } from './retryPolicy.js';
 import { isAuthFailure, isTransientError } from './toLabelkitError.js';
@@ -39,26 +40,29 @@ const EXPIRY_MARGIN_MS = 30_000;
 /** How long a token request may take unless `tokenTimeoutMs` says otherwise (capped by the call time-out). */
 const DEFAULT_TOKEN_TIMEOUT_MS = 10_000;
 
-/** Runs `work` with an abort signal that fires after `ms`; rejects with `onTimeout()` then. */
-async function withTimeout<T>(ms: number, work: (signal: AbortSignal) => Promise<T>, onTimeout: () => Error): Promise<T> {
+/** Every failure here happened while obtaining a token. */
+const phase = 'token';
+
+/**
+ * Runs `work` with an abort signal that fires after `ms`; rejects then with a `TIMEOUT` error of
+ * the token phase, `{late} within {ms} ms`.
+ */
+async function withTimeout<T>(ms: number, work: (signal: AbortSignal) => Promise<T>, late: string): Promise<T> {
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timedOut = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      reject(onTimeout());
-    }, ms);
+    timer = setTimeout(() => reject(new NetworkError('TIMEOUT', `${late} within ${ms} ms`, { phase })), ms);
   });
   try {
     return await Promise.race([work(controller.signal), timedOut]);
   } finally {
     clearTimeout(timer);
+    controller.abort(); // a hung request ends with its time-out; a finished one has nothing left to abort
   }
 }
 
 /** One request to the token endpoint (client-credentials grant). */
 async function requestToken(credentials: ClientCredentials, tokenUrl: string, fetchFn: typeof fetch, signal: AbortSignal): Promise<Token> {
-  const phase = 'token' as const;
   const secrets = [credentials.clientSecret];
   const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: credentials.clientId, client_secret: credentials.clientSecret });
   let response: Response;
@@ -79,13 +83,13 @@ async function requestToken(credentials: ClientCredentials, tokenUrl: string, fe
     const hint = refused ? 'check the client id and secret' : 'check the token URL';
     throw new AuthError(`the token endpoint ${tokenUrl} ${why} (HTTP ${status}); ${hint}`, { status, phase, secrets });
   }
-  let json: { access_token?: unknown; expires_in?: unknown } | null;
+  let json: unknown;
   try {
-    json = JSON.parse(text) as typeof json;
+    json = JSON.parse(text);
   } catch {
-    json = null; // no access_token: said below
+    // no access_token: said below
   }
-  if (!json || typeof json.access_token !== 'string' || json.access_token === '') {
+  if (!isRecord(json) || typeof json.access_token !== 'string' || json.access_token === '') {
     throw new AuthError(`the token endpoint ${tokenUrl} answered without an access_token`, { phase, secrets });
   }
   const ttl = typeof json.expires_in === 'number' ? json.expires_in * 1000 : undefined;
@@ -117,33 +121,30 @@ async function requestToken(credentials: ClientCredentials, tokenUrl: string, fe
 export function makeTokenSource(options: AuthOptions & { url: string; retry?: RetryOptions | undefined; timeoutMs: number }, fetchFn: typeof fetch, signal: AbortSignal): () => Promise<Token> {
   const { token, getToken, clientCredentials } = options;
   const timeoutMs = options.tokenTimeoutMs ?? Math.min(DEFAULT_TOKEN_TIMEOUT_MS, options.timeoutMs / 2);
-  const phase = 'token' as const;
   if (getToken) {
-    return async () => {
-      let value: string;
+    const call = async () => {
       try {
-        value = await withTimeout(timeoutMs, async () => getToken(), () =>
-          new NetworkError('TIMEOUT', `getToken() did not return a token within ${timeoutMs} ms`, { phase }),
-        );
+        return await getToken();
       } catch (error) {
-        if (error instanceof NetworkError) throw error;
         throw new AuthError('getToken() failed; no access token', { cause: error, phase });
       }
+    };
+    return async () => {
+      const value = await withTimeout(timeoutMs, call, 'getToken() did not return a token');
       if (typeof value !== 'string' || value === '') throw new AuthError('getToken() returned no token', { phase });
       return { value };
     };
   }
   if (clientCredentials) {
     const tokenUrl = clientCredentials.tokenUrl ?? new URL('/api/oauth/token', options.url).toString();
-    const once = () =>
-      withTimeout(timeoutMs, (timeout) => requestToken(clientCredentials, tokenUrl, fetchFn, timeout), () =>
-        new NetworkError('TIMEOUT', `the token endpoint ${tokenUrl} did not answer within ${timeoutMs} ms`, { phase }),
-      );
+    const late = `the token endpoint ${tokenUrl} did not answer`;
+    const once = () => withTimeout(timeoutMs, (timeout) => requestToken(clientCredentials, tokenUrl, fetchFn, timeout), late);
     return async () => {
-      for (const delayMs of backoffDelays(options.retry)) {
+      for (const delays = backoffDelays(options.retry); ; ) {
         try {
           return await once();
         } catch (error) {
+          const delayMs = delays.next().value;
           if (!isTransientError(error) || delayMs === undefined || signal.aborted) throw error;
           await new Promise<void>((resolve) => {
             const done = () => (clearTimeout(timer), signal.removeEventListener('abort', done), resolve());
@@ -153,13 +154,10 @@ export function makeTokenSource(options: AuthOptions & { url: string; retry?: Re
           if (signal.aborted) throw error; // closed while waiting: no request after close()
         }
       }
-      throw new Error('unreachable: backoffDelays yields at least one attempt');
     };
   }
-  if (typeof token === 'string' && token !== '') return async () => ({ value: token });
-  return async () => {
-    throw new AuthError('no credentials: pass token, getToken or clientCredentials', { phase });
-  };
+  // createLabelingClient's validation lets exactly one credential through: here, a non-empty token.
+  return async () => ({ value: token ?? '' });
 }
 
 /** The `Authorization` header an operation was sent with (from its public `fetchOptions`). */
@@ -210,18 +208,12 @@ export function labelkitAuthExchange(next: () => Promise<Token>): Exchange {
         return true;
       },
       refreshAuth: async () => {
-        if (initError !== undefined) {
-          const error = initError;
-          initError = undefined; // forgotten: the next operation asks again
-          throw error;
-        }
+        const failed = initError;
+        initError = undefined; // forgotten: the next operation asks again
+        if (failed !== undefined) throw failed;
         if (!mustRefresh && token) return;
-        try {
-          token = await next();
-        } catch (error) {
-          token = undefined;
-          throw error;
-        }
+        token = undefined; // a failed refresh leaves none: the next operation asks again
+        token = await next();
       },
     };
   });

@@ -219,9 +219,14 @@ function assertValid(operationName: string, problems: Problem[], callOptions?: o
   if (all.length > 0) throw new ValidationError(all, { operationName });
 }
 
-/** A check of a list answer: one entry per entry asked (production allows `null` for some). */
-const listOf = (name: string, count: number, what: string, asked: string) => (list: readonly unknown[] | null) =>
-  !Array.isArray(list) ? `${name} is not a list` : list.length === count ? undefined : `${name} has ${list.length} ${what} for ${count} ${asked}`;
+/**
+ * A check of a list answer: a list, with one entry per entry asked when `count` is given
+ * (production allows `null` for some).
+ */
+function listOf(name: string, list: unknown, count?: number, counted = 'entries', asked = 'ids'): string | undefined {
+  if (!Array.isArray(list)) return `${name} is not a list`;
+  return count === undefined || list.length === count ? undefined : `${name} has ${list.length} ${counted} for ${count} ${asked}`;
+}
 
 /**
  * Creates a client of the labeling service, built on urql's exchanges.
@@ -247,7 +252,7 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
   const inGeneration = generationSwitch(options.schemaGeneration ?? 'tags', options.onSchemaChange);
   // Polls read the jobs without validating again: the ids were checked when the wait began.
   const readJobs = async (jobIds: string[], callOptions?: CallOptions) =>
-    (await execute(GetJobsDocument, { jobIds }, callOptions, { check: (d) => listOf('getJobs', jobIds.length, 'entries', 'ids')(d.getJobs) })).getJobs;
+    (await execute(GetJobsDocument, { jobIds }, callOptions, { check: (d) => listOf('getJobs', d.getJobs, jobIds.length) })).getJobs;
   const poller = new JobPoller((ids, signal) => readJobs(ids, { signal }), options.poll);
   const write = { outcomeHint: LABEL_SET_WRITE_OUTCOME_HINT };
 
@@ -262,7 +267,7 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
     },
     async getLabelSets(cabinetId, callOptions) {
       assertValid('getCabinetLabelSetsById', [], callOptions);
-      const check = (d: { getCabinetLabelSetsById: unknown[] }) => (Array.isArray(d.getCabinetLabelSetsById) ? undefined : 'getCabinetLabelSetsById is not a list');
+      const check = (d: { getCabinetLabelSetsById: unknown }) => listOf('getCabinetLabelSetsById', d.getCabinetLabelSetsById);
       const data = await inGeneration('getCabinetLabelSetsById', (generation) => execute(generation === 'tags' ? TagsLabelSets : LabelsLabelSets, { cabinetId }, callOptions, { check }));
       return data.getCabinetLabelSetsById.sort((a, b) => a.index - b.index);
     },
@@ -293,16 +298,10 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
     },
     async waitForJobOrThrow(jobId, waitOptions) {
       const result = await client.waitForJob(jobId, waitOptions);
-      switch (result.outcome) {
-        case 'delivered':
-          return result.job;
-        case 'failed':
-          throw new JobFailedError(result.job);
-        case 'timed-out':
-          throw new JobTimeoutError(jobId, result.job, waitOptions?.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS);
-        case 'not-found':
-          throw new JobNotFoundError(jobId);
-      }
+      if (result.outcome === 'delivered') return result.job;
+      if (result.outcome === 'failed') throw new JobFailedError(result.job);
+      if (result.outcome === 'not-found') throw new JobNotFoundError(jobId);
+      throw new JobTimeoutError(jobId, result.job, waitOptions?.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS);
     },
     // The writes take labelkit's input as the renamed generation's variables; today's words are one typed conversion.
     async createLabelSet(projectId, input, callOptions) {
@@ -322,7 +321,7 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
     async appendLabelItems(input, callOptions) {
       assertValid('AppendLabelSetLabelItems', checkAppendLabelItems(input), callOptions);
       const { labelItems, ...set } = input;
-      const check = (d: { appendLabelSetLabelItems: unknown[] | null }) => listOf('appendLabelSetLabelItems', labelItems.length, 'label items', 'sent')(d.appendLabelSetLabelItems);
+      const check = (d: { appendLabelSetLabelItems: unknown }) => listOf('appendLabelSetLabelItems', d.appendLabelSetLabelItems, labelItems.length, 'label items', 'sent');
       const data = await inGeneration('AppendLabelSetLabelItems', (generation) =>
         generation === 'labels' ? execute(LabelsAppend, { input }, callOptions, { ...write, check }) : execute(TagsAppend, { input: { ...set, tagItems: labelItems.map(newLabelItemInTags) } }, callOptions, { ...write, check }));
       return data.appendLabelSetLabelItems ?? []; // never null here: the check refuses a null answer

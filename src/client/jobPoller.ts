@@ -37,12 +37,10 @@ interface Waiter {
   graceMs: number;
   intervalMs: number;
   maxIntervalMs: number;
-  onProgress?: (job: Job) => void;
+  onProgress?: ((job: Job) => void) | undefined;
   /** Ends this waiter (and, for an error, its whole group). */
   settle: (outcome: JobOutcome | Error) => void;
 }
-
-const TERMINAL = { DELIVERED: 'delivered', FAILED: 'failed' } as const;
 
 /** `job a` or `jobs a, b, c and 7 more`, for messages. */
 function describeJobs(ids: readonly string[]): string {
@@ -89,20 +87,18 @@ export class JobPoller {
    * non-transient error, or when `onProgress` throws
    */
   waitAll(jobIds: readonly string[], options: WaitOptions = {}): Promise<JobOutcome[]> {
-    const timeoutMs = options.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS;
-    const { signal } = options;
+    const { signal, timeoutMs = DEFAULT_JOB_TIMEOUT_MS, intervalMs = this.intervalMs } = options;
     return new Promise<JobOutcome[]>((resolve, reject) => {
       if (this.closed) return reject(aborted(`the client is closed; not waiting for ${describeJobs(jobIds)}`));
       if (signal?.aborted) return reject(aborted(`waiting for ${describeJobs(jobIds)} was aborted`));
       const outcomes: JobOutcome[] = new Array<JobOutcome>(jobIds.length);
       const group = new Set<Waiter>();
-      let ended = false;
+      // Every way to end goes through an emptied group, so the group ends once.
       const end = (error: Error | null) => {
-        if (ended) return;
-        ended = true;
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
         for (const waiter of group) this.waiters.delete(waiter);
+        group.clear();
         if (this.waiters.size === 0) clearTimeout(this.timer);
         if (error) reject(error);
         else resolve(outcomes);
@@ -111,15 +107,14 @@ export class JobPoller {
       // Infinity (or beyond setTimeout's 2^31-1 ms, which Node would run at once) waits without limit.
       const timedOut = () => [...group].forEach((waiter) => waiter.settle({ outcome: 'timed-out', jobId: waiter.jobId, job: waiter.last }));
       const timer = timeoutMs < MAX_TIMER_MS ? setTimeout(timedOut, timeoutMs) : undefined;
-      const interval = options.intervalMs ?? this.intervalMs;
       jobIds.forEach((jobId, index) => {
         const waiter: Waiter = {
           jobId,
           last: null,
           graceMs: options.notFoundGraceMs ?? 10_000,
-          intervalMs: interval,
-          maxIntervalMs: Math.max(options.maxIntervalMs ?? this.maxIntervalMs, interval),
-          ...(options.onProgress && { onProgress: options.onProgress }),
+          intervalMs,
+          maxIntervalMs: Math.max(options.maxIntervalMs ?? this.maxIntervalMs, intervalMs),
+          onProgress: options.onProgress,
           settle: (result) => {
             if (!group.delete(waiter)) return;
             this.waiters.delete(waiter);
@@ -148,14 +143,10 @@ export class JobPoller {
 
   /** The interval bounds of the shared request: the shortest any current waiter asks for. */
   private bounds(): { min: number; max: number } {
-    let min = Infinity;
-    let max = Infinity;
-    for (const waiter of this.waiters) {
-      min = Math.min(min, waiter.intervalMs);
-      max = Math.min(max, waiter.maxIntervalMs);
-    }
-    if (min === Infinity) return { min: this.intervalMs, max: this.maxIntervalMs };
-    return { min, max: Math.max(min, max) };
+    if (this.waiters.size === 0) return { min: this.intervalMs, max: this.maxIntervalMs };
+    const waiters = [...this.waiters];
+    const min = waiters.reduce((least, waiter) => Math.min(least, waiter.intervalMs), Infinity);
+    return { min, max: waiters.reduce((least, waiter) => Math.min(least, waiter.maxIntervalMs), Infinity) };
   }
 
   private schedule(ms: number): void {
@@ -165,32 +156,23 @@ export class JobPoller {
   }
 
   private failAll(error: unknown): void {
-    const reason = error instanceof Error ? error : new Error(String(error));
-    for (const waiter of [...this.waiters]) waiter.settle(reason);
+    for (const waiter of [...this.waiters]) waiter.settle(asError(error));
   }
 
   private async tick(): Promise<void> {
     this.timer = undefined;
     if (this.waiters.size === 0 || this.closed) return;
     const ids = [...new Set([...this.waiters].map((w) => w.jobId))];
-    const controller = new AbortController();
-    this.inFlight = controller;
-    let jobs: (Job | null)[];
-    try {
-      jobs = await this.fetchJobs(ids, controller.signal);
-    } catch (error) {
-      this.inFlight = undefined;
-      if (this.closed) return;
-      if (isTransientError(error)) {
-        const retryAfter = error instanceof NetworkError ? (error.retryAfterMs ?? 0) : 0;
-        this.delay = Math.max(Math.min(this.delay * 2, this.bounds().max), retryAfter);
-        this.schedule(this.delay);
-      } else this.failAll(error);
-      return;
-    }
+    this.inFlight = new AbortController();
+    const read = await this.fetchJobs(ids, this.inFlight.signal).then((jobs) => ({ jobs }), (error: unknown) => ({ error }));
     this.inFlight = undefined;
     if (this.closed) return;
-    this.apply(ids, jobs);
+    if ('jobs' in read) this.apply(ids, read.jobs);
+    else if (!isTransientError(read.error)) return this.failAll(read.error);
+    else {
+      const retryAfter = read.error instanceof NetworkError ? (read.error.retryAfterMs ?? 0) : 0;
+      this.delay = Math.max(Math.min(this.delay * 2, this.bounds().max), retryAfter);
+    }
     this.schedule(this.delay);
   }
 
@@ -201,21 +183,20 @@ export class JobPoller {
     const now = Date.now();
     for (const waiter of [...this.waiters]) {
       const job = byId.get(waiter.jobId) ?? null;
-      if (job && (!waiter.last || waiter.last.status !== job.status || waiter.last.progress !== job.progress)) {
+      const moved = job !== null && (waiter.last?.status !== job.status || waiter.last.progress !== job.progress);
+      if (job) waiter.last = job;
+      if (moved) {
         changed = true;
-        waiter.last = job;
         try {
           waiter.onProgress?.(job);
         } catch (error) {
-          waiter.settle(error instanceof Error ? error : new Error(String(error)));
+          waiter.settle(asError(error));
           continue;
         }
-      } else if (job) waiter.last = job;
-
-      if (job && job.status in TERMINAL) {
-        const outcome = TERMINAL[job.status as keyof typeof TERMINAL];
-        waiter.settle(outcome === 'failed' ? { outcome, jobId: waiter.jobId, job, errors: job.errors } : { outcome, jobId: waiter.jobId, job });
-      } else if (!job || job.status === 'NONE') {
+      }
+      if (job?.status === 'DELIVERED') waiter.settle({ outcome: 'delivered', jobId: waiter.jobId, job });
+      else if (job?.status === 'FAILED') waiter.settle({ outcome: 'failed', jobId: waiter.jobId, job, errors: job.errors });
+      else if (!job || job.status === 'NONE') {
         waiter.missingSince ??= now;
         if (now - waiter.missingSince >= waiter.graceMs) waiter.settle({ outcome: 'not-found', jobId: waiter.jobId, job: waiter.last });
       } else delete waiter.missingSince;
@@ -224,6 +205,8 @@ export class JobPoller {
     this.delay = changed ? min : Math.max(min, Math.min(Math.round(this.delay * 1.5), max));
   }
 }
+
+const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));
 
 function aborted(message: string): NetworkError {
   return new NetworkError('ABORTED', message, { operationName: 'GetJobs' });

@@ -81,20 +81,6 @@ export function generationSwitch(first: SchemaGeneration, onSchemaChange?: (even
 }
 
 /**
- * A label of a write in today's words (`tagName`), unset fields sent as null.
- *
- * @param item - a label as labelkit takes it (label words)
- * @returns the service's `TagItemInput`
- */
-export const labelItemInTags = ({ id, parentId, labelName, color, desc }: LabelItemInput): TagItemInput => ({
-  id,
-  parentId: parentId ?? null,
-  tagName: labelName,
-  color: color ?? null,
-  desc: desc ?? null,
-});
-
-/**
  * An appended label in today's words (`tagName`); an absent `id` stays absent (the service makes one).
  *
  * @param item - a label as `appendLabelItems` takes it
@@ -106,3 +92,12 @@ export const newLabelItemInTags = ({ id, labelName, color, desc }: NewLabelItemI
   color: color ?? null,
   desc: desc ?? null,
 });
+
+/**
+ * A label of a write in today's words (`tagName`), unset fields sent as null.
+ *
+ * @param item - a label as labelkit takes it (label words)
+ * @returns the service's `TagItemInput`
+ */
+export const labelItemInTags = ({ parentId, ...item }: LabelItemInput): TagItemInput =>
+  ({ ...newLabelItemInTags(item), id: item.id, parentId: parentId ?? null });

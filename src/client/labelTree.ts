@@ -81,7 +81,7 @@ export function buildLabelTree(set: LabelSet): LabelTree {
   }
   const roots: Node[] = [];
   const broken: Node[] = []; // orphans and self-parents: what hangs below them is reported through them
-  const siblings = new Map<string | null, Map<string, LabelItem>>(); // parentId → folded name → first item
+  const siblings = new Map<string, LabelItem>(); // parent id and folded name → the first item of that name there
   for (const node of byId.values()) {
     const { id, parentId, labelName } = node.item;
     const parent = parentId == null ? undefined : byId.get(parentId);
@@ -89,16 +89,21 @@ export function buildLabelTree(set: LabelSet): LabelTree {
       problems.push(`label ${describe(node.item)} ${parent ? 'is its own parent (cycle)' : `has parent ${parentId}, which is not in the set (orphan)`}`);
       broken.push(node);
       if (parent) continue;
-    } else (parent ? parent.children : roots).push(node.under(parent));
-    const names = siblings.get(parentId ?? null) ?? new Map<string, LabelItem>();
-    siblings.set(parentId ?? null, names);
-    const other = names.get(labelName.toLowerCase());
+    } else (parent ? parent.children : roots).push(node);
+    const key = JSON.stringify([parentId ?? null, labelName.toLowerCase()]);
+    const other = siblings.get(key);
     if (other) duplicateNames.push(`duplicate name "${labelName}" ${parentId ? `under ${parentId}` : 'at the top level'} (ids ${other.id} and ${id})`);
-    else names.set(labelName.toLowerCase(), node.item);
+    else siblings.set(key, node.item);
   }
   // Depths breadth first from the top and from the broken labels: a label not reached is on, or below, a cycle.
   const queue = [...roots, ...broken];
-  for (let head = 0; head < queue.length; head++) for (const child of queue[head]!.children) queue.push(child.at(queue[head]!.depth + 1));
+  for (const node of queue) {
+    for (const child of node.children) {
+      child.depth = node.depth + 1;
+      parents.set(child, node);
+      queue.push(child);
+    }
+  }
   const reached = new Set(queue);
   const onCycle = [...byId.values()].filter((node) => !reached.has(node)).map((node) => describe(node.item));
   if (onCycle.length > 0) {
@@ -109,11 +114,11 @@ export function buildLabelTree(set: LabelSet): LabelTree {
   if (problems.length > 0) throw new LabelHierarchyError(set.id, problems);
   let idByName: Map<string, string> | undefined;
   let idByPath: Map<string, string> | undefined;
-  let nameById: Map<string, string> | undefined;
   const tree: LabelTree = {
     labelSetId: set.id,
     roots,
     byId,
+    nameById: new Map(set.labelItems.map((item) => [item.id, item.labelName])),
     get idByName() {
       if (idByName) return idByName;
       const ids = new Map<string, string | null>();
@@ -123,9 +128,6 @@ export function buildLabelTree(set: LabelSet): LabelTree {
     },
     get idByPath() {
       return (idByPath ??= new Map([...byId.values()].map((node) => [node.path.join('/').toLowerCase(), node.item.id])));
-    },
-    get nameById() {
-      return (nameById ??= new Map(set.labelItems.map((item) => [item.id, item.labelName])));
     },
     // Arrow functions, not methods: `const { find } = buildLabelTree(set)` works too.
     find: (name) => byId.get(tree.idByName.get(name.toLowerCase()) ?? ''),
@@ -138,23 +140,17 @@ function describe(item: LabelItem): string {
   return `${item.id} ("${item.labelName}")`;
 }
 
-/** A {@link LabelNode}: its parent is kept to make `path` on each read. */
+/** Each node's parent, kept off the node so that a node shows (and serialises) only downwards. */
+const parents = new WeakMap<LabelNode, LabelNode>();
+
+/** A {@link LabelNode}: its parent (in `parents`) makes `path` on each read. */
 class Node implements LabelNode {
   readonly children: Node[] = [];
   depth = 0;
-  #parent: Node | undefined;
   constructor(readonly item: LabelItem) {}
-  under(parent: Node | undefined): this {
-    this.#parent = parent;
-    return this;
-  }
-  at(depth: number): this {
-    this.depth = depth;
-    return this;
-  }
   get path(): string[] {
     const names = [this.item.labelName];
-    for (let node = this.#parent; node; node = node.#parent) names.push(node.item.labelName);
+    for (let node = parents.get(this); node; node = parents.get(node)) names.push(node.item.labelName);
     return names.reverse();
   }
 }

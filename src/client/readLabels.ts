@@ -1,5 +1,6 @@
 import { GetLabelsPaginatedDocument } from '../../generated/tags/graphql.js';
 import type { LabelingClient } from './client.js';
+import { isRecord } from '../shared/isRecord.js';
 import { ProtocolError } from './errors.js';
 import type { CallOptions } from './executor.js';
 
@@ -29,23 +30,22 @@ export interface TextLabel {
   [field: string]: unknown;
 }
 
-const LABELED_BY = new Set(['AUTO', 'CONFLICT', 'EXTERNAL', 'LABELER', 'PRELABELED', 'REVIEWER']);
-const isInt = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
+const LABELED_BY = new Set<unknown>(['AUTO', 'CONFLICT', 'EXTERNAL', 'LABELER', 'PRELABELED', 'REVIEWER']);
+const isInt = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
 const optional = (v: unknown, ok: (v: unknown) => boolean) => v === undefined || v === null || ok(v);
 
 /** What is wrong with a node against `TextLabel`'s published fields, or undefined. */
 function labelProblem(node: unknown): string | undefined {
-  if (typeof node !== 'object' || node === null) return 'is not an object';
-  const n = node as Record<string, unknown>;
-  if (typeof n.id !== 'string' || typeof n.l !== 'string') return 'lacks the string id or l';
-  if (!isInt(n.layer)) return 'has no layer (a whole number from 0)';
+  if (!isRecord(node)) return 'is not an object';
+  if (typeof node.id !== 'string' || typeof node.l !== 'string') return 'lacks the string id or l';
+  if (!isInt(node.layer)) return 'has no layer (a whole number from 0)';
   for (const end of ['start', 'end'] as const) {
-    const c = n[end] as Record<string, unknown> | null;
-    if (typeof c !== 'object' || c === null || !isInt(c.sentenceId) || !isInt(c.tokenId) || !isInt(c.charId)) return `has no ${end} { sentenceId tokenId charId } of whole numbers`;
+    const c = node[end];
+    if (!isRecord(c) || !isInt(c.sentenceId) || !isInt(c.tokenId) || !isInt(c.charId)) return `has no ${end} { sentenceId tokenId charId } of whole numbers`;
   }
-  if (!optional(n.labeledBy, (v) => LABELED_BY.has(v as string))) return `has an unknown labeledBy ${JSON.stringify(n.labeledBy)}`;
-  if (!optional(n.deleted, (v) => typeof v === 'boolean')) return 'has a deleted that is not a boolean';
-  if (!optional(n.confidenceScore, (v) => typeof v === 'number')) return 'has a confidenceScore that is not a number';
+  if (!optional(node.labeledBy, (v) => LABELED_BY.has(v))) return `has an unknown labeledBy ${JSON.stringify(node.labeledBy)}`;
+  if (!optional(node.deleted, (v) => typeof v === 'boolean')) return 'has a deleted that is not a boolean';
+  if (!optional(node.confidenceScore, (v) => typeof v === 'number')) return 'has a confidenceScore that is not a number';
   return undefined;
 }
 

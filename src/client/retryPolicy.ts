@@ -24,7 +24,7 @@ export function retrySettings(options: RetryOptions | undefined): Required<Retry
  * for (const delayMs of backoffDelays({ maxAttempts: 3 })) { … } // e.g. 480, 1050, undefined
  * ```
  */
-export function* backoffDelays(options: RetryOptions | undefined): Generator<number | undefined> {
+export function* backoffDelays(options: RetryOptions | undefined): Generator<number | undefined, undefined> {
   const { maxAttempts, initialDelayMs, maxDelayMs } = retrySettings(options);
   let delay = initialDelayMs;
   for (let attempt = 1; attempt < maxAttempts; attempt++) {

@@ -29,11 +29,9 @@ const MAX_DEPTH = 4;
 export function safeCause(error: unknown, secrets: Secrets = [], depth = 0): Error | undefined {
   if (error === undefined || error === null || depth > MAX_DEPTH) return undefined;
   const known = [...secrets];
-  if (!(error instanceof Error)) {
-    const text = typeof error === 'string' ? error : safeString(error);
-    return new Error(redactAndCut(text.slice(0, MAX_CAUSE_MESSAGE * 4), MAX_CAUSE_MESSAGE, known));
-  }
-  const copy = new Error(redactAndCut(String(error.message).slice(0, MAX_CAUSE_MESSAGE * 4), MAX_CAUSE_MESSAGE, known));
+  const text = error instanceof Error ? String(error.message) : typeof error === 'string' ? error : safeString(error);
+  const copy = new Error(redactAndCut(text.slice(0, MAX_CAUSE_MESSAGE * 4), MAX_CAUSE_MESSAGE, known));
+  if (!(error instanceof Error)) return copy;
   copy.name = redact(String(error.name), known);
   copy.stack = redactAndCut((error.stack ?? '').slice(0, MAX_CAUSE_STACK * 4), MAX_CAUSE_STACK, known);
   if ('code' in error && typeof error.code === 'string') Object.defineProperty(copy, 'code', { value: redact(error.code, known), enumerable: true });

@@ -1,5 +1,5 @@
 import type { CombinedError } from '@urql/core';
-import { errorCode, isTransientStatus } from '../shared/classify.js';
+import { classifyFailure, errorCode, isTransientStatus } from '../shared/classify.js';
 import { redactValue } from '../shared/redact.js';
 import type { Secrets } from '../shared/redact.js';
 import { AuthError, GraphQLRequestError, isLabelkitError, MUTATION_OUTCOME_UNKNOWN_HINT, NetworkError, ProtocolError } from './errors.js';
@@ -82,7 +82,7 @@ export function retryAfterMs(response: Response | undefined): number | undefined
  *
  * @param error - anything caught
  * @returns true for a {@link NetworkError} of code `NETWORK` or `TIMEOUT` that the shared
- * status rule (`isTransientStatus` of `shared/classify`) calls transient: no answer at all, a cut answer, or HTTP
+ * status rule (`classifyFailure` of `shared/classify`) calls transient: no answer at all, a cut answer, or HTTP
  * 408/429/5xx (whatever the body said), the token endpoint's included; false for everything else
  * (auth, a refused 4xx such as 404, GraphQL errors, a malformed answer, an abort)
  * @example
@@ -91,8 +91,7 @@ export function retryAfterMs(response: Response | undefined): number | undefined
  * ```
  */
 export function isTransientError(error: unknown): boolean {
-  if (!isLabelkitError(error) || (error.code !== 'NETWORK' && error.code !== 'TIMEOUT')) return false;
-  return error.status === undefined || isTransientStatus(error.status);
+  return isLabelkitError(error) && (error.code === 'NETWORK' || error.code === 'TIMEOUT') && classifyFailure(error) === 'transient';
 }
 
 /** What kind of failure an urql error is: the one reading of its shape, for conversion and retries. */
@@ -148,8 +147,7 @@ export function toLabelkitError(error: CombinedError, call: FailedCall): Labelki
   if (isLabelkitError(cause)) {
     const text = `${cause.message.replace(/^\[\w+\] /, '')} ${where}`;
     const own = { ...details, cause: cause.cause, phase: cause.phase, status: cause.status };
-    if (cause.code === 'NETWORK' || cause.code === 'TIMEOUT' || cause.code === 'ABORTED') return new NetworkError(cause.code, text, own);
-    return new AuthError(text, own);
+    return cause instanceof NetworkError ? new NetworkError(cause.code, text, own) : new AuthError(text, own);
   }
   switch (kindOf(error)) {
     case 'auth':
@@ -164,7 +162,7 @@ export function toLabelkitError(error: CombinedError, call: FailedCall): Labelki
         ...(e.extensions && Object.keys(e.extensions).length > 0 && { extensions: e.extensions }),
       }));
       const err = new GraphQLRequestError(redactValue(entries, secrets), details);
-      Object.defineProperty(err, 'message', { value: `${err.message} ${where}`, enumerable: false });
+      err.message += ` ${where}`; // stays non-enumerable, as every Error's message
       return err;
     }
     case 'protocol':
@@ -174,7 +172,7 @@ export function toLabelkitError(error: CombinedError, call: FailedCall): Labelki
       const ok = status !== undefined && status >= 200 && status < 300;
       // A 4xx (429 included) means the service refused the request: the mutation did not run.
       const refused = status !== undefined && status >= 400 && status < 500;
-      const unknownOutcome = mutation && !(code !== undefined && NEVER_SENT.has(code)) && !refused;
+      const unknownOutcome = mutation && !NEVER_SENT.has(code ?? '') && !refused;
       const graphQL = error.graphQLErrors.map((e) => e.message).join('; ');
       const reason = ok
         ? `the connection to ${call.url} was lost while reading the answer (HTTP ${status})${code ? ` (${code})` : ''}`

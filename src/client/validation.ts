@@ -111,9 +111,23 @@ export function checkClientOptions(given: object): Problem[] {
   ];
 }
 
-/** An optional non-empty string (a signature, a new name): absent, or text besides white space. */
-function checkOptionalText(value: unknown, path: string): Problem[] {
-  return value === undefined ? [] : checkId(value, path);
+/** The rule of one field: the problems of `value` at `path`. */
+type Rule = (value: unknown, path: string) => Problem[];
+
+/** A rule for a field that may be absent. */
+const optional = (rule: Rule): Rule => (value, path) => (value === undefined ? [] : rule(value, path));
+
+/**
+ * Checks an object field by field, in the order of `rules` (so problems come in the fields' order).
+ *
+ * @param input - the value (often from a file)
+ * @param rules - one rule per field
+ * @param what - the fields named when `input` is no object at all
+ * @returns every problem, each at `input.<field>…`
+ */
+function checkFields(input: unknown, rules: Record<string, Rule>, what: string): Problem[] {
+  if (!isRecord(input)) return [{ path: 'input', message: `must be an object with ${what}` }];
+  return Object.entries(rules).flatMap(([key, rule]) => rule(input[key], `input.${key}`));
 }
 
 /**
@@ -141,25 +155,34 @@ function checkOptionalText(value: unknown, path: string): Problem[] {
 function checkLabelItems(value: unknown, path: string, kind: 'replace' | 'append'): Problem[] {
   if (!Array.isArray(value)) return [{ path, message: 'must be a list of labels' }];
   if (kind === 'append' && value.length === 0) return [{ path, message: 'must hold at least one label' }];
-  const problems: Problem[] = [];
-  value.forEach((item: unknown, i) => {
+  const append = kind === 'append';
+  const problems = value.flatMap((item: unknown, i): Problem[] => {
     const at = `${path}[${i}]`;
-    if (!isRecord(item)) return void problems.push({ path: at, message: 'must be an object with id and labelName' });
-    if (kind === 'replace' || item.id !== undefined) {
-      const wrong = checkId(item.id, `${at}.id`);
-      problems.push(...(kind === 'append' && wrong.length > 0 ? [{ path: `${at}.id`, message: 'must be a non-empty string, or absent to have one generated' }] : wrong));
-    }
-    if (kind === 'append' && item.parentId !== undefined) {
-      problems.push({ path: `${at}.parentId`, message: 'cannot be given: appended labels go at the top of the set (to add a child, replace the labels with updateLabelSet)' });
-    } else if (item.parentId !== undefined && item.parentId !== null && checkId(item.parentId, '').length > 0) {
-      problems.push({ path: `${at}.parentId`, message: 'must be the id of another label of the list, or null' });
-    }
-    problems.push(...checkId(item.labelName, `${at}.labelName`), ...unless(item.desc == null || typeof item.desc === 'string', `${at}.desc`, 'must be a string or null'));
-    return undefined;
+    if (!isRecord(item)) return [{ path: at, message: 'must be an object with id and labelName' }];
+    const { id, parentId } = item;
+    return [
+      ...(append
+        ? unless(id === undefined || checkId(id, '').length === 0, `${at}.id`, 'must be a non-empty string, or absent to have one generated')
+        : checkId(id, `${at}.id`)),
+      ...(append
+        ? unless(parentId === undefined, `${at}.parentId`, 'cannot be given: appended labels go at the top of the set (to add a child, replace the labels with updateLabelSet)')
+        : unless(parentId == null || checkId(parentId, '').length === 0, `${at}.parentId`, 'must be the id of another label of the list, or null')),
+      ...checkId(item.labelName, `${at}.labelName`),
+      ...unless(item.desc == null || typeof item.desc === 'string', `${at}.desc`, 'must be a string or null'),
+    ];
   });
   const rules = labelItemProblems(value, { fields: { name: 'labelName' }, hierarchy: kind === 'replace', refer: (i) => `${path}[${i}]` });
   return [...problems, ...rules.map((p) => ({ path: `${path}[${p.index}].${p.field === 'name' ? 'labelName' : p.field}`, message: p.message }))];
 }
+
+/** A set's `index`: an integer from 0 to 4 (the rule's home is `shared/labelItemRules`). */
+const setIndex: Rule = (value, path) => {
+  const message = labelSetIndexProblem(value);
+  return message ? [{ path, message }] : [];
+};
+
+/** The labels of `createLabelSet` and `updateLabelSet`: every label of the set, parents in the list. */
+const replacedLabels: Rule = (value, path) => checkLabelItems(value, path, 'replace');
 
 /**
  * Checks the arguments of `createLabelSet` before anything is sent.
@@ -175,16 +198,15 @@ function checkLabelItems(value: unknown, path: string, kind: 'replace' | 'append
  * ```
  */
 export function checkCreateLabelSet(projectId: unknown, input: unknown): Problem[] {
-  const problems = checkId(projectId, 'projectId');
-  if (!isRecord(input)) return [...problems, { path: 'input', message: 'must be an object with index, name and labelItems' }];
-  const badIndex = labelSetIndexProblem(input.index);
-  if (badIndex) problems.push({ path: 'input.index', message: badIndex });
-  problems.push(...checkId(input.name, 'input.name'));
-  if (input.arrowLabelRequired !== undefined && typeof input.arrowLabelRequired !== 'boolean') {
-    problems.push({ path: 'input.arrowLabelRequired', message: 'must be true or false' });
-  }
-  problems.push(...checkLabelItems(input.labelItems, 'input.labelItems', 'replace'));
-  return problems;
+  return [
+    ...checkId(projectId, 'projectId'),
+    ...checkFields(input, {
+      index: setIndex,
+      name: checkId,
+      arrowLabelRequired: (value, path) => unless(value === undefined || typeof value === 'boolean', path, 'must be true or false'),
+      labelItems: replacedLabels,
+    }, 'index, name and labelItems'),
+  ];
 }
 
 /**
@@ -200,12 +222,11 @@ export function checkCreateLabelSet(projectId: unknown, input: unknown): Problem
  * ```
  */
 export function checkUpdateLabelSet(input: unknown): Problem[] {
-  if (!isRecord(input)) return [{ path: 'input', message: 'must be an object with id, projectId and name or labelItems' }];
-  const problems = [...checkId(input.id, 'input.id'), ...checkId(input.projectId, 'input.projectId'), ...checkOptionalText(input.labelSetSignature, 'input.labelSetSignature')];
-  problems.push(...checkOptionalText(input.name, 'input.name'));
-  if (input.labelItems !== undefined) problems.push(...checkLabelItems(input.labelItems, 'input.labelItems', 'replace'));
-  if (input.name === undefined && input.labelItems === undefined) problems.push({ path: 'input', message: 'give name, labelItems or both (an update without either changes nothing)' });
-  return problems;
+  const text = optional(checkId);
+  const rules = { id: checkId, projectId: checkId, labelSetSignature: text, name: text, labelItems: optional(replacedLabels) };
+  const problems = checkFields(input, rules, 'id, projectId and name or labelItems');
+  if (!isRecord(input) || input.name !== undefined || input.labelItems !== undefined) return problems;
+  return [...problems, { path: 'input', message: 'give name, labelItems or both (an update without either changes nothing)' }];
 }
 
 /**
@@ -219,10 +240,6 @@ export function checkUpdateLabelSet(input: unknown): Problem[] {
  * ```
  */
 export function checkAppendLabelItems(input: unknown): Problem[] {
-  if (!isRecord(input)) return [{ path: 'input', message: 'must be an object with labelSetId and labelItems' }];
-  return [
-    ...checkId(input.labelSetId, 'input.labelSetId'),
-    ...checkOptionalText(input.labelSetSignature, 'input.labelSetSignature'),
-    ...checkLabelItems(input.labelItems, 'input.labelItems', 'append'),
-  ];
+  const labelItems: Rule = (value, path) => checkLabelItems(value, path, 'append');
+  return checkFields(input, { labelSetId: checkId, labelSetSignature: optional(checkId), labelItems }, 'labelSetId and labelItems');
 }
