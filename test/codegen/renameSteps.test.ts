@@ -3,8 +3,8 @@
 // the repository: the `sed` line and `npm run codegen` as printed. `npm test` there runs the suites
 // that read schema.graphql and generated/ — test/codegen/ (schema.test.ts and rename.test.ts are
 // the two that failed after these steps; this file itself is left out, or it would run again in
-// the copy) and test/types/ (the type tests, whose type check covers the whole project: src/,
-// test/, bench/) — not the full suite, which would take minutes more. (By hand, the full suite on
+// the copy) and test/types/ (the type tests, and typecheck.test.ts, the type check of the whole
+// project: src/, test/, bench/) — not the full suite, which would take minutes more. (By hand, the full suite on
 // such a copy without a build passes but for the files that need the built packages.)
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
