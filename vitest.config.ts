@@ -77,7 +77,8 @@ export default defineConfig({
   test: {
     // Three workers on a two-core machine (vitest's default is one fewer than the cores: one), more
     // where there are more cores. The tests often wait on sockets, timers and child processes: a
-    // third file runs meanwhile (on two cores, npm test took about 7% less time than with two).
+    // third file runs meanwhile (on two cores, vitest took about 73 s instead of 78 s with two
+    // workers; four were no faster than three: the two cores are then busy).
     maxWorkers: Math.max(3, availableParallelism() - 1),
     // Servers in tests listen on 127.0.0.1 and are closed by each file; a slow 2-core
     // machine running several files at once needs room.
