@@ -32,7 +32,7 @@ import type { Block } from '../support/shellBlocks.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 const BIN = join(repo, 'packages', 'labelkit-tools', 'bin', 'labelkit.js');
-/** How long one block may take on a loaded 2-core machine (the 1,000-project run is the longest). */
+/** How long one block may take on a loaded 2-core machine (the many-projects and many-workers runs are the longest). */
 const BLOCK_LIMIT_MS = 150_000;
 
 /** A port nothing listens on now (the OS's choice), for the README's fixed ones. */

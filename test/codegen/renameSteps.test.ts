@@ -3,9 +3,12 @@
 // the repository: the `sed` line and `npm run codegen` as printed. `npm test` there runs the suites
 // that read schema.graphql and generated/ — test/codegen/ (schema.test.ts and rename.test.ts are
 // the two that failed after these steps; this file itself is left out, or it would run again in
-// the copy) and test/types/ (the type tests, whose type check covers the whole project: src/,
-// test/, bench/) — not the full suite, which would take minutes more. (By hand, the full suite on
-// such a copy without a build passes but for the files that need the built packages.)
+// the copy) and the test files of test/types/, among them typecheck.test.ts, the type check of the
+// whole project (src/, test/, bench/), whose tsc also checks the type tests (*.test-d.ts: a type
+// test that fails is a tsc error there; they are not named as well, which would run vitest's
+// typecheck, a second tsc over them) — not the full suite, which would take minutes more. (By
+// hand, the full suite on such a copy without a build passes but for the files that need the built
+// packages.)
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative, sep } from 'node:path';
@@ -30,7 +33,7 @@ trap 'echo "rename steps: failed (exit $?): $BASH_COMMAND" >&2' ERR
 npm() {
   case "$*" in
     "run codegen") command npm run -s codegen ;;
-    test) npx vitest run test/codegen/schema.test.ts test/codegen/rename.test.ts test/codegen/schemaGeneration.test.ts test/types ;;
+    test) npx vitest run test/codegen/schema.test.ts test/codegen/rename.test.ts test/codegen/schemaGeneration.test.ts test/types/*.test.ts ;;
     *) echo "rename steps: npm $* is not one of the README's steps" >&2; return 1 ;;
   esac
 }
@@ -69,5 +72,6 @@ describe("the README's rename steps for a fork", () => {
     expect(outcome.output).toMatch(/Test Files\s+\d+ passed \(\d+\)/);
     expect(outcome.output).toMatch(/rename\.test\.ts/);
     expect(outcome.output).toMatch(/schema\.test\.ts/);
+    expect(outcome.output).toMatch(/typecheck\.test\.ts/); // the whole project type-checked in the copy
   });
 });
