@@ -1,7 +1,7 @@
 import { Client, createRequest, getOperationName, makeErrorResult, makeOperation, makeResult, stringifyDocument } from '@urql/core';
 import type { AnyVariables, Exchange, ExecutionResult, Operation, OperationResult, TypedDocumentNode } from '@urql/core';
 import { retryExchange } from '@urql/exchange-retry';
-import { delay, filter, fromPromise, fromValue, makeSubject, merge, mergeMap, onEnd, onPush, pipe, share, take, takeUntil, toPromise } from 'wonka';
+import { filter, fromPromise, makeSubject, merge, mergeMap, onEnd, onPush, pipe, share, take, takeUntil, toPromise } from 'wonka';
 import { MAX_TIMER_MS } from '../shared/constants.js';
 import { labelkitAuthExchange, makeTokenSource } from './auth.js';
 import type { LabelingClientOptions } from './client.js';
@@ -212,14 +212,27 @@ async function post(fetchFn: typeof fetch, operation: Operation, signal: AbortSi
   }
 }
 
+/** Resolves after `ms`, or at once when `signal` aborts (the fetch that follows is then refused unsent). */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+}
+
+/** Context key of the least delay a retry must wait (a server's `Retry-After`). */
+const RETRY_AFTER = 'labelkitRetryAfterMs';
+
 /** The operations {@link postExchange} sends; the rest (teardowns) go on. */
 const isSent = (operation: Operation) => operation.kind === 'query' || operation.kind === 'mutation';
 
 /**
  * Sends queries and mutations: urql's `fetchExchange` cut to what the service speaks (one JSON
  * answer to a POST; no GET, no multipart or event-stream answers, no uploads), written against
- * urql's exchange API. A fetch is aborted only when its operation is torn down before the answer:
- * urql's own aborts every request after its answer, which costs each request about a tenth.
+ * urql's exchange API. A retry the service asked to come back later (`Retry-After`, which the retry
+ * rule puts in the operation's context) waits first. A fetch (or that wait) is aborted only when
+ * its operation is torn down before the answer: urql's own aborts every request after its answer,
+ * which costs each request about a tenth.
  *
  * @param fetchFn - the (guarded) fetch
  * @returns the last exchange of the client
@@ -232,9 +245,12 @@ function postExchange(fetchFn: typeof fetch): Exchange {
       filter(isSent),
       mergeMap((operation) => {
         const controller = new AbortController();
+        const { signal } = controller;
         let answered = false;
+        // A retry the service asked to come back later (`Retry-After`, put in the context by the retry rule) waits first.
+        const wait = operation.context[RETRY_AFTER] as number | undefined;
         return pipe(
-          fromPromise(post(fetchFn, operation, controller.signal)),
+          fromPromise(wait ? pause(wait, signal).then(() => post(fetchFn, operation, signal)) : post(fetchFn, operation, signal)),
           onPush(() => (answered = true)),
           onEnd(() => answered || controller.abort()),
           takeUntil(pipe(shared$, filter((o) => o.kind === 'teardown' && o.key === operation.key))),
@@ -245,35 +261,14 @@ function postExchange(fetchFn: typeof fetch): Exchange {
   };
 }
 
-/** Context key of the least delay a retry must wait (a server's `Retry-After`). */
-const RETRY_AFTER = 'labelkitRetryAfterMs';
-
-/**
- * Holds back an operation whose context asks for a least delay (set by the retry rule from a
- * `Retry-After`), until that delay has passed or the operation is torn down.
- */
-const retryAfterExchange: Exchange = ({ forward }) => (operations$) => {
-  const delayed$ = pipe(
-    operations$,
-    mergeMap((operation) => {
-      const ms = operation.context[RETRY_AFTER] as number | undefined;
-      if (!ms || operation.kind === 'teardown') return fromValue(operation);
-      const torndown$ = pipe(operations$, filter((o) => o.kind === 'teardown' && o.key === operation.key));
-      return pipe(fromValue(makeOperation(operation.kind, operation, { ...operation.context, [RETRY_AFTER]: undefined })), delay(ms), takeUntil(torndown$));
-    }),
-  );
-  return forward(delayed$);
-};
-
 /**
  * Builds the one urql Client of a labelkit client and the function that runs operations on it.
  *
  * @param options - endpoint, credentials, retry and time-out settings
  * @returns `execute`, which sends one operation per call, and `close`
  * @remarks urql's `Client` with its `retryExchange` (queries only, on the rule of
- * `isRetryable`, honouring `Retry-After` up to `maxDelayMs` through a small exchange that holds the
- * retry back) and `authExchange` (see `labelkitAuthExchange`), and `postExchange` with a guarded
- * fetch. Each call is urql's result source, ended early by its time-out, its signal or close()
+ * `isRetryable`, honouring `Retry-After` up to `maxDelayMs`: `postExchange` holds the retry back)
+ * and `authExchange` (see `labelkitAuthExchange`), and `postExchange` with a guarded fetch. Each call is urql's result source, ended early by its time-out, its signal or close()
  * (`takeUntil`: urql then tears the operation down, which aborts the fetch and stops retries), and
  * read with `toPromise`. Identical queries in flight at the same moment share one request, as urql
  * deduplicates them. A result is converted once: to its data, or to one labelkit error.
@@ -312,7 +307,6 @@ export function createExecutor(options: LabelingClientOptions) {
           return makeOperation(operation.kind, operation, { ...operation.context, [RETRY_AFTER]: wish });
         },
       }),
-      retryAfterExchange,
       labelkitAuthExchange(async () => {
         const token = await nextToken();
         knownSecrets.push(token.value);

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLabelingClient } from '../../src/client/index.js';
 import { NetworkError } from '../../src/client/errors.js';
 import type { LabelingClient } from '../../src/client/index.js';
-import { advanceUntil, track, until, useFakeClock } from '../support/fakeClock.js';
+import { advance, advanceUntil, track, until, useFakeClock } from '../support/fakeClock.js';
 import { startMockServer } from '../support/mockServer.js';
 import type { MockServer } from '../support/mockServer.js';
 
@@ -49,6 +49,15 @@ describe('createLabelingClient: retries', () => {
     // The server asked for 1 s, so the retry must not come earlier (the back-off without
     // Retry-After would be 150-250 ms here). Date is fake: receivedAt is fake time.
     expect(second!.receivedAt - first!.receivedAt).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it('sends nothing more when the call times out while its retry waits for the Retry-After', async () => {
+    server.plan({ status: 429, headers: { 'retry-after': '2' } });
+    const error = await settle(client.getCabinet('p', 'LABELER', { timeoutMs: 1_000 }));
+    expect(error).toMatchObject({ code: 'TIMEOUT' });
+    // The wait ended with the call: no request comes at 2 s.
+    await advance(3_000);
+    expect(server.graphqlRequests()).toHaveLength(1);
   });
 
   it('retries a query after a dropped connection', async () => {
