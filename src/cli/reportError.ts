@@ -116,10 +116,10 @@ export function reportError(error: unknown, printer: Printer, options: { verbose
     printer.err(`labelkit: ${error.message}${again}`);
     return;
   } else if (isLabelkitError(error) && error.code === 'VALIDATION') {
-    // The client names its options (`options.url`); the command line has a flag or a variable for the URL.
-    const urlFrom = options.connection?.url;
+    // The client names its options (`options.url`); the command line has a flag or a variable for the URL and the token.
+    const from: Record<string, string | undefined> = { 'options.url': options.connection?.url, 'options.token': options.connection?.credential };
     const problems = error.problems.map((p) => ({
-      field: options.fields?.[p.path] ?? (p.path === 'options.url' && urlFrom ? urlFrom : p.path),
+      field: options.fields?.[p.path] ?? from[p.path] ?? p.path,
       message: p.message,
     }));
     printProblems(printer, problems.length > 0 ? problems : [{ field: '', message: error.message }], hintFor(error, options), options);

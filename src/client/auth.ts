@@ -92,9 +92,24 @@ async function requestToken(credentials: ClientCredentials, tokenUrl: string, fe
   if (!isRecord(json) || typeof json.access_token !== 'string' || json.access_token === '') {
     throw new AuthError(`the token endpoint ${tokenUrl} answered without an access_token`, { phase, secrets });
   }
+  if (!isHeaderToken(json.access_token)) {
+    throw new AuthError(`the access_token of the token endpoint ${tokenUrl} ${NOT_A_HEADER_TOKEN}`, { phase, secrets: [...secrets, json.access_token] });
+  }
   const ttl = typeof json.expires_in === 'number' ? json.expires_in * 1000 : undefined;
   return { value: json.access_token, ...(ttl !== undefined && { refreshAt: Date.now() + Math.max(ttl - EXPIRY_MARGIN_MS, ttl / 2) }) };
 }
+
+/**
+ * Whether a token can go into the `Authorization` header as it is: visible ASCII, no space, no
+ * line break (a control character would fail every request with a message about the URL).
+ *
+ * @param value - an access token
+ * @returns true when fetch can send it
+ */
+export const isHeaderToken = (value: string): boolean => /^[\x21-\x7e]+$/.test(value);
+
+/** What is wrong with a token that {@link isHeaderToken} refuses (it never quotes the token). */
+export const NOT_A_HEADER_TOKEN = 'cannot go into the Authorization header: it holds a space, a line break, a control or a non-ASCII character';
 
 /**
  * Turns the auth options into a function that obtains a fresh access token.
@@ -132,6 +147,7 @@ export function makeTokenSource(options: AuthOptions & { url: string; retry?: Re
     return async () => {
       const value = await withTimeout(timeoutMs, call, 'getToken() did not return a token');
       if (typeof value !== 'string' || value === '') throw new AuthError('getToken() returned no token', { phase });
+      if (!isHeaderToken(value)) throw new AuthError(`getToken() returned a token that ${NOT_A_HEADER_TOKEN}`, { phase, secrets: [value] });
       return { value };
     };
   }

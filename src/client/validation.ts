@@ -4,6 +4,7 @@ import type { AutoLabelValidationOptions } from '../shared/autoLabelRules.js';
 import { labelItemProblems, labelSetIndexProblem } from '../shared/labelItemRules.js';
 import { checkId } from '../shared/problem.js';
 import { isRecord } from '../shared/isRecord.js';
+import { isHeaderToken, NOT_A_HEADER_TOKEN } from './auth.js';
 import type { Problem } from '../shared/problem.js';
 
 export type { AutoLabelValidationOptions } from '../shared/autoLabelRules.js';
@@ -99,6 +100,7 @@ export function checkClientOptions(given: object): Problem[] {
     ...unless(!httpUrl || options.fetch !== undefined || !isBadPort(url!.port), 'options.url', `uses port ${url?.port}, which fetch refuses to call (a "bad port" of the Fetch standard); serve the API on another port`),
     ...unless([token, getToken, cc].filter((c) => c !== undefined).length === 1, 'options', 'give exactly one of token, getToken, clientCredentials'),
     ...(token === undefined ? [] : checkId(token, 'options.token')),
+    ...unless(typeof token !== 'string' || token.trim() === '' || isHeaderToken(token), 'options.token', NOT_A_HEADER_TOKEN),
     ...unless(getToken === undefined || typeof getToken === 'function', 'options.getToken', 'must be a function returning the access token'),
     ...(cc === undefined ? [] : [...checkId(isRecord(cc) && cc.clientId, 'options.clientCredentials.clientId'), ...checkId(isRecord(cc) && cc.clientSecret, 'options.clientCredentials.clientSecret')]),
     ...checkTimingOptions({ timeoutMs: options.timeoutMs }, 'options'),

@@ -53,6 +53,14 @@ describe('a refused credential', () => {
     expect(io.out() + io.err()).not.toContain(SENTINEL);
   });
 
+  it('names where a token that cannot go into a header came from, and sends nothing (exit 2)', async () => {
+    const tokenFile = file('bell-token', `${SENTINEL}\u0007x\n`);
+    const io = fakeIo({ LABELKIT_URL: deadUrl });
+    expect(await main(argv('cabinet', '--project', 'demo-project', '--role', 'LABELER', '--token-file', tokenFile), io)).toBe(2);
+    expect(io.err()).toMatch(/the access token in .*bell-token \(--token-file\): cannot go into the Authorization header/);
+    expect(io.out() + io.err()).not.toContain(SENTINEL);
+  });
+
   it('names --token-stdin when the wrong token was piped', async () => {
     const io = fakeIo({ LABELKIT_URL: emu.url }, { stdin: SENTINEL });
     expect(await main(argv('jobs', 'job-1', '--token-stdin'), io)).toBe(3);

@@ -95,6 +95,21 @@ describe('createLabelingClient: auth', () => {
     expect(server.graphqlRequests()).toHaveLength(0);
   });
 
+  it('refuses a token that cannot go into a header (a line break, a control character) with an AuthError that does not quote it, sending nothing', async () => {
+    server = await startMockServer({ clientId: 'cid', clientSecret: SECRET });
+    const bad = 'tok\u0007en-SENTINEL';
+    client = createLabelingClient({ url: server.url, getToken: () => bad });
+    const fromGetToken = (await client.getCabinet('p', 'LABELER').catch((e: unknown) => e)) as AuthError;
+    expect(fromGetToken).toMatchObject({ code: 'AUTH', phase: 'token', message: expect.stringContaining('getToken() returned a token that cannot go into the Authorization header') });
+    client.close();
+    server.tokenPlan({ respond: () => ({ status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ access_token: 'line\nbreak-SENTINEL', expires_in: 3600 }) }) });
+    client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET }, retry: { maxAttempts: 1 } });
+    const fromEndpoint = (await client.getCabinet('p', 'LABELER').catch((e: unknown) => e)) as AuthError;
+    expect(fromEndpoint).toMatchObject({ code: 'AUTH', phase: 'token', message: expect.stringContaining('cannot go into the Authorization header') });
+    for (const error of [fromGetToken, fromEndpoint]) expect(JSON.stringify({ ...error, message: error.message, cause: String(error.cause) })).not.toContain('SENTINEL');
+    expect(server.graphqlRequests()).toHaveLength(0);
+  });
+
   it('re-sends a mutation refused as Unauthorized once after the refresh, starting one job', async () => {
     server = await startMockServer({ validTokens: [], clientId: 'cid', clientSecret: SECRET });
     client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET } });
