@@ -99,6 +99,7 @@ describe('client validation before any network call', () => {
     ['a blank token', { url: 'http://127.0.0.1/graphql', token: ' ' }, ['options.token']],
     ['a token with a line break', { url: 'http://127.0.0.1/graphql', token: 'abc\ndef' }, ['options.token']],
     ['a token with a control character', { url: 'http://127.0.0.1/graphql', token: 'abc\u0007def' }, ['options.token']],
+    ['a token ending in a space (fetch would send it trimmed)', { url: 'http://127.0.0.1/graphql', token: 'abc def ' }, ['options.token']],
     ['a relative url', { url: '/graphql', token: 't' }, ['options.url']],
     ['a ws url', { url: 'ws://127.0.0.1/graphql', token: 't' }, ['options.url']],
     [
