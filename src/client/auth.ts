@@ -3,7 +3,7 @@ import type { Exchange, Operation } from '@urql/core';
 import { isTransientStatus } from '../shared/classify.js';
 import { isRecord } from '../shared/isRecord.js';
 import { AuthError, NetworkError } from './errors.js';
-import { backoffDelays } from './retryPolicy.js';
+import { backoffDelays, pause } from './retryPolicy.js';
 import { isAuthFailure, isTransientError } from './toLabelkitError.js';
 import type { RetryOptions } from './retryPolicy.js';
 
@@ -165,11 +165,7 @@ export function makeTokenSource(options: AuthOptions & { url: string; retry?: Re
         } catch (error) {
           const delayMs = delays.next().value;
           if (!isTransientError(error) || delayMs === undefined || signal.aborted) throw error;
-          await new Promise<void>((resolve) => {
-            const done = () => (clearTimeout(timer), signal.removeEventListener('abort', done), resolve());
-            const timer = setTimeout(done, delayMs);
-            signal.addEventListener('abort', done, { once: true });
-          });
+          await pause(delayMs, signal);
           if (signal.aborted) throw error; // closed while waiting: no request after close()
         }
       }

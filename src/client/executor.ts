@@ -9,7 +9,7 @@ import { AuthError, MUTATION_OUTCOME_UNKNOWN_HINT, NetworkError, ProtocolError, 
 import { secretsIn } from '../shared/redact.js';
 import { inBrowser } from './inBrowser.js';
 import { newRequestId } from './requestId.js';
-import { retrySettings } from './retryPolicy.js';
+import { pause, retrySettings } from './retryPolicy.js';
 import { HttpStatusError, isRetryable, responseOf, retryAfterMs, toLabelkitError } from './toLabelkitError.js';
 import { VERSION } from './version.js';
 
@@ -210,14 +210,6 @@ async function post(fetchFn: typeof fetch, operation: Operation, signal: AbortSi
   } catch (error) {
     return makeErrorResult(operation, error as Error, response);
   }
-}
-
-/** Resolves after `ms`, or at once when `signal` aborts (the fetch that follows is then refused unsent). */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-  });
 }
 
 /** Context key of the least delay a retry must wait (a server's `Retry-After`). */

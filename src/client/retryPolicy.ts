@@ -33,3 +33,24 @@ export function* backoffDelays(options: RetryOptions | undefined): Generator<num
   }
   yield undefined;
 }
+
+/**
+ * Waits `ms` before a retry, or less: it resolves at once when `signal` aborts (the caller then
+ * checks the signal and sends nothing).
+ *
+ * @param ms - the delay
+ * @param signal - ends the wait early (a closed client, a torn-down operation)
+ * @returns a promise that resolves after the delay or on abort, whichever is first
+ * @example
+ * ```ts
+ * await pause(delayMs, signal);
+ * if (signal.aborted) throw error;
+ * ```
+ */
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => (clearTimeout(timer), signal.removeEventListener('abort', done), resolve());
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
