@@ -171,7 +171,8 @@ export function makeTokenSource(options: AuthOptions & { url: string; retry?: Re
       }
     };
   }
-  // createLabelingClient's validation lets exactly one credential through: here, a non-empty token.
+  // createLabelingClient's validation lets exactly one credential through: here, a non-empty token
+  // (createExecutor sends a static token as a header and never asks here).
   return async () => ({ value: token ?? '' });
 }
 

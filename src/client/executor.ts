@@ -260,7 +260,8 @@ function postExchange(fetchFn: typeof fetch): Exchange {
  * @returns `execute`, which sends one operation per call, and `close`
  * @remarks urql's `Client` with its `retryExchange` (queries only, on the rule of
  * `isRetryable`, honouring `Retry-After` up to `maxDelayMs`: `postExchange` holds the retry back)
- * and `authExchange` (see `labelkitAuthExchange`), and `postExchange` with a guarded fetch. Each call is urql's result source, ended early by its time-out, its signal or close()
+ * and, for a token from `getToken()` or client credentials, `authExchange` (see `labelkitAuthExchange`; a
+ * static token is a header of every request), and `postExchange` with a guarded fetch. Each call is urql's result source, ended early by its time-out, its signal or close()
  * (`takeUntil`: urql then tears the operation down, which aborts the fetch and stops retries), and
  * read with `toPromise`. Identical queries in flight at the same moment share one request, as urql
  * deduplicates them. A result is converted once: to its data, or to one labelkit error.
@@ -284,6 +285,8 @@ export function createExecutor(options: LabelingClientOptions) {
     'x-labelkit-client': `labelkit/${VERSION}`,
     // In a browser User-Agent is the browser's: sending it would add a header to the CORS preflight.
     ...(!inBrowser() && { 'user-agent': `labelkit/${VERSION}` }),
+    // A static token is a header: there is nothing to refresh, so a refused one is not sent again.
+    ...(options.token !== undefined && { authorization: `Bearer ${options.token}` }),
   };
   const urql = new Client({
     url: options.url,
@@ -299,12 +302,17 @@ export function createExecutor(options: LabelingClientOptions) {
           return makeOperation(operation.kind, operation, { ...operation.context, [RETRY_AFTER]: wish });
         },
       }),
-      labelkitAuthExchange(async () => {
-        const token = await nextToken();
-        knownSecrets.push(token.value);
-        if (knownSecrets.length > 16) knownSecrets.splice(2, knownSecrets.length - 16);
-        return token;
-      }),
+      // Tokens from getToken() or client credentials come, and are refreshed, through urql's authExchange.
+      ...(options.token !== undefined
+        ? []
+        : [
+            labelkitAuthExchange(async () => {
+              const token = await nextToken();
+              knownSecrets.push(token.value);
+              if (knownSecrets.length > 16) knownSecrets.splice(2, knownSecrets.length - 16);
+              return token;
+            }),
+          ]),
       postExchange(guardedFetch(fetchFn)),
     ],
   });

@@ -154,7 +154,7 @@ describe('createLabelingClient: auth', () => {
     expect(server.graphqlRequests().map((r) => r.headers.authorization)).toEqual(['Bearer issued-1', 'Bearer issued-1', 'Bearer issued-2']);
   });
 
-  it('throws an AuthError when a refreshed token is refused too', async () => {
+  it('throws an AuthError when a static token is refused, without sending it again (there is nothing to refresh)', async () => {
     server = await startMockServer({ validTokens: [] });
     client = createLabelingClient({ url: server.url, token: 'expired-token-SENTINEL' });
     const error = (await client.getCabinet('p', 'LABELER').catch((e: unknown) => e)) as AuthError;
@@ -162,7 +162,7 @@ describe('createLabelingClient: auth', () => {
     expect(error.code).toBe('AUTH');
     expect(error.operationName).toBe('GetCabinet');
     expect(error.message).toMatch(/^\[Auth\] the service refused the access token/);
-    expect(server.graphqlRequests()).toHaveLength(2);
+    expect(server.graphqlRequests()).toHaveLength(1);
   });
 
   it('throws an AuthError naming the token endpoint when the client credentials are wrong', async () => {
