@@ -147,7 +147,9 @@ export function toLabelkitError(error: CombinedError, call: FailedCall): Labelki
   if (isLabelkitError(cause)) {
     const text = `${cause.message.replace(/^\[\w+\] /, '')} ${where}`;
     const own = { ...details, cause: cause.cause, phase: cause.phase, status: cause.status };
-    return cause instanceof NetworkError ? new NetworkError(cause.code, text, own) : new AuthError(text, own);
+    // By code, not by class: a labelkit error from a second copy of the package is one too.
+    const { code } = cause;
+    return code === 'NETWORK' || code === 'TIMEOUT' || code === 'ABORTED' ? new NetworkError(code, text, own) : new AuthError(text, own);
   }
   switch (kindOf(error)) {
     case 'auth':

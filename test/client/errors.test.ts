@@ -134,4 +134,14 @@ describe('LabelkitError subclasses', () => {
     expect(isLabelkitError({ code: 'AUTH', message: '[Auth] x' })).toBe(false);
     expect(isLabelkitError(null)).toBe(false);
   });
+
+  it('keeps the class of such an error when a custom fetch throws it: a foreign TIMEOUT stays a NetworkError, not an AuthError', async () => {
+    const foreign = Object.assign(new Error('[Network] no answer within 5 ms'), { code: 'TIMEOUT' });
+    const client = createLabelingClient({ url: 'http://127.0.0.1:9/graphql', token: 't', retry: { maxAttempts: 1 }, fetch: () => Promise.reject(foreign) });
+    const error = await client.getJob('j1').catch((e: unknown) => e);
+    client.close();
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ code: 'TIMEOUT', operationName: 'GetJob' });
+    expect((error as Error).message).toMatch(/^\[Network\] no answer within 5 ms \(operation GetJob, request /);
+  });
 });
