@@ -9,17 +9,22 @@ export async function startFixedServer(body: string): Promise<{ url: string; clo
 
 /**
  * A loopback server (keep-alive) that answers each POST with the JSON `answer` gives for the
- * request's body; `close()` destroys open sockets.
+ * request's body, `delayMs` after the request (a network's round trip; none by default);
+ * `close()` destroys open sockets.
  */
-export async function startAnswerServer(answer: (requestBody: string) => Buffer): Promise<{ url: string; close(): Promise<void> }> {
+export async function startAnswerServer(answer: (requestBody: string) => Buffer, delayMs = 0): Promise<{ url: string; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const payload = answer(Buffer.concat(chunks).toString('utf8'));
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': payload.length });
-      res.end(payload);
+      const send = () => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': payload.length });
+        res.end(payload);
+      };
+      if (delayMs > 0) setTimeout(send, delayMs);
+      else send();
     });
   });
   server.keepAliveTimeout = 60_000;

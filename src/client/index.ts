@@ -21,7 +21,7 @@ export { validateAutoLabelInput } from './validation.js';
 export type { AutoLabelValidationOptions, ValidationProblem } from './validation.js';
 export type { Problem } from '../shared/problem.js';
 export { readDocumentLabels, readLabelsOfDocuments } from './readLabels.js';
-export type { ReadLabelsOptions, TextCursor, TextLabel } from './readLabels.js';
+export type { ReadLabelsOfDocumentsOptions, ReadLabelsOptions, TextCursor, TextLabel } from './readLabels.js';
 export { buildLabelTree } from './labelTree.js';
 export type { LabelNode, LabelTree } from './labelTree.js';
 export type { SchemaChangeEvent, SchemaGeneration } from './labelSetDocuments.js';

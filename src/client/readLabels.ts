@@ -1,7 +1,9 @@
 import { GetLabelsPaginatedDocument } from '../../generated/tags/graphql.js';
 import type { LabelingClient } from './client.js';
 import { isRecord } from '../shared/isRecord.js';
-import { ProtocolError } from './errors.js';
+import { ProtocolError, ValidationError } from './errors.js';
+import { READ_AHEAD } from '../shared/constants.js';
+import { mapInOrder } from '../shared/mapInOrder.js';
 import type { CallOptions } from './executor.js';
 
 /** A place in a document: a character of a token of a line (`TextCursor`). */
@@ -86,28 +88,48 @@ export async function* readDocumentLabels(client: Pick<LabelingClient, 'request'
   }
 }
 
+/** Options of {@link readLabelsOfDocuments}. */
+export interface ReadLabelsOfDocumentsOptions extends ReadLabelsOptions {
+  /** Called after each document, in order, with how many are done and how many there are. */
+  onProgress?: ((done: number, total: number) => void) | undefined;
+  /** Documents read at once, ahead of the one being handled (1: one after the other). @defaultValue 4 */
+  readAhead?: number | undefined;
+}
+
 /**
- * Reads the labels of many document copies, one document at a time (only one is held at once).
+ * Reads the labels of many document copies, a few at once, and gives them in order.
  *
  * @param client - the client
- * @param documentIds - the copies' ids, read in this order
- * @param options - as {@link readDocumentLabels}, and `onProgress(done, total)` after each document
+ * @param documentIds - the copies' ids, given back in this order
+ * @param options - as {@link readDocumentLabels}, `onProgress(done, total)` after each document,
+ * and `readAhead`, the documents in flight at once
  * @returns each document's id and all its labels
+ * @throws `ValidationError` (`options.readAhead`) before anything is sent; then the first failure
+ * in the documents' order, after the documents before it (the reads ahead are aborted)
+ * @remarks Over a network each document costs a round trip or more: reading `readAhead`
+ * documents at once divides the wait. At most that many documents (and the one being handled)
+ * are held at once; breaking out of the loop aborts the reads in flight.
  * @example
  * ```ts
  * for await (const { documentId, labels } of readLabelsOfDocuments(client, ids, { onProgress: (d, t) => console.error(`${d}/${t}`) })) …
  * ```
  */
 export async function* readLabelsOfDocuments(
-  client: LabelingClient,
+  client: Pick<LabelingClient, 'request'>,
   documentIds: readonly string[],
-  options: ReadLabelsOptions & { onProgress?: (done: number, total: number) => void } = {},
+  options: ReadLabelsOfDocumentsOptions = {},
 ): AsyncGenerator<{ documentId: string; labels: TextLabel[] }> {
-  const { onProgress, ...readOptions } = options;
-  for (const [done, documentId] of documentIds.entries()) {
+  const { onProgress, readAhead = READ_AHEAD, signal, ...readOptions } = options;
+  if (!Number.isInteger(readAhead) || readAhead < 1) throw new ValidationError([{ path: 'options.readAhead', message: 'must be an integer >= 1' }], { operationName: 'GetLabelsPaginated' });
+  const readAll = async (documentId: string, inFlight: AbortSignal) => {
     const labels: TextLabel[] = [];
-    for await (const page of readDocumentLabels(client, documentId, readOptions)) labels.push(...page);
-    onProgress?.(done + 1, documentIds.length);
+    for await (const page of readDocumentLabels(client, documentId, { ...readOptions, signal: inFlight })) labels.push(...page);
+    return labels;
+  };
+  let done = 0;
+  for await (const labels of mapInOrder(documentIds, readAhead, readAll, signal)) {
+    const documentId = documentIds[done++] as string;
+    onProgress?.(done, documentIds.length);
     yield { documentId, labels };
   }
 }

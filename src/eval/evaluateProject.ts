@@ -1,6 +1,8 @@
-import { readDocumentLabels } from 'labelkit';
+import { READ_AHEAD } from '../shared/constants.js';
+import { mapInOrder } from '../shared/mapInOrder.js';
 import type { CallOptions, LabelingClient, TextLabel } from 'labelkit';
 import { findCopies } from './findCopies.js';
+import { readAllLabels } from './listLabels.js';
 import type { ProjectCopies } from './findCopies.js';
 import { Scorer } from './scoreLabels.js';
 import type { ScoreOptions } from './scoreLabels.js';
@@ -60,12 +62,6 @@ export interface EvaluateOptions extends ScoreOptions, CallOptions {
   copies?: ProjectCopies;
 }
 
-async function labelsOf(client: LabelingClient, documentId: string | null, call: CallOptions): Promise<TextLabel[]> {
-  const labels: TextLabel[] = [];
-  if (documentId !== null) for await (const page of readDocumentLabels(client, documentId, call)) for (const l of page) labels.push(l);
-  return labels;
-}
-
 /**
  * Scores the model's labels of a project against the reviewer's, per label.
  *
@@ -74,8 +70,8 @@ async function labelsOf(client: LabelingClient, documentId: string | null, call:
  * @param options - match mode, layer, confidence floor, whose copy, progress, signal and time-out
  * @returns the report (see {@link EvalReport}; `labelkit eval --json` prints it)
  * @throws `CopyNotFoundError` (see {@link findCopies}); a labelkit error when a call fails
- * @remarks Reads one document at a time from both copies and keeps only counts between
- * documents, so memory stays flat with the project's size. Gold: the reviewer copy's labels less
+ * @remarks Reads both copies of a document at once, a few documents ahead (`READ_AHEAD`), and keeps
+ * only counts between documents, so memory stays flat with the project's size. Gold: the reviewer copy's labels less
  * those {@link notGold} names. The model's: the labeler copy's labels that are not deleted.
  * @example
  * ```ts
@@ -89,8 +85,12 @@ export async function evaluateProject(client: LabelingClient, projectId: string,
   const scorer = new Scorer({ ...options, labels: options.labels ?? copies.labels });
   const goldExcluded: Record<NotGold, number> = { conflict: 0, rejected: 0, deleted: 0 };
   let predictedDeleted = 0;
-  for (const [i, doc] of copies.documents.entries()) {
-    const [goldLabels, predictedLabels] = await Promise.all([labelsOf(client, doc.goldId, call), labelsOf(client, doc.predictedId, call)]);
+  // Both copies of a document at once, and READ_AHEAD documents ahead of the one being scored.
+  const read = (doc: (typeof copies.documents)[number], signal: AbortSignal) =>
+    Promise.all([readAllLabels(client, doc.goldId, { ...call, signal }), readAllLabels(client, doc.predictedId, { ...call, signal })]);
+  let i = 0;
+  for await (const [goldLabels, predictedLabels] of mapInOrder(copies.documents, READ_AHEAD, read, options.signal)) {
+    const doc = copies.documents[i++]!;
     const gold: EvalSpan[] = [];
     for (const label of goldLabels) {
       const why = notGold(label);
@@ -103,7 +103,7 @@ export async function evaluateProject(client: LabelingClient, projectId: string,
       else predicted.push(toEvalSpan(label, doc.originId));
     }
     scorer.add(gold, predicted);
-    options.onProgress?.(i + 1, copies.documents.length);
+    options.onProgress?.(i, copies.documents.length);
   }
   return { version: 1, projectId, labelerEmail: copies.labelerEmail, documents: copies.documents.length, ...scorer.report(), goldExcluded, predictedDeleted };
 }

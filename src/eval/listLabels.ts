@@ -1,4 +1,6 @@
 import { ProtocolError, readDocumentLabels } from 'labelkit';
+import { READ_AHEAD } from '../shared/constants.js';
+import { mapInOrder } from '../shared/mapInOrder.js';
 import type { CallOptions, LabelingClient, TextCursor, TextLabel } from 'labelkit';
 import { GetCellsDocument } from 'labelkit/documents';
 import { CopyNotFoundError, projectCabinets } from './findCopies.js';
@@ -41,6 +43,20 @@ export async function readLines(client: LabelingClient, documentId: string, call
     if (!page.pageInfo.nextCursor) return lines;
     input = { cursor: page.pageInfo.nextCursor };
   }
+}
+
+/**
+ * Every label of one document copy, read page by page (none for a copy that does not exist).
+ *
+ * @param client - the client
+ * @param documentId - the copy's id, or null for none
+ * @param call - signal and time-out of each call
+ * @returns the labels, in the service's order
+ */
+export async function readAllLabels(client: LabelingClient, documentId: string | null, call: CallOptions = {}): Promise<TextLabel[]> {
+  const labels: TextLabel[] = [];
+  if (documentId !== null) for await (const page of readDocumentLabels(client, documentId, call)) for (const l of page) labels.push(l);
+  return labels;
 }
 
 /**
@@ -115,26 +131,30 @@ export async function* listLabels(
   }
   const sets = await client.getLabelSets(cabinet.id, call);
   const names = new Map(sets.flatMap((set) => set.labelItems.map((item) => [`${set.index}\u0000${item.id}`, item.labelName] as const)));
-  for (const [i, doc] of cabinet.documents.entries()) {
-    const lines = await readLines(client, doc.id, call);
-    for await (const page of readDocumentLabels(client, doc.id, call)) {
-      for (const l of page) {
-        yield {
-          documentId: doc.originId ?? doc.id,
-          fileName: doc.fileName,
-          sentenceId: l.start.sentenceId,
-          text: spanText(lines, l.start, l.end),
-          label: names.get(`${l.layer}\u0000${l.l}`) ?? null,
-          labelId: l.l,
-          layer: l.layer,
-          labeledBy: l.labeledBy ?? null,
-          confidenceScore: l.confidenceScore ?? null,
-          deleted: l.deleted === true,
-          start: l.start,
-          end: l.end,
-        };
-      }
+  // A document's text and labels together, READ_AHEAD documents ahead of the one being listed.
+  const read = async (doc: (typeof cabinet.documents)[number], signal: AbortSignal) => {
+    const [lines, labels] = await Promise.all([readLines(client, doc.id, { ...call, signal }), readAllLabels(client, doc.id, { ...call, signal })]);
+    return { lines, labels };
+  };
+  let i = 0;
+  for await (const { lines, labels } of mapInOrder(cabinet.documents, READ_AHEAD, read, call.signal)) {
+    const doc = cabinet.documents[i++]!;
+    for (const l of labels) {
+      yield {
+        documentId: doc.originId ?? doc.id,
+        fileName: doc.fileName,
+        sentenceId: l.start.sentenceId,
+        text: spanText(lines, l.start, l.end),
+        label: names.get(`${l.layer}\u0000${l.l}`) ?? null,
+        labelId: l.l,
+        layer: l.layer,
+        labeledBy: l.labeledBy ?? null,
+        confidenceScore: l.confidenceScore ?? null,
+        deleted: l.deleted === true,
+        start: l.start,
+        end: l.end,
+      };
     }
-    onProgress?.(i + 1, cabinet.documents.length);
+    onProgress?.(i, cabinet.documents.length);
   }
 }

@@ -1,4 +1,6 @@
 import { readDocumentLabels } from 'labelkit';
+import { READ_AHEAD } from '../shared/constants.js';
+import { mapInOrder } from '../shared/mapInOrder.js';
 import type { CallOptions, LabelingClient, LabelSet } from 'labelkit';
 import { GetProjectCabinetsDocument } from 'labelkit/documents';
 import type { AppliedLabelCounts } from './types.js';
@@ -61,19 +63,25 @@ export async function countAppliedLabels(
   const { getProjectCabinets: cabinets } = await client.request(GetProjectCabinetsDocument, { projectId }, call);
   const progress: CountProgress = { copies: cabinets.length, documents: 0, totalDocuments: cabinets.reduce((n, c) => n + c.documents.length, 0), labels: 0 };
   onProgress?.({ ...progress });
-  for (const cabinet of cabinets) {
-    for (const document of cabinet.documents) {
-      for await (const page of readDocumentLabels(client, document.id, call)) {
-        progress.labels += page.length;
-        for (const label of page) {
-          if (label.deleted === true) continue;
-          const bySet = setOfLayer.get(label.layer);
-          if (bySet && Object.hasOwn(bySet, label.l)) bySet[label.l]! += 1;
-        }
+  // Each document's labels are counted as they come, READ_AHEAD documents at once; progress
+  // follows the documents' order.
+  const countDocument = async (documentId: string, signal: AbortSignal) => {
+    let read = 0;
+    for await (const page of readDocumentLabels(client, documentId, { ...call, signal })) {
+      read += page.length;
+      for (const label of page) {
+        if (label.deleted === true) continue;
+        const bySet = setOfLayer.get(label.layer);
+        if (bySet && Object.hasOwn(bySet, label.l)) bySet[label.l]! += 1;
       }
-      progress.documents += 1;
-      onProgress?.({ ...progress });
     }
+    return read;
+  };
+  const documentIds = cabinets.flatMap((cabinet) => cabinet.documents.map((document) => document.id));
+  for await (const read of mapInOrder(documentIds, READ_AHEAD, countDocument, call.signal)) {
+    progress.labels += read;
+    progress.documents += 1;
+    onProgress?.({ ...progress });
   }
   return counts;
 }

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLabelingClient, readDocumentLabels, readLabelsOfDocuments } from '../../src/client/index.js';
 import type { LabelingClient, TextLabel } from '../../src/client/index.js';
@@ -72,22 +74,112 @@ describe('readDocumentLabels', () => {
   });
 });
 
+/**
+ * A loopback GraphQL server that answers getLabelsPaginated by document (one page each), after
+ * the delay given for that document, and counts the reads in flight and the connections closed
+ * by the client before their answer.
+ */
+async function startDocumentServer(documents: Record<string, { labels: string[]; delayMs?: number; fail?: boolean }>) {
+  const state = { inFlight: 0, maxInFlight: 0, asked: [] as string[], answered: [] as string[], abandoned: 0 };
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c));
+    req.on('end', () => {
+      const documentId = String((JSON.parse(body) as { variables: { documentId: string } }).variables.documentId);
+      const doc = documents[documentId]!;
+      state.asked.push(documentId);
+      state.maxInFlight = Math.max(state.maxInFlight, ++state.inFlight);
+      let answered = false;
+      res.on('close', () => {
+        state.inFlight--;
+        if (!answered) state.abandoned++;
+      });
+      setTimeout(() => {
+        answered = true;
+        state.answered.push(documentId);
+        const answer = doc.fail
+          ? { errors: [{ message: `no document ${documentId}` }], data: null }
+          : { data: { getLabelsPaginated: { nodes: doc.labels.map((id) => label(id)), pageInfo: { nextCursor: null }, totalCount: doc.labels.length } } };
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+      }, doc.delayMs ?? 0);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+  return { url, state, close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) };
+}
+
 describe('readLabelsOfDocuments', () => {
-  it('reads one document after the other, with progress after each', async () => {
-    const server = await startMockServer();
-    const client = createLabelingClient({ url: server.url, token: 'test-token' });
-    try {
-      server.plan(answer([label('a')], null), answer([], null), answer([label('b'), label('c')], null));
-      const progress: string[] = [];
-      const docs: string[] = [];
-      for await (const { documentId, labels } of readLabelsOfDocuments(client, ['d1', 'd2', 'd3'], { onProgress: (done, total) => progress.push(`${done}/${total}`) })) {
-        docs.push(`${documentId}:${labels.map((l) => l.id).join('')}`);
-      }
-      expect(docs).toEqual(['d1:a', 'd2:', 'd3:bc']);
-      expect(progress).toEqual(['1/3', '2/3', '3/3']);
-    } finally {
-      client.close();
-      await server.close();
+  let server: Awaited<ReturnType<typeof startDocumentServer>> | undefined;
+  let client: LabelingClient | undefined;
+  afterEach(async () => {
+    client?.close();
+    await server?.close();
+  });
+
+  it('gives the documents in order, with progress after each, while reading 4 at once (a slow first one does not reorder them)', async () => {
+    const delays = [120, 10, 60, 0, 30, 0];
+    server = await startDocumentServer(Object.fromEntries(delays.map((delayMs, i) => [`d${i + 1}`, { labels: i === 1 ? [] : [`a${i + 1}`, `b${i + 1}`], delayMs }])));
+    client = createLabelingClient({ url: server.url, token: 'test-token' });
+    const progress: string[] = [];
+    const docs: string[] = [];
+    const ids = delays.map((_, i) => `d${i + 1}`);
+    for await (const { documentId, labels } of readLabelsOfDocuments(client, ids, { onProgress: (done, total) => progress.push(`${done}/${total}`) })) {
+      docs.push(`${documentId}:${labels.map((l) => l.id).join(',')}`);
     }
+    expect(docs).toEqual(['d1:a1,b1', 'd2:', 'd3:a3,b3', 'd4:a4,b4', 'd5:a5,b5', 'd6:a6,b6']);
+    expect(progress).toEqual(['1/6', '2/6', '3/6', '4/6', '5/6', '6/6']);
+    expect(server.state.maxInFlight).toBe(4);
+    expect(server.state.asked.slice(0, 4).sort()).toEqual(['d1', 'd2', 'd3', 'd4']);
+  });
+
+  it('reads one document after the other with readAhead: 1, and refuses a readAhead that is not a whole number from 1 before sending anything', async () => {
+    server = await startDocumentServer({ d1: { labels: ['a'], delayMs: 20 }, d2: { labels: ['b'] }, d3: { labels: ['c'] } });
+    client = createLabelingClient({ url: server.url, token: 'test-token' });
+    const docs: string[] = [];
+    for await (const { documentId } of readLabelsOfDocuments(client, ['d1', 'd2', 'd3'], { readAhead: 1 })) docs.push(documentId);
+    expect(docs).toEqual(['d1', 'd2', 'd3']);
+    expect(server.state.maxInFlight).toBe(1);
+    for (const readAhead of [0, 1.5, Number.NaN]) {
+      const error = await collect(readLabelsOfDocuments(client, ['d1'], { readAhead })).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'VALIDATION', problems: [{ path: 'options.readAhead', message: 'must be an integer >= 1' }] });
+    }
+    expect(server.state.asked).toHaveLength(3);
+  });
+
+  it('ends with the first failure in order, after the documents before it, and aborts the reads ahead of it', async () => {
+    server = await startDocumentServer({
+      d1: { labels: ['a'], delayMs: 50 },
+      d2: { labels: [], fail: true },
+      d3: { labels: ['c'], delayMs: 5_000 },
+      d4: { labels: ['d'], delayMs: 5_000 },
+      d5: { labels: ['e'], delayMs: 5_000 },
+    });
+    client = createLabelingClient({ url: server.url, token: 'test-token' });
+    const docs: string[] = [];
+    const error = await (async () => {
+      for await (const { documentId } of readLabelsOfDocuments(client!, ['d1', 'd2', 'd3', 'd4', 'd5'])) docs.push(documentId);
+    })().catch((e: unknown) => e);
+    expect(docs).toEqual(['d1']);
+    expect(error).toMatchObject({ code: 'GRAPHQL', message: expect.stringContaining('no document d2') });
+    // d3 and d4 (and d5, had its read begun while d1 was handed over) are cut before their answers.
+    await expect.poll(() => server!.state.inFlight).toBe(0);
+    expect(server.state.answered.sort()).toEqual(['d1', 'd2']);
+    expect(server.state.abandoned).toBe(server.state.asked.length - 2);
+    expect(server.state.abandoned).toBeGreaterThanOrEqual(2);
+  });
+
+  it('aborts the reads in flight when the caller stops early, and sends nothing more', async () => {
+    const slow = (id: string) => ({ labels: [id], delayMs: 5_000 });
+    server = await startDocumentServer({ d1: { labels: ['a'] }, d2: slow('b'), d3: slow('c'), d4: slow('d'), d5: slow('e'), d6: slow('f') });
+    client = createLabelingClient({ url: server.url, token: 'test-token' });
+    for await (const { documentId } of readLabelsOfDocuments(client, ['d1', 'd2', 'd3', 'd4', 'd5', 'd6'])) if (documentId === 'd1') break;
+    await expect.poll(() => server!.state.inFlight).toBe(0);
+    expect(server.state.answered).toEqual(['d1']);
+    // d2 to d4 (and d5, when its read, begun as d1 was handed over, reached the server) are cut
+    // before their answers; d6 is never asked.
+    expect(server.state.asked.slice(0, 4).sort()).toEqual(['d1', 'd2', 'd3', 'd4']);
+    expect(server.state.asked.slice(4)).toEqual(server.state.asked.length === 5 ? ['d5'] : []);
+    expect(server.state.abandoned).toBe(server.state.asked.length - 1);
   });
 });
