@@ -5,6 +5,7 @@ import { ProtocolError, ValidationError } from './errors.js';
 import { READ_AHEAD } from '../shared/constants.js';
 import { mapInOrder } from '../shared/mapInOrder.js';
 import type { CallOptions } from './executor.js';
+import { checkTimingOptions } from './validation.js';
 
 /** A place in a document: a character of a token of a line (`TextCursor`). */
 export interface TextCursor {
@@ -104,7 +105,8 @@ export interface ReadLabelsOfDocumentsOptions extends ReadLabelsOptions {
  * @param options - as {@link readDocumentLabels}, `onProgress(done, total)` after each document,
  * and `readAhead`, the documents in flight at once
  * @returns each document's id and all its labels
- * @throws `ValidationError` (`options.readAhead`) before anything is sent; then the first failure
+ * @throws `ValidationError` (`options.readAhead`, a signal, time-out or progress callback that
+ * is not one) before anything is sent; then the first failure
  * in the documents' order, after the documents before it (the reads ahead are aborted)
  * @remarks Over a network each document costs a round trip or more: reading `readAhead`
  * documents at once divides the wait. At most that many documents (and the one being handled)
@@ -120,7 +122,8 @@ export async function* readLabelsOfDocuments(
   options: ReadLabelsOfDocumentsOptions = {},
 ): AsyncGenerator<{ documentId: string; labels: TextLabel[] }> {
   const { onProgress, readAhead = READ_AHEAD, signal, ...readOptions } = options;
-  if (!Number.isInteger(readAhead) || readAhead < 1) throw new ValidationError([{ path: 'options.readAhead', message: 'must be an integer >= 1' }], { operationName: 'GetLabelsPaginated' });
+  const problems = [...checkTimingOptions(options, 'options'), ...(Number.isInteger(readAhead) && readAhead >= 1 ? [] : [{ path: 'options.readAhead', message: 'must be an integer >= 1' }])];
+  if (problems.length > 0) throw new ValidationError(problems, { operationName: 'GetLabelsPaginated' });
   const readAll = async (documentId: string, inFlight: AbortSignal) => {
     const labels: TextLabel[] = [];
     for await (const page of readDocumentLabels(client, documentId, { ...readOptions, signal: inFlight })) labels.push(...page);

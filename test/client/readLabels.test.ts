@@ -144,6 +144,16 @@ describe('readLabelsOfDocuments', () => {
       const error = await collect(readLabelsOfDocuments(client, ['d1'], { readAhead })).catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'VALIDATION', problems: [{ path: 'options.readAhead', message: 'must be an integer >= 1' }] });
     }
+    // Every problem at once, the call's options too (the signal is not handed to a request first).
+    const error = await collect(readLabelsOfDocuments(client, ['d1'], { readAhead: 0, signal: 'stop' as unknown as AbortSignal, onProgress: 1 as never })).catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: 'VALIDATION',
+      problems: [
+        { path: 'options.signal', message: 'must be an AbortSignal' },
+        { path: 'options.onProgress', message: 'must be a function' },
+        { path: 'options.readAhead', message: 'must be an integer >= 1' },
+      ],
+    });
     expect(server.state.asked).toHaveLength(3);
   });
 
