@@ -118,7 +118,7 @@ describe('readLabelsOfDocuments', () => {
   });
 
   it('gives the documents in order, with progress after each, while reading 4 at once (a slow first one does not reorder them)', async () => {
-    const delays = [120, 10, 60, 0, 30, 0];
+    const delays = [300, 150, 200, 120, 0, 10]; // the first four overlap: each answers 120 ms or more after its request
     server = await startDocumentServer(Object.fromEntries(delays.map((delayMs, i) => [`d${i + 1}`, { labels: i === 1 ? [] : [`a${i + 1}`, `b${i + 1}`], delayMs }])));
     client = createLabelingClient({ url: server.url, token: 'test-token' });
     const progress: string[] = [];
