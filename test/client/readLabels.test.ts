@@ -159,7 +159,7 @@ describe('readLabelsOfDocuments', () => {
 
   it('ends with the first failure in order, after the documents before it, and aborts the reads ahead of it', async () => {
     server = await startDocumentServer({
-      d1: { labels: ['a'], delayMs: 50 },
+      d1: { labels: ['a'], delayMs: 150 }, // long enough for the reads of d3 and d4 to reach the server
       d2: { labels: [], fail: true },
       d3: { labels: ['c'], delayMs: 5_000 },
       d4: { labels: ['d'], delayMs: 5_000 },
@@ -181,7 +181,8 @@ describe('readLabelsOfDocuments', () => {
 
   it('aborts the reads in flight when the caller stops early, and sends nothing more', async () => {
     const slow = (id: string) => ({ labels: [id], delayMs: 5_000 });
-    server = await startDocumentServer({ d1: { labels: ['a'] }, d2: slow('b'), d3: slow('c'), d4: slow('d'), d5: slow('e'), d6: slow('f') });
+    // d1 answers after 150 ms, so that the reads of d2 to d4 have reached the server by then.
+    server = await startDocumentServer({ d1: { labels: ['a'], delayMs: 150 }, d2: slow('b'), d3: slow('c'), d4: slow('d'), d5: slow('e'), d6: slow('f') });
     client = createLabelingClient({ url: server.url, token: 'test-token' });
     for await (const { documentId } of readLabelsOfDocuments(client, ['d1', 'd2', 'd3', 'd4', 'd5', 'd6'])) if (documentId === 'd1') break;
     await expect.poll(() => server!.state.inFlight).toBe(0);
