@@ -2,7 +2,8 @@ import { GetLabelsPaginatedDocument } from '../../generated/tags/graphql.js';
 import type { LabelingClient } from './client.js';
 import { isRecord } from '../shared/isRecord.js';
 import { ProtocolError, ValidationError } from './errors.js';
-import { READ_AHEAD } from '../shared/constants.js';
+import { MAX_GRAPHQL_INT, READ_AHEAD } from '../shared/constants.js';
+import type { Problem } from '../shared/problem.js';
 import { mapInOrder } from '../shared/mapInOrder.js';
 import type { CallOptions } from './executor.js';
 import { checkTimingOptions } from './validation.js';
@@ -58,6 +59,14 @@ export interface ReadLabelsOptions extends CallOptions {
   pageSize?: number;
 }
 
+/** Refuses bad reading options before anything is sent: the call's, a page size, and `more`, every problem at once. */
+function assertReadOptions(options: ReadLabelsOptions, more: Problem[]): void {
+  const { pageSize } = options;
+  const sized = pageSize === undefined || (Number.isInteger(pageSize) && pageSize >= 1 && pageSize <= MAX_GRAPHQL_INT);
+  const problems = [...checkTimingOptions(options, 'options'), ...(sized ? [] : [{ path: 'options.pageSize', message: `must be an integer from 1 to ${MAX_GRAPHQL_INT}` }]), ...more];
+  if (problems.length > 0) throw new ValidationError(problems, { operationName: 'GetLabelsPaginated' });
+}
+
 /**
  * Reads one document copy's labels, a page at a time (`getLabelsPaginated`).
  *
@@ -65,7 +74,8 @@ export interface ReadLabelsOptions extends CallOptions {
  * @param documentId - a document of a cabinet (`getProjectCabinets`' `documents[].id`)
  * @param options - signal, time-out of each page, page size
  * @returns the labels, one page per step, each node checked against `TextLabel`'s fields
- * @throws a labelkit error; `BAD_RESPONSE` naming the node when one lacks a field or has a wrong type
+ * @throws `ValidationError` before anything is sent (`options.pageSize`, or the call's options);
+ * a labelkit error; `BAD_RESPONSE` naming the node when one lacks a field or has a wrong type
  * @remarks Pages as the vendor does: `{ page: { skip: 0, take: 100 } }` first, then
  * `{ cursor: nextCursor }` until it is null.
  * @example
@@ -74,6 +84,7 @@ export interface ReadLabelsOptions extends CallOptions {
  * ```
  */
 export async function* readDocumentLabels(client: Pick<LabelingClient, 'request'>, documentId: string, options: ReadLabelsOptions = {}): AsyncGenerator<TextLabel[]> {
+  assertReadOptions(options, []);
   const { pageSize = 100, ...callOptions } = options;
   let input: { cursor?: string; page?: { skip: number; take: number } } = { page: { skip: 0, take: pageSize } };
   for (let seen = 0; ; ) {
@@ -105,8 +116,8 @@ export interface ReadLabelsOfDocumentsOptions extends ReadLabelsOptions {
  * @param options - as {@link readDocumentLabels}, `onProgress(done, total)` after each document,
  * and `readAhead`, the documents in flight at once
  * @returns each document's id and all its labels
- * @throws `ValidationError` (`options.readAhead`, a signal, time-out or progress callback that
- * is not one) before anything is sent; then the first failure
+ * @throws `ValidationError` (`options.readAhead`, `options.pageSize`, a signal, time-out or
+ * progress callback that is not one) before anything is sent; then the first failure
  * in the documents' order, after the documents before it (the reads ahead are aborted)
  * @remarks Over a network each document costs a round trip or more: reading `readAhead`
  * documents at once divides the wait. At most that many documents (and the one being handled)
@@ -122,8 +133,7 @@ export async function* readLabelsOfDocuments(
   options: ReadLabelsOfDocumentsOptions = {},
 ): AsyncGenerator<{ documentId: string; labels: TextLabel[] }> {
   const { onProgress, readAhead = READ_AHEAD, signal, ...readOptions } = options;
-  const problems = [...checkTimingOptions(options, 'options'), ...(Number.isInteger(readAhead) && readAhead >= 1 ? [] : [{ path: 'options.readAhead', message: 'must be an integer >= 1' }])];
-  if (problems.length > 0) throw new ValidationError(problems, { operationName: 'GetLabelsPaginated' });
+  assertReadOptions(options, Number.isInteger(readAhead) && readAhead >= 1 ? [] : [{ path: 'options.readAhead', message: 'must be an integer >= 1' }]);
   const readAll = async (documentId: string, inFlight: AbortSignal) => {
     const labels: TextLabel[] = [];
     for await (const page of readDocumentLabels(client, documentId, { ...readOptions, signal: inFlight })) labels.push(...page);

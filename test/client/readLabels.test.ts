@@ -60,6 +60,14 @@ describe('readDocumentLabels', () => {
     expect(page![1]).toMatchObject({ id: 'b', labeledBy: null, confidenceScore: null });
   });
 
+  it('refuses a page size that is not a whole number from 1 before sending anything', async () => {
+    for (const pageSize of [0, -1, 2.5, 2 ** 31]) {
+      const error = await collect(readDocumentLabels(client, 'doc-1', { pageSize })).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'VALIDATION', problems: [{ path: 'options.pageSize', message: 'must be an integer from 1 to 2147483647' }] });
+    }
+    expect(server.graphqlRequests()).toHaveLength(0);
+  });
+
   it.each([
     ['a node that is not an object', 'oops', /label 1 of document doc-1 is not an object/],
     ['a node without l', { ...label('x'), l: undefined }, /label 1 of document doc-1 lacks the string id or l/],
@@ -145,12 +153,13 @@ describe('readLabelsOfDocuments', () => {
       expect(error).toMatchObject({ code: 'VALIDATION', problems: [{ path: 'options.readAhead', message: 'must be an integer >= 1' }] });
     }
     // Every problem at once, the call's options too (the signal is not handed to a request first).
-    const error = await collect(readLabelsOfDocuments(client, ['d1'], { readAhead: 0, signal: 'stop' as unknown as AbortSignal, onProgress: 1 as never })).catch((e: unknown) => e);
+    const error = await collect(readLabelsOfDocuments(client, ['d1'], { readAhead: 0, pageSize: 0, signal: 'stop' as unknown as AbortSignal, onProgress: 1 as never })).catch((e: unknown) => e);
     expect(error).toMatchObject({
       code: 'VALIDATION',
       problems: [
         { path: 'options.signal', message: 'must be an AbortSignal' },
         { path: 'options.onProgress', message: 'must be a function' },
+        { path: 'options.pageSize', message: 'must be an integer from 1 to 2147483647' },
         { path: 'options.readAhead', message: 'must be an integer >= 1' },
       ],
     });
