@@ -3,10 +3,9 @@ import type { LabelingClient } from './client.js';
 import { isRecord } from '../shared/isRecord.js';
 import { ProtocolError, ValidationError } from './errors.js';
 import { MAX_GRAPHQL_INT, READ_AHEAD } from '../shared/constants.js';
-import type { Problem } from '../shared/problem.js';
 import { mapInOrder } from '../shared/mapInOrder.js';
 import type { CallOptions } from './executor.js';
-import { checkTimingOptions } from './validation.js';
+import { checkNumber, checkTimingOptions } from './validation.js';
 
 /** A place in a document: a character of a token of a line (`TextCursor`). */
 export interface TextCursor {
@@ -59,11 +58,9 @@ export interface ReadLabelsOptions extends CallOptions {
   pageSize?: number;
 }
 
-/** Refuses bad reading options before anything is sent: the call's, a page size, and `more`, every problem at once. */
-function assertReadOptions(options: ReadLabelsOptions, more: Problem[]): void {
-  const { pageSize } = options;
-  const sized = pageSize === undefined || (Number.isInteger(pageSize) && pageSize >= 1 && pageSize <= MAX_GRAPHQL_INT);
-  const problems = [...checkTimingOptions(options, 'options'), ...(sized ? [] : [{ path: 'options.pageSize', message: `must be an integer from 1 to ${MAX_GRAPHQL_INT}` }]), ...more];
+/** Refuses bad reading options before anything is sent (the call's, the page size, the read-ahead), every problem at once. */
+function assertReadOptions(options: ReadLabelsOptions & { readAhead?: unknown }): void {
+  const problems = [...checkTimingOptions(options, 'options'), ...checkNumber(options.pageSize, 'options.pageSize', 1, true, MAX_GRAPHQL_INT), ...checkNumber(options.readAhead, 'options.readAhead', 1, true)];
   if (problems.length > 0) throw new ValidationError(problems, { operationName: 'GetLabelsPaginated' });
 }
 
@@ -84,7 +81,7 @@ function assertReadOptions(options: ReadLabelsOptions, more: Problem[]): void {
  * ```
  */
 export async function* readDocumentLabels(client: Pick<LabelingClient, 'request'>, documentId: string, options: ReadLabelsOptions = {}): AsyncGenerator<TextLabel[]> {
-  assertReadOptions(options, []);
+  assertReadOptions(options);
   const { pageSize = 100, ...callOptions } = options;
   let input: { cursor?: string; page?: { skip: number; take: number } } = { page: { skip: 0, take: pageSize } };
   for (let seen = 0; ; ) {
@@ -133,7 +130,7 @@ export async function* readLabelsOfDocuments(
   options: ReadLabelsOfDocumentsOptions = {},
 ): AsyncGenerator<{ documentId: string; labels: TextLabel[] }> {
   const { onProgress, readAhead = READ_AHEAD, signal, ...readOptions } = options;
-  assertReadOptions(options, Number.isInteger(readAhead) && readAhead >= 1 ? [] : [{ path: 'options.readAhead', message: 'must be an integer >= 1' }]);
+  assertReadOptions(options);
   const readAll = async (documentId: string, inFlight: AbortSignal) => {
     const labels: TextLabel[] = [];
     for await (const page of readDocumentLabels(client, documentId, { ...readOptions, signal: inFlight })) labels.push(...page);

@@ -45,10 +45,10 @@ export const validateAutoLabelInput: (input: unknown, options?: AutoLabelValidat
 /** A problem at `path` unless `ok`. */
 const unless = (ok: boolean, path: string, message: string): Problem[] => (ok ? [] : [{ path, message }]);
 
-/** A number option: absent, or a number ≥ min (Infinity allowed), an integer if asked. */
-function checkNumber(value: unknown, path: string, min: number, integer = false): Problem[] {
-  const ok = value === undefined || (typeof value === 'number' && !Number.isNaN(value) && value >= min && (!integer || Number.isInteger(value)));
-  return unless(ok, path, `must be ${integer ? 'an integer' : 'a number'} >= ${min}`);
+/** A number option: absent, or a number ≥ min (Infinity allowed), an integer if asked, at most max if given. */
+export function checkNumber(value: unknown, path: string, min: number, integer = false, max = Infinity): Problem[] {
+  const ok = value === undefined || (typeof value === 'number' && !Number.isNaN(value) && value >= min && value <= max && (!integer || Number.isInteger(value)));
+  return unless(ok, path, `must be ${integer ? 'an integer' : 'a number'} ${max < Infinity ? `from ${min} to ${max}` : `>= ${min}`}`);
 }
 
 /**
