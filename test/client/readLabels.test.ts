@@ -100,9 +100,11 @@ async function startDocumentServer(documents: Record<string, { labels: string[];
       let answered = false;
       res.on('close', () => {
         state.inFlight--;
-        if (!answered) state.abandoned++;
+        if (answered) return;
+        state.abandoned++;
+        clearTimeout(timer); // a cut request leaves no timer behind
       });
-      setTimeout(() => {
+      const timer = setTimeout(() => {
         answered = true;
         state.answered.push(documentId);
         const answer = doc.fail
