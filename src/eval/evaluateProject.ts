@@ -102,7 +102,7 @@ export async function evaluateProject(client: LabelingClient, projectId: string,
       if (label.deleted === true) predictedDeleted++;
       else predicted.push(toEvalSpan(label, doc.originId));
     }
-    scorer.add(gold, predicted);
+    scorer.add(gold, predicted, doc.originId);
     options.onProgress?.(i, copies.documents.length);
   }
   return { version: 1, projectId, labelerEmail: copies.labelerEmail, documents: copies.documents.length, ...scorer.report(), goldExcluded, predictedDeleted };

@@ -8,10 +8,14 @@
  */
 export { scoreLabels, Scorer, figuresOf } from './scoreLabels.js';
 export type { ScoreOptions } from './scoreLabels.js';
-export { compareCursors, matchSpans, ScoringError, sortSpans, spansOverlap, tokenUnits } from './matchSpans.js';
+export { compareCursors, matchSpans, overlappingPairs, ScoringError, sortSpans, spansOverlap, tokenUnits } from './matchSpans.js';
 export type { DocumentMatch } from './matchSpans.js';
-export { MATCH_MODES } from './types.js';
-export type { ConfusionCell, EvalCursor, EvalLabel, EvalSpan, Figures, LabelScore, MatchMode, ScoreReport, ZeroDivision } from './types.js';
+export { maxMatching } from './maxMatching.js';
+export type { MatchEdge } from './maxMatching.js';
+export { mistakesOf, pairOutcome, schemePairs, schemeScore } from './schemes.js';
+export type { SchemeCounts, SchemePairing } from './schemes.js';
+export { MATCH_MODES, SCHEMES } from './types.js';
+export type { ConfusionCell, DocumentScore, EvalCursor, EvalLabel, EvalSpan, Figures, LabelScore, MatchMode, Mistake, MistakeKind, SchemeName, SchemeReport, SchemeScore, ScoreReport, ZeroDivision } from './types.js';
 export { CopyNotFoundError, findCopies, projectCabinets } from './findCopies.js';
 export type { Cabinets, DocumentPair, ProjectCopies } from './findCopies.js';
 export { evaluateProject, notGold, toEvalSpan } from './evaluateProject.js';

@@ -1,3 +1,5 @@
+import { maxMatching } from './maxMatching.js';
+import type { MatchEdge } from './maxMatching.js';
 import type { EvalCursor, EvalSpan, MatchMode } from './types.js';
 
 /** A span the scoring cannot score in the mode asked (`token` mode and a span over two sentences). */
@@ -71,31 +73,57 @@ function goldRange(gold: EvalSpan[], overlap: boolean): (pred: EvalSpan) => [num
 }
 
 /**
- * Pairs spans one to one, closest boundaries first, among the pairs `meets` allows.
+ * Pairs spans one to one among the pairs `meets` allows: in `overlap` mode the most pairs and,
+ * among the largest pairings, the closest boundaries ({@link maxMatching}); otherwise (equal
+ * boundaries, where every pairing of a group of equal spans is as large and as close) in order.
  *
- * @returns the pairs, and marks the paired spans in `goldTaken`/`predTaken`
+ * @returns the pairs, in gold order, and marks the paired spans in `goldTaken`/`predTaken`
  */
-function pairClosest(
+function pairSpans(
   gold: EvalSpan[],
   predicted: EvalSpan[],
   goldTaken: Uint8Array,
   predTaken: Uint8Array,
   range: (pred: EvalSpan) => [number, number],
   meets: (g: EvalSpan, p: EvalSpan) => boolean,
+  most: boolean,
 ): [EvalSpan, EvalSpan][] {
-  const candidates: { g: number; p: number; d: [number, number, number] }[] = [];
+  const edges: MatchEdge[] = [];
   for (let p = 0; p < predicted.length; p++) {
     if (predTaken[p]) continue;
     const pred = predicted[p]!;
     const [from, to] = range(pred);
-    for (let g = from; g < to; g++) if (!goldTaken[g] && meets(gold[g]!, pred)) candidates.push({ g, p, d: boundaryDistance(gold[g]!, pred) });
+    for (let g = from; g < to; g++) if (!goldTaken[g] && meets(gold[g]!, pred)) edges.push({ left: g, right: p, cost: boundaryDistance(gold[g]!, pred) });
   }
-  candidates.sort((x, y) => x.d[0] - y.d[0] || x.d[1] - y.d[1] || x.d[2] - y.d[2] || x.g - y.g || x.p - y.p);
-  const pairs: [EvalSpan, EvalSpan][] = [];
-  for (const { g, p } of candidates) {
-    if (goldTaken[g] || predTaken[p]) continue;
-    goldTaken[g] = predTaken[p] = 1;
-    pairs.push([gold[g]!, predicted[p]!]);
+  let chosen: MatchEdge[];
+  if (most) chosen = maxMatching(edges);
+  else {
+    chosen = [];
+    edges.sort((x, y) => x.left - y.left || x.right - y.right);
+    for (const e of edges) {
+      if (goldTaken[e.left] || predTaken[e.right]) continue;
+      goldTaken[e.left] = predTaken[e.right] = 1;
+      chosen.push(e);
+    }
+  }
+  for (const e of chosen) goldTaken[e.left] = predTaken[e.right] = 1;
+  return chosen.map((e) => [gold[e.left]!, predicted[e.right]!]);
+}
+
+/**
+ * Every pair of a gold and a predicted span that share a character, whatever their labels.
+ *
+ * @param gold - spans sorted with {@link sortSpans}
+ * @param predicted - spans sorted with {@link sortSpans}
+ * @returns [gold index, predicted index] pairs, by predicted then gold index
+ * @remarks Binary searches narrow each prediction's candidates, so spans far apart cost nothing.
+ */
+export function overlappingPairs(gold: EvalSpan[], predicted: EvalSpan[]): [number, number][] {
+  const range = goldRange(gold, true);
+  const pairs: [number, number][] = [];
+  for (const [p, pred] of predicted.entries()) {
+    const [from, to] = range(pred);
+    for (let g = from; g < to; g++) if (spansOverlap(gold[g]!, pred)) pairs.push([g, p]);
   }
   return pairs;
 }
@@ -115,19 +143,24 @@ export function sortSpans(spans: EvalSpan[]): EvalSpan[] {
  * @returns the true positives, the label confusions, the missed and the spurious spans
  * @remarks Two passes, each one to one: first pairs of the same label (true positives), then,
  * among the spans left, pairs of different labels (the confusion table's off-diagonal cells).
- * In each pass the pair whose boundaries are closest is taken first (distance: the sentences,
- * then tokens, then characters both boundaries differ by; ties by position). A prediction thus
- * meets at most one gold span and a gold span at most one prediction, so in `overlap` mode a
- * span covering a whole sentence finds one of the gold spans in it (the one whose boundaries are
- * closest to its own) and every other gold span there stays missed.
+ * In `overlap` mode each pass is a maximum matching: the most pairs of spans that share a
+ * character and, among all pairings with that many pairs, the one whose boundaries are closest
+ * (distance: the sentences, then tokens, then characters both boundaries differ by, summed over
+ * the pairs and compared in that order). Gold LOC[0,3] and LOC[4,20] with predictions LOC[0,0]
+ * and LOC[1,4] thus make 2 pairs ([0,3]–[0,0] and [4,20]–[1,4]), where taking the closest pair
+ * first ([0,3]–[1,4]) would make 1. A prediction meets at most one gold span and a gold span at
+ * most one prediction, so a span covering a whole sentence finds one of the gold spans in it
+ * (the one whose boundaries are closest to its own) and every other gold span there stays
+ * missed. In `strict` and `token` mode only equal spans meet, and they are paired in order.
  */
 export function matchSpans(gold: EvalSpan[], predicted: EvalSpan[], mode: MatchMode): DocumentMatch {
   const meetsAt = mode === 'overlap' ? spansOverlap : sameBoundaries;
   const goldTaken = new Uint8Array(gold.length);
   const predTaken = new Uint8Array(predicted.length);
   const range = goldRange(gold, mode === 'overlap');
-  const found = pairClosest(gold, predicted, goldTaken, predTaken, range, (g, p) => g.labelId === p.labelId && meetsAt(g, p));
-  const confused = pairClosest(gold, predicted, goldTaken, predTaken, range, meetsAt);
+  const most = mode === 'overlap';
+  const found = pairSpans(gold, predicted, goldTaken, predTaken, range, (g, p) => g.labelId === p.labelId && meetsAt(g, p), most);
+  const confused = pairSpans(gold, predicted, goldTaken, predTaken, range, meetsAt, most);
   return {
     found,
     confused,

@@ -1,5 +1,8 @@
 import { matchSpans, sortSpans, tokenUnits } from './matchSpans.js';
-import type { ConfusionCell, EvalLabel, EvalSpan, Figures, LabelScore, MatchMode, ScoreReport, ZeroDivision } from './types.js';
+import { mistakesOf, noCounts, pairOutcome, schemePairs, schemeScore } from './schemes.js';
+import type { SchemeCounts } from './schemes.js';
+import { SCHEMES } from './types.js';
+import type { ConfusionCell, DocumentScore, EvalLabel, EvalSpan, Figures, LabelScore, MatchMode, Mistake, SchemeName, SchemeReport, ScoreReport, ZeroDivision } from './types.js';
 
 /** Options of {@link scoreLabels} and {@link Scorer}. */
 export interface ScoreOptions {
@@ -17,7 +20,15 @@ export interface ScoreOptions {
    * reported with `name: null` after the listed ones. @defaultValue none
    */
   labels?: readonly EvalLabel[];
+  /**
+   * Called with each mistake of the model (missed, spurious, wrong label, boundary) as the
+   * SemEval pairing finds it (see `schemePairs`), a document at a time. @defaultValue none
+   */
+  onMistake?: (mistake: Mistake) => void;
 }
+
+type SchemeTally = Record<SchemeName, SchemeCounts>;
+const noTally = (): SchemeTally => ({ strict: noCounts(), exact: noCounts(), partial: noCounts(), ent_type: noCounts() });
 
 const keyOf = (layer: number, id: string) => `${layer}\u0000${id}`;
 const ratio = (n: number, d: number): [number, boolean] => (d === 0 ? [0, true] : [n / d, false]);
@@ -55,8 +66,9 @@ function average(scores: readonly LabelScore[], weight: (s: LabelScore) => numbe
  * Scores predictions against gold a document at a time, holding only counts between documents.
  *
  * @remarks Give each document's gold and predicted spans to {@link Scorer.add} (any order; the
- * spans are paired within one document and one layer), then read {@link Scorer.report}. Memory
- * stays flat with the number of documents.
+ * spans are paired within one document and one layer), then read {@link Scorer.report}. Between
+ * documents it holds counts only, and one row of counts per document (`perDocument`); the
+ * mistakes go to `onMistake` as they are found.
  * @example
  * ```ts
  * const scorer = new Scorer({ match: 'overlap', labels });
@@ -69,6 +81,9 @@ export class Scorer {
   private readonly counts = new Map<string, { layer: number; id: string; gold: number; predicted: number; tp: number }>();
   private readonly confusion = new Map<string, number>();
   private readonly goldLabeledBy = new Map<string, number>();
+  private readonly schemeTotal = noTally();
+  private readonly schemeByLabel = new Map<string, SchemeTally>();
+  private readonly perDocument: DocumentScore[] = [];
   private belowConfidence = 0;
 
   /** @param options - match mode, layer, confidence floor, label names */
@@ -88,14 +103,38 @@ export class Scorer {
     this.confusion.set(key, (this.confusion.get(key) ?? 0) + 1);
   }
 
+  private tally(span: EvalSpan, scheme: SchemeName, field: keyof SchemeCounts) {
+    const key = keyOf(span.layer, span.labelId);
+    let t = this.schemeByLabel.get(key);
+    if (!t) this.schemeByLabel.set(key, (t = noTally()));
+    t[scheme][field]++;
+    this.schemeTotal[scheme][field]++;
+  }
+
+  /** Counts one document's and layer's spans in the four schemes, and reports its mistakes. */
+  private addSchemes(gold: EvalSpan[], predicted: EvalSpan[]) {
+    const pairing = schemePairs(gold, predicted);
+    for (const [g, p] of pairing.pairs) {
+      const outcome = pairOutcome(g, p);
+      // As nervaluate: a pair counts for the gold span's label.
+      for (const scheme of SCHEMES) this.tally(g, scheme, outcome[scheme]);
+    }
+    for (const g of pairing.missed) for (const scheme of SCHEMES) this.tally(g, scheme, 'missed');
+    for (const p of pairing.spurious) for (const scheme of SCHEMES) this.tally(p, scheme, 'spurious');
+    if (this.options.onMistake) for (const m of mistakesOf(pairing)) this.options.onMistake(m);
+  }
+
   /**
    * Adds one document: its gold spans and the model's.
    *
    * @param gold - the document's gold spans (already without CONFLICT, rejected and deleted ones)
    * @param predicted - the model's spans of the same document
+   * @param documentId - the document, for its row of `perDocument` @defaultValue the spans'
+   * `documentId`, else `(document N)`
    * @throws `ScoringError` in `token` mode for a span over two sentences (see `tokenUnits`)
    */
-  add(gold: readonly EvalSpan[], predicted: readonly EvalSpan[]): void {
+  add(gold: readonly EvalSpan[], predicted: readonly EvalSpan[], documentId?: string): void {
+    const doc = { gold: 0, predicted: 0, tp: 0 };
     const { layer, minConfidence } = this.options;
     const byLayer = new Map<number, { gold: EvalSpan[]; predicted: EvalSpan[] }>();
     const group = (span: EvalSpan) => {
@@ -114,12 +153,16 @@ export class Scorer {
       if (minConfidence !== undefined && typeof span.confidenceScore === 'number' && span.confidenceScore < minConfidence) this.belowConfidence++;
       else group(span).predicted.push(span);
     }
-    for (const g of byLayer.values()) {
+    for (const layerId of [...byLayer.keys()].sort((a, b) => a - b)) {
+      const g = byLayer.get(layerId)!;
       const goldUnits = this.match === 'token' ? tokenUnits(g.gold) : sortSpans(g.gold);
       const predUnits = this.match === 'token' ? tokenUnits(g.predicted) : sortSpans(g.predicted);
       for (const s of goldUnits) this.count(s).gold++;
       for (const s of predUnits) this.count(s).predicted++;
+      doc.gold += goldUnits.length;
+      doc.predicted += predUnits.length;
       const m = matchSpans(goldUnits, predUnits, this.match);
+      doc.tp += m.found.length;
       for (const [s, p] of m.found) {
         this.count(s).tp++;
         this.confuse(s, p);
@@ -127,7 +170,11 @@ export class Scorer {
       for (const [s, p] of m.confused) this.confuse(s, p);
       for (const s of m.missed) this.confuse(s, null);
       for (const p of m.spurious) this.confuse(null, p);
+      if (this.match === 'token') this.addSchemes(sortSpans(g.gold), sortSpans(g.predicted));
+      else this.addSchemes(goldUnits, predUnits);
     }
+    const id = documentId ?? gold[0]?.documentId ?? predicted[0]?.documentId ?? `(document ${this.perDocument.length + 1})`;
+    this.perDocument.push({ documentId: id, ...doc, fp: doc.predicted - doc.tp, fn: doc.gold - doc.tp, ...figuresOf(doc.tp, doc.predicted, doc.gold) });
   }
 
   /**
@@ -172,6 +219,16 @@ export class Scorer {
       confusion,
       goldLabeledBy: Object.fromEntries([...this.goldLabeledBy].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
       predictedBelowConfidence: this.belowConfidence,
+      schemes: Object.fromEntries(
+        SCHEMES.map((scheme): [SchemeName, SchemeReport] => [
+          scheme,
+          {
+            overall: schemeScore(this.schemeTotal[scheme], scheme),
+            labels: labels.map((l) => ({ ...label(l.layer, l.id), ...schemeScore(this.schemeByLabel.get(keyOf(l.layer, l.id))?.[scheme] ?? noCounts(), scheme) })),
+          },
+        ]),
+      ) as Record<SchemeName, SchemeReport>,
+      perDocument: this.perDocument.map((d) => ({ ...d, zeroDivision: [...d.zeroDivision] })),
     };
   }
 }
@@ -184,7 +241,8 @@ export class Scorer {
  * @param predicted - the model's spans (the copy of the job's `labelerEmail`)
  * @param options - match mode (default `strict`), layer, confidence floor, label names
  * @returns per label: gold, predicted, TP, FP, FN, precision, recall, F1; micro, macro and
- * weighted averages; the confusion table; the gold spans used per `labeledBy`
+ * weighted averages; the confusion table; the gold spans used per `labeledBy`; the four
+ * SemEval-2013 9.1 schemes per label and overall; each document's counts
  * @remarks Spans pair only within one document (`documentId`) and one layer. A label is known
  * by its id and layer. A figure with nothing to divide by is 0 and named in `zeroDivision`.
  * @example
@@ -203,6 +261,6 @@ export function scoreLabels(gold: readonly EvalSpan[], predicted: readonly EvalS
   for (const s of gold) doc(s.documentId).gold.push(s);
   for (const s of predicted) doc(s.documentId).predicted.push(s);
   const scorer = new Scorer(options);
-  for (const d of docs.values()) scorer.add(d.gold, d.predicted);
+  for (const [id, d] of docs) scorer.add(d.gold, d.predicted, id);
   return scorer.report();
 }

@@ -83,6 +83,66 @@ export interface ConfusionCell {
   count: number;
 }
 
+/** The four evaluation schemes of SemEval-2013 task 9.1, as nervaluate names them. */
+export type SchemeName = 'strict' | 'exact' | 'partial' | 'ent_type';
+
+/** The schemes, in the order the report and `--scheme` list them. */
+export const SCHEMES: readonly SchemeName[] = ['strict', 'exact', 'partial', 'ent_type'];
+
+/**
+ * One scheme's counts and figures (SemEval-2013 9.1, as nervaluate computes them).
+ *
+ * @remarks `possible` = correct + incorrect + partial + missed (the gold spans that count);
+ * `actual` = correct + incorrect + partial + spurious (the predictions that count). Precision is
+ * correct / actual and recall correct / possible, except in `partial`, where they are
+ * (correct + 0.5 × partial) / actual and / possible; F1 is 2PR / (P + R). A figure whose
+ * denominator is 0 is 0 and named in `zeroDivision` (`f1` when P + R is 0).
+ */
+export interface SchemeScore extends Figures {
+  correct: number;
+  incorrect: number;
+  partial: number;
+  missed: number;
+  spurious: number;
+  possible: number;
+  actual: number;
+}
+
+/** One scheme over the whole evaluation: overall, and per label in the report's label order. */
+export interface SchemeReport {
+  overall: SchemeScore;
+  labels: (EvalLabel & SchemeScore)[];
+}
+
+/**
+ * What went wrong with a span, as the SemEval pairing sees it: a gold span no prediction met
+ * (`missed`), a prediction that met no gold span (`spurious`), a pair with different labels
+ * (`wrong-label`, whatever the boundaries), a pair with the same label and other boundaries
+ * (`boundary`).
+ */
+export type MistakeKind = 'missed' | 'spurious' | 'wrong-label' | 'boundary';
+
+/** One mistake of the model: its kind and the spans it concerns. */
+export interface Mistake {
+  /** The document (the key pairing the two copies: its `originId`). */
+  documentId: string;
+  kind: MistakeKind;
+  /** The gold span, or null for `spurious`. */
+  gold: EvalSpan | null;
+  /** The predicted span, or null for `missed`. */
+  predicted: EvalSpan | null;
+}
+
+/** One document's counts, in the report's match mode. */
+export interface DocumentScore extends Figures {
+  documentId: string;
+  gold: number;
+  predicted: number;
+  tp: number;
+  fp: number;
+  fn: number;
+}
+
 /** What {@link scoreLabels} computed. */
 export interface ScoreReport {
   match: MatchMode;
@@ -104,4 +164,11 @@ export interface ScoreReport {
   goldLabeledBy: Record<string, number>;
   /** Predicted spans left out because their confidence was under `minConfidence`. */
   predictedBelowConfidence: number;
+  /**
+   * The four SemEval-2013 9.1 schemes, over spans whatever `match` is (see `schemePairs` for how
+   * spans are paired).
+   */
+  schemes: Record<SchemeName, SchemeReport>;
+  /** Each document's counts in `match` mode, in the order the documents were added. */
+  perDocument: DocumentScore[];
 }
