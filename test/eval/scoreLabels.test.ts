@@ -194,49 +194,116 @@ describe('scoreLabels', () => {
   });
 });
 
-describe('matchSpans', () => {
-  /** The pairing done the slow way: every gold against every prediction, closest first. */
-  function naive(gold: EvalSpan[], predicted: EvalSpan[], overlap: boolean) {
-    const meets = (g: EvalSpan, p: EvalSpan) => (overlap ? spansOverlap(g, p) : compareCursors(g.start, p.start) === 0 && compareCursors(g.end, p.end) === 0);
-    const dist = (g: EvalSpan, p: EvalSpan) => (['sentenceId', 'tokenId', 'charId'] as const).map((k) => Math.abs(g.start[k] - p.start[k]) + Math.abs(g.end[k] - p.end[k]));
-    const taken = { g: new Set<number>(), p: new Set<number>() };
-    const pass = (same: boolean) => {
-      const c: [number, number, number[]][] = [];
-      gold.forEach((g, gi) => predicted.forEach((p, pi) => !taken.g.has(gi) && !taken.p.has(pi) && meets(g, p) && (!same || g.labelId === p.labelId) && c.push([gi, pi, dist(g, p)])));
-      c.sort((x, y) => x[2][0]! - y[2][0]! || x[2][1]! - y[2][1]! || x[2][2]! - y[2][2]! || x[0] - y[0] || x[1] - y[1]);
-      const out: [number, number][] = [];
-      for (const [gi, pi] of c) {
-        if (taken.g.has(gi) || taken.p.has(pi)) continue;
-        taken.g.add(gi);
-        taken.p.add(pi);
-        out.push([gi, pi]);
-      }
-      return out;
-    };
-    return [pass(true), pass(false)];
-  }
+// The reference below is written from the documented definitions only, not with the code under
+// test: a cursor is (sentence, token, character), ordered in that order; a span includes both of
+// its ends; two spans overlap when each starts at or before the other's end; the distance of a
+// pair is, per part (sentence, token, character), the sum of how far the starts and the ends are
+// apart, and distances are summed over the pairs and compared part by part in that order.
+const cursorParts = (c: EvalSpan['start']) => [c.sentenceId, c.tokenId, c.charId];
+function atOrBefore(a: EvalSpan['start'], b: EvalSpan['start']): boolean {
+  const [x, y] = [cursorParts(a), cursorParts(b)];
+  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i]! < y[i]!;
+  return true;
+}
+const refOverlap = (a: EvalSpan, b: EvalSpan) => atOrBefore(a.start, b.end) && atOrBefore(b.start, a.end);
+const refSame = (a: EvalSpan, b: EvalSpan) => cursorParts(a.start).join() === cursorParts(b.start).join() && cursorParts(a.end).join() === cursorParts(b.end).join();
+const refDistance = (g: EvalSpan, p: EvalSpan) => [0, 1, 2].map((i) => Math.abs(cursorParts(g.start)[i]! - cursorParts(p.start)[i]!) + Math.abs(cursorParts(g.end)[i]! - cursorParts(p.end)[i]!));
+const lessCost = (a: number[], b: number[]) => {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! < b[i]!;
+  return false;
+};
 
-  it('pairs exactly as every-gold-against-every-prediction does, with long, nested and repeated spans', () => {
-    let seed = 7;
+/** Every one-to-one pairing of `gold` with `predicted` among the pairs `meets` allows, tried: the most pairs, then the least summed distance. */
+function bestPairing(gold: EvalSpan[], predicted: EvalSpan[], meets: (g: EvalSpan, p: EvalSpan) => boolean): { pairs: number; cost: number[] } {
+  let best = { pairs: 0, cost: [0, 0, 0] };
+  const used = new Set<number>();
+  const walk = (g: number, pairs: number, cost: number[]) => {
+    if (g === gold.length) {
+      if (pairs > best.pairs || (pairs === best.pairs && lessCost(cost, best.cost))) best = { pairs, cost };
+      return;
+    }
+    walk(g + 1, pairs, cost);
+    for (let p = 0; p < predicted.length; p++) {
+      if (used.has(p) || !meets(gold[g]!, predicted[p]!)) continue;
+      used.add(p);
+      const d = refDistance(gold[g]!, predicted[p]!);
+      walk(g + 1, pairs + 1, cost.map((c, i) => c + d[i]!));
+      used.delete(p);
+    }
+  };
+  walk(0, 0, [0, 0, 0]);
+  return best;
+}
+
+/** Random spans on a small grid (2 lines × 5 tokens × 3 characters), so that many touch at one character, cover one token or cross a line. */
+function randomSpans(random: (n: number) => number, count: number, documentId = 'd1'): EvalSpan[] {
+  const cursor = () => ({ sentenceId: random(2), tokenId: random(5), charId: random(3) });
+  return Array.from({ length: count }, () => {
+    const a = cursor();
+    const shape = random(4);
+    // One character, one whole token, or up to a later cursor (maybe on the next line).
+    const b = shape === 0 ? a : shape === 1 ? { ...a, charId: 2 } : cursor();
+    const [start, end] = atOrBefore(a, b) ? [shape === 1 ? { ...a, charId: 0 } : a, b] : [b, a];
+    return { documentId, start, end, labelId: ['p', 'o'][random(2)]!, layer: 0 };
+  });
+}
+
+describe('matchSpans', () => {
+  it('finds 2 pairs where closest-first finds 1: gold LOC[0,3] and LOC[4,20], predictions LOC[0,0] and LOC[1,4]', () => {
+    const g = [span('l', 0, 0, 3), span('l', 0, 4, 20)];
+    const p = [span('l', 0, 0, 0), span('l', 0, 1, 4)];
+    const m = matchSpans(sortSpans(g), sortSpans(p), 'overlap');
+    expect(m.found.map(([a, b]) => [a.start.tokenId, a.end.tokenId, b.start.tokenId, b.end.tokenId])).toEqual([
+      [0, 3, 0, 0],
+      [4, 20, 1, 4],
+    ]);
+    expect(scoreLabels(g, p, { labels, match: 'overlap' }).micro).toMatchObject({ tp: 2, fp: 0, fn: 0, f1: 1 });
+  });
+
+  it('meets at one character: identical one-character spans, spans that touch, and spans across a line', () => {
+    const one = (s: number, t: number, c: number) => ({ sentenceId: s, tokenId: t, charId: c });
+    const s = (start: EvalSpan['start'], end: EvalSpan['end'], labelId = 'p'): EvalSpan => ({ documentId: 'd1', start, end, labelId, layer: 0 });
+    // Two identical one-character spans: F1 1 in both modes.
+    for (const match of ['strict', 'overlap'] as const) expect(scoreLabels([s(one(0, 2, 1), one(0, 2, 1))], [s(one(0, 2, 1), one(0, 2, 1))], { match }).micro.f1).toBe(1);
+    // A gold span across lines 0 and 1, and predictions that touch its last or first character, or miss it by one.
+    const across = s(one(0, 4, 2), one(1, 0, 0));
+    const touch = scoreLabels([across, across], [s(one(1, 0, 0), one(1, 0, 2)), s(one(0, 3, 0), one(0, 4, 2))], { match: 'overlap' });
+    expect(touch.micro).toMatchObject({ tp: 2, fp: 0, fn: 0 });
+    const apart = scoreLabels([across], [s(one(1, 0, 1), one(1, 1, 0)), s(one(0, 3, 0), one(0, 4, 1))], { match: 'overlap' });
+    expect(apart.micro).toMatchObject({ tp: 0, fp: 2, fn: 1 });
+    expect(scoreLabels([across], [across]).micro.tp).toBe(1);
+  });
+
+  it('pairs as many spans, as close, as trying every pairing does (a reference written apart from the code)', () => {
+    let seed = 11;
     const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
-    const spans = (count: number) =>
-      sortSpans(
-        Array.from({ length: count }, () => {
-          const s = random(4);
-          const t = random(30);
-          const long = random(10) === 0 ? 25 : random(4);
-          return span(['p', 'o', 'l'][random(3)]!, s, t, t + long);
-        }),
-      );
-    for (let round = 0; round < 20; round++) {
-      const gold = spans(60);
-      const predicted = spans(60);
+    let checked = 0;
+    for (let round = 0; round < 400; round++) {
+      const gold = sortSpans(randomSpans(random, random(7)));
+      const predicted = sortSpans(randomSpans(random, random(7)));
       for (const mode of ['strict', 'overlap'] as const) {
+        const meets = mode === 'overlap' ? refOverlap : refSame;
         const m = matchSpans(gold, predicted, mode);
-        const [found, confused] = naive(gold, predicted, mode === 'overlap');
-        expect(m.found.map(([g, p]) => [gold.indexOf(g), predicted.indexOf(p)])).toEqual(found);
-        expect(m.confused.map(([g, p]) => [gold.indexOf(g), predicted.indexOf(p)])).toEqual(confused);
+        // Every pair meets, one to one; the same-label pass is a largest, closest pairing.
+        for (const [g, p] of m.found) expect([g.labelId === p.labelId, meets(g, p)]).toEqual([true, true]);
+        for (const [g, p] of m.confused) expect([g.labelId !== p.labelId, meets(g, p)]).toEqual([true, true]);
+        const pairedGold = [...m.found, ...m.confused].map(([g]) => g);
+        const pairedPred = [...m.found, ...m.confused].map(([, p]) => p);
+        expect(new Set(pairedGold).size).toBe(pairedGold.length);
+        expect(new Set(pairedPred).size).toBe(pairedPred.length);
+        expect([...pairedGold, ...m.missed].length).toBe(gold.length);
+        expect([...pairedPred, ...m.spurious].length).toBe(predicted.length);
+        const best = bestPairing(gold, predicted, (g, p) => g.labelId === p.labelId && meets(g, p));
+        const cost = m.found.reduce((c, [g, p]) => c.map((x, i) => x + refDistance(g, p)[i]!), [0, 0, 0]);
+        expect({ pairs: m.found.length, cost: mode === 'overlap' ? cost : best.cost }).toEqual(best);
+        // The second pass: the most pairs of different labels among the spans left.
+        const leftGold = gold.filter((g) => !m.found.some(([x]) => x === g));
+        const leftPred = predicted.filter((p) => !m.found.some(([, x]) => x === p));
+        expect(m.confused.length).toBe(bestPairing(leftGold, leftPred, meets).pairs);
+        checked += best.pairs;
       }
     }
+    // The draws did pair spans (the check is not vacuous).
+    expect(checked).toBeGreaterThan(300);
   });
 });
