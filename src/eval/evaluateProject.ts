@@ -2,11 +2,11 @@ import { READ_AHEAD } from '../shared/constants.js';
 import { mapInOrder } from '../shared/mapInOrder.js';
 import type { CallOptions, LabelingClient, TextLabel } from 'labelkit';
 import { findCopies } from './findCopies.js';
-import { readAllLabels } from './listLabels.js';
+import { readAllLabels, readLines, spanText } from './listLabels.js';
 import type { ProjectCopies } from './findCopies.js';
 import { Scorer } from './scoreLabels.js';
 import type { ScoreOptions } from './scoreLabels.js';
-import type { EvalSpan, ScoreReport } from './types.js';
+import type { EvalCursor, EvalLabel, EvalSpan, Mistake, MistakeKind, ScoreReport } from './types.js';
 
 /** Why a label of the reviewer copy is not gold, or null when it is. */
 export type NotGold = 'conflict' | 'rejected' | 'deleted';
@@ -52,6 +52,29 @@ export interface EvalReport extends ScoreReport {
   predictedDeleted: number;
 }
 
+/** One mistake of the model as `labelkit eval --errors` writes it: where, what kind, both spans with their text. */
+export interface MistakeRow {
+  /** The project's document (`originId`). */
+  documentId: string;
+  fileName: string;
+  /** The line (`sentenceId`, from 0) the gold span starts on, else the predicted one. */
+  line: number;
+  kind: MistakeKind;
+  /** The gold span's label name (its id when no label set names it), or null for `spurious`. */
+  goldLabel: string | null;
+  goldStart: EvalCursor | null;
+  goldEnd: EvalCursor | null;
+  /** The text the gold span covers, or null (no gold span, or the lines could not tell). */
+  goldText: string | null;
+  predictedLabel: string | null;
+  predictedStart: EvalCursor | null;
+  predictedEnd: EvalCursor | null;
+  predictedText: string | null;
+  /** The prediction's confidence, when it gave one. */
+  confidence: number | null;
+  layer: number;
+}
+
 /** Options of {@link evaluateProject}. */
 export interface EvaluateOptions extends ScoreOptions, CallOptions {
   /** Whose copy holds the model's labels; see {@link findCopies}. @defaultValue the only labeler copy */
@@ -60,6 +83,35 @@ export interface EvaluateOptions extends ScoreOptions, CallOptions {
   onProgress?: (done: number, total: number) => void;
   /** The copies, when already found with {@link findCopies}. @defaultValue found here */
   copies?: ProjectCopies;
+  /**
+   * Called with every mistake of the model (see `MistakeKind`), document after document, with the
+   * spans' text: each document's lines are then read too (one more request per page of lines).
+   * @defaultValue none
+   */
+  onMistakeRow?: (row: MistakeRow) => void;
+}
+
+/** A mistake with its document's file name, its spans' text and its labels' names. */
+function mistakeRow(m: Mistake, fileName: string, lines: Awaited<ReturnType<typeof readLines>> | null, labels: readonly EvalLabel[]): MistakeRow {
+  const nameOf = (s: EvalSpan) => labels.find((l) => l.id === s.labelId && l.layer === s.layer)?.name ?? s.labelId;
+  const text = (s: EvalSpan | null) => (s && lines ? spanText(lines, s.start, s.end) : null);
+  const { gold, predicted } = m;
+  return {
+    documentId: m.documentId,
+    fileName,
+    line: (gold ?? predicted)!.start.sentenceId,
+    kind: m.kind,
+    goldLabel: gold ? nameOf(gold) : null,
+    goldStart: gold?.start ?? null,
+    goldEnd: gold?.end ?? null,
+    goldText: text(gold),
+    predictedLabel: predicted ? nameOf(predicted) : null,
+    predictedStart: predicted?.start ?? null,
+    predictedEnd: predicted?.end ?? null,
+    predictedText: text(predicted),
+    confidence: predicted?.confidenceScore ?? null,
+    layer: (gold ?? predicted)!.layer,
+  };
 }
 
 /**
@@ -82,15 +134,27 @@ export interface EvaluateOptions extends ScoreOptions, CallOptions {
 export async function evaluateProject(client: LabelingClient, projectId: string, options: EvaluateOptions = {}): Promise<EvalReport> {
   const call: CallOptions = { ...(options.signal && { signal: options.signal }), ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }) };
   const copies = options.copies ?? (await findCopies(client, projectId, { ...call, ...(options.labelerEmail !== undefined && { labelerEmail: options.labelerEmail }) }));
-  const scorer = new Scorer({ ...options, labels: options.labels ?? copies.labels });
+  const labels = options.labels ?? copies.labels;
+  const { onMistakeRow } = options;
+  // The document being scored, for its mistakes' rows (Scorer.add calls onMistake synchronously).
+  let current: { fileName: string; lines: Awaited<ReturnType<typeof readLines>> | null } = { fileName: '', lines: null };
+  const scorer = new Scorer({ ...options, labels, ...(onMistakeRow && { onMistake: (m: Mistake) => onMistakeRow(mistakeRow(m, current.fileName, current.lines, labels)) }) });
   const goldExcluded: Record<NotGold, number> = { conflict: 0, rejected: 0, deleted: 0 };
   let predictedDeleted = 0;
-  // Both copies of a document at once, and READ_AHEAD documents ahead of the one being scored.
-  const read = (doc: (typeof copies.documents)[number], signal: AbortSignal) =>
-    Promise.all([readAllLabels(client, doc.goldId, { ...call, signal }), readAllLabels(client, doc.predictedId, { ...call, signal })]);
+  // Both copies of a document at once (and its lines when the mistakes are asked for), READ_AHEAD
+  // documents ahead of the one being scored.
+  const read = (doc: (typeof copies.documents)[number], signal: AbortSignal) => {
+    const linesOf = doc.goldId ?? doc.predictedId;
+    return Promise.all([
+      readAllLabels(client, doc.goldId, { ...call, signal }),
+      readAllLabels(client, doc.predictedId, { ...call, signal }),
+      onMistakeRow && linesOf !== null ? readLines(client, linesOf, { ...call, signal }) : Promise.resolve(null),
+    ]);
+  };
   let i = 0;
-  for await (const [goldLabels, predictedLabels] of mapInOrder(copies.documents, READ_AHEAD, read, options.signal)) {
+  for await (const [goldLabels, predictedLabels, lines] of mapInOrder(copies.documents, READ_AHEAD, read, options.signal)) {
     const doc = copies.documents[i++]!;
+    current = { fileName: doc.fileName, lines };
     const gold: EvalSpan[] = [];
     for (const label of goldLabels) {
       const why = notGold(label);

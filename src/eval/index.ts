@@ -19,6 +19,6 @@ export type { ConfusionCell, DocumentScore, EvalCursor, EvalLabel, EvalSpan, Fig
 export { CopyNotFoundError, findCopies, projectCabinets } from './findCopies.js';
 export type { Cabinets, DocumentPair, ProjectCopies } from './findCopies.js';
 export { evaluateProject, notGold, toEvalSpan } from './evaluateProject.js';
-export type { EvalReport, EvaluateOptions, NotGold } from './evaluateProject.js';
+export type { EvalReport, EvaluateOptions, MistakeRow, NotGold } from './evaluateProject.js';
 export { listLabels, readLines, spanText } from './listLabels.js';
 export type { LabelRow } from './listLabels.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareCursors, matchSpans, sortSpans, spansOverlap } from '../../src/eval/matchSpans.js';
+import { matchSpans, sortSpans } from '../../src/eval/matchSpans.js';
 import { figuresOf, scoreLabels, Scorer } from '../../src/eval/scoreLabels.js';
 import type { EvalLabel, EvalSpan, ScoreReport } from '../../src/eval/types.js';
 

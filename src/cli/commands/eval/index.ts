@@ -4,9 +4,10 @@ import type { Io } from '../../io.js';
 import { commandAction } from '../../runAction.js';
 import type { CommonFlags } from '../../runAction.js';
 import type { EvalFlags } from './runner.js';
+import type { SchemeName } from '../../../eval/index.js';
 
 /**
- * Declares `labelkit eval --project P [--labeler EMAIL] [--match M] [--layer N] [--min-confidence X] [--fail-under F1] [--json]`.
+ * Declares `labelkit eval --project P [--labeler EMAIL] [--match M] [--layer N] [--min-confidence X] [--fail-under F1] [--scheme S] [--errors FILE] [--json]`.
  *
  * @param io - the process
  * @param done - receives the exit code (0; 11 when micro F1 is under --fail-under; 2 bad flags or no such copy)
@@ -17,16 +18,18 @@ export function evalCommand(io: Io, done: (code: number) => void): Command {
     .description("score the model's labels (the copy of the job's labeler e-mail) against the reviewer copy's, per label")
     .option('--project <id>', 'project id')
     .option('--labeler <email>', "whose copy holds the model's labels: the labelerEmail the job was given (needed when the project has several labelers)")
-    .option('--match <mode>', 'strict (same span and label, as seqeval), overlap (one to one, closest boundaries first) or token (default strict)')
+    .option('--match <mode>', 'strict (same span and label, as seqeval), overlap (one to one: the most pairs, then the closest boundaries) or token (default strict)')
     .option('--layer <n>', 'score one label set only (its index)')
     .option('--min-confidence <x>', 'leave out predictions whose confidence is under x (0 to 1); those without one stay')
     .option('--fail-under <f1>', 'exit 11 when micro F1 is under this (0 to 1): a quality gate for a model in CI')
+    .option('--scheme <name>', 'also print the table of one SemEval-2013 9.1 scheme: strict, exact, partial or ent_type (all four are in --json)')
+    .option('--errors <file>', 'write every mistake (missed, spurious, wrong label, boundary) with its text to FILE: .csv, or .ndjson/.jsonl')
     .option('--json', 'print the report as one JSON object (README: "How good is my model?")')
     .option('--verbose', 'the stack of an error')
     .addHelpText(
       'after',
       '\nExit: 0 scored (and micro F1 not under --fail-under), 11 micro F1 under --fail-under, 2 bad flags or no such copy.\n' +
-        '\nExamples:\n  $ labelkit eval --project demo-project --labeler model@example.com\n  $ labelkit eval --project demo-project --match overlap --json\n  $ labelkit eval --project demo-project --fail-under 0.8   # in CI',
+        '\nExamples:\n  $ labelkit eval --project demo-project --labeler model@example.com\n  $ labelkit eval --project demo-project --match overlap --json\n  $ labelkit eval --project demo-project --scheme partial --errors mistakes.csv\n  $ labelkit eval --project demo-project --fail-under 0.8   # in CI',
     );
   addConnectionOptions(command).action(
     commandAction(io, done, { command: 'eval' }, async (flags: EvalFlags & CommonFlags, context) => {
@@ -34,9 +37,10 @@ export function evalCommand(io: Io, done: (code: number) => void): Command {
       const { createDocumentProgress, printEvalReport } = await import('./logger.js');
       const progress = createDocumentProgress(io);
       try {
-        const { report, exitCode } = await runEval(flags, context, progress.onProgress);
+        const { report, exitCode, errorsWritten } = await runEval(flags, context, progress.onProgress);
         progress.stop();
-        printEvalReport(context.printer, report, { json: flags.json === true, failUnder: flags.failUnder === undefined ? undefined : Number(flags.failUnder) });
+        printEvalReport(context.printer, report, { json: flags.json === true, failUnder: flags.failUnder === undefined ? undefined : Number(flags.failUnder), scheme: flags.scheme?.toLowerCase() as SchemeName | undefined });
+        if (errorsWritten) context.printer.err(`labelkit: ${errorsWritten.count} mistake${errorsWritten.count === 1 ? '' : 's'} written to ${errorsWritten.path}`);
         return exitCode;
       } finally {
         progress.stop();

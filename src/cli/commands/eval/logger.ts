@@ -1,4 +1,4 @@
-import type { EvalLabel, EvalReport, Figures } from '../../../eval/index.js';
+import type { EvalLabel, EvalReport, Figures, SchemeName, SchemeScore } from '../../../eval/index.js';
 import type { Io, Printer } from '../../io.js';
 
 /** A label as the table names it: its name, or its id in brackets when no label set has it. */
@@ -17,7 +17,7 @@ function table(rows: string[][]): string[] {
  * @param report - the report
  * @returns the lines
  */
-function formatEvalReport(report: EvalReport): string[] {
+function formatEvalReport(report: EvalReport, scheme?: SchemeName): string[] {
   const lines: string[] = [];
   const layer = report.layer === null ? '' : ` · layer ${report.layer}`;
   const floor = report.minConfidence === null ? '' : ` · min confidence ${report.minConfidence} (${report.predictedBelowConfidence} left out)`;
@@ -30,6 +30,7 @@ function formatEvalReport(report: EvalReport): string[] {
   lines.push(...table(rows));
   const marked = [...report.labels, report.micro, report.macro, report.weighted].some((f) => f.zeroDivision.length > 0);
   if (marked) lines.push('* nothing to divide by: reported as 0');
+  if (scheme !== undefined) lines.push(...formatScheme(report, scheme));
   lines.push('', 'Confusion (rows: gold, columns: predicted; "(none)": no span met):');
   const key = (l: EvalLabel | null) => (l === null ? '' : `${l.layer}\u0000${l.id}`);
   const seen = new Map<string, EvalLabel | null>();
@@ -47,16 +48,35 @@ function formatEvalReport(report: EvalReport): string[] {
 }
 
 /**
+ * One SemEval-2013 9.1 scheme as a table: per label and overall, the counts and figures.
+ *
+ * @param report - the report
+ * @param scheme - which scheme (`--scheme`)
+ * @returns the lines, starting with a blank one
+ */
+function formatScheme(report: EvalReport, scheme: SchemeName): string[] {
+  const { overall, labels } = report.schemes[scheme];
+  const rows = [['label', 'layer', 'COR', 'INC', 'PAR', 'MIS', 'SPU', 'possible', 'actual', 'precision', 'recall', 'F1']];
+  const row = (name: string, layer: string, s: SchemeScore) => [name, layer, ...[s.correct, s.incorrect, s.partial, s.missed, s.spurious, s.possible, s.actual].map(String), fig(s, 'precision'), fig(s, 'recall'), fig(s, 'f1')];
+  for (const l of labels) rows.push(row(nameOf(l), String(l.layer), l));
+  rows.push(row('overall', '', overall));
+  const half = scheme === 'partial' ? '; a partial match counts half' : '';
+  const marked = [...labels, overall].some((f) => f.zeroDivision.length > 0) ? ['* nothing to divide by: reported as 0'] : [];
+  return ['', `Scheme ${scheme} (SemEval-2013 9.1, as nervaluate${half}):`, ...table(rows), ...marked];
+}
+
+/**
  * Prints the outcome of `labelkit eval`.
  *
  * @param printer - where to print
  * @param report - the report
  * @param options - `json`: the report as one JSON object (see README "How good is my model?");
- * `failUnder`: the threshold, to say on stderr when micro F1 is under it
+ * `failUnder`: the threshold, to say on stderr when micro F1 is under it; `scheme`: the
+ * SemEval-2013 9.1 scheme whose table follows the per-label table
  */
-export function printEvalReport(printer: Printer, report: EvalReport, options: { json: boolean; failUnder?: number | undefined }): void {
+export function printEvalReport(printer: Printer, report: EvalReport, options: { json: boolean; failUnder?: number | undefined; scheme?: SchemeName | undefined }): void {
   if (options.json) printer.json(report);
-  else for (const line of formatEvalReport(report)) printer.out(line);
+  else for (const line of formatEvalReport(report, options.scheme)) printer.out(line);
   if (options.failUnder !== undefined && report.micro.f1 < options.failUnder) {
     printer.err(`labelkit: micro F1 ${report.micro.f1.toFixed(3)} is under --fail-under ${options.failUnder}`);
   }

@@ -1,12 +1,13 @@
 import { createLabelingClient } from 'labelkit';
-import { CopyNotFoundError, evaluateProject, MATCH_MODES, ScoringError } from '../../../eval/index.js';
-import type { EvalReport, MatchMode } from '../../../eval/index.js';
+import { CopyNotFoundError, evaluateProject, MATCH_MODES, SCHEMES, ScoringError } from '../../../eval/index.js';
+import type { EvalReport, MatchMode, MistakeRow, SchemeName } from '../../../eval/index.js';
 import { requireConnection, requireId } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
 import { EXIT } from '../../exitCodes.js';
 import type { ActionContext } from '../../runAction.js';
 import { CliUsageError } from '../../usageError.js';
 import type { UsageProblem } from '../../usageError.js';
+import { checkErrorsFile, writeErrorsFile } from './errorsFile.js';
 
 /** Flags of `labelkit eval`. */
 export interface EvalFlags extends ConnectionFlags {
@@ -16,6 +17,10 @@ export interface EvalFlags extends ConnectionFlags {
   layer?: string;
   minConfidence?: string;
   failUnder?: string;
+  /** One of {@link SCHEMES}: its table is printed too. */
+  scheme?: string;
+  /** A file (.csv, .ndjson or .jsonl) that receives every mistake of the model. */
+  errors?: string;
 }
 
 /** A number flag between 0 and 1, or a problem. */
@@ -46,14 +51,16 @@ export function copyProblem(error: unknown): unknown {
 /**
  * Checks the flags of `labelkit eval`, then scores the model's labels of the project.
  *
- * @param flags - `--project`, `--labeler`, `--match`, `--layer`, `--min-confidence`, `--fail-under`, connection flags
+ * @param flags - `--project`, `--labeler`, `--match`, `--layer`, `--min-confidence`, `--fail-under`,
+ * `--scheme`, `--errors`, connection flags
  * @param context - the run's io, printer and Ctrl-C signal
  * @param onProgress - called after each document
- * @returns the report, and the exit code: 0, or {@link EXIT.f1BelowThreshold} when micro F1 is under `--fail-under`
+ * @returns the report, and the exit code: 0, or {@link EXIT.f1BelowThreshold} when micro F1 is under `--fail-under`;
+ * with `--errors`, how many mistakes were written there (the file is written once scoring is done)
  * @throws {@link CliUsageError} listing every problem with the flags (nothing is sent), or naming
  * `--labeler` when that copy does not exist; the client's errors as they come
  */
-export async function runEval(flags: EvalFlags, context: ActionContext, onProgress?: (done: number, total: number) => void): Promise<{ report: EvalReport; exitCode: number }> {
+export async function runEval(flags: EvalFlags, context: ActionContext, onProgress?: (done: number, total: number) => void): Promise<{ report: EvalReport; exitCode: number; errorsWritten?: { path: string; count: number } }> {
   const problems: UsageProblem[] = [];
   const projectId = requireId(flags.project, '--project', problems);
   if (flags.labeler !== undefined && flags.labeler.trim() === '') problems.push({ field: '--labeler', message: 'must be an e-mail' });
@@ -66,6 +73,9 @@ export async function runEval(flags: EvalFlags, context: ActionContext, onProgre
   }
   const minConfidence = fraction(flags.minConfidence, '--min-confidence', problems);
   const failUnder = fraction(flags.failUnder, '--fail-under', problems);
+  if (flags.scheme !== undefined && !SCHEMES.includes(flags.scheme.toLowerCase() as SchemeName)) problems.push({ field: '--scheme', message: `must be ${SCHEMES.join(', ')}` });
+  const errorsTarget = await checkErrorsFile(flags.errors, problems);
+  const mistakes: MistakeRow[] = [];
   const connection = await requireConnection(flags, context.io, context.printer, problems);
   const client = createLabelingClient({ url: connection.url, ...connection.auth, retry: connection.retry });
   try {
@@ -76,8 +86,10 @@ export async function runEval(flags: EvalFlags, context: ActionContext, onProgre
       ...(layer !== undefined && { layer }),
       ...(minConfidence !== undefined && { minConfidence }),
       ...(onProgress && { onProgress }),
+      ...(errorsTarget && { onMistakeRow: (row: MistakeRow) => void mistakes.push(row) }),
     });
-    return { report, exitCode: failUnder !== undefined && report.micro.f1 < failUnder ? EXIT.f1BelowThreshold : EXIT.ok };
+    if (errorsTarget) await writeErrorsFile(errorsTarget, mistakes);
+    return { report, ...(errorsTarget && { errorsWritten: { path: flags.errors!, count: mistakes.length } }), exitCode: failUnder !== undefined && report.micro.f1 < failUnder ? EXIT.f1BelowThreshold : EXIT.ok };
   } catch (error) {
     throw copyProblem(error);
   } finally {

@@ -1,14 +1,10 @@
 import type { LabelRow } from '../../../eval/index.js';
+import { csvField } from '../../csvField.js';
 import type { Printer } from '../../io.js';
 
 /** The CSV columns of `labelkit labels --csv`, in order. */
 const LABEL_CSV_COLUMNS = ['document', 'file', 'sentence', 'start_token', 'start_char', 'end_token', 'end_char', 'text', 'label', 'label_id', 'layer', 'labeled_by', 'confidence', 'deleted'] as const;
 
-/** One CSV field: quoted when it holds a comma, quote or line break (RFC 4180). */
-const csvField = (value: string | number | boolean | null | undefined) => {
-  const text = value === null || value === undefined ? '' : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-};
 
 /**
  * Prints the labels of `labelkit labels` as they are read.
