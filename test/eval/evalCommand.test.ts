@@ -1,5 +1,9 @@
 // labelkit eval and labelkit labels over real HTTP against the emulator: the fixture's known gold
 // and the model's known mistakes (evalFixture.ts); every count and figure computed by hand below.
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLabelingClient } from '../../src/client/index.js';
 import { main } from '../../src/cli/main.js';
@@ -10,6 +14,7 @@ import { MODEL, PROJECT, startEvalFixture } from './evalFixture.js';
 
 let fixture: Awaited<ReturnType<typeof startEvalFixture>>;
 let env: Record<string, string>;
+let tmp: string;
 
 /** Runs the CLI in process against the emulator; the exit code, stdout and stderr. */
 async function cli(...args: string[]) {
@@ -27,11 +32,13 @@ const cells = (r: EvalReport) => r.confusion.map((c) => [c.gold?.name ?? '(none)
 
 beforeAll(async () => {
   fixture = await startEvalFixture();
+  tmp = await mkdtemp(join(tmpdir(), 'labelkit-eval-errors-'));
   env = { LABELKIT_URL: fixture.emu.url, LABELKIT_TOKEN: fixture.emu.token };
 }, 30_000);
 
 afterAll(async () => {
   await fixture?.close();
+  if (tmp) await rm(tmp, { recursive: true, force: true });
 });
 
 describe('labelkit eval', () => {
@@ -114,6 +121,81 @@ describe('labelkit eval', () => {
       ['LOC', 'LOC', 1],
       ['(none)', 'ORG', 1],
     ]);
+  });
+
+  it('gives the four SemEval-2013 9.1 schemes per label and overall, and each document\'s counts', async () => {
+    const r = await evalJson();
+    // Pairs (any label, sharing a character): G1–P1 exact; G2–P2 same label, other boundary;
+    // G3–P3 same boundaries, other label; G5–P4 exact. G4 missed, P5 spurious.
+    // F1 is 2PR / (P + R), as nervaluate: 0.4000000000000001 for P = R = 0.4, so figures to 12 places.
+    const c = (s: EvalReport['schemes']['strict']['overall']) => [s.correct, s.incorrect, s.partial, s.missed, s.spurious, s.possible, s.actual, ...[s.precision, s.recall, s.f1].map((x) => Number(x.toFixed(12)))];
+    expect(c(r.schemes.strict.overall)).toEqual([2, 2, 0, 1, 1, 5, 5, 2 / 5, 2 / 5, 2 / 5]);
+    expect(c(r.schemes.exact.overall)).toEqual([3, 1, 0, 1, 1, 5, 5, 3 / 5, 3 / 5, 3 / 5]);
+    expect(c(r.schemes.partial.overall)).toEqual([3, 0, 1, 1, 1, 5, 5, 3.5 / 5, 3.5 / 5, 3.5 / 5]);
+    expect(c(r.schemes.ent_type.overall)).toEqual([3, 1, 0, 1, 1, 5, 5, 3 / 5, 3 / 5, 3 / 5]);
+    // Per label (a pair counts for the gold label, a spurious span for its own):
+    // PERSON G1 correct, G4 missed; ORG G2 incorrect, P5 spurious; LOC G3 incorrect, G5 correct.
+    expect(r.schemes.strict.labels.map((l) => [l.name, l.correct, l.incorrect, l.partial, l.missed, l.spurious, l.possible, l.actual])).toEqual([
+      ['PERSON', 1, 0, 0, 1, 0, 2, 1],
+      ['ORG', 0, 1, 0, 0, 1, 1, 2],
+      ['LOC', 1, 1, 0, 0, 0, 2, 2],
+    ]);
+    expect(r.schemes.partial.labels.map((l) => [l.name, l.correct, l.partial])).toEqual([
+      ['PERSON', 1, 0],
+      ['ORG', 0, 1],
+      ['LOC', 2, 0],
+    ]);
+    expect(r.perDocument).toEqual([{ documentId: 'news-1', gold: 5, predicted: 5, tp: 2, fp: 3, fn: 3, precision: 2 / 5, recall: 2 / 5, f1: 2 / 5, zeroDivision: [] }]);
+    const text = await cli('eval', '--project', PROJECT, '--labeler', MODEL, '--scheme', 'partial');
+    expect(text.code).toBe(0);
+    expect(text.out).toContain('Scheme partial (SemEval-2013 9.1, as nervaluate; a partial match counts half):');
+    expect(text.out).toMatch(/^ORG +0 +0 +0 +1 +0 +1 +1 +2 +0\.250 +0\.500 +0\.333$/m);
+    expect(text.out).toMatch(/^overall +3 +0 +1 +1 +1 +5 +5 +0\.700 +0\.700 +0\.700$/m);
+  });
+
+  it('writes every mistake with its text to --errors, as CSV or NDJSON by the extension', async () => {
+    const csvPath = join(tmp, 'mistakes.csv');
+    const csv = await cli('eval', '--project', PROJECT, '--labeler', MODEL, '--errors', csvPath);
+    expect(csv.code).toBe(0);
+    expect(csv.err).toContain(`4 mistakes written to ${csvPath}`);
+    expect((await readFile(csvPath, 'utf8')).split('\n')).toEqual([
+      'document,file,line,kind,layer,gold_label,gold_start,gold_end,gold_text,predicted_label,predicted_start,predicted_end,predicted_text,confidence',
+      'news-1,news-1.txt,0,boundary,0,ORG,0:3:0,0:4:3,Acme Corp,ORG,0:3:0,0:3:3,Acme,0.8',
+      'news-1,news-1.txt,0,wrong-label,0,LOC,0:6:0,0:6:5,London,PERSON,0:6:0,0:6:5,London,0.4',
+      'news-1,news-1.txt,1,missed,0,PERSON,1:0:0,1:1:5,Grace Hopper,,,,,',
+      'news-1,news-1.txt,2,spurious,0,,,,,ORG,2:1:0,2:1:6,weather,0.3',
+      '',
+    ]);
+    const ndjsonPath = join(tmp, 'mistakes.jsonl');
+    expect((await cli('eval', '--project', PROJECT, '--labeler', MODEL, '--json', '--errors', ndjsonPath)).code).toBe(0);
+    const rows = (await readFile(ndjsonPath, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(rows.map((r) => [r.kind, r.goldText, r.predictedText])).toEqual([
+      ['boundary', 'Acme Corp', 'Acme'],
+      ['wrong-label', 'London', 'London'],
+      ['missed', 'Grace Hopper', null],
+      ['spurious', null, 'weather'],
+    ]);
+    expect(rows[0]).toMatchObject({ documentId: 'news-1', line: 0, goldLabel: 'ORG', goldStart: { sentenceId: 0, tokenId: 3, charId: 0 }, predictedEnd: { sentenceId: 0, tokenId: 3, charId: 3 }, confidence: 0.8 });
+  });
+
+  it('refuses an --errors file with another extension or in a folder that does not exist, with the other bad flags, writing nothing', async () => {
+    const txt = join(tmp, 'mistakes.txt');
+    const bad = await cli('eval', '--project', PROJECT, '--labeler', MODEL, '--errors', txt, '--scheme', 'fuzzy');
+    expect(bad.code).toBe(EXIT.usage);
+    expect(bad.err).toContain('--errors: must be a file ending in .csv, .ndjson or .jsonl');
+    expect(bad.err).toContain('--scheme: must be strict, exact, partial, ent_type');
+    expect(bad.out).toBe('');
+    const nowhere = join(tmp, 'no-such-folder', 'mistakes.csv');
+    const missing = await cli('eval', '--project', PROJECT, '--labeler', MODEL, '--errors', nowhere);
+    expect(missing.code).toBe(EXIT.usage);
+    expect(missing.err.trim().split('\n').filter((l) => l.includes('--errors'))).toHaveLength(1);
+    expect(missing.err).toContain(`--errors: cannot write ${nowhere}: folder ${join(tmp, 'no-such-folder')} does not exist`);
+    const dir = join(tmp, 'folder.csv');
+    await mkdir(dir);
+    const folder = await cli('eval', '--project', PROJECT, '--labeler', MODEL, '--errors', dir);
+    expect(folder.code).toBe(EXIT.usage);
+    expect(folder.err).toContain(`--errors: cannot write ${dir}: it is a folder`);
+    expect(existsSync(txt) || existsSync(nowhere)).toBe(false);
   });
 
   it('leaves out predictions under --min-confidence', async () => {
