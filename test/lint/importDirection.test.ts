@@ -81,6 +81,8 @@ describe('the import direction between the rooms of src/', () => {
     ['src/emulator/pages/x.ts', "import { value } from '../../eval/findCopies.js';"],
     ['src/eval/scoreLabels.ts', "import { value } from 'labelkit';"],
     ['src/eval/matchSpans.ts', "import { value } from '../shared/constants.js';"],
+    ['src/eval/maxMatching.ts', "import { value } from '../shared/constants.js';"],
+    ['src/eval/schemes.ts', "import { value } from './listLabels.js';"],
   ])('refuses, in %s, %s', async (file, line) => {
     expect(await refusals(file, line)).toEqual([expect.stringContaining('docs/ARCHITECTURE.md')]);
   });
@@ -121,6 +123,9 @@ describe('the import direction between the rooms of src/', () => {
     ['src/emulator/pages/x.ts', "import { value } from '../../eval/scoreLabels.js';"],
     ['src/emulator/pages/x.ts', "import type { value } from '../../eval/types.js';"],
     ['src/eval/scoreLabels.ts', "import { value } from './matchSpans.js';"],
+    ['src/eval/scoreLabels.ts', "import { value } from './schemes.js';"],
+    ['src/eval/schemes.ts', "import { value } from './maxMatching.js';"],
+    ['src/emulator/pages/x.ts', "import { value } from '../../eval/schemes.js';"],
   ])('accepts, in %s, %s', async (file, line) => {
     expect(await refusals(file, line)).toEqual([]);
   });

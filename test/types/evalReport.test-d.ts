@@ -4,7 +4,7 @@ import { describe, expectTypeOf, it } from 'vitest';
 import { readDocumentLabels, readLabelsOfDocuments } from '../../src/client/index.js';
 import type { TextCursor, TextLabel } from '../../src/client/index.js';
 import { evaluateProject, scoreLabels } from '../../src/eval/index.js';
-import type { ConfusionCell, EvalLabel, EvalReport, LabelScore, MatchMode, NotGold } from '../../src/eval/index.js';
+import type { ConfusionCell, DocumentScore, EvalLabel, EvalReport, LabelScore, MatchMode, MistakeKind, MistakeRow, NotGold, SchemeName, SchemeReport, SchemeScore } from '../../src/eval/index.js';
 
 describe('reading labels back', () => {
   it('yields pages of TextLabel, and documents with their labels', () => {
@@ -36,6 +36,22 @@ describe('the evaluation report (labelkit eval --json)', () => {
     }>();
     expectTypeOf<ConfusionCell>().toEqualTypeOf<{ gold: EvalLabel | null; predicted: EvalLabel | null; count: number }>();
     expectTypeOf<EvalReport['goldExcluded']>().toEqualTypeOf<Record<NotGold, number>>();
+    expectTypeOf<EvalReport['schemes']>().toEqualTypeOf<Record<SchemeName, SchemeReport>>();
+    expectTypeOf<SchemeName>().toEqualTypeOf<'strict' | 'exact' | 'partial' | 'ent_type'>();
+    expectTypeOf<Pick<SchemeScore, 'correct' | 'incorrect' | 'partial' | 'missed' | 'spurious' | 'possible' | 'actual'>>().toEqualTypeOf<{
+      correct: number;
+      incorrect: number;
+      partial: number;
+      missed: number;
+      spurious: number;
+      possible: number;
+      actual: number;
+    }>();
+    expectTypeOf<SchemeReport['labels'][number]>().toMatchTypeOf<EvalLabel & SchemeScore>();
+    expectTypeOf<EvalReport['perDocument']>().toEqualTypeOf<DocumentScore[]>();
+    expectTypeOf<Pick<DocumentScore, 'documentId' | 'gold' | 'predicted' | 'tp' | 'fp' | 'fn'>>().toEqualTypeOf<{ documentId: string; gold: number; predicted: number; tp: number; fp: number; fn: number }>();
+    expectTypeOf<MistakeKind>().toEqualTypeOf<'missed' | 'spurious' | 'wrong-label' | 'boundary'>();
+    expectTypeOf<MistakeRow['kind']>().toEqualTypeOf<MistakeKind>();
     expectTypeOf(scoreLabels).returns.toMatchTypeOf<Omit<EvalReport, 'version' | 'projectId' | 'labelerEmail' | 'documents' | 'goldExcluded' | 'predictedDeleted'>>();
   });
 });
