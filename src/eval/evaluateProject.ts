@@ -143,13 +143,24 @@ export async function evaluateProject(client: LabelingClient, projectId: string,
   let predictedDeleted = 0;
   // Both copies of a document at once (and its lines when the mistakes are asked for), READ_AHEAD
   // documents ahead of the one being scored.
-  const read = (doc: (typeof copies.documents)[number], signal: AbortSignal) => {
+  // Each document's requests listen to a signal of its own, which alone listens to the shared
+  // one: three requests × READ_AHEAD documents on one signal would pass Node's 10-listener warning.
+  const read = async (doc: (typeof copies.documents)[number], shared: AbortSignal) => {
+    const own = new AbortController();
+    const stop = () => own.abort(shared.reason);
+    shared.addEventListener('abort', stop, { once: true });
+    if (shared.aborted) stop();
+    const signal = own.signal;
     const linesOf = doc.goldId ?? doc.predictedId;
-    return Promise.all([
-      readAllLabels(client, doc.goldId, { ...call, signal }),
-      readAllLabels(client, doc.predictedId, { ...call, signal }),
-      onMistakeRow && linesOf !== null ? readLines(client, linesOf, { ...call, signal }) : Promise.resolve(null),
-    ]);
+    try {
+      return await Promise.all([
+        readAllLabels(client, doc.goldId, { ...call, signal }),
+        readAllLabels(client, doc.predictedId, { ...call, signal }),
+        onMistakeRow && linesOf !== null ? readLines(client, linesOf, { ...call, signal }) : Promise.resolve(null),
+      ]);
+    } finally {
+      shared.removeEventListener('abort', stop);
+    }
   };
   let i = 0;
   for await (const [goldLabels, predictedLabels, lines] of mapInOrder(copies.documents, READ_AHEAD, read, options.signal)) {
