@@ -40,27 +40,34 @@ const addCost = (a: readonly number[], b: readonly number[], sign: 1 | -1) => a.
  * ```
  */
 export function maxMatching(edges: readonly MatchEdge[]): MatchEdge[] {
-  // Connected components (union-find over "l<n>" and "r<n>").
-  const parent = new Map<string, string>();
-  const find = (x: string): string => {
+  let lefts = 0;
+  let rights = 0;
+  for (const e of edges) {
+    lefts = Math.max(lefts, e.left + 1);
+    rights = Math.max(rights, e.right + 1);
+  }
+  // The common case: every vertex on one edge at most (each span meets one other): all of them.
+  const leftDegree = new Uint32Array(lefts);
+  const rightDegree = new Uint32Array(rights);
+  let shared = false;
+  for (const e of edges) if (++leftDegree[e.left]! > 1 || ++rightDegree[e.right]! > 1) shared = true;
+  if (!shared) return [...edges].sort((a, b) => a.left - b.left);
+  // Connected components: union-find over vertices, left ones 0..lefts-1, right ones after them.
+  const parent = Int32Array.from({ length: lefts + rights }, (_, i) => i);
+  const find = (x: number): number => {
     let root = x;
-    while (parent.get(root) !== root) root = parent.get(root)!;
+    while (parent[root] !== root) root = parent[root]!;
     // Path compression: every vertex on the way now points at the root.
-    for (let y = x; y !== root; ) {
-      const next = parent.get(y)!;
-      parent.set(y, root);
-      y = next;
-    }
+    while (parent[x] !== root) [x, parent[x]] = [parent[x]!, root];
     return root;
   };
   for (const e of edges) {
-    for (const v of [`l${e.left}`, `r${e.right}`]) if (!parent.has(v)) parent.set(v, v);
-    const [a, b] = [find(`l${e.left}`), find(`r${e.right}`)];
-    if (a !== b) parent.set(a, b);
+    const [a, b] = [find(e.left), find(lefts + e.right)];
+    if (a !== b) parent[a] = b;
   }
-  const components = new Map<string, MatchEdge[]>();
+  const components = new Map<number, MatchEdge[]>();
   for (const e of edges) {
-    const root = find(`l${e.left}`);
+    const root = find(e.left);
     let list = components.get(root);
     if (!list) components.set(root, (list = []));
     list.push(e);

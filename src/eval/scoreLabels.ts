@@ -103,24 +103,25 @@ export class Scorer {
     this.confusion.set(key, (this.confusion.get(key) ?? 0) + 1);
   }
 
-  private tally(span: EvalSpan, scheme: SchemeName, field: keyof SchemeCounts) {
+  /** Counts a span in every scheme: `field` says as what, one field for all or one per scheme. */
+  private tally(span: EvalSpan, field: keyof SchemeCounts | Record<SchemeName, keyof SchemeCounts>) {
     const key = keyOf(span.layer, span.labelId);
     let t = this.schemeByLabel.get(key);
     if (!t) this.schemeByLabel.set(key, (t = noTally()));
-    t[scheme][field]++;
-    this.schemeTotal[scheme][field]++;
+    for (const scheme of SCHEMES) {
+      const f = typeof field === 'string' ? field : field[scheme];
+      t[scheme][f]++;
+      this.schemeTotal[scheme][f]++;
+    }
   }
 
   /** Counts one document's and layer's spans in the four schemes, and reports its mistakes. */
   private addSchemes(gold: EvalSpan[], predicted: EvalSpan[]) {
     const pairing = schemePairs(gold, predicted);
-    for (const [g, p] of pairing.pairs) {
-      const outcome = pairOutcome(g, p);
-      // As nervaluate: a pair counts for the gold span's label.
-      for (const scheme of SCHEMES) this.tally(g, scheme, outcome[scheme]);
-    }
-    for (const g of pairing.missed) for (const scheme of SCHEMES) this.tally(g, scheme, 'missed');
-    for (const p of pairing.spurious) for (const scheme of SCHEMES) this.tally(p, scheme, 'spurious');
+    // As nervaluate: a pair counts for the gold span's label, a spurious span for its own.
+    for (const [g, p] of pairing.pairs) this.tally(g, pairOutcome(g, p));
+    for (const g of pairing.missed) this.tally(g, 'missed');
+    for (const p of pairing.spurious) this.tally(p, 'spurious');
     if (this.options.onMistake) for (const m of mistakesOf(pairing)) this.options.onMistake(m);
   }
 
