@@ -43,7 +43,7 @@ const rooms = [
   {
     files: ['src/client/**/*.ts'],
     patterns: [
-      noImportOf(['emulator', 'model', 'cli', 'demo', 'bulk', 'labelSets', 'eval'], 'the client (the published package, also for browsers) imports only src/shared and generated/'),
+      noImportOf(['emulator', 'model', 'cli', 'demo', 'bulk', 'labelSets', 'eval', 'export'], 'the client (the published package, also for browsers) imports only src/shared and generated/'),
       noPackage(['labelkit', 'labelkit-tools'], 'the client imports its own files relatively, and nothing of labelkit-tools'),
       { regex: '^node:|(?:^|/)serveFetchHandler(?:\\.js)?$', message: 'the client runs in browsers too: no Node built-ins, no server adapter (docs/ARCHITECTURE.md)' },
       // schemaGeneration rewrites documents with the graphql package: its types only.
@@ -55,7 +55,7 @@ const rooms = [
   {
     files: ['src/model/**/*.ts'],
     patterns: [
-      noImportOf(['client', 'emulator', 'cli', 'demo', 'bulk', 'labelSets', 'eval', 'generated'], 'the model kit (labelkit/model) is for model authors: it imports only src/shared'),
+      noImportOf(['client', 'emulator', 'cli', 'demo', 'bulk', 'labelSets', 'eval', 'export', 'generated'], 'the model kit (labelkit/model) is for model authors: it imports only src/shared'),
       // Zero dependencies: a model author installs labelkit for it without urql mattering.
       { regex: '^(?!node:)[^./]', message: 'the model kit has no dependencies: Node built-ins and src/shared only (docs/ARCHITECTURE.md)' },
     ],
@@ -65,7 +65,7 @@ const rooms = [
     patterns: [
       throughPublicNames('emulator'),
       { regex: '^(?:\\.\\./)+generated/', allowTypeImports: true, message: 'the emulator takes only types from its generated resolver types (docs/ARCHITECTURE.md)' },
-      noImportOf(['cli', 'demo', 'bulk', 'labelSets'], 'the emulator stands in for the service: it may import labelkit/model, labelkit/documents and src/shared, not the CLI'),
+      noImportOf(['cli', 'demo', 'bulk', 'labelSets', 'export'], 'the emulator stands in for the service: it may import labelkit/model, labelkit/documents and src/shared, not the CLI'),
       // The results page scores the job's copy against gold with the pure scoring of src/eval (no client).
       { regex: '^\\.{1,2}/(?:.*/)?eval/(?!(?:scoreLabels|matchSpans|maxMatching|schemes|types)(?:\\.js)?$)', message: 'the emulator may import only the pure scoring of src/eval (scoreLabels, matchSpans, maxMatching, schemes, types), not what reads through the client (docs/ARCHITECTURE.md)' },
       { regex: '^labelkit$|^labelkit-tools(?:/|$)', message: 'the emulator stands in for the service: it does not use the client (docs/ARCHITECTURE.md)' },
@@ -75,7 +75,7 @@ const rooms = [
     files: ['src/bulk/**/*.ts'],
     patterns: [
       throughPublicNames('bulk'),
-      noImportOf(['emulator', 'cli', 'demo', 'labelSets', 'eval'], 'many-project runs sit above the client: they may import labelkit (public) and src/shared'),
+      noImportOf(['emulator', 'cli', 'demo', 'labelSets', 'eval', 'export'], 'many-project runs sit above the client: they may import labelkit (public) and src/shared'),
       noPackage(['labelkit/model', 'labelkit-tools'], 'many-project runs sit above the client: they may import labelkit (public) and src/shared'),
     ],
   },
@@ -83,7 +83,7 @@ const rooms = [
     files: ['src/labelSets/**/*.ts'],
     patterns: [
       throughPublicNames('labelSets'),
-      noImportOf(['emulator', 'cli', 'demo', 'bulk', 'eval'], 'label-set plans sit above the client: they may import labelkit (public) and src/shared'),
+      noImportOf(['emulator', 'cli', 'demo', 'bulk', 'eval', 'export'], 'label-set plans sit above the client: they may import labelkit (public) and src/shared'),
       noPackage(['labelkit/model', 'labelkit-tools'], 'label-set plans sit above the client: they may import labelkit (public) and src/shared'),
     ],
   },
@@ -91,8 +91,17 @@ const rooms = [
     files: ['src/eval/**/*.ts'],
     patterns: [
       throughPublicNames('eval'),
-      noImportOf(['emulator', 'cli', 'demo', 'bulk', 'labelSets'], 'scoring a model sits above the client: it may import labelkit (public) and src/shared'),
+      noImportOf(['emulator', 'cli', 'demo', 'bulk', 'labelSets', 'export'], 'scoring a model sits above the client: it may import labelkit (public) and src/shared'),
       noPackage(['labelkit/model', 'labelkit-tools'], 'scoring a model sits above the client: it may import labelkit (public) and src/shared'),
+    ],
+  },
+  {
+    files: ['src/export/**/*.ts'],
+    patterns: [
+      throughPublicNames('export'),
+      // It reads copies as eval does (projectCabinets, readCells, readAllLabels, notGold): eval's, imported, never copied.
+      noImportOf(['emulator', 'cli', 'demo', 'bulk', 'labelSets'], 'the export sits above the client: it may import labelkit (public), src/eval and src/shared'),
+      noPackage(['labelkit/model', 'labelkit-tools'], 'the export sits above the client: it may import labelkit (public), src/eval and src/shared'),
     ],
   },
   {
@@ -106,7 +115,7 @@ const rooms = [
     files: ['src/demo/**/*.ts'],
     patterns: [
       throughPublicNames('demo'),
-      noImportOf(['cli', 'bulk', 'labelSets', 'eval'], 'the demo uses the public parts (client, emulator, model, shared), not the CLI'),
+      noImportOf(['cli', 'bulk', 'labelSets', 'eval', 'export'], 'the demo uses the public parts (client, emulator, model, shared), not the CLI'),
       noPackage(['labelkit-tools'], 'the demo is part of labelkit-tools and imports its rooms relatively'),
     ],
   },

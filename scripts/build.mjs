@@ -51,9 +51,10 @@ const PACKAGES = {
       bulk: 'src/bulk/index.ts',
       'label-sets': 'src/labelSets/index.ts',
       eval: 'src/eval/index.ts',
+      export: 'src/export/index.ts',
     },
     // Entry points whose declarations are published (the CLI is a command, not an import).
-    typed: ['emulator', 'bulk', 'label-sets', 'eval'],
+    typed: ['emulator', 'bulk', 'label-sets', 'eval', 'export'],
   },
 };
 

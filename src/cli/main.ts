@@ -5,6 +5,7 @@ import { cabinetCommand } from './commands/cabinet/index.js';
 import { demoCommand } from './commands/demo/index.js';
 import { emulatorCommand } from './commands/emulator/index.js';
 import { evalCommand } from './commands/eval/index.js';
+import { exportCommand } from './commands/export/index.js';
 import { jobsCommand } from './commands/jobs/index.js';
 import { labelSetsCommand } from './commands/labelSets/index.js';
 import { labelsCommand } from './commands/labels/index.js';
@@ -60,6 +61,7 @@ export function buildProgram(io: Io, done: (code: number) => void): Command {
     jobsCommand(io, done),
     labelsCommand(io, done),
     evalCommand(io, done),
+    exportCommand(io, done),
     emulatorCommand(io, done),
     modelCommand(io, done),
     schemaCommand(io, done),

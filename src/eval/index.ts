@@ -20,5 +20,5 @@ export { CopyNotFoundError, findCopies, projectCabinets } from './findCopies.js'
 export type { Cabinets, DocumentPair, ProjectCopies } from './findCopies.js';
 export { evaluateProject, notGold, toEvalSpan } from './evaluateProject.js';
 export type { EvalReport, EvaluateOptions, MistakeRow, NotGold } from './evaluateProject.js';
-export { listLabels, readLines, spanText } from './listLabels.js';
-export type { LabelRow } from './listLabels.js';
+export { listLabels, readCells, readLines, spanText, tokenStarts } from './listLabels.js';
+export type { Cell, LabelRow } from './listLabels.js';

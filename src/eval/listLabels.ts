@@ -12,6 +12,65 @@ interface Line {
   starts: number[];
 }
 
+/** A line of a document copy, as `getCells` gives it (production's `Cell`), checked. */
+export interface Cell {
+  /** The zero-based line number (what `TextCursor.sentenceId` counts). */
+  line: number;
+  content: string;
+  /** The line's tokens, in order (what `TextCursor.tokenId` counts). */
+  tokens: string[];
+  /** `DISPLAYED`, `HIDDEN` or `DELETED`; a node without one is taken as `DISPLAYED`. */
+  status: 'DISPLAYED' | 'HIDDEN' | 'DELETED';
+}
+
+const CELL_STATUS = new Set<unknown>(['DISPLAYED', 'HIDDEN', 'DELETED']);
+
+/**
+ * Reads a document copy's lines (`getCells`), page by page, each node checked against `Cell`'s fields.
+ *
+ * @param client - the client
+ * @param documentId - a document of a cabinet
+ * @param call - signal and time-out of each page
+ * @returns the lines, in the service's order
+ * @throws a labelkit error; `BAD_RESPONSE` when a cell lacks `line`, `content` or `tokens`, or
+ * has an unknown `status`
+ */
+export async function readCells(client: LabelingClient, documentId: string, call: CallOptions = {}): Promise<Cell[]> {
+  const cells: Cell[] = [];
+  let input: { cursor?: string; page?: { skip: number; take: number } } = { page: { skip: 0, take: 100 } };
+  for (;;) {
+    const { getCells: page } = await client.request(GetCellsDocument, { documentId, input }, call);
+    for (const node of page.nodes) {
+      const cell = node as { line?: unknown; content?: unknown; tokens?: unknown; status?: unknown };
+      if (!Number.isInteger(cell?.line) || typeof cell.content !== 'string' || !Array.isArray(cell.tokens) || !cell.tokens.every((t) => typeof t === 'string')) {
+        throw new ProtocolError(`a cell of document ${documentId} lacks line, content or tokens`, { operationName: 'GetCells' });
+      }
+      if (cell.status !== undefined && cell.status !== null && !CELL_STATUS.has(cell.status)) {
+        throw new ProtocolError(`line ${cell.line as number} of document ${documentId} has an unknown status ${JSON.stringify(cell.status)}`, { operationName: 'GetCells' });
+      }
+      cells.push({ line: cell.line as number, content: cell.content, tokens: cell.tokens as string[], status: (cell.status ?? 'DISPLAYED') as Cell['status'] });
+    }
+    if (!page.pageInfo.nextCursor) return cells;
+    input = { cursor: page.pageInfo.nextCursor };
+  }
+}
+
+/**
+ * Where each token of a line starts in its text: each token is looked for after the one before.
+ *
+ * @param content - the line's text
+ * @param tokens - the line's tokens, in order
+ * @returns each token's character offset in `content`, -1 where a token was not found
+ */
+export function tokenStarts(content: string, tokens: readonly string[]): number[] {
+  let at = 0;
+  return tokens.map((token) => {
+    const found = content.indexOf(token, at);
+    if (found >= 0) at = found + token.length;
+    return found;
+  });
+}
+
 /**
  * Reads a document copy's lines (`getCells`), page by page as labels are read.
  *
@@ -23,26 +82,8 @@ interface Line {
  */
 export async function readLines(client: LabelingClient, documentId: string, call: CallOptions = {}): Promise<Map<number, Line>> {
   const lines = new Map<number, Line>();
-  let input: { cursor?: string; page?: { skip: number; take: number } } = { page: { skip: 0, take: 100 } };
-  for (;;) {
-    const { getCells: page } = await client.request(GetCellsDocument, { documentId, input }, call);
-    for (const node of page.nodes) {
-      const cell = node as { line?: unknown; content?: unknown; tokens?: unknown };
-      if (!Number.isInteger(cell?.line) || typeof cell.content !== 'string' || !Array.isArray(cell.tokens) || !cell.tokens.every((t) => typeof t === 'string')) {
-        throw new ProtocolError(`a cell of document ${documentId} lacks line, content or tokens`, { operationName: 'GetCells' });
-      }
-      const content = cell.content;
-      let at = 0;
-      const starts = (cell.tokens as string[]).map((token) => {
-        const found = content.indexOf(token, at);
-        if (found >= 0) at = found + token.length;
-        return found;
-      });
-      lines.set(cell.line as number, { content, starts });
-    }
-    if (!page.pageInfo.nextCursor) return lines;
-    input = { cursor: page.pageInfo.nextCursor };
-  }
+  for (const cell of await readCells(client, documentId, call)) lines.set(cell.line, { content: cell.content, starts: tokenStarts(cell.content, cell.tokens) });
+  return lines;
 }
 
 /**

@@ -81,7 +81,14 @@ function parseProjectsFile(text: string, file: string, problems: UsageProblem[])
   return out;
 }
 
-async function projectIds(flags: AutoLabelManyFlags, problems: UsageProblem[]): Promise<string[]> {
+/**
+ * The projects of a command that takes many: `--project` (repeatable) and `--projects FILE`.
+ *
+ * @param flags - `project` (each `--project`) and `projects` (the file)
+ * @param problems - receives every problem: an empty id, a bad line, a duplicate, an unreadable file, none at all
+ * @returns the ids, each once, in order (the flags' first, then the file's)
+ */
+export async function projectIds(flags: Pick<AutoLabelManyFlags, 'project' | 'projects'>, problems: UsageProblem[]): Promise<string[]> {
   const listed: { id: string; where: string }[] = (flags.project ?? []).map((id, i) => ({ id: id.trim(), where: `--project #${i + 1}` }));
   for (const p of listed) if (p.id === '') problems.push({ field: p.where, message: 'must not be empty' });
   if (flags.projects !== undefined) {

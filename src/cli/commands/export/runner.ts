@@ -1,0 +1,85 @@
+import { createHash } from 'node:crypto';
+import { createLabelingClient } from 'labelkit';
+import { EXPORT_FORMATS, ExportError, outputProblem, StrictExportError, writeExport } from '../../../export/index.js';
+import type { ExportFormat, ExportSummary } from '../../../export/index.js';
+import { requireConnection } from '../../connection.js';
+import type { ConnectionFlags } from '../../connection.js';
+import type { ActionContext } from '../../runAction.js';
+import { CliUsageError } from '../../usageError.js';
+import type { UsageProblem } from '../../usageError.js';
+import { projectIds } from '../autoLabel/manyRunner.js';
+import { copyProblem } from '../eval/runner.js';
+
+/** Flags of `labelkit export`. */
+export interface ExportFlags extends ConnectionFlags {
+  project?: string[];
+  projects?: string;
+  labeler?: string;
+  format?: string;
+  out?: string;
+  layer?: string;
+  strict?: boolean;
+}
+
+/**
+ * Turns what the export room refuses into a usage problem of the flag at fault (exit 2).
+ *
+ * @param error - what `writeExport` threw
+ * @returns a usage error, or the error unchanged
+ */
+function exportProblem(error: unknown): unknown {
+  if (error instanceof ExportError) return new CliUsageError([{ field: error.field, message: error.message }]);
+  if (error instanceof StrictExportError) return new CliUsageError([{ field: '--strict', message: `${error.message}; without --strict it is left out (or widened) and counted` }]);
+  return copyProblem(error);
+}
+
+/**
+ * Checks the flags of `labelkit export`, then writes the export (or goes on from an interrupted one).
+ *
+ * @param flags - `--project` (repeatable) or `--projects FILE`, `--labeler`, `--format`, `--out`,
+ * `--layer`, `--strict`, connection flags
+ * @param context - the run's io, printer and Ctrl-C signal
+ * @param onProgress - called after each document
+ * @returns the summary
+ * @throws {@link CliUsageError} listing every problem with the flags (nothing is sent, nothing
+ * written); naming `--project`/`--labeler` when a copy does not exist, `--layer` when a label set
+ * is not there, `--out` for a resume with other flags, `--strict` for a label it refuses; the
+ * client's errors as they come (an interrupted export goes on when run again)
+ */
+export async function runExport(flags: ExportFlags, context: ActionContext, onProgress?: (done: number, total: number) => void): Promise<ExportSummary> {
+  const problems: UsageProblem[] = [];
+  const projects = await projectIds(flags, problems);
+  if (flags.labeler !== undefined && flags.labeler.trim() === '') problems.push({ field: '--labeler', message: 'must be an e-mail' });
+  const format = flags.format?.trim().toLowerCase() as ExportFormat | undefined;
+  if (format === undefined) problems.push({ field: '--format', message: `required: ${EXPORT_FORMATS.join(', ')}` });
+  else if (!EXPORT_FORMATS.includes(format)) problems.push({ field: '--format', message: `must be ${EXPORT_FORMATS.join(', ')}` });
+  let layer = 0;
+  if (flags.layer !== undefined) {
+    layer = Number(flags.layer);
+    if (!/^\d+$/.test(flags.layer.trim())) problems.push({ field: '--layer', message: 'must be a label set index, a whole number from 0' });
+  }
+  if (flags.out === undefined || flags.out.trim() === '') problems.push({ field: '--out', message: flags.out === undefined ? 'required: the file to write' : 'must not be empty' });
+  else {
+    const problem = await outputProblem(flags.out);
+    if (problem) problems.push({ field: '--out', message: problem });
+  }
+  const connection = await requireConnection(flags, context.io, context.printer, problems);
+  const client = createLabelingClient({ url: connection.url, ...connection.auth, retry: connection.retry });
+  try {
+    return await writeExport(client, projects, {
+      format: format!,
+      out: flags.out!,
+      layer,
+      strict: flags.strict === true,
+      signal: context.signal,
+      // Another service, another export: compared on resume (a digest, never the URL's user info).
+      identity: { service: createHash('sha256').update(connection.url).digest('hex').slice(0, 16) },
+      ...(flags.labeler !== undefined && { labelerEmail: flags.labeler.trim() }),
+      ...(onProgress && { onProgress }),
+    });
+  } catch (error) {
+    throw exportProblem(error);
+  } finally {
+    client.close();
+  }
+}

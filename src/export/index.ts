@@ -1,0 +1,21 @@
+/**
+ * Get the labels out: one copy of a project (the reviewer's by default) as training data, in
+ * CoNLL (IOB2), JSON lines (`tokens`, `ner_tags`) or spaCy's (`text`, `entities`) format.
+ *
+ * @remarks A workflow room above the client: it reads through the client's public API only
+ * (`getProjectCabinets`, `getCells`, `getLabelsPaginated`, with eval's copy finding and reads),
+ * a few documents ahead, and writes a document at a time: memory stays flat. `writeExport` is
+ * atomic and resumable (a checkpoint beside the output); `exportDocuments` yields the documents.
+ * @packageDocumentation
+ */
+export { exportDocuments, planExport } from './exportDocuments.js';
+export type { ExportCopyOptions, ExportDocumentsOptions, ExportPlan, PlannedDocument } from './exportDocuments.js';
+export { flattenDocument, StrictExportError } from './flattenDocument.js';
+export type { FlattenOptions } from './flattenDocument.js';
+export { CONLL_DOCSTART, formatDocument, tagList, unwritable } from './formats.js';
+export { ExportError } from './errors.js';
+export type { ExportErrorCode } from './errors.js';
+export { outputProblem, writeExport } from './writeExport.js';
+export type { ExportSummary, WriteExportOptions } from './writeExport.js';
+export { EXPORT_FORMATS, LEFT_OUT_REASONS, noneLeftOut, STRICT_REASONS } from './types.js';
+export type { ExportedDocument, ExportedLine, ExportedSpan, ExportFormat, LeftOut, LeftOutReason } from './types.js';
