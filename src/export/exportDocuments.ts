@@ -111,16 +111,20 @@ export async function planExport(client: LabelingClient, projectIds: readonly st
   return plan;
 }
 
-/** Options of {@link exportDocuments}. */
-export interface ExportDocumentsOptions extends ExportCopyOptions {
+/** How an export reads: the copy, the label set, `strict`, the read-ahead and progress. */
+export interface ExportReadOptions extends ExportCopyOptions {
   /** Refuse a label a flat format cannot hold as it is (see `flattenDocument`) instead of leaving it out. @defaultValue false */
   strict?: boolean | undefined;
-  /** Start at this document of the plan (those before are not read): how a resumed export goes on. @defaultValue 0 */
-  from?: number | undefined;
   /** Documents read at once, ahead of the one being yielded. @defaultValue `READ_AHEAD` (4) */
   readAhead?: number | undefined;
   /** Called after each document with how many are done (counting those before `from`) and how many there are. */
   onProgress?: ((done: number, total: number) => void) | undefined;
+}
+
+/** Options of {@link exportDocuments}. */
+export interface ExportDocumentsOptions extends ExportReadOptions {
+  /** Start at this document of the plan (those before are not read): how a resumed export goes on. @defaultValue 0 */
+  from?: number | undefined;
 }
 
 /**

@@ -9,7 +9,7 @@
  * @packageDocumentation
  */
 export { exportDocuments, planExport } from './exportDocuments.js';
-export type { ExportCopyOptions, ExportDocumentsOptions, ExportPlan, PlannedDocument } from './exportDocuments.js';
+export type { ExportCopyOptions, ExportDocumentsOptions, ExportPlan, ExportReadOptions, PlannedDocument } from './exportDocuments.js';
 export { flattenDocument, StrictExportError } from './flattenDocument.js';
 export type { FlattenOptions } from './flattenDocument.js';
 export { CONLL_DOCSTART, formatDocument, tagList, unwritable } from './formats.js';

@@ -7,14 +7,14 @@ import type { LabelingClient } from 'labelkit';
 import { errorCode } from '../shared/classify.js';
 import { ExportError } from './errors.js';
 import { exportDocuments, planExport } from './exportDocuments.js';
-import type { ExportDocumentsOptions } from './exportDocuments.js';
+import type { ExportReadOptions } from './exportDocuments.js';
 import { StrictExportError } from './flattenDocument.js';
 import { formatDocument } from './formats.js';
 import { EXPORT_FORMATS, LEFT_OUT_REASONS, noneLeftOut } from './types.js';
 import type { ExportFormat, LeftOut } from './types.js';
 
 /** Options of {@link writeExport}. */
-export interface WriteExportOptions extends Omit<ExportDocumentsOptions, 'from' | 'format'> {
+export interface WriteExportOptions extends Omit<ExportReadOptions, 'format'> {
   format: ExportFormat;
   /** The file written (atomically, at the end). */
   out: string;
