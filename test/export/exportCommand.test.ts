@@ -114,6 +114,9 @@ describe('labelkit export of the demo project', () => {
     expect(readmeBlock('jsonl')).toBe(text.jsonl.split('\n').filter((l) => l.includes('"document":"doc-1"')).join('\n') + '\n');
     expect(readmeBlock('labels')).toBe(readFileSync(`${files.jsonl}.labels.json`, 'utf8'));
     expect(readmeBlock('spacy')).toBe(text.spacy.split('\n').filter((l) => l.includes('"document":"doc-1"')).join('\n') + '\n');
+    // The README's summary is the text the CoNLL export prints (its folder shortened).
+    const text2 = await run('--project', DEMO_PROJECT_ID, '--format', 'conll', '--out', files.conll);
+    expect(text2.out.replaceAll(dir, '/…').replace('demo.conll', 'gold.conll')).toBe(readmeBlock('summary'));
     // Nothing left beside the outputs: no partial file, no checkpoint.
     expect(readdirSync(dir).sort()).toEqual(['demo.conll', 'demo.jsonl', 'demo.jsonl.labels.json', 'demo.spacy.jsonl']);
     expect(summaries.conll.sha256).toBe((await import('node:crypto')).createHash('sha256').update(text.conll).digest('hex'));

@@ -83,6 +83,12 @@ describe('the import direction between the rooms of src/', () => {
     ['src/eval/matchSpans.ts', "import { value } from '../shared/constants.js';"],
     ['src/eval/maxMatching.ts', "import { value } from '../shared/constants.js';"],
     ['src/eval/schemes.ts', "import { value } from './listLabels.js';"],
+    ['src/export/x.ts', "import { value } from '../client/readLabels.js';"],
+    ['src/export/x.ts', "import { value } from '../emulator/index.js';"],
+    ['src/export/x.ts', "import { value } from '../cli/io.js';"],
+    ['src/export/x.ts', "import { value } from 'labelkit/model';"],
+    ['src/eval/x.ts', "import { value } from '../export/index.js';"],
+    ['src/client/x.ts', "import { value } from '../export/index.js';"],
   ])('refuses, in %s, %s', async (file, line) => {
     expect(await refusals(file, line)).toEqual([expect.stringContaining('docs/ARCHITECTURE.md')]);
   });
@@ -126,6 +132,10 @@ describe('the import direction between the rooms of src/', () => {
     ['src/eval/scoreLabels.ts', "import { value } from './schemes.js';"],
     ['src/eval/schemes.ts', "import { value } from './maxMatching.js';"],
     ['src/emulator/pages/x.ts', "import { value } from '../../eval/schemes.js';"],
+    ['src/export/x.ts', "import { value } from 'labelkit';"],
+    ['src/export/x.ts', "import { value } from '../eval/listLabels.js';"],
+    ['src/export/x.ts', "import { value } from '../shared/mapInOrder.js';"],
+    ['src/cli/commands/export/runner.ts', "import { value } from '../../../export/index.js';"],
   ])('accepts, in %s, %s', async (file, line) => {
     expect(await refusals(file, line)).toEqual([]);
   });

@@ -70,6 +70,7 @@ function compilerOptions(exactOptionalPropertyTypes: boolean): ts.CompilerOption
       'labelkit-tools/bulk': [join(repo, 'src', 'bulk', 'index.ts')],
       'labelkit-tools/label-sets': [join(repo, 'src', 'labelSets', 'index.ts')],
       'labelkit-tools/eval': [join(repo, 'src', 'eval', 'index.ts')],
+      'labelkit-tools/export': [join(repo, 'src', 'export', 'index.ts')],
       // The app's codegen.ts of "Your own operations" (the blocks' files sit outside the checkout).
       '@graphql-codegen/cli': [join(repo, 'node_modules', '@graphql-codegen', 'cli', 'typings', 'index.d.ts')],
     },
