@@ -232,9 +232,12 @@ export async function writeExport(client: LabelingClient, projectIds: readonly s
       }
     }
   } catch (error) {
-    await handle.close();
     // What the same flags would meet again: nothing to go on from.
-    if (error instanceof StrictExportError || (error instanceof ExportError && error.code === 'FORMAT')) await Promise.all([rm(partial, { force: true }), rm(checkpointPath, { force: true })]);
+    const final = error instanceof StrictExportError || (error instanceof ExportError && error.code === 'FORMAT');
+    // Otherwise (Ctrl-C, a lost connection) keep every document written so far for the next run.
+    if (!final) await checkpoint().catch(() => undefined);
+    await handle.close();
+    if (final) await Promise.all([rm(partial, { force: true }), rm(checkpointPath, { force: true })]);
     throw error;
   }
   const summary: ExportSummary = {

@@ -157,6 +157,26 @@ describe('labelkit export of the demo project', () => {
   }, 30_000);
 });
 
+describe('labelkit export of many projects', () => {
+  it('writes them into one file in the order given, with one tag list for all (new labels after)', async () => {
+    emu.emulator.store.addProject({ id: 'second', labelSets: [{ name: 'Things', labels: [{ id: 'p', name: 'PERSON' }, { id: 'x', name: 'PRODUCT' }] }], documents: [{ id: 'only', name: 'only.txt', lines: ['Ada bought a Widget'] }] });
+    emu.emulator.store.setReviewLabels('second', 'only', [
+      { line: 0, start_char: 0, end_char: 3, label: 'PERSON' },
+      { line: 0, start_char: 13, end_char: 19, label: 'PRODUCT' },
+    ]);
+    const list = join(dir, 'projects.txt');
+    writeFileSync(list, '# two projects\ndemo-project\nsecond\n');
+    const out = join(dir, 'many.jsonl');
+    const { code, out: stdout } = await run('--projects', list, '--format', 'jsonl', '--out', out, '--json');
+    expect(code).toBe(0);
+    const summary = JSON.parse(stdout) as ExportSummary;
+    expect(summary).toMatchObject({ projects: [DEMO_PROJECT_ID, 'second'], documents: 5, spans: { PERSON: 7, PRODUCT: 1 } });
+    expect(summary.tags.slice(-2)).toEqual(['B-PRODUCT', 'I-PRODUCT']);
+    const rows = readJsonl(readFileSync(out, 'utf8'), JSON.parse(readFileSync(`${out}.labels.json`, 'utf8')));
+    expect(rows.at(-1)).toMatchObject({ document: 'only', tokens: ['Ada', 'bought', 'a', 'Widget'], tags: ['B-PERSON', 'O', 'O', 'B-PRODUCT'] });
+  });
+});
+
 describe('labelkit export refuses bad input with one line, its exit code, and nothing written', () => {
   const cases: [string, string[], number, RegExp][] = [
     ['a project that does not exist', ['--project', 'no-such-project', '--format', 'conll'], EXIT.unexpected, /no-such-project/],
