@@ -1,6 +1,7 @@
 // `labelkit export` (the built binary) of a 500-document project killed with SIGKILL 5 times at
 // random points (when its partial file reaches a random size), then run to its end with the same
-// flags: the file has the bytes of an export never interrupted, every document once and in order.
+// flags (and once interrupted by Ctrl-C, which checkpoints what it wrote): the file has the bytes
+// of an export never interrupted, every document once and in order.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -82,6 +83,16 @@ describe('labelkit export killed with SIGKILL', () => {
       killedAt.push(statSync(`${out}.partial`).size);
     }
     expect(existsSync(out)).toBe(false);
+    // Ctrl-C (in process): exit 130, and what was written is checkpointed for the next run.
+    const interrupted = fakeIo(env);
+    const stopped = main(argv(...args), interrupted);
+    const before = JSON.parse(readFileSync(`${out}.checkpoint`, 'utf8')) as { progress: { documents: number } };
+    while ((statSync(`${out}.partial`, { throwIfNoEntry: false })?.size ?? 0) <= killedAt.at(-1)! + 1000) await new Promise((resolve) => setTimeout(resolve, 2));
+    interrupted.interrupt();
+    expect(await stopped).toBe(130);
+    const after = JSON.parse(readFileSync(`${out}.checkpoint`, 'utf8')) as { progress: { documents: number; bytes: number } };
+    expect(after.progress.documents).toBeGreaterThan(before.progress.documents);
+    expect(statSync(`${out}.partial`).size).toBe(after.progress.bytes);
     const last = await startCli(args, env).exited;
     expect(last.stderr).toBe('');
     expect(last.code).toBe(0);
