@@ -190,7 +190,7 @@ export async function writeExport(client: LabelingClient, projectIds: readonly s
     const partialSize = (await stat(partial).catch(() => undefined))?.size;
     if (saved.summary && partialSize === undefined && (await stat(out).catch(() => undefined))?.isFile()) {
       // Killed after the rename, before the checkpoint was removed: the output is complete.
-      await rm(checkpointPath, { force: true });
+      await Promise.all([rm(checkpointPath, { force: true }), rm(`${checkpointPath}.tmp`, { force: true })]);
       return saved.summary;
     }
     if (partialSize === undefined || partialSize < saved.progress.bytes) throw new ExportError('RESUME', '--out', `${partial} is missing or shorter than its checkpoint says: delete ${checkpointPath} to start over`);
@@ -267,6 +267,7 @@ export async function writeExport(client: LabelingClient, projectIds: readonly s
   if (tagsFile) await writeDurably(tagsFile, JSON.stringify(plan.tags) + '\n');
   await rename(partial, out);
   await syncFolder(dirname(out));
-  await rm(checkpointPath, { force: true });
+  // The checkpoint, and a temporary one a kill may have left half written.
+  await Promise.all([rm(checkpointPath, { force: true }), rm(`${checkpointPath}.tmp`, { force: true })]);
   return summary;
 }

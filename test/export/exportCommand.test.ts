@@ -157,6 +157,18 @@ describe('labelkit export of the demo project', () => {
   }, 30_000);
 });
 
+describe('labelkit export progress', () => {
+  it('shows a progress line on a terminal (stderr) and clears it; nothing of it when stderr is not one', async () => {
+    const tty = fakeIo(env, { tty: true });
+    expect(await main(argv('export', '--project', DEMO_PROJECT_ID, '--format', 'spacy', '--out', join(dir, 'tty.jsonl')), tty)).toBe(0);
+    expect(tty.err()).toContain('\rreading documents 4/4');
+    expect(tty.err().endsWith('\r\u001b[K')).toBe(true);
+    const piped = fakeIo(env);
+    expect(await main(argv('export', '--project', DEMO_PROJECT_ID, '--format', 'spacy', '--out', join(dir, 'piped.jsonl')), piped)).toBe(0);
+    expect(piped.err()).toBe('');
+  });
+});
+
 describe('labelkit export of many projects', () => {
   it('writes them into one file in the order given, with one tag list for all (new labels after)', async () => {
     emu.emulator.store.addProject({ id: 'second', labelSets: [{ name: 'Things', labels: [{ id: 'p', name: 'PERSON' }, { id: 'x', name: 'PRODUCT' }] }], documents: [{ id: 'only', name: 'only.txt', lines: ['Ada bought a Widget'] }] });
