@@ -41,7 +41,8 @@ export function unwritable(format: ExportFormat, text: string): string | undefin
  * @throws {@link ExportError} (`FORMAT`) naming a token that `conll` cannot hold (white space)
  * @remarks
  * - `conll`: `-DOCSTART- -X- -X- O` and a blank line, then per line of text one token per line
- *   (`TOKEN -X- -X- TAG`, the four columns of CoNLL-2003, POS and chunk unknown) and a blank line.
+ *   (`TOKEN -X- -X- TAG`, the four columns of CoNLL-2003, POS and chunk unknown) and a blank line;
+ *   a line without tokens is not written (CoNLL has no empty sentence).
  * - `jsonl`: one object per line of text: `id` (`<document>:<line>`), `project`, `document`,
  *   `line`, `tokens`, `ner_tags` (indices into the tag list).
  * - `spacy`: one object per line of text: `text`, `entities` (`[start, end, label]`, character
