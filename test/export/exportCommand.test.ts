@@ -227,6 +227,17 @@ describe('labelkit export refuses bad input with one line, its exit code, and no
     expect(existsSync(out)).toBe(false);
   });
 
+  it('a resume after the project changed, saying so', async () => {
+    const out = join(dir, 'changed.conll');
+    const service = (await import('node:crypto')).createHash('sha256').update(emu.url).digest('hex').slice(0, 16);
+    writeFileSync(`${out}.checkpoint`, JSON.stringify({ checkpoint: 1, identity: { format: 'conll', copy: 'reviewer', layer: 0, strict: false, projects: [DEMO_PROJECT_ID], service }, planned: 'another project', progress: {} }));
+    writeFileSync(`${out}.partial`, 'partial');
+    const result = await run('--project', DEMO_PROJECT_ID, '--format', 'conll', '--out', out);
+    expect(result.code).toBe(EXIT.usage);
+    expect(result.err).toMatch(/--out: the documents or the label set changed since the unfinished export of .*changed\.conll began: delete .*changed\.conll\.partial and .*changed\.conll\.checkpoint to start over/);
+    expect(readFileSync(`${out}.partial`, 'utf8')).toBe('partial');
+  });
+
   it('--strict refuses the labels a flat format changes, naming the first, and leaves nothing', async () => {
     const out = join(dir, 'strict.conll');
     const result = await run('--project', DEMO_PROJECT_ID, '--format', 'conll', '--out', out, '--strict');
