@@ -14,7 +14,7 @@ export interface MarkdownInput {
   comparison?: ReportComparison | undefined;
 }
 
-/** A table cell's text: `|` and line breaks would end the cell, `\` and `` ` `` would be read as markup. */
+/** A table cell's text: a bar or a line break would end the cell, a backslash or backtick would be read as markup. */
 const cell = (text: string) => text.replace(/[\\`*_|<>[\]]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
 const nameOf = (l: EvalLabel) => cell(l.name ?? `[${l.id}]`);
 const f3 = (n: number) => n.toFixed(3);

@@ -1,5 +1,7 @@
+import { markdownReport } from '../../../eval/index.js';
 import type { EvalLabel, EvalReport, Figures, SchemeName, SchemeScore } from '../../../eval/index.js';
 import type { Io, Printer } from '../../io.js';
+import { ciLines, printComparisonWarnings } from './compareLogger.js';
 
 /** A label as the table names it: its name, or its id in brackets when no label set has it. */
 const nameOf = (l: EvalLabel | null) => (l === null ? '(none)' : (l.name ?? `[${l.id}]`));
@@ -71,12 +73,16 @@ function formatScheme(report: EvalReport, scheme: SchemeName): string[] {
  * @param printer - where to print
  * @param report - the report
  * @param options - `json`: the report as one JSON object (see README "How good is my model?");
- * `failUnder`: the threshold, to say on stderr when micro F1 is under it; `scheme`: the
- * SemEval-2013 9.1 scheme whose table follows the per-label table
+ * `format`: `markdown` prints the table (or the comparison) as markdown, `text` the tables (with
+ * the intervals or the comparison); `failUnder`: the threshold, to say on stderr when micro F1 is
+ * under it; `scheme`: the SemEval-2013 9.1 scheme whose table follows the per-label table (text only)
  */
-export function printEvalReport(printer: Printer, report: EvalReport, options: { json: boolean; failUnder?: number | undefined; scheme?: SchemeName | undefined }): void {
-  if (options.json) printer.json(report);
-  else for (const line of formatEvalReport(report, options.scheme)) printer.out(line);
+export function printEvalReport(printer: Printer, report: EvalReport, options: { json: boolean; format?: 'text' | 'json' | 'markdown'; failUnder?: number | undefined; scheme?: SchemeName | undefined }): void {
+  const format = options.format ?? (options.json ? 'json' : 'text');
+  if (format === 'json') printer.json(report);
+  else if (format === 'markdown') for (const line of markdownReport(report)) printer.out(line);
+  else for (const line of [...formatEvalReport(report, options.scheme), ...ciLines(report)]) printer.out(line);
+  printComparisonWarnings(printer, report);
   if (options.failUnder !== undefined && report.micro.f1 < options.failUnder) {
     printer.err(`labelkit: micro F1 ${report.micro.f1.toFixed(3)} is under --fail-under ${options.failUnder}`);
   }
