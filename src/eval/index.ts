@@ -14,7 +14,7 @@ export { maxMatching } from './maxMatching.js';
 export type { MatchEdge } from './maxMatching.js';
 export { mistakesOf, pairOutcome, schemePairs, schemeScore } from './schemes.js';
 export type { SchemeCounts, SchemePairing } from './schemes.js';
-export { MATCH_MODES, SCHEMES } from './types.js';
+export { CONFUSION_CAPTION, CONFUSION_CORNER, MATCH_MODES, SCHEMES } from './types.js';
 export type { ConfusionCell, DocumentScore, EvalCursor, EvalLabel, EvalSpan, Figures, LabelScore, MatchMode, Mistake, MistakeKind, SchemeName, SchemeReport, SchemeScore, ScoreReport, ZeroDivision } from './types.js';
 export { CopyNotFoundError, findCopies, projectCabinets } from './findCopies.js';
 export type { Cabinets, DocumentPair, ProjectCopies } from './findCopies.js';

@@ -1,4 +1,4 @@
-import { markdownReport } from '../../../eval/index.js';
+import { CONFUSION_CAPTION, CONFUSION_CORNER, markdownReport } from '../../../eval/index.js';
 import type { EvalLabel, EvalReport, Figures, SchemeName, SchemeScore } from '../../../eval/index.js';
 import type { Io, Printer } from '../../io.js';
 import { ciLines, printComparisonWarnings } from './compareLogger.js';
@@ -33,14 +33,14 @@ function formatEvalReport(report: EvalReport, scheme?: SchemeName): string[] {
   const marked = [...report.labels, report.micro, report.macro, report.weighted].some((f) => f.zeroDivision.length > 0);
   if (marked) lines.push('* nothing to divide by: reported as 0');
   if (scheme !== undefined) lines.push(...formatScheme(report, scheme));
-  lines.push('', 'Confusion (rows: gold, columns: predicted; "(none)": no span met):');
+  lines.push('', `Confusion (${CONFUSION_CAPTION}):`);
   const key = (l: EvalLabel | null) => (l === null ? '' : `${l.layer}\u0000${l.id}`);
   const seen = new Map<string, EvalLabel | null>();
   for (const l of report.labels) seen.set(key(l), l);
   seen.set('', null);
   const axis = [...seen.values()];
   const count = new Map(report.confusion.map((c) => [`${key(c.gold)}\u0001${key(c.predicted)}`, c.count]));
-  const confusion = [['gold \\ predicted', ...axis.map(nameOf)]];
+  const confusion = [[CONFUSION_CORNER, ...axis.map(nameOf)]];
   for (const g of axis) confusion.push([nameOf(g), ...axis.map((p) => String(count.get(`${key(g)}\u0001${key(p)}`) ?? (g === null && p === null ? '' : 0)))]);
   lines.push(...table(confusion), '');
   const used = Object.entries(report.goldLabeledBy).map(([by, n]) => `${by} ${n}`).join(', ') || 'none';
