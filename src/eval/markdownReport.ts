@@ -55,7 +55,9 @@ export function markdownReport(report: MarkdownInput): string[] {
     for (const l of cmp.labels) lines.push(row(nameOf(l), l));
     lines.push('');
     const failed = cmp.regressions > 0 ? `**${cmp.regressions} F1${cmp.regressions === 1 ? '' : 's'} dropped more than ${cmp.maxDrop} beyond noise.**` : cmp.maxDrop !== null ? `No F1 dropped more than ${cmp.maxDrop} beyond noise.` : '';
-    lines.push(`Baseline: ${cell(cmp.baseline.path ?? 'a saved report')} (${cmp.baseline.documents} documents, match ${cmp.baseline.match}).${failed ? ` ${failed}` : ''}`);
+    // The file's name only: a comment on a pull request has no use for the runner's folders.
+    const file = cmp.baseline.path === null ? 'a saved report' : (cmp.baseline.path.split(/[\\/]/).pop() ?? cmp.baseline.path);
+    lines.push(`Baseline: ${cell(file)} (${cmp.baseline.documents} documents, match ${cmp.baseline.match}).${failed ? ` ${failed}` : ''}`);
     for (const note of cmp.notes) lines.push('', `> Note: ${cell(note)}.`);
   } else {
     const head = ci ? ` ${Math.round(ci.level * 100)} % interval |` : '';
