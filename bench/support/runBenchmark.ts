@@ -15,6 +15,7 @@ export const BENCHMARKS: Record<string, () => Promise<Figure[]>> = {
   manyProjects: async () => (await import('../manyProjects.js')).manyProjects(),
   manyWorkers: async () => (await import('../manyWorkers.js')).manyWorkers(),
   readLabels: async () => (await import('../readLabels.js')).readLabels(),
+  evalCi: async () => (await import('../evalCi.js')).evalCi(),
 };
 
 // Run as a script (not when bench/run.ts imports the list above).

@@ -138,9 +138,11 @@ function mistakeRow(m: Mistake, fileName: string, lines: Awaited<ReturnType<type
  * @param options - match mode, layer, confidence floor, whose copy, progress, signal and time-out
  * @returns the report (see {@link EvalReport}; `labelkit eval --json` prints it)
  * @throws `CopyNotFoundError` (see {@link findCopies}); a labelkit error when a call fails
- * @remarks With `ci`, keeps each document's counts per label and resamples them once all are read.
- * Reads both copies of a document at once, a few documents ahead (`READ_AHEAD`), and keeps
- * only counts between documents, so memory stays flat with the project's size. Gold: the reviewer copy's labels less
+ * @remarks Reads both copies of a document at once, a few documents ahead (`READ_AHEAD`), and keeps
+ * only counts between documents, no span: the scores' counts, and for the confidence curves one
+ * pair of counts per distinct confidence and label (so memory grows with the distinct confidences
+ * at most, never with the spans). With `ci`, it also keeps each document's counts per label (a
+ * few numbers per document and label present) and resamples them once all are read. Gold: the reviewer copy's labels less
  * those {@link notGold} names. The model's: the labeler copy's labels that are not deleted.
  * @example
  * ```ts
