@@ -81,7 +81,7 @@ describe('labelkit eval --ci', () => {
     const text = await cli('eval', '--project', PROJECT, '--labeler', GOOD, '--ci', '--seed', '7');
     expect(text.out).toContain(`F1 95 % interval: percentile bootstrap over documents, ${DOCUMENTS} documents, 1000 resamples, seed 7:`);
     expect(text.out).toMatch(/^micro avg +0\.\d{3} +0\.\d{3}–0\.\d{3}$/m);
-  });
+  }, 60_000);
 
   it('gives the confidence curves in --json, and each best threshold', async () => {
     const report = JSON.parse((await cli('eval', '--project', PROJECT, '--labeler', GOOD, '--json')).out) as EvalReport;
@@ -89,16 +89,17 @@ describe('labelkit eval --ci', () => {
     expect(report.confidence.micro!.thresholds).toEqual([0.55, 0.6, 0.7, 0.8, 0.9]);
     expect(report.confidence.micro!.best).toEqual({ threshold: 0.6, precision: 1, recall: 1185 / 1200, f1: (2 * 1185) / (1185 + 1200) });
     expect(report.confidence.labels).toHaveLength(20);
-  });
+  }, 60_000);
 });
 
 describe('labelkit eval --baseline --max-drop', () => {
   let baseline: string;
+  // Each case runs a few evals of 30 documents over HTTP: on a loaded 2-core machine that takes seconds.
   beforeAll(async () => {
     const saved = await cli('eval', '--project', PROJECT, '--labeler', GOOD, '--ci', '--seed', '1', '--json');
     expect(saved.code).toBe(0);
     baseline = save('baseline.json', saved.out);
-  });
+  }, 60_000);
 
   it('never fails when the same copies are scored again, whatever the seed', async () => {
     for (const seed of ['1', '2', '3']) {
@@ -108,7 +109,7 @@ describe('labelkit eval --baseline --max-drop', () => {
       expect(comparison!.regressions).toBe(0);
       expect([comparison!.micro, ...comparison!.labels].every((c) => c.change === 0)).toBe(true);
     }
-  });
+  }, 60_000);
 
   it('fails with exit 12 when one label of twenty dropped more than --max-drop beyond noise, naming it', async () => {
     const worse = await cli('eval', '--project', PROJECT, '--labeler', WORSE, '--baseline', baseline, '--max-drop', '0.05', '--seed', '1', '--json');
@@ -122,7 +123,7 @@ describe('labelkit eval --baseline --max-drop', () => {
     const shown = await cli('eval', '--project', PROJECT, '--labeler', WORSE, '--baseline', baseline, '--ci', '--seed', '1');
     expect(shown.code).toBe(0);
     expect(shown.out).toMatch(/^L07 +0\.\d{3} +0\.\d{3}–0\.\d{3} +0\.\d{3} +−0\.\d{3} +down, outside the interval$/m);
-  });
+  }, 60_000);
 
   it('writes the comparison as a markdown table with --format markdown', async () => {
     const md = await cli('eval', '--project', PROJECT, '--labeler', WORSE, '--baseline', baseline, '--max-drop', '0.05', '--seed', '1', '--format', 'markdown');
@@ -135,7 +136,7 @@ describe('labelkit eval --baseline --max-drop', () => {
     expect(md.out).toMatch(/^\| L07 \| 0\.\d{3} \| 0\.\d{3}–0\.\d{3} \| 0\.\d{3} \| −0\.\d{3} \| \*\*dropped more than 0\.05\*\* \|$/m);
     expect(md.out).toMatch(/^\| L00 \| 0\.\d{3} \| 0\.\d{3}–[01]\.\d{3} \| 0\.\d{3} \| ±0\.000 \| within noise \|$/m);
     expect(md.out).toContain('**1 F1 dropped more than 0.05 beyond noise.**');
-  });
+  }, 60_000);
 
   it('lists every bad flag at once, naming the flag and the rule, and sends nothing', async () => {
     const notReport = save('not-a-report.json', JSON.stringify({ version: 1, labels: 'x' }));
@@ -153,5 +154,5 @@ describe('labelkit eval --baseline --max-drop', () => {
     expect(missing.err).toContain('--format: --json prints JSON');
     const alone = await cli('eval', '--project', PROJECT, '--max-drop', '0.1');
     expect(alone.err).toContain('--max-drop: needs --baseline');
-  });
+  }, 60_000);
 });
