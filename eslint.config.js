@@ -67,7 +67,7 @@ const rooms = [
       { regex: '^(?:\\.\\./)+generated/', allowTypeImports: true, message: 'the emulator takes only types from its generated resolver types (docs/ARCHITECTURE.md)' },
       noImportOf(['cli', 'demo', 'bulk', 'labelSets', 'export'], 'the emulator stands in for the service: it may import labelkit/model, labelkit/documents and src/shared, not the CLI'),
       // The results page scores the job's copy against gold with the pure scoring of src/eval (no client).
-      { regex: '^\\.{1,2}/(?:.*/)?eval/(?!(?:scoreLabels|matchSpans|maxMatching|schemes|types)(?:\\.js)?$)', message: 'the emulator may import only the pure scoring of src/eval (scoreLabels, matchSpans, maxMatching, schemes, types), not what reads through the client (docs/ARCHITECTURE.md)' },
+      { regex: '^\\.{1,2}/(?:.*/)?eval/(?!(?:scoreLabels|matchSpans|maxMatching|schemes|types|prCurve)(?:\\.js)?$)', message: 'the emulator may import only the pure scoring of src/eval (scoreLabels, matchSpans, maxMatching, schemes, types, prCurve), not what reads through the client (docs/ARCHITECTURE.md)' },
       { regex: '^labelkit$|^labelkit-tools(?:/|$)', message: 'the emulator stands in for the service: it does not use the client (docs/ARCHITECTURE.md)' },
     ],
   },
@@ -106,9 +106,9 @@ const rooms = [
   },
   {
     // The pure scoring, which the emulator's results page imports too: nothing but itself.
-    files: ['src/eval/scoreLabels.ts', 'src/eval/matchSpans.ts', 'src/eval/maxMatching.ts', 'src/eval/schemes.ts', 'src/eval/types.ts'],
+    files: ['src/eval/scoreLabels.ts', 'src/eval/matchSpans.ts', 'src/eval/maxMatching.ts', 'src/eval/schemes.ts', 'src/eval/types.ts', 'src/eval/prCurve.ts'],
     patterns: [
-      { regex: '^(?!\\./(?:scoreLabels|matchSpans|maxMatching|schemes|types)\\.js$)', message: 'the scoring (scoreLabels, matchSpans, maxMatching, schemes, types) is pure: the emulator imports it, so it imports nothing but itself (docs/ARCHITECTURE.md)' },
+      { regex: '^(?!\\./(?:scoreLabels|matchSpans|maxMatching|schemes|types|prCurve)\\.js$)', message: 'the scoring (scoreLabels, matchSpans, maxMatching, schemes, types, prCurve) is pure: the emulator imports it, so it imports nothing but itself (docs/ARCHITECTURE.md)' },
     ],
   },
   {

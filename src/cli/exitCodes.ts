@@ -22,6 +22,8 @@ export const EXIT = {
   labelSetsChanged: 10,
   /** `eval --fail-under`: the model's micro F1 is under the threshold. */
   f1BelowThreshold: 11,
+  /** `eval --max-drop`: micro F1 or a label's F1 dropped more than allowed from the baseline, beyond noise. */
+  f1Dropped: 12,
   interrupted: 130,
 } as const;
 
@@ -44,5 +46,6 @@ export const EXIT_CODE_HELP = [
   '  9    label-sets plan --exit-code: the label sets differ from the file (there is something to apply)',
   '  10   label-sets apply: the label sets changed since the plan (or while it wrote); nothing more was written (plan again)',
   '  11   eval --fail-under: the model\'s micro F1 is under the threshold',
+  '  12   eval --max-drop: micro F1 or a label\'s F1 dropped from the --baseline report by more than allowed, beyond noise',
   '  130  interrupted (Ctrl-C)',
 ].join('\n');

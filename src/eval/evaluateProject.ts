@@ -4,6 +4,11 @@ import type { CallOptions, LabelingClient, TextLabel } from 'labelkit';
 import { findCopies } from './findCopies.js';
 import { readAllLabels, readLines, spanText } from './listLabels.js';
 import type { ProjectCopies } from './findCopies.js';
+import { bootstrapF1, DocumentCounts } from './bootstrap.js';
+import type { F1Intervals } from './bootstrap.js';
+import type { ReportComparison } from './compareReports.js';
+import { ConfidenceCollector } from './prCurve.js';
+import type { ConfidenceCurves } from './prCurve.js';
 import { Scorer } from './scoreLabels.js';
 import type { ScoreOptions } from './scoreLabels.js';
 import type { EvalCursor, EvalLabel, EvalSpan, Mistake, MistakeKind, ScoreReport } from './types.js';
@@ -50,6 +55,12 @@ export interface EvalReport extends ScoreReport {
   goldExcluded: Record<NotGold, number>;
   /** The model's labels left out because they were deleted. */
   predictedDeleted: number;
+  /** The precision-recall curves over the predictions' confidences, per label and micro, with the best threshold. */
+  confidence: ConfidenceCurves;
+  /** With `ci`: the bootstrap intervals of micro F1 and each label's F1. */
+  intervals?: F1Intervals;
+  /** With `labelkit eval --baseline`: each F1 against the saved report's (see `compareReports`). */
+  comparison?: ReportComparison;
 }
 
 /** One mistake of the model as `labelkit eval --errors` writes it: where, what kind, both spans with their text. */
@@ -83,6 +94,11 @@ export interface EvaluateOptions extends ScoreOptions, CallOptions {
   onProgress?: (done: number, total: number) => void;
   /** The copies, when already found with {@link findCopies}. @defaultValue found here */
   copies?: ProjectCopies;
+  /**
+   * Bootstrap intervals of micro F1 and each label's F1 over documents (`bootstrapF1`): how many
+   * resamples (1,000 unless told) and the seed that makes them repeatable. @defaultValue none
+   */
+  ci?: { resamples?: number; seed: number };
   /**
    * Called with every mistake of the model (see `MistakeKind`), document after document, with the
    * spans' text: each document's lines are then read too (one more request per page of lines).
@@ -123,7 +139,10 @@ function mistakeRow(m: Mistake, fileName: string, lines: Awaited<ReturnType<type
  * @returns the report (see {@link EvalReport}; `labelkit eval --json` prints it)
  * @throws `CopyNotFoundError` (see {@link findCopies}); a labelkit error when a call fails
  * @remarks Reads both copies of a document at once, a few documents ahead (`READ_AHEAD`), and keeps
- * only counts between documents, so memory stays flat with the project's size. Gold: the reviewer copy's labels less
+ * only counts between documents, no span: the scores' counts, and for the confidence curves one
+ * pair of counts per distinct confidence and label (so memory grows with the distinct confidences
+ * at most, never with the spans). With `ci`, it also keeps each document's counts per label (a
+ * few numbers per document and label present) and resamples them once all are read. Gold: the reviewer copy's labels less
  * those {@link notGold} names. The model's: the labeler copy's labels that are not deleted.
  * @example
  * ```ts
@@ -141,6 +160,9 @@ export async function evaluateProject(client: LabelingClient, projectId: string,
   const scorer = new Scorer({ ...options, labels, ...(onMistakeRow && { onMistake: (m: Mistake) => onMistakeRow(mistakeRow(m, current.fileName, current.lines, labels)) }) });
   const goldExcluded: Record<NotGold, number> = { conflict: 0, rejected: 0, deleted: 0 };
   let predictedDeleted = 0;
+  const curves = new ConfidenceCollector();
+  // With intervals: each document's counts per label, kept for the resamples (a few numbers per document and label).
+  const counts = options.ci ? new DocumentCounts() : undefined;
   // Both copies of a document at once (and its lines when the mistakes are asked for), READ_AHEAD
   // documents ahead of the one being scored.
   // Each document's requests listen to a signal of its own, which alone listens to the shared
@@ -177,8 +199,21 @@ export async function evaluateProject(client: LabelingClient, projectId: string,
       if (label.deleted === true) predictedDeleted++;
       else predicted.push(toEvalSpan(label, doc.originId));
     }
-    scorer.add(gold, predicted, doc.originId);
+    const matches = scorer.add(gold, predicted, doc.originId);
+    curves.add(matches);
+    counts?.add(matches);
     options.onProgress?.(i, copies.documents.length);
   }
-  return { version: 1, projectId, labelerEmail: copies.labelerEmail, documents: copies.documents.length, ...scorer.report(), goldExcluded, predictedDeleted };
+  const scores = scorer.report();
+  return {
+    version: 1,
+    projectId,
+    labelerEmail: copies.labelerEmail,
+    documents: copies.documents.length,
+    ...scores,
+    goldExcluded,
+    predictedDeleted,
+    confidence: curves.curves(scores.labels),
+    ...(counts && options.ci && { intervals: bootstrapF1(counts, scores.labels, options.ci) }),
+  };
 }

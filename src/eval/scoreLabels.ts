@@ -1,4 +1,5 @@
 import { matchSpans, sortSpans, tokenUnits } from './matchSpans.js';
+import type { DocumentMatch } from './matchSpans.js';
 import { mistakesOf, noCounts, pairOutcome, schemePairs, schemeScore } from './schemes.js';
 import type { SchemeCounts } from './schemes.js';
 import { SCHEMES } from './types.js';
@@ -132,9 +133,11 @@ export class Scorer {
    * @param predicted - the model's spans of the same document
    * @param documentId - the document, for its row of `perDocument` @defaultValue the spans'
    * `documentId`, else `(document N)`
+   * @returns how the document's spans met, one match per layer (units as scored: token units in
+   * `token` mode): what the confidence curves and the bootstrap's per-document counts read
    * @throws `ScoringError` in `token` mode for a span over two sentences (see `tokenUnits`)
    */
-  add(gold: readonly EvalSpan[], predicted: readonly EvalSpan[], documentId?: string): void {
+  add(gold: readonly EvalSpan[], predicted: readonly EvalSpan[], documentId?: string): DocumentMatch[] {
     const doc = { gold: 0, predicted: 0, tp: 0 };
     const { layer, minConfidence } = this.options;
     const byLayer = new Map<number, { gold: EvalSpan[]; predicted: EvalSpan[] }>();
@@ -154,6 +157,7 @@ export class Scorer {
       if (minConfidence !== undefined && typeof span.confidenceScore === 'number' && span.confidenceScore < minConfidence) this.belowConfidence++;
       else group(span).predicted.push(span);
     }
+    const matches: DocumentMatch[] = [];
     for (const layerId of [...byLayer.keys()].sort((a, b) => a - b)) {
       const g = byLayer.get(layerId)!;
       const goldUnits = this.match === 'token' ? tokenUnits(g.gold) : sortSpans(g.gold);
@@ -164,6 +168,7 @@ export class Scorer {
       doc.predicted += predUnits.length;
       const m = matchSpans(goldUnits, predUnits, this.match);
       doc.tp += m.found.length;
+      matches.push(m);
       for (const [s, p] of m.found) {
         this.count(s).tp++;
         this.confuse(s, p);
@@ -176,6 +181,7 @@ export class Scorer {
     }
     const id = documentId ?? gold[0]?.documentId ?? predicted[0]?.documentId ?? `(document ${this.perDocument.length + 1})`;
     this.perDocument.push({ documentId: id, ...doc, fp: doc.predicted - doc.tp, fn: doc.gold - doc.tp, ...figuresOf(doc.tp, doc.predicted, doc.gold) });
+    return matches;
   }
 
   /**

@@ -83,6 +83,14 @@ export interface ConfusionCell {
   count: number;
 }
 
+/**
+ * The corner of the confusion table, and its caption: one wording for the CLI's table and the
+ * results page's (rows are gold labels, columns predicted ones).
+ */
+export const CONFUSION_CORNER = 'gold \\ predicted';
+/** What the confusion table's rows and columns are, as the CLI and the results page say it. */
+export const CONFUSION_CAPTION = 'rows: gold, columns: predicted; "(none)": no span met';
+
 /** The four evaluation schemes of SemEval-2013 task 9.1, as nervaluate names them. */
 export type SchemeName = 'strict' | 'exact' | 'partial' | 'ent_type';
 

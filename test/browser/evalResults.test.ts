@@ -53,12 +53,22 @@ describe.skipIf(!chromiumPath)('the results page scores the job against gold (re
     expect(loc.bars.map(([, , w]) => Math.round(w as number))).toEqual([120, 60, 80]);
     const confusion = await page.locator('table.confusion tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
     expect(confusion).toEqual([
-      ['gold \\ model', 'PERSON', 'ORG', 'LOC', '(none)'],
+      ['gold \\ predicted', 'PERSON', 'ORG', 'LOC', '(none)'],
       ['PERSON', '1', '0', '0', '1'],
       ['ORG', '0', '0', '0', '1'],
       ['LOC', '1', '0', '1', '0'],
       ['(none)', '0', '2', '0', ''],
     ]);
+    // The gold left out, named beside the figures; the curves over confidence, each best threshold a dot.
+    expect(await page.locator('#gold-left-out [data-left-out]').allTextContents()).toEqual(['1 CONFLICT', '0 rejected', '1 deleted']);
+    expect(await page.locator('#curves figure').evaluateAll((fs) => fs.map((f) => [f.getAttribute('data-curve'), f.getAttribute('data-best-threshold')]))).toEqual([
+      ['micro', '0.9'],
+      ['PERSON', '0.9'],
+      ['ORG', null],
+      ['LOC', '0.95'],
+    ]);
+    const dot = await page.locator('#curves figure[data-curve="micro"] circle[data-best]').boundingBox();
+    expect(dot!.width).toBeGreaterThan(4);
   });
 
   it('follows the overlap link: the short boundary is found there', async () => {

@@ -4,7 +4,7 @@ import { describe, expectTypeOf, it } from 'vitest';
 import { readDocumentLabels, readLabelsOfDocuments } from '../../src/client/index.js';
 import type { TextCursor, TextLabel } from '../../src/client/index.js';
 import { evaluateProject, scoreLabels } from '../../src/eval/index.js';
-import type { ConfusionCell, DocumentScore, EvalLabel, EvalReport, LabelScore, MatchMode, MistakeKind, MistakeRow, NotGold, SchemeName, SchemeReport, SchemeScore } from '../../src/eval/index.js';
+import type { ConfidenceCurves, ConfusionCell, DocumentScore, EvalLabel, EvalReport, F1Intervals, LabelScore, MatchMode, MistakeKind, MistakeRow, NotGold, PrCurve, ReportComparison, SchemeName, SchemeReport, SchemeScore } from '../../src/eval/index.js';
 
 describe('reading labels back', () => {
   it('yields pages of TextLabel, and documents with their labels', () => {
@@ -52,6 +52,14 @@ describe('the evaluation report (labelkit eval --json)', () => {
     expectTypeOf<Pick<DocumentScore, 'documentId' | 'gold' | 'predicted' | 'tp' | 'fp' | 'fn'>>().toEqualTypeOf<{ documentId: string; gold: number; predicted: number; tp: number; fp: number; fn: number }>();
     expectTypeOf<MistakeKind>().toEqualTypeOf<'missed' | 'spurious' | 'wrong-label' | 'boundary'>();
     expectTypeOf<MistakeRow['kind']>().toEqualTypeOf<MistakeKind>();
-    expectTypeOf(scoreLabels).returns.toMatchTypeOf<Omit<EvalReport, 'version' | 'projectId' | 'labelerEmail' | 'documents' | 'goldExcluded' | 'predictedDeleted'>>();
+    expectTypeOf(scoreLabels).returns.toMatchTypeOf<Omit<EvalReport, 'version' | 'projectId' | 'labelerEmail' | 'documents' | 'goldExcluded' | 'predictedDeleted' | 'confidence' | 'intervals' | 'comparison'>>();
+  });
+
+  it('adds the confidence curves always, the intervals with --ci and the comparison with --baseline', () => {
+    expectTypeOf<EvalReport['confidence']>().toEqualTypeOf<ConfidenceCurves>();
+    expectTypeOf<PrCurve>().toEqualTypeOf<{ thresholds: number[]; precision: number[]; recall: number[]; best: { threshold: number; precision: number; recall: number; f1: number } | null }>();
+    expectTypeOf<EvalReport['intervals']>().toEqualTypeOf<F1Intervals | undefined>();
+    expectTypeOf<F1Intervals['micro']>().toEqualTypeOf<[low: number, high: number]>();
+    expectTypeOf<EvalReport['comparison']>().toEqualTypeOf<ReportComparison | undefined>();
   });
 });

@@ -1,6 +1,8 @@
 import { matchSpans, sortSpans, tokenUnits } from '../../eval/matchSpans.js';
+import { ConfidenceCollector } from '../../eval/prCurve.js';
+import type { ConfidenceCurves, PrCurve } from '../../eval/prCurve.js';
 import { Scorer } from '../../eval/scoreLabels.js';
-import { MATCH_MODES } from '../../eval/types.js';
+import { CONFUSION_CAPTION, CONFUSION_CORNER, MATCH_MODES } from '../../eval/types.js';
 import type { EvalLabel, EvalSpan, Figures, MatchMode, ScoreReport } from '../../eval/types.js';
 import type { EmulatorStore } from '../store.js';
 import { Tokens } from '../tokens.js';
@@ -21,9 +23,16 @@ interface OutcomeMark {
   other?: string;
 }
 
+/** Why a gold label was left out, as `labelkit eval`'s `notGold` says (that order: deleted first). */
+type LeftOut = 'conflict' | 'rejected' | 'deleted';
+
 /** The job's copy scored against the reviewer copy: the report, and per document and line the spans to mark. */
 interface CopyEvaluation {
   report: ScoreReport;
+  /** The precision-recall curves over the model's confidences. */
+  curves: ConfidenceCurves;
+  /** Labels of the reviewer copy left out of gold, by reason. */
+  goldExcluded: Record<LeftOut, number>;
   /** document id → line → marks. */
   marks: Map<string, Map<number, OutcomeMark[]>>;
 }
@@ -34,7 +43,7 @@ const itemKey = (layer: number, name: string) => `${layer}\u0000${name.toLowerCa
 type LineSpan = EvalSpan & { name: string };
 
 /** The spans of one copy per document, as the scoring reads them (gold: less CONFLICT and deleted). */
-function spansOf(copy: LabeledCopy, items: ReadonlyMap<string, { id: string; name: string }>, gold: boolean, tokens: Tokens): Map<string, LineSpan[]> {
+function spansOf(copy: LabeledCopy, items: ReadonlyMap<string, { id: string; name: string }>, gold: boolean, tokens: Tokens, leftOut?: Record<LeftOut, number>): Map<string, LineSpan[]> {
   const byDoc = new Map<string, LineSpan[]>();
   for (const doc of copy.documents) {
     const spans: LineSpan[] = [];
@@ -47,7 +56,11 @@ function spansOf(copy: LabeledCopy, items: ReadonlyMap<string, { id: string; nam
       };
       for (const e of line.entities) {
         // Not gold, as labelkit eval's notGold says: deleted, an unresolved CONFLICT, or rejected by the reviewer.
-        if (e.deleted === true || (gold && (e.labeledBy === 'CONFLICT' || e.rejected === true))) continue;
+        const why: LeftOut | null = e.deleted === true ? 'deleted' : gold && e.labeledBy === 'CONFLICT' ? 'conflict' : gold && e.rejected === true ? 'rejected' : null;
+        if (why) {
+          if (leftOut) leftOut[why]++;
+          continue;
+        }
         const [first, last] = [tokenAt(e.start_char, false), tokenAt(e.end_char, true)];
         if (first < 0 || last < 0) continue; // the store keeps whole tokens; never here
         const item = items.get(itemKey(e.layer, e.label));
@@ -58,6 +71,7 @@ function spansOf(copy: LabeledCopy, items: ReadonlyMap<string, { id: string; nam
           labelId: item?.id ?? e.label,
           layer: e.layer,
           labeledBy: e.labeledBy ?? (gold ? 'REVIEWER' : 'LABELER'),
+          confidenceScore: e.confidence_score ?? null,
           name: item?.name ?? e.label,
         });
       }
@@ -87,15 +101,17 @@ export function evaluateCopy(store: EmulatorStore, project: StoredProject, sourc
   // A name is bound within the set whose index is the span's layer (not the set at that position), first item first.
   const items = new Map<string, { id: string; name: string }>();
   for (const set of project.labelSets) for (const l of set.labels) if (!items.has(itemKey(set.index, l.name))) items.set(itemKey(set.index, l.name), l);
-  const gold = spansOf(reviewer, items, true, tokens);
+  const goldExcluded: Record<LeftOut, number> = { conflict: 0, rejected: 0, deleted: 0 };
+  const gold = spansOf(reviewer, items, true, tokens, goldExcluded);
   const predicted = model ? spansOf(model, items, false, tokens) : new Map<string, LineSpan[]>();
   const labels: EvalLabel[] = project.labelSets.flatMap((set) => set.labels.map((l) => ({ id: l.id, layer: set.index, name: l.name })));
   const scorer = new Scorer({ match, labels });
+  const curves = new ConfidenceCollector();
   const marks = new Map<string, Map<number, OutcomeMark[]>>();
   for (const doc of project.documents) {
     const g = gold.get(doc.id) ?? [];
     const p = predicted.get(doc.id) ?? [];
-    scorer.add(g, p);
+    curves.add(scorer.add(g, p));
     const lines = new Map<number, OutcomeMark[]>();
     const add = (span: EvalSpan, outcome: Outcome, other?: EvalSpan) => {
       const text = doc.lines[span.start.sentenceId] ?? '';
@@ -122,7 +138,8 @@ export function evaluateCopy(store: EmulatorStore, project: StoredProject, sourc
     }
     marks.set(doc.id, lines);
   }
-  return { report: scorer.report(), marks };
+  const report = scorer.report();
+  return { report, curves: curves.curves(report.labels), goldExcluded, marks };
 }
 
 /** Styles of the evaluation (the page's CSP allows inline styles, no script). */
@@ -134,6 +151,8 @@ mark.o{color:inherit;border-radius:3px;padding:0 .1rem}
 .otag.o-tp{background:#16a34a} .otag.o-fp{background:#dc2626} .otag.o-fn{background:#d97706}
 .missed{color:#92400e;font-size:.9rem} .missed .k{font:12px ui-monospace,monospace;margin-right:.4rem}
 table.scores td.num{text-align:right;font-variant-numeric:tabular-nums} .zero{color:#b45309}
+.curves{display:flex;flex-wrap:wrap;gap:.75rem} .curves figure{margin:0} .curves figcaption{font-size:.8rem;text-align:center}
+.leftout{font-size:.9rem}
 </style>`;
 
 const OUTCOME_WORD: Record<Outcome, string> = { tp: 'true positive', fp: 'false positive', fn: 'missed' };
@@ -177,6 +196,68 @@ function bars(f: Figures): string {
   return `<svg width="190" height="42" viewBox="0 0 190 42" role="img" aria-label="precision ${f3(f.precision)}, recall ${f3(f.recall)}, F1 ${f3(f.f1)}">${rows.join('')}</svg>`;
 }
 
+/** Most points a curve's SVG draws (evenly picked, the ends and the best point kept). */
+const MAX_CURVE_POINTS = 400;
+
+/**
+ * One precision-recall curve as inline SVG: recall across, precision up, the best threshold as a dot.
+ *
+ * @param name - what the curve is of (a label, or micro)
+ * @param curve - the curve
+ * @returns HTML: a figure with the SVG and a caption naming the best threshold
+ */
+function curveSvg(name: string, curve: PrCurve): string {
+  const [w, h, pad] = [160, 120, 22];
+  const x = (r: number) => (pad + r * (w - pad - 6)).toFixed(1);
+  const y = (p: number) => (h - pad - p * (h - pad - 6)).toFixed(1);
+  const n = curve.precision.length;
+  const bestAt = curve.best ? curve.thresholds.indexOf(curve.best.threshold) : -1;
+  const step = Math.max(1, Math.ceil(n / MAX_CURVE_POINTS));
+  const picked = [...new Set([...Array.from({ length: Math.ceil(n / step) }, (_, k) => k * step), n - 1, ...(bestAt >= 0 ? [bestAt] : [])])].sort((a, b) => a - b);
+  const points = picked.map((i) => `${x(curve.recall[i]!)},${y(curve.precision[i]!)}`).join(' ');
+  const best = curve.best
+    ? `<circle data-best cx="${x(curve.best.recall)}" cy="${y(curve.best.precision)}" r="3.5" fill="#dc2626"><title>confidence ≥ ${curve.best.threshold}: precision ${f3(curve.best.precision)}, recall ${f3(curve.best.recall)}, F1 ${f3(curve.best.f1)}</title></circle>`
+    : '';
+  const axes = `<path d="M${pad} 6V${h - pad}H${w - 6}" fill="none" stroke="#9ca3af"/><text x="${w / 2}" y="${h - 6}" font-size="9" text-anchor="middle">recall</text><text x="8" y="${(h - pad) / 2}" font-size="9" text-anchor="middle" transform="rotate(-90 8 ${(h - pad) / 2})">precision</text>`;
+  const caption = curve.best ? `best F1 ${f3(curve.best.f1)} at confidence ≥ ${curve.best.threshold}` : 'no threshold gives an F1 above 0';
+  return `<figure data-curve="${escapeHtml(name)}" data-points="${n}"${curve.best ? ` data-best-threshold="${curve.best.threshold}"` : ''}><svg width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" role="img" aria-label="precision-recall curve of ${escapeHtml(name)}: ${escapeHtml(caption)}">${axes}<polyline points="${points}" fill="none" stroke="#2563eb" stroke-width="1.5"/>${best}</svg><figcaption><strong>${escapeHtml(name)}</strong><br>${escapeHtml(caption)}</figcaption></figure>`;
+}
+
+/**
+ * The precision-recall curves of a report over the model's confidences, micro first.
+ *
+ * @param curves - the curves
+ * @returns HTML, or an empty string when no prediction carries a confidence
+ */
+function curvesHtml(curves: ConfidenceCurves): string {
+  if (!curves.micro) return '';
+  const figures = [curveSvg('micro', curves.micro), ...curves.labels.filter((l) => l.curve).map((l) => curveSvg(l.name ?? l.id, l.curve!))];
+  const unscored = curves.unscored > 0 ? ` ${curves.unscored} prediction${curves.unscored === 1 ? '' : 's'} without a confidence count at every threshold.` : '';
+  return `<h3>Precision and recall over the model's confidence</h3>
+<p class="small muted">Each point: the predictions whose confidence is at least a threshold (as scikit-learn's <code>precision_recall_curve</code>; recall over every gold span); the red dot: the threshold with the best F1 (<code>labelkit eval --json</code>: <code>confidence</code>).${unscored}</p>
+<div class="curves" id="curves">${figures.join('')}</div>`;
+}
+
+/** Why each kind of gold label is left out, in the words of `labelkit eval`'s report. */
+const LEFT_OUT_WHY: Record<LeftOut, [word: string, why: string]> = {
+  conflict: ['CONFLICT', 'a disagreement nobody settled'],
+  rejected: ['rejected', 'by the reviewer'],
+  deleted: ['deleted', 'no longer a label'],
+};
+
+/**
+ * The gold labels left out of the scoring, by reason, beside the figures (as the CLI's
+ * "left out:" line), so that they are not read as the model's mistakes.
+ *
+ * @param leftOut - the counts by reason
+ * @returns HTML
+ */
+function leftOutHtml(leftOut: Record<LeftOut, number>): string {
+  const total = leftOut.conflict + leftOut.rejected + leftOut.deleted;
+  const parts = (['conflict', 'rejected', 'deleted'] as const).map((k) => `<span data-left-out="${k}">${leftOut[k]} ${LEFT_OUT_WHY[k][0]}</span> <span class="muted">(${LEFT_OUT_WHY[k][1]})</span>`);
+  return `<p class="leftout" id="gold-left-out" data-total="${total}">Gold labels left out: ${parts.join(', ')}${total > 0 ? ' — not scored: the model is not counted wrong for them' : ''}.</p>`;
+}
+
 /**
  * The evaluation section of a results page: micro figures, per-label P/R/F1 with inline SVG bars,
  * the averages and the confusion table, with links to the other match modes.
@@ -184,9 +265,15 @@ function bars(f: Figures): string {
  * @param report - the scores
  * @param view - how the page marks the text now
  * @param link - the page's URL with another match mode or view
+ * @param more - the precision-recall curves to draw, and the gold labels left out (named beside the figures)
  * @returns HTML
  */
-export function evalSummaryHtml(report: ScoreReport, view: 'labels' | 'outcomes', link: (options: { match?: MatchMode; view?: 'labels' | 'outcomes' }) => string): string {
+export function evalSummaryHtml(
+  report: ScoreReport,
+  view: 'labels' | 'outcomes',
+  link: (options: { match?: MatchMode; view?: 'labels' | 'outcomes' }) => string,
+  more: { curves?: ConfidenceCurves; goldExcluded?: Record<LeftOut, number> } = {},
+): string {
   const m = report.micro;
   const modes = MATCH_MODES.map((mode) => (mode === report.match ? `<strong>${mode}</strong>` : `<a href="${escapeHtml(link({ match: mode }))}" data-match-link="${mode}">${mode}</a>`)).join(' · ');
   const views = (['labels', 'outcomes'] as const)
@@ -205,12 +292,14 @@ export function evalSummaryHtml(report: ScoreReport, view: 'labels' | 'outcomes'
   return `${EVAL_STYLE}<section id="evaluation" class="box" data-match="${report.match}">
 <strong>Model vs gold</strong> <span class="muted small">(this copy against the reviewer copy, as <code>labelkit eval</code> scores it) · match: ${modes}</span>
 <p>micro precision <strong data-micro="precision">${f3(m.precision)}</strong> · recall <strong data-micro="recall">${f3(m.recall)}</strong> · F1 <strong data-micro="f1">${f3(m.f1)}</strong> <span class="muted small">(${m.tp} found, ${m.fp} false positive${m.fp === 1 ? '' : 's'}, ${m.fn} missed of ${m.gold} gold)</span></p>
+${more.goldExcluded ? leftOutHtml(more.goldExcluded) : ''}
 <table class="scores"><tr><th>label</th><th>gold</th><th>predicted</th><th>TP</th><th>FP</th><th>FN</th><th>precision · recall · F1</th></tr>
 ${rows.join('\n')}
 ${avg('micro', m)}${avg('macro', report.macro)}${avg('weighted', report.weighted)}</table>
 ${marked ? '<p class="small zero">* nothing to divide by: reported as 0</p>' : ''}
-<h3>Confusion <span class="muted small">(rows: gold, columns: the model; "(none)": no span met)</span></h3>
-<table class="confusion"><tr><th>gold \\ model</th>${axis.map((p) => `<th>${name(p)}</th>`).join('')}</tr>${confusion.join('')}</table>
+<h3>Confusion <span class="muted small">(${escapeHtml(CONFUSION_CAPTION)})</span></h3>
+<table class="confusion"><tr><th>${escapeHtml(CONFUSION_CORNER)}</th>${axis.map((p) => `<th>${name(p)}</th>`).join('')}</tr>${confusion.join('')}</table>
+${more.curves ? curvesHtml(more.curves) : ''}
 <p class="small">Text below marked: ${views}${view === 'outcomes' ? ' — <mark class="o o-tp">found</mark> <mark class="o o-fp">false positive</mark> <mark class="o o-fn">missed gold</mark> (on a row of its own)' : ''}</p>
 </section>`;
 }

@@ -155,7 +155,7 @@ ${jobErrorsHtml(job.errors)}</div>`);
   if (evaluation) {
     const link = (options: { match?: MatchMode; view?: ResultsView }) =>
       resultsPath(project.id, chosen!.job.id, { match: options.match ?? match, view: options.view ?? view });
-    parts.push(evalSummaryHtml(evaluation.report, view, link));
+    parts.push(evalSummaryHtml(evaluation.report, view, link, { curves: evaluation.curves, goldExcluded: evaluation.goldExcluded }));
   }
   parts.push(`<h2>Labels</h2>${labelLegendHtml(project.labelSets, counts)}`);
   parts.push('<h2>Documents</h2>');

@@ -1,5 +1,7 @@
+import { CONFUSION_CAPTION, CONFUSION_CORNER, markdownReport } from '../../../eval/index.js';
 import type { EvalLabel, EvalReport, Figures, SchemeName, SchemeScore } from '../../../eval/index.js';
 import type { Io, Printer } from '../../io.js';
+import { ciLines, printComparisonWarnings } from './compareLogger.js';
 
 /** A label as the table names it: its name, or its id in brackets when no label set has it. */
 const nameOf = (l: EvalLabel | null) => (l === null ? '(none)' : (l.name ?? `[${l.id}]`));
@@ -31,14 +33,14 @@ function formatEvalReport(report: EvalReport, scheme?: SchemeName): string[] {
   const marked = [...report.labels, report.micro, report.macro, report.weighted].some((f) => f.zeroDivision.length > 0);
   if (marked) lines.push('* nothing to divide by: reported as 0');
   if (scheme !== undefined) lines.push(...formatScheme(report, scheme));
-  lines.push('', 'Confusion (rows: gold, columns: predicted; "(none)": no span met):');
+  lines.push('', `Confusion (${CONFUSION_CAPTION}):`);
   const key = (l: EvalLabel | null) => (l === null ? '' : `${l.layer}\u0000${l.id}`);
   const seen = new Map<string, EvalLabel | null>();
   for (const l of report.labels) seen.set(key(l), l);
   seen.set('', null);
   const axis = [...seen.values()];
   const count = new Map(report.confusion.map((c) => [`${key(c.gold)}\u0001${key(c.predicted)}`, c.count]));
-  const confusion = [['gold \\ predicted', ...axis.map(nameOf)]];
+  const confusion = [[CONFUSION_CORNER, ...axis.map(nameOf)]];
   for (const g of axis) confusion.push([nameOf(g), ...axis.map((p) => String(count.get(`${key(g)}\u0001${key(p)}`) ?? (g === null && p === null ? '' : 0)))]);
   lines.push(...table(confusion), '');
   const used = Object.entries(report.goldLabeledBy).map(([by, n]) => `${by} ${n}`).join(', ') || 'none';
@@ -71,12 +73,16 @@ function formatScheme(report: EvalReport, scheme: SchemeName): string[] {
  * @param printer - where to print
  * @param report - the report
  * @param options - `json`: the report as one JSON object (see README "How good is my model?");
- * `failUnder`: the threshold, to say on stderr when micro F1 is under it; `scheme`: the
- * SemEval-2013 9.1 scheme whose table follows the per-label table
+ * `format`: `markdown` prints the table (or the comparison) as markdown, `text` the tables (with
+ * the intervals or the comparison); `failUnder`: the threshold, to say on stderr when micro F1 is
+ * under it; `scheme`: the SemEval-2013 9.1 scheme whose table follows the per-label table (text only)
  */
-export function printEvalReport(printer: Printer, report: EvalReport, options: { json: boolean; failUnder?: number | undefined; scheme?: SchemeName | undefined }): void {
-  if (options.json) printer.json(report);
-  else for (const line of formatEvalReport(report, options.scheme)) printer.out(line);
+export function printEvalReport(printer: Printer, report: EvalReport, options: { json: boolean; format?: 'text' | 'json' | 'markdown'; failUnder?: number | undefined; scheme?: SchemeName | undefined }): void {
+  const format = options.format ?? (options.json ? 'json' : 'text');
+  if (format === 'json') printer.json(report);
+  else if (format === 'markdown') for (const line of markdownReport(report)) printer.out(line);
+  else for (const line of [...formatEvalReport(report, options.scheme), ...ciLines(report)]) printer.out(line);
+  printComparisonWarnings(printer, report);
   if (options.failUnder !== undefined && report.micro.f1 < options.failUnder) {
     printer.err(`labelkit: micro F1 ${report.micro.f1.toFixed(3)} is under --fail-under ${options.failUnder}`);
   }

@@ -1,5 +1,5 @@
 import { createLabelingClient } from 'labelkit';
-import { CopyNotFoundError, evaluateProject, MATCH_MODES, SCHEMES, ScoringError } from '../../../eval/index.js';
+import { compareReports, CopyNotFoundError, evaluateProject, MATCH_MODES, SCHEMES, ScoringError } from '../../../eval/index.js';
 import type { EvalReport, MatchMode, MistakeRow, SchemeName } from '../../../eval/index.js';
 import { requireConnection, requireId } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
@@ -8,9 +8,11 @@ import type { ActionContext } from '../../runAction.js';
 import { CliUsageError } from '../../usageError.js';
 import type { UsageProblem } from '../../usageError.js';
 import { checkErrorsFile, writeErrorsFile } from './errorsFile.js';
+import { checkCiFlags } from './ciFlags.js';
+import type { CiFlags, CiOptions } from './ciFlags.js';
 
 /** Flags of `labelkit eval`. */
-export interface EvalFlags extends ConnectionFlags {
+export interface EvalFlags extends ConnectionFlags, CiFlags {
   project?: string;
   labeler?: string;
   match?: string;
@@ -55,12 +57,15 @@ export function copyProblem(error: unknown): unknown {
  * `--scheme`, `--errors`, connection flags
  * @param context - the run's io, printer and Ctrl-C signal
  * @param onProgress - called after each document
- * @returns the report, and the exit code: 0, or {@link EXIT.f1BelowThreshold} when micro F1 is under `--fail-under`;
- * with `--errors`, how many mistakes were written there (the file is written once scoring is done)
+ * @returns the report (with `intervals` under `--ci`, `comparison` under `--baseline`), the output
+ * options, and the exit code: 0, {@link EXIT.f1BelowThreshold} when micro F1 is under
+ * `--fail-under`, {@link EXIT.f1Dropped} when an F1 dropped more than `--max-drop` beyond noise
+ * (this one first when both hold); with `--errors`, how many mistakes were written there (the
+ * file is written once scoring is done)
  * @throws {@link CliUsageError} listing every problem with the flags (nothing is sent), or naming
  * `--labeler` when that copy does not exist; the client's errors as they come
  */
-export async function runEval(flags: EvalFlags, context: ActionContext, onProgress?: (done: number, total: number) => void): Promise<{ report: EvalReport; exitCode: number; errorsWritten?: { path: string; count: number } }> {
+export async function runEval(flags: EvalFlags, context: ActionContext, onProgress?: (done: number, total: number) => void): Promise<{ report: EvalReport; exitCode: number; output: CiOptions; errorsWritten?: { path: string; count: number } }> {
   const problems: UsageProblem[] = [];
   const projectId = requireId(flags.project, '--project', problems);
   if (flags.labeler !== undefined && flags.labeler.trim() === '') problems.push({ field: '--labeler', message: 'must be an e-mail' });
@@ -76,6 +81,7 @@ export async function runEval(flags: EvalFlags, context: ActionContext, onProgre
   if (flags.scheme !== undefined && !SCHEMES.includes(flags.scheme.toLowerCase() as SchemeName)) problems.push({ field: '--scheme', message: `must be ${SCHEMES.join(', ')}` });
   const errorsTarget = await checkErrorsFile(flags.errors, problems);
   const mistakes: MistakeRow[] = [];
+  const output = checkCiFlags(flags, problems);
   const connection = await requireConnection(flags, context.io, context.printer, problems);
   const client = createLabelingClient({ url: connection.url, ...connection.auth, retry: connection.retry });
   try {
@@ -87,9 +93,13 @@ export async function runEval(flags: EvalFlags, context: ActionContext, onProgre
       ...(minConfidence !== undefined && { minConfidence }),
       ...(onProgress && { onProgress }),
       ...(errorsTarget && { onMistakeRow: (row: MistakeRow) => void mistakes.push(row) }),
+      ...(output.ci && { ci: output.ci }),
     });
     if (errorsTarget) await writeErrorsFile(errorsTarget, mistakes);
-    return { report, ...(errorsTarget && { errorsWritten: { path: flags.errors!, count: mistakes.length } }), exitCode: failUnder !== undefined && report.micro.f1 < failUnder ? EXIT.f1BelowThreshold : EXIT.ok };
+    if (output.baseline) report.comparison = compareReports(report, output.baseline.report, { path: output.baseline.path, ...(output.maxDrop !== undefined && { maxDrop: output.maxDrop }) });
+    const dropped = (report.comparison?.regressions ?? 0) > 0;
+    const exitCode = dropped ? EXIT.f1Dropped : failUnder !== undefined && report.micro.f1 < failUnder ? EXIT.f1BelowThreshold : EXIT.ok;
+    return { report, output, ...(errorsTarget && { errorsWritten: { path: flags.errors!, count: mistakes.length } }), exitCode };
   } catch (error) {
     throw copyProblem(error);
   } finally {
