@@ -29,7 +29,6 @@ export const LABEL_CSV_COLUMNS = [
   'deleted',
 ] as const;
 
-
 /**
  * Prints the labels of `labelkit labels` as they are read.
  *
