@@ -85,6 +85,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     sequence: { sequencer: SlowestFirst },
+    // A temporary folder of the run's own; the run fails when a test leaves a labelkit-* entry in it.
+    globalSetup: ['test/support/tempFolderCheck.ts'],
     // The JSON report is what .ci/run counts ("tests: N passed, N failed").
     reporters: ['default', ['json', { outputFile: '.vitest-report.json' }]],
     projects: [

@@ -113,6 +113,12 @@ export class DestructiveStepsError extends LabelSetsAsCodeError {
   /** The writes already done when labels applied since the plan were seen (empty: nothing was written). */
   readonly done: string[];
   /**
+   * The refusal in words without naming how to allow it, e.g. "refused: the plan would remove 2
+   * applied labels (nothing was written)": for a front end that names its own switch (the CLI's
+   * `--allow-destructive`); `message` names the library's option, `allowDestructive: true`.
+   */
+  readonly refusal: string;
+  /**
    * @param steps - the refused steps, described
    * @param appliedLabels - how many applied labels they would remove, or null when not known
    * @param done - the writes of the same apply already done (counted again right before a later write)
@@ -120,7 +126,8 @@ export class DestructiveStepsError extends LabelSetsAsCodeError {
   constructor(steps: string[], appliedLabels: number | null, done: string[] = []) {
     const count = appliedLabels === null ? 'an unknown number of applied labels' : `${appliedLabels} applied label${appliedLabels === 1 ? '' : 's'}`;
     const wrote = done.length === 0 ? 'nothing was written' : `done before it was seen: ${done.join('; ')}; nothing else was written`;
-    super('DESTRUCTIVE', `refused: the plan would remove ${count} (allow it with allowDestructive / --allow-destructive; ${wrote}):\n${steps.join('\n')}`);
+    super('DESTRUCTIVE', `refused: the plan would remove ${count} (allow it with the option allowDestructive: true; ${wrote}):\n${steps.join('\n')}`);
+    this.refusal = `refused: the plan would remove ${count} (${wrote})`;
     this.done = done;
     this.steps = steps;
     this.appliedLabels = appliedLabels;

@@ -1,4 +1,4 @@
-import { isScalar, LineCounter, parseDocument } from 'yaml';
+import { isScalar, LineCounter, Parser, parseDocument } from 'yaml';
 import { isRecord } from '../shared/isRecord.js';
 import { jsonSyntaxProblems, parseJsonWithLines } from '../shared/jsonLocations.js';
 import { checkLabelSets, pathText } from './checkLabelSets.js';
@@ -43,7 +43,9 @@ export function isYamlFileName(name: string): boolean {
  * @returns the checked document and a way to name the line of any value
  * @throws {@link LabelSetsFileError} listing every problem at once, each as `file:line: path: rule`:
  * syntax errors (then nothing else is checked), a key given twice in one object (JSON; YAML
- * refuses it as a syntax error), and every rule of {@link checkLabelSets}
+ * refuses it as a syntax error), and every rule of {@link checkLabelSets}; an unquoted colour
+ * that breaks the YAML (`{ color: #ef4444 }`, whose `}` the comment swallows) is named at its own
+ * line with the hint to quote it, in place of the syntax errors after it
  * @remarks JSON is strict (no comments, no trailing commas). In YAML, a plain number where text
  * is expected (`id: 010`) is taken as written (`"010"`), and an unquoted colour (`color: #ef4444`,
  * which YAML reads as a comment, so as null) is refused with a hint to quote it.
@@ -85,7 +87,18 @@ function parseYaml(text: string): Parsed {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   if (doc.errors.length > 0) {
-    return { syntax: doc.errors.map((e) => ({ line: lineCounter.linePos(e.pos[0]).line, message: `not YAML: ${e.message.split('\n')[0]}` })) };
+    const syntax = doc.errors.map((e) => ({ at: e.pos[0], line: lineCounter.linePos(e.pos[0]).line, message: `not YAML: ${e.message.split('\n')[0]}` }));
+    // `{ labelName: A, color: #ef4444 }`: the `#` starts a comment that swallows the `}`, and YAML
+    // complains about the line after. Name the colour's line and the cause instead; a syntax error
+    // after it is most likely its echo, and shows again once the colour is quoted.
+    const colors = commentedColors(text);
+    if (colors.length === 0) return { syntax: syntax.map(({ line, message }) => ({ line, message })) };
+    const before = syntax.filter((e) => e.at < colors[0]!.at).map(({ line, message }) => ({ line, message }));
+    const hints = colors.map((c) => ({
+      line: lineCounter.linePos(c.at).line,
+      message: `not YAML: # starts a comment in YAML, so ${JSON.stringify(c.comment)} (the rest of the line) was read as a comment, not as the ${c.key}; write the colour in quotes: ${c.key}: "#${c.hex}"`,
+    }));
+    return { syntax: [...before, ...hints] };
   }
   const lineOf = (path: ValuePath) => {
     for (let n = path.length; n >= 0; n--) {
@@ -106,6 +119,29 @@ function parseYaml(text: string): Parsed {
     }
   });
   return { value, lineOf, extra };
+}
+
+/**
+ * The comments of a YAML text that are a colour written unquoted after a key (`color: #ef4444`).
+ *
+ * @param text - the YAML text (read by YAML's own lexer, so a `#` inside quotes is no comment)
+ * @returns each such comment's offset, key, text (trimmed) and hex digits, in order
+ */
+function commentedColors(text: string): { at: number; key: string; comment: string; hex: string }[] {
+  const comments: { offset: number; source: string }[] = [];
+  const collect = (token: unknown): void => {
+    if (Array.isArray(token)) token.forEach(collect);
+    else if (isRecord(token)) {
+      if (token.type === 'comment' && typeof token.offset === 'number' && typeof token.source === 'string') comments.push({ offset: token.offset, source: token.source });
+      else Object.values(token).forEach(collect);
+    }
+  };
+  for (const token of new Parser().parse(text)) collect(token);
+  return comments.flatMap(({ offset, source }) => {
+    const hex = /^#([0-9a-f]{8}|[0-9a-f]{6}|[0-9a-f]{3})\b/i.exec(source)?.[1];
+    const key = /([\w-]+)\s*:\s*$/.exec(text.slice(text.lastIndexOf('\n', offset - 1) + 1, offset))?.[1];
+    return hex && key ? [{ at: offset, key, comment: source.trim(), hex }] : [];
+  }).sort((a, b) => a.at - b.at);
 }
 
 /** Calls `visit` for each key of each object in a parsed document, with its path. */

@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { useTempDirs } from '../support/tempDirs.js';
 import { autoLabelMany, createMemoryJournal, openFileJournal } from '../../src/bulk/index.js';
 import type { JournalRecord, ManyEvent } from '../../src/bulk/index.js';
 // What bulk throws for bad input: a labelkit error of code VALIDATION (see validationError.test.ts).
@@ -13,6 +13,9 @@ import { startModelServer } from '../../src/model/index.js';
 import type { RunningModelServer } from '../../src/model/index.js';
 import { startCountingService } from '../support/countingService.js';
 import type { CountingService } from '../support/countingService.js';
+
+/** Temporary folders of this file, removed after its tests. */
+const tempDir = useTempDirs();
 
 const SECRET = 'SENTINEL-many-secret-5f2e';
 let service: CountingService;
@@ -45,7 +48,7 @@ const typesOf = (records: JournalRecord[], projectId: string) => records.filter(
 
 describe('autoLabelMany', () => {
   it('delivers 50 projects in one run, one job each, with a complete journal and shared polling', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'labelkit-many-')), 'run.ndjson');
+    const path = join(tempDir('labelkit-many-'), 'run.ndjson');
     const projects = ids(1, 50);
     const before = service.requests.length;
     const events: ManyEvent[] = [];

@@ -1,16 +1,20 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../support/tempDirs.js';
 import { openFileJournal } from '../../src/bulk/index.js';
 import type { JournalRecord } from '../../src/bulk/index.js';
 // What bulk throws for bad input: a labelkit error of code VALIDATION (see validationError.test.ts).
 import { ValidationError } from '../../src/client/index.js';
 
+/** Temporary folders of this file, removed after its tests. */
+const tempDir = useTempDirs();
+
 const at = '2026-01-01T00:00:00.000Z';
 const config = { endpoint: 'https://model.example.com/', numberOfFilesPerRequest: 2, labelerEmail: 'a@example.com', role: null };
-const fileIn = () => join(mkdtempSync(join(tmpdir(), 'labelkit-journal-')), 'run.ndjson');
+const fileIn = () => join(tempDir('labelkit-journal-'), 'run.ndjson');
 const line = (r: JournalRecord) => `${JSON.stringify(r)}\n`;
 const intent = (projectId: string): JournalRecord => ({ type: 'intent', at, projectId, config });
 

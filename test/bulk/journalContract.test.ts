@@ -1,10 +1,12 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { useTempDirs } from '../support/tempDirs.js';
 import { createMemoryJournal, openFileJournal, openPostgresJournal } from '../../src/bulk/index.js';
 import type { Journal, JournalProjectConfig } from '../../src/bulk/index.js';
 import { startTestPostgres } from '../support/postgres.js';
+
+/** Temporary folders of this file, removed after its tests. */
+const tempDir = useTempDirs();
 
 // One contract, every backend: what the run relies on when it claims a project.
 const pg = await startTestPostgres();
@@ -29,7 +31,7 @@ const backends: { name: string; skip?: string; newRun(): { claimers: Journal[]; 
   {
     name: 'file',
     newRun: () => {
-      const path = join(mkdtempSync(join(tmpdir(), 'labelkit-contract-')), 'run.ndjson');
+      const path = join(tempDir('labelkit-contract-'), 'run.ndjson');
       return { claimers: [openFileJournal(path)], reopen: () => openFileJournal(path) };
     },
   },

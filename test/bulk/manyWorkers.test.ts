@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTempDirs } from '../support/tempDirs.js';
 import { demoProjectId } from '../../src/emulator/index.js';
 import { startModelServer } from '../../src/model/index.js';
 import type { RunningModelServer } from '../../src/model/index.js';
@@ -10,6 +10,9 @@ import type { CliProcess, CliRun } from '../cli/spawnCli.js';
 import { startCountingService } from '../support/countingService.js';
 import type { CountingService } from '../support/countingService.js';
 import { startTestPostgres } from '../support/postgres.js';
+
+/** Temporary folders of this file, removed after its tests. */
+const tempDir = useTempDirs();
 
 // Many workers, one PostgreSQL journal, over real HTTP: the built `labelkit` binary in 4
 // processes against the emulator, two of them killed with SIGKILL mid-run and started again.
@@ -45,7 +48,7 @@ describe.skipIf(pg.skip !== undefined)(`many workers on one PostgreSQL journal${
     // trust authentication: the server ignores the password, but it is in the URL as a user would write it
     const url = pg.url!.replace('postgres@', `postgres:${DB_PASSWORD}@`);
     const ids = Array.from({ length: PROJECTS }, (_, i) => demoProjectId(i + 1));
-    const dir = mkdtempSync(join(tmpdir(), 'labelkit-workers-'));
+    const dir = tempDir('labelkit-workers-');
     const projectsFile = join(dir, 'projects.txt');
     writeFileSync(projectsFile, ids.join('\n') + '\n');
     const env = { LABELKIT_URL: service.url, LABELKIT_TOKEN: service.token, LABELKIT_MODEL_SECRET: SECRET };

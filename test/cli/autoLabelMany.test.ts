@@ -1,7 +1,7 @@
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTempDirs } from '../support/tempDirs.js';
 import { main } from '../../src/cli/main.js';
 import type { JournalRecord } from '../../src/bulk/index.js';
 import { demoProjectId } from '../../src/emulator/index.js';
@@ -13,12 +13,15 @@ import type { CountingService } from '../support/countingService.js';
 import { argv, fakeIo } from './fakeIo.js';
 import { killStarted, runCli, startCli } from './spawnCli.js';
 
+/** Temporary folders of this file, removed after its tests. */
+const tempDir = useTempDirs();
+
 // The built binary against the emulator behind a counting front (test/support/countingService.ts),
 // which counts the jobs the service started for each project.
 const SECRET = 'SENTINEL-cli-many-7d1a';
 let service: CountingService;
 let model: RunningModelServer;
-const dir = mkdtempSync(join(tmpdir(), 'labelkit-cli-many-'));
+const dir = tempDir('labelkit-cli-many-');
 
 beforeAll(async () => {
   service = await startCountingService({ demoProjects: 100, model: { concurrency: 16, retries: 0 } });

@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTempDirs } from '../support/tempDirs.js';
 import { VERSION } from '../../src/client/index.js';
 import { demoProject } from '../../src/emulator/demoProject.js';
 import { startEmulator } from '../../src/emulator/index.js';
@@ -12,6 +12,9 @@ import { startStubModel } from '../e2e/stubModel.js';
 import type { StubModel } from '../e2e/stubModel.js';
 import { captureStrayOutput } from '../support/strayOutput.js';
 import { killStarted, runCli, runMain, startCli } from './spawnCli.js';
+
+/** Temporary folders of this file, removed after its tests. */
+const tempDir = useTempDirs();
 
 // End to end against an emulator and models started in this test process on 127.0.0.1, two ways:
 // - runCli/startCli spawn the built binary (node packages/labelkit-tools/bin/labelkit.js), for what only a real process
@@ -105,7 +108,7 @@ describe('the service commands, end to end', () => {
     // Through the binary: the token comes from the real stdin, a pipe.
     const viaStdin = await runCli(['cabinet', '--project', 'demo-project', '--role', 'LABELER', '--token-stdin'], bare, `${emu.token}\n`);
     expect(viaStdin).toEqual({ code: 0, stdout: 'demo-project:labeler\n', stderr: '' });
-    const file = join(mkdtempSync(join(tmpdir(), 'labelkit-bin-')), 'token');
+    const file = join(tempDir('labelkit-bin-'), 'token');
     writeFileSync(file, emu.token);
     expect((await runMain(['cabinet', '--project', 'demo-project', '--role', 'LABELER', '--token-file', file], bare)).code).toBe(0);
   });
@@ -255,7 +258,7 @@ describe('labelkit emulator and labelkit model', () => {
 describe('secrets in the output', () => {
   it('never prints the sentinel secret, with or without --verbose, whatever the command does with it', async () => {
     const wrong = { LABELKIT_URL: emu.url, LABELKIT_TOKEN: SENTINEL, LABELKIT_MODEL_SECRET: SENTINEL };
-    const file = join(mkdtempSync(join(tmpdir(), 'labelkit-secret-')), 'secret');
+    const file = join(tempDir('labelkit-secret-'), 'secret');
     writeFileSync(file, SENTINEL);
     const cases: { args: string[]; env: Record<string, string>; stdin?: string; code: number }[] = [
       { args: ['cabinet', '--project', 'demo-project', '--role', 'LABELER'], env: wrong, code: 3 },

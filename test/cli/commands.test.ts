@@ -162,8 +162,8 @@ describe.each(SCHEMA_GENERATIONS)('against the emulator speaking the %s schema',
       expect(rest).toEqual([]);
       const progress = lines(io.err());
       expect(progress.at(-1)).toBe(`${jobId} DELIVERED 100%`);
-      expect(progress.at(-2)).toBe(`job ${jobId} DELIVERED 100%`);
-      for (const line of progress.slice(0, -1)) expect(line).toMatch(new RegExp(`^job ${jobId} (QUEUED|IN_PROGRESS|DELIVERED) \\d+%$`));
+      // The progress lines before it stop short of the end: the outcome line says that once.
+      for (const line of progress.slice(0, -1)) expect(line).toMatch(new RegExp(`^job ${jobId} (QUEUED|IN_PROGRESS) \\d+%$`));
       expect(io.out() + io.err()).not.toContain(SENTINEL);
     });
 
@@ -210,6 +210,18 @@ describe.each(SCHEMA_GENERATIONS)('against the emulator speaking the %s schema',
       expect(rows).toHaveLength(2);
       expect(rows[0]).toMatchObject({ event: 'status', jobId, found: true, status: 'DELIVERED', progress: 100 });
       expect(rows[1]).toEqual({ event: 'status', jobId: 'no-such-job', found: false });
+    });
+
+    it('prints the final status of a waited job once, on stdout, not again on stderr', async () => {
+      const started = fakeIo(env());
+      expect(await main(autoLabel(model.url, '--wait'), started)).toBe(0);
+      const jobId = lines(started.out())[0]!;
+      // auto-label --wait gives its outcome on stderr (stdout holds the job id): once there too.
+      expect(lines(started.err()).filter((l) => l.includes('DELIVERED'))).toEqual([`${jobId} DELIVERED 100%`]);
+      const io = fakeIo(env());
+      expect(await main(argv('jobs', jobId, '--wait', '--interval', '50'), io)).toBe(0);
+      expect(io.out()).toBe(`${jobId} DELIVERED 100%\n`);
+      expect(io.err()).not.toContain('DELIVERED');
     });
 
     it('exits 6 and says the job is still running when --timeout runs out', async () => {

@@ -1,13 +1,16 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../support/tempDirs.js';
 import { resolveConnection } from '../../src/cli/connection.js';
 import { fakeIo } from './fakeIo.js';
 
+/** Temporary folders of this file, removed after its tests. */
+const tempDir = useTempDirs();
+
 const URL = 'http://127.0.0.1:4000/graphql';
 const SENTINEL = 'SENTINEL-secret-7f3a9c';
-const dir = mkdtempSync(join(tmpdir(), 'labelkit-cli-'));
+const dir = tempDir('labelkit-cli-');
 const file = (name: string, text: string) => {
   const path = join(dir, name);
   writeFileSync(path, text);

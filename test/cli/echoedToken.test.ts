@@ -1,15 +1,18 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTempDirs } from '../support/tempDirs.js';
 import { main } from '../../src/cli/main.js';
 import { createLabelingClient } from '../../src/client/index.js';
 import { DEMO_PROJECT_ID, startEmulator } from '../../src/emulator/index.js';
 import { argv, fakeIo } from './fakeIo.js';
+
+/** Temporary folders of this file, removed after its tests. */
+const tempDir = useTempDirs();
 
 // Issue 23 item A: a token whose characters stop a pattern (`:`, `"`, `&`, …) must leave no part
 // of itself behind when a server echoes the Authorization header. Every token ends in a tail that
@@ -78,7 +81,7 @@ let echo: EchoServer;
 let dir: string;
 beforeAll(async () => {
   echo = await startEchoServer();
-  dir = mkdtempSync(join(tmpdir(), 'labelkit-echo-'));
+  dir = tempDir('labelkit-echo-');
   writeFileSync(
     join(dir, 'labels.json'),
     JSON.stringify({ projectId: 'p1', role: 'LABELER', labelSets: [{ index: 0, name: 'Entities', labelItems: [{ labelName: 'PERSON' }] }] }),

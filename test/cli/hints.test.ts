@@ -1,20 +1,23 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTempDirs } from '../support/tempDirs.js';
 import { connectionSources } from '../../src/cli/connection.js';
 import { main } from '../../src/cli/main.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { argv, fakeIo } from './fakeIo.js';
 
+/** Temporary folders of this file, removed after its tests. */
+const tempDir = useTempDirs();
+
 // Every hint names the flag or variable of the command that ran, and the source the value came
 // from (flag, variable, file). The commands run in process through main(argv, io); the failures
 // that are HTTP happen over real HTTP on 127.0.0.1.
 const SENTINEL = 'SENTINEL-hint-token-5c1e';
-const dir = mkdtempSync(join(tmpdir(), 'labelkit-cli-hints-'));
+const dir = tempDir('labelkit-cli-hints-');
 const file = (name: string, text: string) => {
   const path = join(dir, name);
   writeFileSync(path, text);

@@ -1,11 +1,14 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../support/tempDirs.js';
 import { readSecretFile } from '../../src/cli/readSecretFile.js';
 import type { UsageProblem } from '../../src/cli/usageError.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'labelkit-secret-'));
+/** Temporary folders of this file, removed after its tests. */
+const tempDir = useTempDirs();
+
+const dir = tempDir('labelkit-secret-');
 const SENTINEL = 'SENTINEL-file-secret-41c2';
 
 describe('readSecretFile', () => {

@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTempDirs } from '../support/tempDirs.js';
 import { runCabinet } from '../../src/cli/commands/cabinet/runner.js';
 import { printEmulatorStarted } from '../../src/cli/commands/emulator/logger.js';
 import { runEmulator } from '../../src/cli/commands/emulator/runner.js';
@@ -15,6 +15,9 @@ import type { RunningEmulator } from '../../src/emulator/index.js';
 import { startModelServer, validateSpanRequest } from '../../src/model/index.js';
 import type { RunningModelServer } from '../../src/model/index.js';
 import { argv, fakeIo } from './fakeIo.js';
+
+/** Temporary folders of this file, removed after its tests. */
+const tempDir = useTempDirs();
 
 // The CLI's runners, called directly (each command's runner.ts does the work and returns the output).
 const SECRET = 'SENTINEL-runner-secret-0b5e';
@@ -106,7 +109,7 @@ describe('runAction', () => {
 
 describe('labelkit emulator --data', () => {
   it('exits 2 listing each problem with its file and line when the data folder is bad', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'labelkit-cli-data-'));
+    const dir = tempDir('labelkit-cli-data-');
     const write = (path: string, text: string) => {
       mkdirSync(dirname(join(dir, path)), { recursive: true });
       writeFileSync(join(dir, path), text);

@@ -1,13 +1,16 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTempDirs } from '../support/tempDirs.js';
 import { main } from '../../src/cli/main.js';
 import { argv, fakeIo } from './fakeIo.js';
 import { BIN } from './spawnCli.js';
+
+/** Temporary folders of this file, removed after its tests. */
+const tempDir = useTempDirs();
 
 // Usage errors: one line, `labelkit:` first, a `--help` hint naming the command, exit 2; also
 // for the argument parser's own errors. And the shim before a build.
@@ -100,7 +103,7 @@ describe('errors of the argument parser', () => {
 describe('bin/labelkit.js', () => {
   // A copy of the shim in a folder of its own: the real dist/ is never touched.
   const copyShim = () => {
-    const root = mkdtempSync(join(tmpdir(), 'labelkit-shim-'));
+    const root = tempDir('labelkit-shim-');
     mkdirSync(join(root, 'bin'));
     copyFileSync(BIN, join(root, 'bin', 'labelkit.js'));
     writeFileSync(join(root, 'package.json'), '{ "type": "module" }\n');

@@ -74,7 +74,10 @@ describe('client.request', () => {
     expect(server.graphqlRequests()).toHaveLength(3);
   });
 
-  it('retries a query on 503 honouring Retry-After, and never retries a mutation', async () => {
+  it('retries a query after a 503 through request(), and never retries a mutation', async () => {
+    // What this proves is which operations request() retries. Retry-After: 0 only keeps the test
+    // quick: that the wait honours a non-zero Retry-After is proved in fake time by retry.test.ts
+    // ("waits at least its Retry-After").
     server.plan({ status: 503, headers: { 'retry-after': '0' } });
     server.jobs.set('j1', mockJob('j1'));
     expect(await client.request(JobStatusDocument, { jobId: 'j1' })).toEqual({ job: { id: 'j1', status: 'QUEUED' } });

@@ -274,7 +274,7 @@ describe('labelkit labels', () => {
       ['weather', 'ORG', 'REVIEWER', true],
     ]);
     const csv = await cli('labels', '--project', PROJECT, '--csv');
-    expect(csv.out.split('\n')[0]).toBe('document,file,sentence,start_token,start_char,end_token,end_char,text,label,label_id,layer,labeled_by,confidence,deleted');
-    expect(csv.out.split('\n')[2]).toBe('news-1,news-1.txt,0,3,0,4,3,Acme Corp,ORG,org,0,REVIEWER,,false');
+    expect(csv.out.split('\n')[0]).toBe('document,file,sentence,start_token,start_char_in_token,end_sentence,end_token,last_char_in_token,text,label,label_id,layer,labeled_by,confidence,deleted');
+    expect(csv.out.split('\n')[2]).toBe('news-1,news-1.txt,0,3,0,0,4,3,Acme Corp,ORG,org,0,REVIEWER,,false');
   });
 });

@@ -101,7 +101,7 @@ describe('applyLabelSetPlan', () => {
     await expect(applyLabelSetPlan(service.client, plan)).rejects.toMatchObject({ differences: ['label set 1 "Relations" (id 2) is gone', 'label set 4 "New" (id 7) is new'] });
   });
 
-  it('refuses a destructive step without allowDestructive before reading anything, with the count', async () => {
+  it('refuses a destructive step without allowDestructive before reading anything, with the count, naming the option (not the CLI flag)', async () => {
     const service = memoryClient();
     const desired = pull(service).slice(0, 1);
     const plan = await planFor(service, desired, { appliedLabels: { '2': { '20': 4 } } });
@@ -111,7 +111,9 @@ describe('applyLabelSetPlan', () => {
     expect(error).toMatchObject({ code: 'DESTRUCTIVE', appliedLabels: 4, done: [] });
     const message = (error as Error).message;
     expect(message).toMatch(/refused: .*remove 4 applied labels/);
-    expect(message).toContain('--allow-destructive');
+    // The library names its option, not the CLI's flag (a caller of the library has no flags).
+    expect(message).toContain('allowDestructive: true');
+    expect(message).not.toContain('--allow-destructive');
     expect(message).toContain('nothing was written');
     expect(message).toMatch(/delete label set 1 "Relations" \(id 2\).*: 4 applied labels/);
     expect(service.calls.length).toBe(reads);

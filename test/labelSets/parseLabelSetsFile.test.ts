@@ -142,6 +142,27 @@ describe('parseLabelSetsFile', () => {
     ]);
   });
 
+  it('names the line of an unquoted colour inside a YAML flow map, and that # starts a comment, not the line after where YAML stumbles', () => {
+    // The comment swallows the map's `}`: YAML's own error is "Flow map … must end with a }" on the
+    // next line. A `#` inside quotes is text, not a comment, and is left alone.
+    const yaml = [
+      'labelSets:',
+      '  - index: 0',
+      '    name: E',
+      '    labelItems:',
+      '      - { labelName: A, color: #ef4444 }',
+      '      - { labelName: B, desc: "see #abcdef" }',
+      '      - { labelName: C, color: #abc }',
+    ].join('\n');
+    expect(problemsOf(yaml, 'flow.yaml')).toEqual([
+      saying('flow.yaml:5: not YAML:', '# starts a comment in YAML', '"#ef4444 }"', 'write the colour in quotes: color: "#ef4444"'),
+      saying('flow.yaml:7: not YAML:', '# starts a comment in YAML', 'write the colour in quotes: color: "#abc"'),
+    ]);
+    // A flow map closed on the next line parses (the colour is null): the hint of a block map.
+    const closedLater = ['labelSets:', '  - index: 0', '    name: E', '    labelItems:', '      - { labelName: A, color: #ef4444', '        }'].join('\n');
+    expect(problemsOf(closedLater, 'later.yaml')).toEqual([saying('later.yaml:5: labelSets[0].labelItems[0].color:', 'quotes', 'color: "#ef4444"', 'comment')]);
+  });
+
   it('lists the syntax errors of every line of a JSON file, and checks nothing else then', () => {
     const text = '{\n "labelSets": [\n  {"index": 0 "name": "A", "labelItems": []},\n  {"index": 1, "name": "B", "labelItems": [],}\n ]\n}';
     expect(problemsOf(text, 'broken.json')).toEqual([

@@ -138,7 +138,7 @@ describe.each(SCHEMA_GENERATIONS)('label sets as code against the emulator speak
     expect(posts.slice(writes).filter((l) => /mutation|Create|Update|Append|Delete/i.test(l))).toEqual([]);
   });
 
-  it('refuses a destructive step without --allow-destructive and shows how many applied labels it would remove', async () => {
+  it('refuses a destructive step without --allow-destructive, naming the flag only, and shows how many applied labels it would remove', async () => {
     const project = freshProject();
     const documentId = emu.emulator.store.projects.get(project)!.documents[0]!.id;
     emu.emulator.store.setLineLabels(project, ann, documentId, 0, [span('DATE', 0, 2)]);
@@ -154,6 +154,9 @@ describe.each(SCHEMA_GENERATIONS)('label sets as code against the emulator speak
     expect(refused.code).toBe(2);
     expect(refused.err).toContain('refused: the plan would remove 2 applied labels');
     expect(refused.err).toContain('remove DATE (id 14) from label set 0 "Entities": 2 applied labels go');
+    // The CLI names its flag only: the library's option is no word a CLI user can type.
+    expect(refused.err).toContain('--allow-destructive');
+    expect(refused.err).not.toContain('allowDestructive');
     expect((await liveSets(project))[0]!.labelItems.map((i) => i.id)).toContain('14');
 
     const allowed = await run(['label-sets', 'apply', file, '--yes', '--allow-destructive']);

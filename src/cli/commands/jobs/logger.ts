@@ -1,6 +1,7 @@
 import type { Job, JobOutcome } from 'labelkit';
 import type { Io, Printer } from '../../io.js';
 import { redact } from '../../../shared/redact.js';
+import { hasEnded } from './runner.js';
 import type { JobWatcher, JobsResult } from './runner.js';
 
 /** Counts of a FAILED job's batches, read from its errors' `args`. */
@@ -126,7 +127,8 @@ export function printJobs(printer: Printer, result: JobsResult, json: boolean): 
 
 /**
  * The progress display while waiting: NDJSON on stdout with `--json`, a bar per job on a
- * terminal (cli-progress, on stderr), plain lines on stderr otherwise (CI logs).
+ * terminal (cli-progress, on stderr), plain lines on stderr otherwise (CI logs), each change
+ * but a job's end, which the outcome line after the wait says once.
  *
  * @param io - the process (decides TTY or not)
  * @param printer - where lines go
@@ -141,7 +143,8 @@ export async function createJobWatcher(io: Io, printer: Printer, options: { json
     };
   }
   if (io.stderr.isTTY !== true) {
-    return { update: (job) => printer.err(`job ${job.id} ${job.status} ${job.progress}%`), stop: () => undefined };
+    // The end of a job is the outcome, printed once after the wait (with what failed): not here too.
+    return { update: (job) => (hasEnded(job) ? undefined : printer.err(`job ${job.id} ${job.status} ${job.progress}%`)), stop: () => undefined };
   }
   const { default: cliProgress } = await import('cli-progress');
   const multibar = new cliProgress.MultiBar(

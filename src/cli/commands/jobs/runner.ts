@@ -22,6 +22,14 @@ export interface JobWatcher {
   stop(): void;
 }
 
+/**
+ * Whether a job has ended (DELIVERED or FAILED): its wait is over, and the outcome says the rest.
+ *
+ * @param job - a job as read
+ * @returns true once the job will not change any more
+ */
+export const hasEnded = (job: Job): boolean => job.status === 'DELIVERED' || job.status === 'FAILED';
+
 /** Default of `--timeout`: 10 minutes. */
 const DEFAULT_TIMEOUT_MS = DEFAULT_JOB_TIMEOUT_MS;
 /** Default of `--interval`: the first poll interval (it grows to 5× while nothing changes). */
@@ -65,7 +73,7 @@ export async function waitForAll(
       timeoutMs: options.timeoutMs,
       signal: options.signal,
       onProgress: (job) => {
-        if (job.status === 'DELIVERED' || job.status === 'FAILED') ended.add(job.id);
+        if (hasEnded(job)) ended.add(job.id);
         options.watcher.update(job);
       },
     });

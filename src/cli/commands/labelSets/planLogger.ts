@@ -1,5 +1,5 @@
 import pc from 'picocolors';
-import { ApplyError, formatLabelSetPlan, isLabelSetsAsCodeError } from '../../../labelSets/index.js';
+import { ApplyError, DestructiveStepsError, formatLabelSetPlan, isLabelSetsAsCodeError } from '../../../labelSets/index.js';
 import type { AppliedWrite, CountProgress, LabelSetPlan } from '../../../labelSets/index.js';
 import type { Io, Printer } from '../../io.js';
 import type { LabelSetsApplyOutcome } from './applyRunner.js';
@@ -124,7 +124,9 @@ export function printApplyOutcome(printer: Printer, outcome: LabelSetsApplyOutco
  */
 export function printLabelSetsError(printer: Printer, error: unknown, color: boolean): boolean {
   if (!isLabelSetsAsCodeError(error)) return false;
-  const [first, ...rest] = error.message.split('\n');
+  // A destructive refusal's message names the library's option (allowDestructive); the CLI's way
+  // to allow it is its flag, which the hint names.
+  const [first, ...rest] = error instanceof DestructiveStepsError ? [`${error.refusal}:`, ...error.steps] : error.message.split('\n');
   printer.err(pc.createColors(color).red(`labelkit: ${first}`));
   for (const line of rest) printer.err(`  ${line}`);
   const hint = {
