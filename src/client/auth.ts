@@ -2,29 +2,29 @@ import { authExchange } from '@urql/exchange-auth';
 import type { Exchange, Operation } from '@urql/core';
 import { isTransientStatus } from '../shared/classify.js';
 import { isRecord } from '../shared/isRecord.js';
+import { checkId } from '../shared/problem.js';
+import type { Problem } from '../shared/problem.js';
 import { AuthError, NetworkError } from './errors.js';
+import type { AuthContext, AuthSource } from './executor.js';
+import { isHeaderToken, NOT_A_HEADER_TOKEN } from './headerToken.js';
 import { backoffDelays, pause } from './retryPolicy.js';
 import { isAuthFailure, isTransientError } from './toLabelkitError.js';
-import type { RetryOptions } from './retryPolicy.js';
 
-/** Client-credentials login, as production issues tokens. */
-export interface ClientCredentials {
-  clientId: string;
-  clientSecret: string;
-  /** @defaultValue `{origin of url}/api/oauth/token` */
-  tokenUrl?: string | undefined;
-}
-
-/** Where the access token comes from: exactly one of the three. */
-export interface AuthOptions {
-  token?: string | undefined;
-  getToken?: (() => string | Promise<string>) | undefined;
-  clientCredentials?: ClientCredentials | undefined;
+/** How long obtaining one token may take (both factories take it). */
+export interface TokenTimeoutOptions {
   /**
    * How long one token request (or `getToken()` call) may take; a failed or timed-out one is
    * forgotten, and the next call asks again. @defaultValue 10_000, or half the client's `timeoutMs` when shorter
    */
   tokenTimeoutMs?: number | undefined;
+}
+
+/** Client-credentials login, as production issues tokens (see {@link clientCredentials}). */
+export interface ClientCredentials extends TokenTimeoutOptions {
+  clientId: string;
+  clientSecret: string;
+  /** @defaultValue `{origin of url}/api/oauth/token` */
+  tokenUrl?: string | undefined;
 }
 
 /** An access token, and when to refresh it. */
@@ -99,47 +99,55 @@ async function requestToken(credentials: ClientCredentials, tokenUrl: string, fe
   return { value: json.access_token, ...(ttl !== undefined && { refreshAt: Date.now() + Math.max(ttl - EXPIRY_MARGIN_MS, ttl / 2) }) };
 }
 
-/**
- * Whether a token can go into the `Authorization` header as it is: printable ASCII (spaces inside
- * it too), not starting or ending with a space. fetch refuses a line break or a control character
- * (every request would fail with a message about the URL), trims outer spaces (another token
- * would be sent) and mangles non-ASCII text.
- *
- * @param value - an access token
- * @returns true when fetch sends it as it is
- */
-export const isHeaderToken = (value: string): boolean => /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(value);
+/** Checks `tokenTimeoutMs`: absent, or a number ≥ 1. */
+const timeoutProblems = (value: unknown): Problem[] =>
+  value === undefined || (typeof value === 'number' && value >= 1) ? [] : [{ path: 'options.auth.tokenTimeoutMs', message: 'must be a number >= 1' }];
 
-/** What is wrong with a token that {@link isHeaderToken} refuses (it never quotes the token). */
-export const NOT_A_HEADER_TOKEN =
-  'cannot go into the Authorization header as it is: it starts or ends with a space, or holds a line break, a control or a non-ASCII character';
+/** The time-out of one token request: the factory's, else at most half the client's call time-out. */
+const tokenTimeout = (given: number | undefined, context: AuthContext) => given ?? Math.min(DEFAULT_TOKEN_TIMEOUT_MS, context.timeoutMs / 2);
+
+/** An {@link AuthSource} whose exchange is urql's `authExchange` fed by `next`, each token told to the client. */
+function sourceOf(problems: Problem[], secrets: string[], makeNext: (context: AuthContext) => () => Promise<Token>): AuthSource {
+  return {
+    problems,
+    secrets,
+    exchange: (context) => {
+      const next = makeNext(context);
+      return labelkitAuthExchange(async () => {
+        const token = await next();
+        context.onToken(token.value);
+        return token;
+      });
+    },
+  };
+}
 
 /**
- * Turns the auth options into a function that obtains a fresh access token.
+ * Access tokens from a function of yours (a vault, a login flow), refreshed through urql's
+ * `authExchange`: pass it as `createLabelingClient`'s `auth`.
  *
- * @param options - `token`, `getToken` or `clientCredentials`; `url`, the GraphQL endpoint (the
- * default token URL is `/api/oauth/token` on its origin); `retry`, the client's settings, with
- * which transient failures of the token endpoint are retried; `tokenTimeoutMs` (see
- * {@link AuthOptions}), else at most half the client's `timeoutMs`, so that a hung token request
- * fails as itself; `timeoutMs`, the client's call time-out
- * @param fetchFn - the fetch to use
- * @param signal - the client's close(): ends any wait between token attempts
- * @returns a function that resolves with a token, or rejects with an {@link AuthError} or a
- * {@link NetworkError}, both of `phase: 'token'` and naming the token endpoint (or `getToken()`)
- * @remarks Each request (or `getToken()` call) has its own time-out. A transient failure of the
- * token endpoint (no answer, 408, 429, 5xx, a time-out) is retried here, with the client's back-off,
- * since nothing was sent to the service yet; wrong credentials are not. Nothing is cached here: the
- * auth exchange keeps the token.
+ * @param getToken - returns (or resolves with) a fresh access token; called for the first token,
+ * before a known expiry, and after the service refuses a token
+ * @param options - `tokenTimeoutMs`, how long one call may take
+ * @returns the source of tokens for `auth`
+ * @remarks Importing this factory is what brings the refresh machinery (`@urql/exchange-auth`)
+ * into an app: an app with a static `token` never ships it. A failing or hung `getToken()` rejects
+ * the call with an {@link AuthError} (or a `TIMEOUT` {@link NetworkError}) of `phase: 'token'`,
+ * and is asked again by the next call. A token that cannot go into a header is refused, unquoted.
+ * A `getToken` that is not a function is a problem of `createLabelingClient`'s options.
  * @example
  * ```ts
- * const next = makeTokenSource({ url, timeoutMs: 30_000, clientCredentials: { clientId, clientSecret } }, fetch, closing.signal);
- * const { value } = await next();
+ * import { createLabelingClient, refreshingToken } from 'labelkit';
+ * const client = createLabelingClient({ url, auth: refreshingToken(() => vault.read('labelkit-token')) });
  * ```
  */
-export function makeTokenSource(options: AuthOptions & { url: string; retry?: RetryOptions | undefined; timeoutMs: number }, fetchFn: typeof fetch, signal: AbortSignal): () => Promise<Token> {
-  const { token, getToken, clientCredentials } = options;
-  const timeoutMs = options.tokenTimeoutMs ?? Math.min(DEFAULT_TOKEN_TIMEOUT_MS, options.timeoutMs / 2);
-  if (getToken) {
+export function refreshingToken(getToken: () => string | Promise<string>, options: TokenTimeoutOptions = {}): AuthSource {
+  const problems: Problem[] = [
+    ...(typeof getToken === 'function' ? [] : [{ path: 'options.auth.getToken', message: 'must be a function returning the access token' }]),
+    ...timeoutProblems(options.tokenTimeoutMs),
+  ];
+  return sourceOf(problems, [], (context) => {
+    const timeoutMs = tokenTimeout(options.tokenTimeoutMs, context);
     const call = async () => {
       try {
         return await getToken();
@@ -153,13 +161,40 @@ export function makeTokenSource(options: AuthOptions & { url: string; retry?: Re
       if (!isHeaderToken(value)) throw new AuthError(`getToken() returned a token that ${NOT_A_HEADER_TOKEN}`, { phase, secrets: [value] });
       return { value };
     };
-  }
-  if (clientCredentials) {
-    const tokenUrl = clientCredentials.tokenUrl ?? new URL('/api/oauth/token', options.url).toString();
+  });
+}
+
+/**
+ * Access tokens from the service's token endpoint (OAuth 2.0 client-credentials grant, as
+ * production issues them), refreshed through urql's `authExchange`: pass it as
+ * `createLabelingClient`'s `auth`.
+ *
+ * @param credentials - `clientId`, `clientSecret`, `tokenUrl` (default `/api/oauth/token` on the
+ * endpoint's origin) and `tokenTimeoutMs`
+ * @returns the source of tokens for `auth`
+ * @remarks Importing this factory is what brings the refresh machinery into an app. Each token
+ * request has its own time-out. A transient failure of the token endpoint (no answer, 408, 429,
+ * 5xx, a time-out) is retried with the client's back-off, since nothing was sent to the service
+ * yet; wrong credentials are not (an {@link AuthError} of `phase: 'token'` naming the endpoint).
+ * A token is refreshed before its `expires_in`, and after the service refuses one. The secret is
+ * redacted from every error; an empty id or secret is a problem of `createLabelingClient`'s options.
+ * @example
+ * ```ts
+ * import { clientCredentials, createLabelingClient } from 'labelkit';
+ * const client = createLabelingClient({ url, auth: clientCredentials({ clientId: 'CLIENT_ID', clientSecret: process.env.CLIENT_SECRET! }) });
+ * ```
+ */
+export function clientCredentials(credentials: ClientCredentials): AuthSource {
+  const given: Partial<ClientCredentials> = isRecord(credentials) ? credentials : {};
+  const problems = [...checkId(given.clientId, 'options.auth.clientId'), ...checkId(given.clientSecret, 'options.auth.clientSecret'), ...timeoutProblems(given.tokenTimeoutMs)];
+  return sourceOf(problems, typeof given.clientSecret === 'string' ? [given.clientSecret] : [], (context) => {
+    const tokenUrl = credentials.tokenUrl ?? new URL('/api/oauth/token', context.url).toString();
+    const timeoutMs = tokenTimeout(credentials.tokenTimeoutMs, context);
     const late = `the token endpoint ${tokenUrl} did not answer`;
-    const once = () => withTimeout(timeoutMs, (timeout) => requestToken(clientCredentials, tokenUrl, fetchFn, timeout), late);
+    const once = () => withTimeout(timeoutMs, (timeout) => requestToken(credentials, tokenUrl, context.fetch, timeout), late);
+    const { signal } = context;
     return async () => {
-      for (const delays = backoffDelays(options.retry); ; ) {
+      for (const delays = backoffDelays(context.retry); ; ) {
         try {
           return await once();
         } catch (error) {
@@ -170,10 +205,7 @@ export function makeTokenSource(options: AuthOptions & { url: string; retry?: Re
         }
       }
     };
-  }
-  // createLabelingClient's validation lets exactly one credential through: here, a non-empty token
-  // (createExecutor sends a static token as a header and never asks here).
-  return async () => ({ value: token ?? '' });
+  });
 }
 
 /** The `Authorization` header an operation was sent with (from its public `fetchOptions`). */
@@ -185,7 +217,7 @@ function sentAuthorization(operation: Operation): string | undefined {
 /**
  * urql's `authExchange`, configured to add `Authorization: Bearer <token>` from a token source.
  *
- * @param next - obtains a fresh token (see {@link makeTokenSource})
+ * @param next - obtains a fresh token (see {@link refreshingToken}, {@link clientCredentials})
  * @returns the exchange
  * @remarks The first token is asked for when the exchange starts; its failure reaches the
  * operations waiting for it as their error result (and is forgotten: the next one asks again). A token is refreshed before a known expiry, and after an HTTP 401 or production's

@@ -3,17 +3,60 @@ import type { AnyVariables, Exchange, ExecutionResult, Operation, OperationResul
 import { retryExchange } from '@urql/exchange-retry';
 import { filter, fromPromise, makeSubject, merge, mergeMap, onEnd, onPush, pipe, share, take, takeUntil, toPromise } from 'wonka';
 import { MAX_TIMER_MS } from '../shared/constants.js';
-import { labelkitAuthExchange, makeTokenSource } from './auth.js';
-import type { LabelingClientOptions } from './client.js';
 import { AuthError, MUTATION_OUTCOME_UNKNOWN_HINT, NetworkError, ProtocolError, ValidationError } from './errors.js';
 import { secretsIn } from '../shared/redact.js';
 import { inBrowser } from './inBrowser.js';
 import { newRequestId } from './requestId.js';
 import { pause, retrySettings } from './retryPolicy.js';
+import type { RetryOptions } from './retryPolicy.js';
+import type { Problem } from '../shared/problem.js';
 import { HttpStatusError, isRetryable, responseOf, retryAfterMs, toLabelkitError } from './toLabelkitError.js';
 import { VERSION } from './version.js';
 
 export type { RetryOptions } from './retryPolicy.js';
+
+/**
+ * What a credential factory (`clientCredentials`, `refreshingToken` of `labelkit`) gives
+ * `createLabelingClient`'s `auth`: the source of tokens that are obtained, and refreshed, through
+ * urql's `authExchange`. A static `token` needs none of it, so an app that never imports a factory
+ * never ships the refresh machinery.
+ */
+export interface AuthSource {
+  /** What is wrong with the factory's input (paths under `options.auth`), reported with the client's options, all at once. */
+  readonly problems: readonly Problem[];
+  /** Secret values the source holds (a client secret): never in an error. */
+  readonly secrets: readonly string[];
+  /**
+   * Builds the auth exchange of one client.
+   * @param context - the client's endpoint, fetch, retry settings, call time-out and close signal,
+   * and `onToken`, told each new token (so that no error can echo it)
+   */
+  readonly exchange: (context: AuthContext) => Exchange;
+}
+
+/** What a client gives its {@link AuthSource} when it is made. */
+export interface AuthContext {
+  url: string;
+  fetch: typeof fetch;
+  retry: RetryOptions | undefined;
+  /** The client's call time-out, in ms. */
+  timeoutMs: number;
+  /** Aborts when the client is closed. */
+  signal: AbortSignal;
+  /** Told each token obtained. */
+  onToken: (value: string) => void;
+}
+
+/** What the executor needs of the client's options (see `LabelingClientOptions`). */
+export interface ExecutorOptions {
+  url: string;
+  token?: string | undefined;
+  auth?: AuthSource | undefined;
+  timeoutMs?: number | undefined;
+  retry?: RetryOptions | undefined;
+  fetch?: typeof fetch | undefined;
+  headers?: Record<string, string> | undefined;
+}
 
 /** Per-call options. */
 export interface CallOptions {
@@ -23,8 +66,8 @@ export interface CallOptions {
   timeoutMs?: number | undefined;
 }
 
-/** What a domain method adds to a call of `execute`; `request` adds nothing. */
-export interface CallExtras<Data = unknown> {
+/** What a helper adds to a call of `request`; a call of an importer's own adds nothing. */
+export interface CallExtras {
   /**
    * What a mutation of unknown outcome tells the caller to do, appended to the error's message.
    * @defaultValue MUTATION_OUTCOME_UNKNOWN_HINT (a job may have started)
@@ -34,7 +77,25 @@ export interface CallExtras<Data = unknown> {
    * What the answer must hold besides the fields the document selects (e.g. one job per id
    * asked): returns what is wrong, or undefined. A problem rejects with code `BAD_RESPONSE`.
    */
-  check?: (data: Data) => string | undefined;
+  check?: (data: never) => string | undefined;
+}
+
+/** The key under which a helper hands {@link CallExtras} to `request` in the call's options (not enumerable, not part of {@link CallOptions}). */
+const CALL_EXTRAS = Symbol('labelkit.callExtras');
+
+/**
+ * A call's options carrying what a helper adds to `request` (a client that is not labelkit's ignores it).
+ *
+ * @param options - the caller's options (left unchanged)
+ * @param extras - the answer check and the outcome hint
+ * @returns a copy of the options with the extras
+ * @example
+ * ```ts
+ * await client.request(GetJobsDocument, { jobIds }, withExtras(options, { check: (d) => … }));
+ * ```
+ */
+export function withExtras<T extends object>(options: T | undefined, extras: CallExtras): T {
+  return Object.defineProperty({ ...options }, CALL_EXTRAS, { value: extras }) as T;
 }
 
 /** The parts of a document's nodes that {@link answerProblem} reads (graphql-js's and graphql.web's nodes fit). */
@@ -257,10 +318,10 @@ function postExchange(fetchFn: typeof fetch): Exchange {
  * Builds the one urql Client of a labelkit client and the function that runs operations on it.
  *
  * @param options - endpoint, credentials, retry and time-out settings
- * @returns `execute`, which sends one operation per call, and `close`
+ * @returns `execute`, which sends one operation per call, `close`, and `closed`, the signal close() aborts
  * @remarks urql's `Client` with its `retryExchange` (queries only, on the rule of
  * `isRetryable`, honouring `Retry-After` up to `maxDelayMs`: `postExchange` holds the retry back)
- * and, for a token from `getToken()` or client credentials, `authExchange` (see `labelkitAuthExchange`; a
+ * and, for a token from an {@link AuthSource}, the exchange it builds (urql's `authExchange`; a
  * static token is a header of every request), and `postExchange` with a guarded fetch. Each call is urql's result source, ended early by its time-out, its signal or close()
  * (`takeUntil`: urql then tears the operation down, which aborts the fetch and stops retries), and
  * read with `toPromise`. Identical queries in flight at the same moment share one request, as urql
@@ -268,17 +329,17 @@ function postExchange(fetchFn: typeof fetch): Exchange {
  * @example
  * ```ts
  * const { execute } = createExecutor({ url, token });
- * const data = await execute(GetCabinetDocument, { projectId, role }, { kind: 'query', operationName: 'GetCabinet' });
+ * const data = await execute(GetCabinetDocument, { projectId, role }, { timeoutMs: 5_000 });
  * ```
  */
-export function createExecutor(options: LabelingClientOptions) {
+export function createExecutor(options: ExecutorOptions) {
   const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
   const defaultTimeout = options.timeoutMs ?? 30_000;
   const retry = retrySettings(options.retry);
   const closing = new AbortController();
   // Every secret the client has held, so that no error can echo one (tokens join on refresh).
-  const knownSecrets: (string | undefined)[] = [options.token, options.clientCredentials?.clientSecret];
-  const nextToken = makeTokenSource({ ...options, timeoutMs: defaultTimeout }, fetchFn, closing.signal);
+  const knownSecrets: (string | undefined)[] = [options.token, ...(options.auth?.secrets ?? [])];
+  const kept = knownSecrets.length;
   const baseHeaders: Record<string, string> = {
     // Lower-case names, as urql's own fetch sends them (the guarded fetch looks for `authorization`).
     ...Object.fromEntries(Object.entries(options.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value])),
@@ -302,17 +363,18 @@ export function createExecutor(options: LabelingClientOptions) {
           return makeOperation(operation.kind, operation, { ...operation.context, [RETRY_AFTER]: wish });
         },
       }),
-      // Tokens from getToken() or client credentials come, and are refreshed, through urql's authExchange.
-      ...(options.token !== undefined
-        ? []
-        : [
-            labelkitAuthExchange(async () => {
-              const token = await nextToken();
-              knownSecrets.push(token.value);
-              if (knownSecrets.length > 16) knownSecrets.splice(2, knownSecrets.length - 16);
-              return token;
+      // Tokens from an auth source (getToken, client credentials) come, and are refreshed, through urql's authExchange.
+      ...(options.auth
+        ? [
+            options.auth.exchange({
+              url: options.url, fetch: fetchFn, retry: options.retry, timeoutMs: defaultTimeout, signal: closing.signal,
+              onToken: (value) => {
+                knownSecrets.push(value);
+                if (knownSecrets.length > kept + 14) knownSecrets.splice(kept, knownSecrets.length - kept - 14);
+              },
             }),
-          ]),
+          ]
+        : []),
       postExchange(guardedFetch(fetchFn)),
     ],
   });
@@ -325,8 +387,8 @@ export function createExecutor(options: LabelingClientOptions) {
     document: TypedDocumentNode<Data, Variables>,
     given: Variables | undefined,
     callOptions?: CallOptions,
-    extras: CallExtras<Data> = {},
   ): Promise<Data> => {
+    const extras: CallExtras = (callOptions as { [CALL_EXTRAS]?: CallExtras } | undefined)?.[CALL_EXTRAS] ?? {};
     const variables = given ?? ({} as Variables);
     const operation = operationOf(document);
     const { kind, operationName } = operation;
@@ -384,12 +446,13 @@ export function createExecutor(options: LabelingClientOptions) {
     // The one conversion point: a result becomes the data, or one error of the family.
     if (result.error) throw toLabelkitError(result.error, { kind, operationName, requestId, url: options.url, secrets: secrets(), outcomeHint: extras.outcomeHint, staticToken: typeof options.token === 'string' });
     const data = result.data as Data | null | undefined;
-    const problem = data == null ? 'the answer has no data' : (operation.problem(data) ?? extras.check?.(data));
+    const problem = data == null ? 'the answer has no data' : (operation.problem(data) ?? extras.check?.(data as never));
     if (problem === undefined) return data as Data;
     throw new ProtocolError(`${problem}${hint} ${where}`, { ...details, secrets: secrets(), mutationOutcomeUnknown: unknownOutcome });
   };
   return {
     execute,
+    closed: closing.signal,
     close() {
       closing.abort();
       for (const end of [...closers]) end();

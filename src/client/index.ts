@@ -2,7 +2,10 @@
  * labelkit: a typed client of the labeling service's GraphQL API.
  *
  * @remarks The entry exports the client (its heart is `client.request`, which runs any typed
- * document) and what its users need to call it and read its answers. Errors are told apart by
+ * document), the helpers, each a function that takes the client first (`getProjectLabelSets`,
+ * `startAutoLabel`, `waitForJob`, …: an app ships only those it imports), the credential
+ * factories (`clientCredentials`, `refreshingToken`: only they bring the token refresh), and
+ * what its users need to call them and read their answers. Errors are told apart by
  * `code`: {@link AnyLabelkitError} is their union, narrowed by `code` to each kind's fields. The typed
  * documents alone are `labelkit/documents` (today's schema) and `labelkit/documents/labels` (the
  * renamed one); the model kit is `labelkit/model`. The CLI, the emulator and many-project runs
@@ -12,8 +15,11 @@
  */
 export { createLabelingClient } from './client.js';
 export type { LabelingClient, LabelingClientOptions, RequestArguments } from './client.js';
-export type { CallOptions, RetryOptions } from './executor.js';
-export type { AuthOptions, ClientCredentials } from './auth.js';
+export type { AuthContext, AuthSource, CallOptions, RetryOptions } from './executor.js';
+export { clientCredentials, refreshingToken } from './auth.js';
+export type { ClientCredentials, TokenTimeoutOptions } from './auth.js';
+export { appendLabelItems, createLabelSet, deleteLabelSet, getCabinet, getLabelSets, getProjectLabelSets, updateLabelSet } from './labelSets.js';
+export { getJob, getJobs, startAutoLabel, waitForJob, waitForJobOrThrow, waitForJobs } from './jobs.js';
 export type { PollOptions, WaitOptions } from './jobPoller.js';
 export { AuthError, GraphQLRequestError, isLabelkitError, JobFailedError, JobNotFoundError, JobTimeoutError, LabelkitError, LabelHierarchyError, NetworkError, ProtocolError, ValidationError } from './errors.js';
 export type { AnyLabelkitError, ErrorCode, ErrorDetails, GraphQLErrorEntry } from './errors.js';

@@ -4,8 +4,9 @@ import type { AutoLabelValidationOptions } from '../shared/autoLabelRules.js';
 import { labelItemProblems, labelSetIndexProblem } from '../shared/labelItemRules.js';
 import { checkId } from '../shared/problem.js';
 import { isRecord } from '../shared/isRecord.js';
-import { isHeaderToken, NOT_A_HEADER_TOKEN } from './auth.js';
+import { isHeaderToken, NOT_A_HEADER_TOKEN } from './headerToken.js';
 import type { Problem } from '../shared/problem.js';
+import { ValidationError } from './errors.js';
 
 export type { AutoLabelValidationOptions } from '../shared/autoLabelRules.js';
 /** One reason why input was refused, with the path of the field at fault (the repository's one `Problem`). */
@@ -78,14 +79,15 @@ export function checkTimingOptions(options: object | undefined, path: string): P
 
 /**
  * Checks the options of `createLabelingClient`: an absolute http(s) URL, exactly one source
- * of credentials, and sensible numbers for time-out, retries and polling.
+ * of credentials (`token`, or `auth` from a credential factory, whose own problems join these),
+ * and sensible numbers for time-out, retries and polling.
  *
  * @param options - the options as given
  * @returns every problem at once; messages never quote a token or secret
  */
 export function checkClientOptions(given: object): Problem[] {
   const options: Record<string, unknown> = { ...given };
-  const { token, getToken, clientCredentials: cc, schemaGeneration, onSchemaChange } = options;
+  const { token, auth, schemaGeneration, onSchemaChange } = options;
   const retry = isRecord(options.retry) ? options.retry : {};
   let url: URL | undefined;
   try {
@@ -98,11 +100,10 @@ export function checkClientOptions(given: object): Problem[] {
     ...unless(httpUrl, 'options.url', 'must be an absolute http(s) URL of the GraphQL endpoint'),
     // Every fetch (Node's and browsers') refuses these ports: without this, each call would fail after its retries.
     ...unless(!httpUrl || options.fetch !== undefined || !isBadPort(url!.port), 'options.url', `uses port ${url?.port}, which fetch refuses to call (a "bad port" of the Fetch standard); serve the API on another port`),
-    ...unless([token, getToken, cc].filter((c) => c !== undefined).length === 1, 'options', 'give exactly one of token, getToken, clientCredentials'),
+    ...unless((token === undefined) !== (auth === undefined), 'options', 'give exactly one of token, auth (clientCredentials(…) or refreshingToken(…))'),
     ...(token === undefined ? [] : checkId(token, 'options.token')),
     ...unless(typeof token !== 'string' || token.trim() === '' || isHeaderToken(token), 'options.token', NOT_A_HEADER_TOKEN),
-    ...unless(getToken === undefined || typeof getToken === 'function', 'options.getToken', 'must be a function returning the access token'),
-    ...(cc === undefined ? [] : [...checkId(isRecord(cc) && cc.clientId, 'options.clientCredentials.clientId'), ...checkId(isRecord(cc) && cc.clientSecret, 'options.clientCredentials.clientSecret')]),
+    ...(auth === undefined ? [] : isRecord(auth) && Array.isArray(auth.problems) && typeof auth.exchange === 'function' ? (auth.problems as Problem[]) : [{ path: 'options.auth', message: 'must come from clientCredentials(…) or refreshingToken(…)' }]),
     ...checkTimingOptions({ timeoutMs: options.timeoutMs }, 'options'),
     ...checkNumber(retry.maxAttempts, 'options.retry.maxAttempts', 1, true),
     ...checkNumber(retry.initialDelayMs, 'options.retry.initialDelayMs', 0),
@@ -244,4 +245,29 @@ export function checkUpdateLabelSet(input: unknown): Problem[] {
 export function checkAppendLabelItems(input: unknown): Problem[] {
   const labelItems: Rule = (value, path) => checkLabelItems(value, path, 'append');
   return checkFields(input, { labelSetId: checkId, labelSetSignature: optional(checkId), labelItems }, 'labelSetId and labelItems');
+}
+
+/**
+ * Rejects with every problem at once, before anything is sent: the given ones and those of the
+ * call's (or the wait's) options.
+ *
+ * @param operationName - the operation the call would send, named in the error
+ * @param problems - the problems of the call's own arguments
+ * @param callOptions - the call's options, checked by {@link checkTimingOptions}
+ * @throws {@link ValidationError} when there is any problem
+ */
+export function assertValid(operationName: string, problems: Problem[], callOptions?: object): void {
+  const all = [...problems, ...checkTimingOptions(callOptions, 'options')];
+  if (all.length > 0) throw new ValidationError(all, { operationName });
+}
+
+/**
+ * A check of a list answer: a list, with one entry per entry asked when `count` is given
+ * (production allows `null` for some).
+ *
+ * @returns what is wrong, or undefined
+ */
+export function listProblem(name: string, list: unknown, count?: number, counted = 'entries', asked = 'ids'): string | undefined {
+  if (!Array.isArray(list)) return `${name} is not a list`;
+  return count === undefined || list.length === count ? undefined : `${name} has ${list.length} ${counted} for ${count} ${asked}`;
 }
