@@ -1,6 +1,6 @@
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { createLabelingClient } from '../src/client/index.js';
+import { createLabelingClient, startAutoLabel, waitForJob } from '../src/client/index.js';
 import type { LabelingClient } from '../src/client/index.js';
 import { startBenchChild } from './support/childProcess.js';
 import type { RawRunResult } from './support/rawCallerProcess.js';
@@ -48,13 +48,13 @@ function warmupOf(size: Size): Size {
 }
 
 async function runJob(client: LabelingClient, n: number, modelUrl: string): Promise<number> {
-  const job = await client.startAutoLabel({
+  const job = await startAutoLabel(client, {
     projectId: 'bench',
     labelerEmail: 'bench@example.com',
     options: { numberOfFilesPerRequest: n },
     targetAPI: { endpoint: modelUrl, secretKey: SECRET },
   });
-  const outcome = await client.waitForJob(job.id, { timeoutMs: 1_800_000 });
+  const outcome = await waitForJob(client, job.id, { timeoutMs: 1_800_000 });
   if (outcome.outcome !== 'delivered') throw new Error(`the job at ${n} lines per request ended ${outcome.outcome}`);
   return Date.parse(outcome.job.updatedAt) - Date.parse(outcome.job.createdAt);
 }

@@ -1,4 +1,4 @@
-import { buildLabelTree, createLabelingClient } from '../src/client/index.js';
+import { buildLabelTree, createLabelingClient, getLabelSets } from '../src/client/index.js';
 import type { LabelNode, LabelSet } from '../src/client/index.js';
 import { labelSetsPayload, startFixedServer } from './support/fixedServer.js';
 import { collectGarbage, median, smoke } from './support/stats.js';
@@ -54,7 +54,7 @@ export async function largeLabelSets(): Promise<Figure[]> {
         return sets.reduce((n, set) => n + walkPlain(set.labelItems), 0);
       },
       labelkit: async () => {
-        const sets = await client.getLabelSets('c');
+        const sets = await getLabelSets(client, 'c');
         const start = process.cpuUsage();
         const visited = sets.reduce((n, set) => n + walkTree(buildLabelTree(set).roots), 0);
         const used = process.cpuUsage(start);

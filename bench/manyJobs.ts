@@ -1,4 +1,4 @@
-import { createLabelingClient } from '../src/client/index.js';
+import { createLabelingClient, startAutoLabel, waitForJobs } from '../src/client/index.js';
 import { startEmulator } from '../src/emulator/index.js';
 import { createModelHandler, createSampleModel, serveFetchHandler } from '../src/model/index.js';
 import { smoke } from './support/stats.js';
@@ -37,7 +37,7 @@ export async function manyJobs(): Promise<Figure[]> {
   const startAll = () =>
     Promise.all(
       Array.from({ length: jobs }, (_, i) =>
-        starter.startAutoLabel({
+        startAutoLabel(starter, {
           projectId: `p${i}`,
           labelerEmail: 'bench@example.com',
           options: { numberOfFilesPerRequest: 0 },
@@ -51,7 +51,7 @@ export async function manyJobs(): Promise<Figure[]> {
   const waiter = createLabelingClient({ url: emu.url, token: emu.token, fetch: countingFetch, poll: { intervalMs, maxIntervalMs: intervalMs } });
   requests = 0;
   let t = performance.now();
-  const outcomes = await waiter.waitForJobs(ids, { timeoutMs: 120_000 });
+  const outcomes = await waitForJobs(waiter, ids, { timeoutMs: 120_000 });
   const sharedMs = performance.now() - t;
   const sharedRequests = requests;
   const delivered = outcomes.filter((o) => o.outcome === 'delivered').length;

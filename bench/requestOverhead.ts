@@ -2,7 +2,7 @@ import { Client, cacheExchange, fetchExchange } from '@urql/core';
 import { request as gqlRequest } from 'graphql-request';
 import { print } from 'graphql';
 import { GetCabinetLabelSetsByIdDocument } from '../generated/tags/graphql.js';
-import { createLabelingClient } from '../src/client/index.js';
+import { createLabelingClient, getLabelSets } from '../src/client/index.js';
 import { labelSetsPayload, startFixedServer } from './support/fixedServer.js';
 import { collectGarbage, median, smoke } from './support/stats.js';
 import type { Figure } from './support/stats.js';
@@ -27,7 +27,7 @@ export async function requestOverhead(): Promise<Figure[]> {
       const res = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer t' }, body });
       return JSON.parse(await res.text());
     },
-    labelkit: () => labelkit.getLabelSets('c'),
+    labelkit: () => getLabelSets(labelkit, 'c'),
     'graphql-request': () => gqlRequest(server.url, query, { cabinetId: 'c' }, { authorization: 'Bearer t' }),
     '@urql/core defaults': () => urql.query(GetCabinetLabelSetsByIdDocument, { cabinetId: 'c' }).toPromise(),
     '@urql/core POST + fetchExchange': () => urqlPost.query(GetCabinetLabelSetsByIdDocument, { cabinetId: 'c' }).toPromise(),

@@ -9,7 +9,7 @@
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createLabelingClient } from '../../src/client/index.js';
+import { createLabelingClient, startAutoLabel, waitForJob } from '../../src/client/index.js';
 import type * as EmulatorEntry from '../../src/emulator/index.js';
 import { BENCH_LABEL_SETS, benchProject } from './benchProject.mjs';
 import { rawModelCaller, startModelProcess } from './rawModelCaller.js';
@@ -37,8 +37,8 @@ for (let j = 0; j < jobs; j++) {
   const said: string[] = [];
   if (side !== 'raw') {
     const cpu = process.cpuUsage();
-    const job = await client.startAutoLabel({ projectId: 'p', labelerEmail: 'p@example.com', options: { numberOfFilesPerRequest: perRequest }, targetAPI: { endpoint: model.url, secretKey: SECRET } });
-    const outcome = await client.waitForJob(job.id, { timeoutMs: 600_000 });
+    const job = await startAutoLabel(client, { projectId: 'p', labelerEmail: 'p@example.com', options: { numberOfFilesPerRequest: perRequest }, targetAPI: { endpoint: model.url, secretKey: SECRET } });
+    const outcome = await waitForJob(client, job.id, { timeoutMs: 600_000 });
     said.push(`job ${outcome.outcome} in ${outcome.job ? Date.parse(outcome.job.updatedAt) - Date.parse(outcome.job.createdAt) : Number.NaN} ms (${cpuMs(cpu)} ms CPU)`);
   }
   if (side !== 'emulator') {

@@ -3,7 +3,7 @@
  * `npx tsx --cpu-prof --cpu-prof-dir=/tmp/prof bench/support/profileRequests.ts [labelkit|raw] [calls]`,
  * then `tsx bench/support/summarizeProfile.ts /tmp/prof/*.cpuprofile`.
  */
-import { createLabelingClient } from '../../src/client/index.js';
+import { createLabelingClient, getLabelSets } from '../../src/client/index.js';
 import { labelSetsPayload, startFixedServer } from './fixedServer.js';
 
 const which = process.argv[2] ?? 'labelkit';
@@ -14,7 +14,7 @@ const body = JSON.stringify({ operationName: 'getCabinetLabelSetsById', query: '
 const run =
   which === 'raw'
     ? async () => JSON.parse(await (await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).text()) as unknown
-    : () => client.getLabelSets('c');
+    : () => getLabelSets(client, 'c');
 const t = performance.now();
 for (let i = 0; i < calls; i++) await run();
 console.log(`${which}: ${(((performance.now() - t) * 1000) / calls).toFixed(0)} µs per call`);

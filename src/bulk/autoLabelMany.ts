@@ -1,5 +1,5 @@
-import { isLabelkitError, ValidationError } from 'labelkit';
-import type { AutoLabelInput, ErrorCode, Job, JobOutcome, JobSnapshot, LabelingClient, WaitOptions } from 'labelkit';
+import { isLabelkitError, startAutoLabel, ValidationError, waitForJob } from 'labelkit';
+import type { AutoLabelInput, ErrorCode, Job, JobOutcome, JobSnapshot, LabelingClient } from 'labelkit';
 import { redact } from '../shared/redact.js';
 import { createMemoryJournal, replayJournal } from './journal.js';
 import type { Journal, JournalContents, JournalRecord } from './journal.js';
@@ -83,11 +83,8 @@ export interface AutoLabelManyResult {
   warnings: string[];
 }
 
-/** The two client methods a run needs. */
-interface ManyRunClient {
-  startAutoLabel(input: AutoLabelInput, options?: { allowInsecureEndpoint?: boolean; timeoutMs?: number }): Promise<JobSnapshot>;
-  waitForJob(jobId: string, options?: WaitOptions): Promise<JobOutcome>;
-}
+/** What a run needs of the client: its `request`, through `startAutoLabel` and `waitForJob`. */
+type ManyRunClient = Pick<LabelingClient, 'request'>;
 
 const now = () => new Date().toISOString();
 const firstLines = (job: Job) => job.errors.slice(0, 20).map((e) => e.stack.split('\n')[0] ?? '');
@@ -151,7 +148,7 @@ const liveWorkers = (contents: JournalContents) => new Set(contents.shared?.work
  * Starts one job per input with bounded concurrency, journals each step, then waits for all the
  * jobs through the client's shared poller (one `getJobs` per interval for the whole run).
  *
- * @param client - the labeling client (its `startAutoLabel` and `waitForJob`)
+ * @param client - the labeling client (through `startAutoLabel` and `waitForJob`, which share its job poll)
  * @param url - the service's URL, recorded in the journal to refuse another configuration's journal
  * @param inputs - one auto-labeling input per project
  * @param options - see {@link AutoLabelManyOptions}
@@ -237,7 +234,7 @@ async function runJournaledJobs(
       if (options.signal?.aborted) controller.abort();
       waitControllers.add(controller);
       try {
-        result = await client.waitForJob(jobId, {
+        result = await waitForJob(client, jobId, {
           ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
           ...(options.notFoundGraceMs !== undefined && { notFoundGraceMs: options.notFoundGraceMs }),
           signal: controller.signal,
@@ -295,7 +292,7 @@ async function runJournaledJobs(
       let job: JobSnapshot;
       try {
         // Not given the signal: a mutation on its way is let finish, so that its job id is journaled.
-        job = await client.startAutoLabel(input, { allowInsecureEndpoint });
+        job = await startAutoLabel(client, input, { allowInsecureEndpoint });
       } catch (error) {
         const e = errorOf(error, secrets);
         if (isLabelkitError(error) && 'mutationOutcomeUnknown' in error && error.mutationOutcomeUnknown) {

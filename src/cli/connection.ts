@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import type { LabelingClientOptions, RetryOptions } from 'labelkit';
+import { clientCredentials } from 'labelkit';
+import type { ClientCredentials, LabelingClientOptions, RetryOptions } from 'labelkit';
 import { ROLES } from '../shared/constants.js';
 import type { Io } from './io.js';
 import { readSecretFile } from './readSecretFile.js';
@@ -20,8 +21,8 @@ export interface ConnectionFlags {
 /** Where the service is and how to authenticate, resolved from flags, files, stdin and environment. */
 export interface Connection {
   url: string;
-  /** Exactly one credential, as `createLabelingClient` takes it. */
-  auth: Pick<LabelingClientOptions, 'token' | 'clientCredentials'>;
+  /** Exactly one credential, as resolved (see {@link clientAuth} for the client's options). */
+  auth: { token: string } | { clientCredentials: ClientCredentials };
   /** Where the credential came from, for `--verbose` (a flag or variable name, never a value). */
   source: string;
   /** Every secret value involved, for redaction. */
@@ -316,4 +317,20 @@ export function requireId(value: string | undefined, field: string, problems: Us
     return undefined;
   }
   return value.trim();
+}
+
+/**
+ * A connection's credential as `createLabelingClient` takes it: the static token, or the client
+ * credentials through `clientCredentials(…)` (which brings the token refresh).
+ *
+ * @param connection - a resolved connection
+ * @returns `{ token }` or `{ auth }`, to spread into the client's options
+ * @example
+ * ```ts
+ * const client = createLabelingClient({ url: connection.url, ...clientAuth(connection) });
+ * ```
+ */
+export function clientAuth(connection: Pick<Connection, 'auth'>): Pick<LabelingClientOptions, 'token' | 'auth'> {
+  const { auth } = connection;
+  return 'token' in auth ? { token: auth.token } : { auth: clientCredentials(auth.clientCredentials) };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { buildLabelTree, createLabelingClient, isLabelkitError } from 'labelkit';
+import { buildLabelTree, createLabelingClient, getCabinet, getLabelSets, isLabelkitError, startAutoLabel, waitForJob } from 'labelkit';
 import type { LabelSet } from 'labelkit';
 import { DEMO_PROJECT_ID, startEmulator } from '../emulator/index.js';
 import type { RunningEmulator } from '../emulator/index.js';
@@ -88,11 +88,11 @@ export async function runDemo(options: DemoOptions = {}): Promise<number> {
     const labeling = createLabelingClient({ url: emu.url, token: emu.token, poll: { intervalMs: 100, maxIntervalMs: 500 } });
     client.current = labeling;
 
-    const cabinet = await labeling.getCabinet(DEMO_PROJECT_ID, 'LABELER');
+    const cabinet = await getCabinet(labeling, DEMO_PROJECT_ID, 'LABELER');
     out(`cabinet   ${cabinet.id} (project ${DEMO_PROJECT_ID}, LABELER)`);
-    for (const set of await labeling.getLabelSets(cabinet.id)) for (const line of treeLines(set)) out(line);
+    for (const set of await getLabelSets(labeling, cabinet.id)) for (const line of treeLines(set)) out(line);
 
-    const job = await labeling.startAutoLabel({
+    const job = await startAutoLabel(labeling, {
       projectId: DEMO_PROJECT_ID,
       labelerEmail: 'labeler@example.com',
       options: { numberOfFilesPerRequest: 2 },
@@ -100,7 +100,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<number> {
     });
     out(`job       ${job.id} ${job.status} (2 lines per model request)`);
     const resultsUrl = `${emu.baseUrl}/emulator/projects/${DEMO_PROJECT_ID}/results?job=${encodeURIComponent(job.id)}`;
-    const outcome = await labeling.waitForJob(job.id, {
+    const outcome = await waitForJob(labeling, job.id, {
       timeoutMs: 60_000,
       onProgress: (j) => out(`progress  ${String(j.progress).padStart(3)}% ${j.status}`),
     });

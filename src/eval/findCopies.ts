@@ -2,6 +2,7 @@ import type { CallOptions, LabelingClient } from 'labelkit';
 import { GetProjectCabinetsDocument, GetProjectsFinalReportDocument } from 'labelkit/documents';
 import type { GetProjectCabinetsQuery } from 'labelkit/documents';
 import type { EvalLabel } from './types.js';
+import { getLabelSets } from 'labelkit';
 
 /** One document of a project in both copies: the reviewer's (gold) and the labeler's (the model's). */
 export interface DocumentPair {
@@ -116,7 +117,7 @@ export async function findCopies(client: LabelingClient, projectId: string, opti
     return { originId, fileName: d.fileName, goldId: d.id, predictedId };
   });
   for (const d of labeler.documents) if (predictedIds.has(d.originId ?? d.id)) documents.push({ originId: d.originId ?? d.id, fileName: d.fileName, goldId: null, predictedId: d.id });
-  const sets = await client.getLabelSets(labeler.id, call);
+  const sets = await getLabelSets(client, labeler.id, call);
   const labels = sets.flatMap((set) => set.labelItems.map((item) => ({ id: item.id, layer: set.index, name: item.labelName })));
   return { projectId, reviewerCabinetId: reviewer.id, labelerCabinetId: labeler.id, labelerEmail: emailOf.get(labeler.id) ?? labelerEmail ?? null, documents, labels };
 }

@@ -1,4 +1,4 @@
-import { ProtocolError, readDocumentLabels } from 'labelkit';
+import { getLabelSets, ProtocolError, readDocumentLabels } from 'labelkit';
 import { READ_AHEAD } from '../shared/constants.js';
 import { mapInOrder } from '../shared/mapInOrder.js';
 import type { CallOptions, LabelingClient, TextCursor, TextLabel } from 'labelkit';
@@ -170,7 +170,7 @@ export async function* listLabels(
       ? new CopyNotFoundError('no-reviewer-copy', `project ${projectId} has no reviewer copy`, emails)
       : new CopyNotFoundError('no-labeler-copy', `project ${projectId} has no copy of labeler ${labelerEmail}`, emails);
   }
-  const sets = await client.getLabelSets(cabinet.id, call);
+  const sets = await getLabelSets(client, cabinet.id, call);
   const names = new Map(sets.flatMap((set) => set.labelItems.map((item) => [`${set.index}\u0000${item.id}`, item.labelName] as const)));
   // A document's text and labels together, READ_AHEAD documents ahead of the one being listed.
   const read = async (doc: (typeof cabinet.documents)[number], signal: AbortSignal) => {

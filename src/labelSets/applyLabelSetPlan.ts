@@ -1,4 +1,4 @@
-import { isLabelkitError, ValidationError } from 'labelkit';
+import { appendLabelItems, createLabelSet, deleteLabelSet, getProjectLabelSets, isLabelkitError, updateLabelSet, ValidationError } from 'labelkit';
 import type { LabelSet } from 'labelkit';
 import { checkSavedLabelSetPlan } from './checkPlan.js';
 import { diffLabelSets } from './diffLabelSets.js';
@@ -78,7 +78,7 @@ export interface ApplyLabelSetPlanResult {
  * Applies a plan: re-reads the sets, writes nothing if any changed since the plan, computes the
  * writes again from what was wanted, then sends them in order.
  *
- * @param client - a client made by `createLabelingClient` (or anything with the same methods)
+ * @param client - a client made by `createLabelingClient` (only its `request` is used, through the helpers of `labelkit`)
  * @param given - from `planLabelSets`, or a saved plan read back (see `savedLabelSetPlan`): its
  * `projectId`, `role`, `against` and `desired` are what is used
  * @param options - `allowDestructive`, signal, time-out, `onWrite`, `countLabels`, `onCountProgress`
@@ -118,14 +118,12 @@ export interface ApplyLabelSetPlanResult {
  */
 export async function applyLabelSetPlan(client: LabelSetsClient, given: SavedLabelSetPlan, options: ApplyLabelSetPlanOptions = {}): Promise<ApplyLabelSetPlanResult> {
   const problems = checkSavedLabelSetPlan(given);
-  for (const method of ['getProjectLabelSets', 'createLabelSet', 'updateLabelSet', 'appendLabelItems', 'deleteLabelSet'] as const) {
-    if (typeof client?.[method] !== 'function') problems.push({ path: 'client', message: `must have ${method} (a client made by createLabelingClient)` });
-  }
+  if (typeof client?.request !== 'function') problems.push({ path: 'client', message: 'must have request (a client made by createLabelingClient)' });
   if (problems.length > 0) throw new ValidationError(problems, { operationName: 'applyLabelSetPlan' });
   // What was shown (a plan in memory has its steps): refused before anything is read.
   if ('steps' in given) assertDestructiveAllowed(given as LabelSetPlan, options.allowDestructive);
   const call = { ...(options.signal && { signal: options.signal }), ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }) };
-  const readSets = () => client.getProjectLabelSets(given.projectId, given.role, call);
+  const readSets = () => getProjectLabelSets(client, given.projectId, given.role, call);
   // Counting reads every label of every copy of the project (the service's own reads).
   const countOptions = { ...call, ...(options.onCountProgress && { onProgress: options.onCountProgress }) };
   const countApplied =
@@ -191,14 +189,15 @@ export async function applyLabelSetPlan(client: LabelSetsClient, given: SavedLab
     };
     switch (write.op) {
       case 'create': {
-        const set = await client.createLabelSet(plan.projectId, { index: write.setIndex, name: write.name, labelItems: write.labelItems }, call);
+        const set = await createLabelSet(client, plan.projectId, { index: write.setIndex, name: write.name, labelItems: write.labelItems }, call);
         signatures.set(set.id, set.signature ?? undefined);
         expected.set(set.id, { set, anyOrder: true });
         result.createdSets.push({ setIndex: write.setIndex, setId: set.id, name: set.name });
         return set.id;
       }
       case 'update': {
-        const set = await client.updateLabelSet(
+        const set = await updateLabelSet(
+          client,
           { id: write.setId, projectId: plan.projectId, ...signature(write.setId), ...(write.name !== undefined && { name: write.name }), ...(write.labelItems && { labelItems: write.labelItems }) },
           call,
         );
@@ -207,7 +206,7 @@ export async function applyLabelSetPlan(client: LabelSetsClient, given: SavedLab
         return write.setId;
       }
       case 'append': {
-        const added = await client.appendLabelItems({ labelSetId: write.setId, ...signature(write.setId), labelItems: write.labelItems }, call);
+        const added = await appendLabelItems(client, { labelSetId: write.setId, ...signature(write.setId), labelItems: write.labelItems }, call);
         // The answer has the new labels only, and no new signature: a later write to this set sends none.
         signatures.delete(write.setId);
         const before = expected.get(write.setId)!.set;
@@ -223,7 +222,7 @@ export async function applyLabelSetPlan(client: LabelSetsClient, given: SavedLab
         return write.setId;
       }
       case 'delete':
-        await client.deleteLabelSet(write.setId, call);
+        await deleteLabelSet(client, write.setId, call);
         signatures.delete(write.setId);
         expected.delete(write.setId);
         return write.setId;

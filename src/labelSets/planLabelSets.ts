@@ -1,4 +1,4 @@
-import { ValidationError } from 'labelkit';
+import { getProjectLabelSets, ValidationError } from 'labelkit';
 import type { Role, ValidationProblem } from 'labelkit';
 import { ROLES } from '../shared/constants.js';
 import { checkLabelSets, pathText } from './checkLabelSets.js';
@@ -50,7 +50,7 @@ export function checkProjectAndRole(projectId: unknown, role: unknown): Validati
 /**
  * Reads a project's label sets and computes what it takes to make them as `desired` says.
  *
- * @param client - a client made by `createLabelingClient` (or anything with `getProjectLabelSets`)
+ * @param client - a client made by `createLabelingClient` (only its `request` is used)
  * @param projectId - the project
  * @param role - the cabinet's role, `LABELER` or `REVIEWER`
  * @param desired - the sets as they should be: a label-set file's contents (see `readLabelSetsFile`)
@@ -81,19 +81,19 @@ export function checkProjectAndRole(projectId: unknown, role: unknown): Validati
  * ```
  */
 export async function planLabelSets(
-  client: Pick<LabelSetsClient, 'getProjectLabelSets' | 'request'>,
+  client: LabelSetsClient,
   projectId: string,
   role: Role,
   desired: Pick<LabelSetsFile, 'labelSets'>,
   options: PlanLabelSetsOptions = {},
 ): Promise<LabelSetPlan> {
   const problems = checkProjectAndRole(projectId, role);
-  if (typeof client?.getProjectLabelSets !== 'function') problems.push({ path: 'client', message: 'must have getProjectLabelSets (a client made by createLabelingClient)' });
+  if (typeof client?.request !== 'function') problems.push({ path: 'client', message: 'must have request (a client made by createLabelingClient)' });
   const checked = checkLabelSets(desired);
   problems.push(...checked.problems.map((p) => ({ path: `desired.${pathText(p.path)}`.replace(/\.\(top\)$/, ''), message: p.message })));
   if (problems.length > 0 || !checked.file) throw new ValidationError(problems, { operationName: 'planLabelSets' });
   const call = { ...(options.signal && { signal: options.signal }), ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }) };
-  const live = await client.getProjectLabelSets(projectId.trim(), role, call);
+  const live = await getProjectLabelSets(client, projectId.trim(), role, call);
   const moved = options.against ? compareFingerprints(options.against, live) : [];
   if (moved.length > 0) throw new PlanStaleError(moved);
   const { countLabels, onCountProgress, ...diffOptions } = options;

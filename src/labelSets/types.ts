@@ -57,17 +57,16 @@ export type LabelItemWrite = LabelItemInput;
 export type NewLabelItemWrite = NewLabelItemInput;
 
 /**
- * The client methods a plan is computed and applied with: a structural view of `LabelingClient`
- * (entry `labelkit`), so any object with these methods will do (a test double, a wrapper).
+ * What a plan is computed and applied with: a client's `request` (a client made by
+ * `createLabelingClient`, or a stand-in that answers the same documents).
  *
- * @remarks Only `getProjectLabelSets` is needed to plan; the writes are needed to apply.
- * `request`, which a client made by `createLabelingClient` always has, lets the plan count the
- * applied labels a removal would take (see `countAppliedLabels`: the production reads
- * `getProjectCabinets` and `getLabelsPaginated`), and apply count them again right before
- * writing. Without it, those counts are not known and a removal counts as destructive.
+ * @remarks The room reaches the service only through `request` and the helpers of `labelkit`
+ * (`getProjectLabelSets`, `createLabelSet`, `updateLabelSet`, `appendLabelItems`,
+ * `deleteLabelSet`), and counts the applied labels a removal would take with the production
+ * reads `getProjectCabinets` and `getLabelsPaginated` (see `countAppliedLabels`), again right
+ * before writing.
  */
-export type LabelSetsClient = Pick<LabelingClient, 'getProjectLabelSets' | 'createLabelSet' | 'updateLabelSet' | 'appendLabelItems' | 'deleteLabelSet'> &
-  Partial<Pick<LabelingClient, 'request'>>;
+export type LabelSetsClient = Pick<LabelingClient, 'request'>;
 
 /** How many applied labels use each label: label-set id → label id → count. */
 export type AppliedLabelCounts = Readonly<Record<string, Readonly<Record<string, number>>>>;

@@ -11,6 +11,7 @@ import { createSampleModel, startModelServer } from '../../src/model/index.js';
 import { findChromium } from './chromium.js';
 import { serveStaticSite } from './staticSite.js';
 import type { StaticSite } from './staticSite.js';
+import { getCabinet, getProjectLabelSets, startAutoLabel, waitForJob } from '../../src/client/index.js';
 
 const root = join(import.meta.dirname, '..', '..');
 /** Screenshots go here (gitignored); the copies in docs/ are picked from them by hand. */
@@ -80,13 +81,13 @@ describe.skipIf(!chromiumPath)('in real Chromium (playwright-core, the system br
         const { createLabelingClient } = (window as unknown as { labelkit: { createLabelingClient: typeof CreateClient } }).labelkit;
         const client = createLabelingClient({ url, token, poll: { intervalMs: 50, maxIntervalMs: 200 } });
         try {
-          const sets = await client.getProjectLabelSets('demo-project', 'LABELER');
-          const job = await client.startAutoLabel(
+          const sets = await getProjectLabelSets(client, 'demo-project', 'LABELER');
+          const job = await startAutoLabel(client, 
             { projectId: 'demo-project', labelerEmail: 'browser@example.com', options: { numberOfFilesPerRequest: 1 }, targetAPI: { endpoint: modelUrl, secretKey } },
             { allowInsecureEndpoint: true },
           );
           const progress: [string, number][] = [];
-          const outcome = await client.waitForJob(job.id, { timeoutMs: 30_000, onProgress: (j) => progress.push([j.status, j.progress]) });
+          const outcome = await waitForJob(client, job.id, { timeoutMs: 30_000, onProgress: (j) => progress.push([j.status, j.progress]) });
           return {
             origin: location.origin,
             labelSetNames: sets.map((s) => s.name),
@@ -130,7 +131,7 @@ describe.skipIf(!chromiumPath)('in real Chromium (playwright-core, the system br
         const { createLabelingClient } = (window as unknown as { labelkit: { createLabelingClient: typeof CreateClient } }).labelkit;
         const client = createLabelingClient({ url, token, retry: { maxAttempts: 1 } });
         try {
-          await client.getCabinet('demo-project', 'LABELER');
+          await getCabinet(client, 'demo-project', 'LABELER');
           return { name: 'none', message: 'no error' };
         } catch (error) {
           return { name: (error as Error).name, message: (error as Error).message };

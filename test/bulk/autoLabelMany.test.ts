@@ -5,7 +5,7 @@ import { useTempDirs } from '../support/tempDirs.js';
 import { autoLabelMany, createMemoryJournal, openFileJournal } from '../../src/bulk/index.js';
 import type { JournalRecord, ManyEvent } from '../../src/bulk/index.js';
 // What bulk throws for bad input: a labelkit error of code VALIDATION (see validationError.test.ts).
-import { ValidationError } from '../../src/client/index.js';
+import { startAutoLabel, ValidationError } from '../../src/client/index.js';
 import { createLabelingClient } from '../../src/client/index.js';
 import type { AutoLabelInput, LabelingClient } from '../../src/client/index.js';
 import { demoProjectId } from '../../src/emulator/index.js';
@@ -102,7 +102,7 @@ describe('autoLabelMany', () => {
   it('follows the rerun rules when the journal has projects in every state', async () => {
     const c = newClient();
     // A job really started by an earlier run, journaled as started.
-    const earlier = await c.startAutoLabel(input(demoProjectId(53)), { allowInsecureEndpoint: true });
+    const earlier = await startAutoLabel(c, input(demoProjectId(53)), { allowInsecureEndpoint: true });
     const at = new Date().toISOString();
     const config = { endpoint: model.url, numberOfFilesPerRequest: 2, labelerEmail: 'many@example.com', role: null };
     const journal = createMemoryJournal([

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLabelingClient, ValidationError } from '../../src/client/index.js';
+import { createLabelingClient, startAutoLabel, ValidationError, waitForJob } from '../../src/client/index.js';
 import type { AutoLabelInput, LabelingClient } from '../../src/client/index.js';
 import { autoLabelMany, openPostgresJournal, POSTGRES_JOURNAL_VERSION } from '../../src/bulk/index.js';
 import type { ManyEvent } from '../../src/bulk/index.js';
@@ -158,7 +158,7 @@ describe.skipIf(pg.skip !== undefined)(`openPostgresJournal${pg.skip ? ` (skippe
     const a = openPostgresJournal({ url: pg.url!, name, heartbeatMs: 100 });
     await a.open();
     expect(await a.claim({ type: 'intent', at: new Date().toISOString(), projectId: demoProjectId(3), attempt: 1, config: { endpoint: model.url, numberOfFilesPerRequest: 0, labelerEmail: 'pg@example.com', role: null } })).toEqual({ won: true });
-    const job = await client.startAutoLabel(input(3));
+    const job = await startAutoLabel(client, input(3));
     await a.append({ type: 'run', at: new Date().toISOString(), url: emu.url });
     await a.append({ type: 'started', at: new Date().toISOString(), projectId: demoProjectId(3), jobId: job.id });
     const jobsBefore = emu.emulator.store.jobs.size;
@@ -171,7 +171,7 @@ describe.skipIf(pg.skip !== undefined)(`openPostgresJournal${pg.skip ? ` (skippe
       startAutoLabel: client.startAutoLabel.bind(client),
       waitForJob: async (...args: Parameters<LabelingClient['waitForJob']>) => {
         await aClosed;
-        return client.waitForJob(...args);
+        return waitForJob(client, ...args);
       },
     } as unknown as LabelingClient;
     const run = autoLabelMany(b, [input(3), input(4)], {

@@ -7,7 +7,7 @@ import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTempDirs } from '../support/tempDirs.js';
 import { main } from '../../src/cli/main.js';
-import { createLabelingClient } from '../../src/client/index.js';
+import { createLabelingClient, getCabinet, getJob, getLabelSets, startAutoLabel, waitForJob } from '../../src/client/index.js';
 import { DEMO_PROJECT_ID, startEmulator } from '../../src/emulator/index.js';
 import { argv, fakeIo } from './fakeIo.js';
 
@@ -113,7 +113,7 @@ describe('a token holding : " & / + = % or spaces, echoed by the service', () =>
     echo.mode = mode;
     for (const token of TOKENS) {
       const client = createLabelingClient({ url: echo.url, token, retry: { maxAttempts: 1 } });
-      for (const call of [() => client.getCabinet('p1', 'LABELER'), () => client.getLabelSets('c1'), () => client.getJob('job-1')]) {
+      for (const call of [() => getCabinet(client, 'p1', 'LABELER'), () => getLabelSets(client, 'c1'), () => getJob(client, 'job-1')]) {
         const error = (await call().then(
           () => new Error('expected a failure'),
           (e: unknown) => e,
@@ -177,9 +177,9 @@ describe('the emulator with a token or a model secret holding : " & / + = %', ()
         }).then((r) => r.text());
       }
       const client = createLabelingClient({ url: emu.url, token: staticToken });
-      const job = await client.startAutoLabel({ projectId: DEMO_PROJECT_ID, labelerEmail: 'a@example.com', options: { numberOfFilesPerRequest: 0 }, targetAPI: { endpoint, secretKey } });
-      const done = await client.waitForJob(job.id, { intervalMs: 20, timeoutMs: 20_000 }).catch((e: unknown) => e);
-      const read = await client.getJob(job.id);
+      const job = await startAutoLabel(client, { projectId: DEMO_PROJECT_ID, labelerEmail: 'a@example.com', options: { numberOfFilesPerRequest: 0 }, targetAPI: { endpoint, secretKey } });
+      const done = await waitForJob(client, job.id, { intervalMs: 20, timeoutMs: 20_000 }).catch((e: unknown) => e);
+      const read = await getJob(client, job.id);
       client.close();
       expect(read?.status).toBe('FAILED');
       const stacks = (read?.errors ?? []).map((e) => e.stack).join('\n');

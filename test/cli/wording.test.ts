@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { createLabelingClient } from '../../src/client/index.js';
+import { createLabelingClient, getCabinet } from '../../src/client/index.js';
 import { demoProjectId, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { argv, fakeIo } from './fakeIo.js';
@@ -87,7 +87,7 @@ describe('the URL named as the command line has it', () => {
 describe('a refused static token', () => {
   it('is not said to have been refused "even after a refresh" (no refresh happens for a static token)', async () => {
     const client = createLabelingClient({ url: emu.url, token: 'not-the-token' });
-    const error = (await client.getCabinet('demo-project', 'LABELER').catch((e: unknown) => e)) as Error;
+    const error = (await getCabinet(client, 'demo-project', 'LABELER').catch((e: unknown) => e)) as Error;
     client.close();
     expect(error.message).toMatch(/^\[Auth\] the service refused the access token \(Unauthorized\); check the token \(operation GetCabinet/);
     const cli = await run(['cabinet', '--project', 'demo-project', '--role', 'LABELER'], { LABELKIT_URL: emu.url, LABELKIT_TOKEN: 'not-the-token' });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLabelingClient } from '../../src/client/index.js';
+import { createLabelingClient, getCabinet, getJob, getJobs, getLabelSets, startAutoLabel, waitForJob } from '../../src/client/index.js';
 import { ProtocolError } from '../../src/client/errors.js';
 import type { LabelingClient } from '../../src/client/index.js';
 import { advance, until, useFakeClock } from '../support/fakeClock.js';
@@ -33,14 +33,14 @@ describe('answers that lack their field', () => {
   });
 
   const cases: Array<[string, unknown, (c: LabelingClient) => Promise<unknown>, string, RegExp]> = [
-    ['getJob', {}, (c) => c.getJob('j'), 'GetJob', /the answer's data lacks getJob/],
-    ['getJobs', {}, (c) => c.getJobs(['j']), 'GetJobs', /the answer's data lacks getJobs/],
-    ['getJobs', { getJobs: null }, (c) => c.getJobs(['j']), 'GetJobs', /getJobs is not a list/],
-    ['getJobs', { getJobs: [] }, (c) => c.getJobs(['j']), 'GetJobs', /getJobs has 0 entries for 1 ids/],
-    ['getJobs', { getJobs: [{ id: 'j' }] }, (c) => c.getJobs(['j']), 'GetJobs', /the answer's data lacks getJobs\[0\].status/],
-    ['startAutoLabel', {}, (c) => c.startAutoLabel(input), 'AutoLabelTokenBasedProjectMutation', /the answer's data lacks result/],
-    ['getLabelSets', { getCabinetLabelSetsById: null }, (c) => c.getLabelSets('c'), 'getCabinetLabelSetsById', /is not a list/],
-    ['getCabinet', { getCabinet: 'x' }, (c) => c.getCabinet('p', 'LABELER'), 'GetCabinet', /getCabinet is not an object/],
+    ['getJob', {}, (c) => getJob(c, 'j'), 'GetJob', /the answer's data lacks getJob/],
+    ['getJobs', {}, (c) => getJobs(c, ['j']), 'GetJobs', /the answer's data lacks getJobs/],
+    ['getJobs', { getJobs: null }, (c) => getJobs(c, ['j']), 'GetJobs', /getJobs is not a list/],
+    ['getJobs', { getJobs: [] }, (c) => getJobs(c, ['j']), 'GetJobs', /getJobs has 0 entries for 1 ids/],
+    ['getJobs', { getJobs: [{ id: 'j' }] }, (c) => getJobs(c, ['j']), 'GetJobs', /the answer's data lacks getJobs\[0\].status/],
+    ['startAutoLabel', {}, (c) => startAutoLabel(c, input), 'AutoLabelTokenBasedProjectMutation', /the answer's data lacks result/],
+    ['getLabelSets', { getCabinetLabelSetsById: null }, (c) => getLabelSets(c, 'c'), 'getCabinetLabelSetsById', /is not a list/],
+    ['getCabinet', { getCabinet: 'x' }, (c) => getCabinet(c, 'p', 'LABELER'), 'GetCabinet', /getCabinet is not an object/],
   ];
 
   it.each(cases)('rejects %s with a ProtocolError when data is %j', async (_name, data, act, operationName, message) => {
@@ -56,7 +56,7 @@ describe('answers that lack their field', () => {
 
   it('says the outcome of a mutation with a malformed answer is unknown', async () => {
     server.plan(answer({}));
-    const error = (await client.startAutoLabel(input).catch((e: unknown) => e)) as ProtocolError;
+    const error = (await startAutoLabel(client, input).catch((e: unknown) => e)) as ProtocolError;
     expect(error.mutationOutcomeUnknown).toBe(true);
     expect(error.message).toContain('do not start another blindly');
   });
@@ -66,7 +66,7 @@ describe('answers that lack their field', () => {
     server.jobs.set('j', mockJob('j', { status: 'IN_PROGRESS' }));
     server.plan(answer(data));
     let settled: unknown;
-    void client.waitForJob('j', { timeoutMs: 60_000 }).then(
+    void waitForJob(client, 'j', { timeoutMs: 60_000 }).then(
       (outcome) => (settled = outcome),
       (error: unknown) => (settled = error),
     );

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createLabelingClient } from '../../src/client/index.js';
+import { createLabelingClient, getCabinet, getJob, startAutoLabel } from '../../src/client/index.js';
 import { AuthError } from '../../src/client/errors.js';
 import type { LabelingClient } from '../../src/client/index.js';
 import { advanceUntil, track, until, useFakeClock } from '../support/fakeClock.js';
@@ -22,7 +22,7 @@ describe('createLabelingClient: auth', () => {
     let n = 0;
     client = createLabelingClient({ url: server.url, getToken: async () => `dyn-${++n}` });
     server.validTokens.add('dyn-2');
-    expect(await client.getCabinet('p', 'LABELER')).toEqual({ id: 'cabinet-p-LABELER' });
+    expect(await getCabinet(client, 'p', 'LABELER')).toEqual({ id: 'cabinet-p-LABELER' });
     expect(n).toBe(2);
     expect(server.graphqlRequests().map((r) => r.headers.authorization)).toEqual(['Bearer dyn-1', 'Bearer dyn-2']);
   });
@@ -30,7 +30,7 @@ describe('createLabelingClient: auth', () => {
   it('fetches a client-credentials token with a form POST to {origin}/api/oauth/token', async () => {
     server = await startMockServer({ validTokens: [], clientId: 'cid', clientSecret: SECRET });
     client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET } });
-    await client.getCabinet('p', 'LABELER');
+    await getCabinet(client, 'p', 'LABELER');
     const tokenRequest = server.requests.find((r) => r.path === '/api/oauth/token')!;
     expect(tokenRequest.method).toBe('POST');
     expect(tokenRequest.headers['content-type']).toBe('application/x-www-form-urlencoded');
@@ -47,11 +47,11 @@ describe('createLabelingClient: auth', () => {
     server = await startMockServer({ validTokens: [], clientId: 'cid', clientSecret: SECRET, tokenDelayMs: 500 });
     useFakeClock();
     client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET } });
-    const warmUp = track(client.getCabinet('warm-up', 'LABELER'));
+    const warmUp = track(getCabinet(client, 'warm-up', 'LABELER'));
     await advanceUntil(warmUp.settled, 'the warm-up call');
     expect(server.tokenRequests).toBe(1);
     server.validTokens.clear(); // every token expires at once
-    const all = track(Promise.all(Array.from({ length: 20 }, (_, i) => client!.getCabinet(`p${i}`, 'LABELER'))));
+    const all = track(Promise.all(Array.from({ length: 20 }, (_, i) => getCabinet(client!, `p${i}`, 'LABELER'))));
     await advanceUntil(all.settled, 'the 20 calls');
     expect((all.value() as { id: string }[]).map((r) => r.id)).toEqual(Array.from({ length: 20 }, (_, i) => `cabinet-p${i}-LABELER`));
     expect(server.tokenRequests).toBe(2);
@@ -61,9 +61,9 @@ describe('createLabelingClient: auth', () => {
     // No token delay: the refusals arrive over time, some after the refresh has finished.
     server = await startMockServer({ validTokens: [], clientId: 'cid', clientSecret: SECRET, authFailure: 'http401' });
     client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET } });
-    await client.getJob('warm-up');
+    await getJob(client, 'warm-up');
     server.validTokens.clear();
-    const jobs = await Promise.all(Array.from({ length: 50 }, (_, i) => client!.getJob(`j${i}`)));
+    const jobs = await Promise.all(Array.from({ length: 50 }, (_, i) => getJob(client!, `j${i}`)));
     expect(jobs).toEqual(Array(50).fill(null));
     expect(server.tokenRequests).toBe(2);
     const refused = server.graphqlRequests().filter((r) => r.headers.authorization === 'Bearer issued-1');
@@ -73,7 +73,7 @@ describe('createLabelingClient: auth', () => {
   it('gives an AuthError when the refreshed client-credentials token is refused as well', async () => {
     server = await startMockServer({ validTokens: [], clientId: 'cid', clientSecret: SECRET, acceptIssuedTokens: false });
     client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET } });
-    const error = (await client.getCabinet('p', 'LABELER').catch((e: unknown) => e)) as AuthError;
+    const error = (await getCabinet(client, 'p', 'LABELER').catch((e: unknown) => e)) as AuthError;
     expect(error).toBeInstanceOf(AuthError);
     expect(error.message).toContain('even after a refresh');
     expect(server.tokenRequests).toBe(2);
@@ -88,7 +88,7 @@ describe('createLabelingClient: auth', () => {
         throw new Error('vault is sealed');
       },
     });
-    const error = (await client.getCabinet('p', 'LABELER').catch((e: unknown) => e)) as AuthError;
+    const error = (await getCabinet(client, 'p', 'LABELER').catch((e: unknown) => e)) as AuthError;
     expect(error).toBeInstanceOf(AuthError);
     expect(error.message).toMatch(/^\[Auth\] getToken\(\) failed; no access token \(operation GetCabinet, request [0-9a-f-]{36}\)$/);
     expect((error.cause as Error).message).toBe('vault is sealed');
@@ -99,12 +99,12 @@ describe('createLabelingClient: auth', () => {
     server = await startMockServer({ clientId: 'cid', clientSecret: SECRET });
     const bad = 'tok\u0007en-SENTINEL';
     client = createLabelingClient({ url: server.url, getToken: () => bad });
-    const fromGetToken = (await client.getCabinet('p', 'LABELER').catch((e: unknown) => e)) as AuthError;
+    const fromGetToken = (await getCabinet(client, 'p', 'LABELER').catch((e: unknown) => e)) as AuthError;
     expect(fromGetToken).toMatchObject({ code: 'AUTH', phase: 'token', message: expect.stringContaining('getToken() returned a token that cannot go into the Authorization header') });
     client.close();
     server.tokenPlan({ respond: () => ({ status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ access_token: 'line\nbreak-SENTINEL', expires_in: 3600 }) }) });
     client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET }, retry: { maxAttempts: 1 } });
-    const fromEndpoint = (await client.getCabinet('p', 'LABELER').catch((e: unknown) => e)) as AuthError;
+    const fromEndpoint = (await getCabinet(client, 'p', 'LABELER').catch((e: unknown) => e)) as AuthError;
     expect(fromEndpoint).toMatchObject({ code: 'AUTH', phase: 'token', message: expect.stringContaining('cannot go into the Authorization header') });
     for (const error of [fromGetToken, fromEndpoint]) expect(JSON.stringify({ ...error, message: error.message, cause: String(error.cause) })).not.toContain('SENTINEL');
     expect(server.graphqlRequests()).toHaveLength(0);
@@ -113,9 +113,9 @@ describe('createLabelingClient: auth', () => {
   it('re-sends a mutation refused as Unauthorized once after the refresh, starting one job', async () => {
     server = await startMockServer({ validTokens: [], clientId: 'cid', clientSecret: SECRET });
     client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET } });
-    await client.getJob('warm-up');
+    await getJob(client, 'warm-up');
     server.validTokens.clear();
-    const job = await client.startAutoLabel({
+    const job = await startAutoLabel(client, {
       projectId: 'p1',
       labelerEmail: 'ann@example.com',
       options: { numberOfFilesPerRequest: 1 },
@@ -130,9 +130,9 @@ describe('createLabelingClient: auth', () => {
   it('refreshes on HTTP 401 as well', async () => {
     server = await startMockServer({ validTokens: [], clientId: 'cid', clientSecret: SECRET, authFailure: 'http401' });
     client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET } });
-    await client.getCabinet('p', 'LABELER');
+    await getCabinet(client, 'p', 'LABELER');
     server.validTokens.clear();
-    await client.getCabinet('p', 'LABELER');
+    await getCabinet(client, 'p', 'LABELER');
     expect(server.tokenRequests).toBe(2);
   });
 
@@ -141,14 +141,14 @@ describe('createLabelingClient: auth', () => {
     server = await startMockServer({ validTokens: [], clientId: 'cid', clientSecret: SECRET, expiresIn: 120 });
     useFakeClock();
     client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET } });
-    const first = track(client.getCabinet('p', 'LABELER'));
+    const first = track(getCabinet(client, 'p', 'LABELER'));
     await until(first.settled, 'the first call');
     vi.setSystemTime(Date.now() + 89_000);
-    const second = track(client.getCabinet('p', 'LABELER'));
+    const second = track(getCabinet(client, 'p', 'LABELER'));
     await until(second.settled, 'the second call');
     expect(server.tokenRequests).toBe(1);
     vi.setSystemTime(Date.now() + 2_000);
-    const third = track(client.getCabinet('p', 'LABELER'));
+    const third = track(getCabinet(client, 'p', 'LABELER'));
     await until(third.settled, 'the third call');
     expect(server.tokenRequests).toBe(2);
     expect(server.graphqlRequests().map((r) => r.headers.authorization)).toEqual(['Bearer issued-1', 'Bearer issued-1', 'Bearer issued-2']);
@@ -157,7 +157,7 @@ describe('createLabelingClient: auth', () => {
   it('throws an AuthError when a static token is refused, without sending it again (there is nothing to refresh)', async () => {
     server = await startMockServer({ validTokens: [] });
     client = createLabelingClient({ url: server.url, token: 'expired-token-SENTINEL' });
-    const error = (await client.getCabinet('p', 'LABELER').catch((e: unknown) => e)) as AuthError;
+    const error = (await getCabinet(client, 'p', 'LABELER').catch((e: unknown) => e)) as AuthError;
     expect(error).toBeInstanceOf(AuthError);
     expect(error.code).toBe('AUTH');
     expect(error.operationName).toBe('GetCabinet');
@@ -168,7 +168,7 @@ describe('createLabelingClient: auth', () => {
   it('throws an AuthError naming the token endpoint when the client credentials are wrong', async () => {
     server = await startMockServer({ validTokens: [], clientId: 'cid', clientSecret: 'right' });
     client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET } });
-    const error = (await client.getCabinet('p', 'LABELER').catch((e: unknown) => e)) as AuthError;
+    const error = (await getCabinet(client, 'p', 'LABELER').catch((e: unknown) => e)) as AuthError;
     expect(error).toBeInstanceOf(AuthError);
     expect(error.message).toContain('/api/oauth/token refused the client credentials (HTTP 401)');
     expect(error.requestId).toMatch(/^[0-9a-f-]{36}$/);

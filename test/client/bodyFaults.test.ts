@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLabelingClient } from '../../src/client/index.js';
+import { createLabelingClient, getJobs, startAutoLabel } from '../../src/client/index.js';
 import { NetworkError, ProtocolError } from '../../src/client/errors.js';
 import type { LabelingClient } from '../../src/client/index.js';
 import { advance, until, useFakeClock } from '../support/fakeClock.js';
@@ -43,7 +43,7 @@ describe('answers cut or too large', () => {
     useFakeClock();
     server.plan({ cut: true });
     let result: unknown;
-    void client.getJobs(['j']).then((v) => (result = v), (e: unknown) => (result = e));
+    void getJobs(client, ['j']).then((v) => (result = v), (e: unknown) => (result = e));
     await until(() => server.graphqlRequests().length === 1, 'the first request');
     await advance(500);
     await until(() => result !== undefined, 'the call to settle');
@@ -53,7 +53,7 @@ describe('answers cut or too large', () => {
 
   it('does not retry a mutation whose connection drops mid-body, and says its outcome is unknown', async () => {
     server.plan({ cut: true });
-    const error = (await client.startAutoLabel(input).catch((e: unknown) => e)) as NetworkError;
+    const error = (await startAutoLabel(client, input).catch((e: unknown) => e)) as NetworkError;
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).toMatchObject({ code: 'NETWORK', mutationOutcomeUnknown: true });
     expect(error.message).toMatch(/^\[Network\] the connection to http:\/\/127\.0\.0\.1:\d+\/graphql was lost while reading the answer \(HTTP 200\)/);
@@ -66,7 +66,7 @@ describe('answers cut or too large', () => {
   ])('keeps at most a few KB of %s of 8 MB in the error', async (_name, status, kind) => {
     const page = `<html>${'<p>lorem ipsum</p>'.repeat(8 * 1024 * 1024 / 18)}</html>`;
     server.plan({ status, statusText: '', headers: { 'content-type': 'text/html' }, body: page }, { status, statusText: '', headers: { 'content-type': 'text/html' }, body: page });
-    const error = await client.startAutoLabel(input).catch((e: unknown) => e);
+    const error = await startAutoLabel(client, input).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(kind);
     const cause = (error as { cause?: Error }).cause!;
     expect(cause.message).toContain('<p>lorem ipsum</p>');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createLabelingClient, isLabelkitError, LabelkitError } from '../../src/client/index.js';
+import { createLabelingClient, getCabinet, getJob, isLabelkitError, LabelkitError, startAutoLabel } from '../../src/client/index.js';
 import { AuthError, GraphQLRequestError, JobFailedError, JobNotFoundError, JobTimeoutError, LabelHierarchyError, NetworkError, ValidationError } from '../../src/client/errors.js';
 import type { LabelingClient } from '../../src/client/index.js';
 import { mockJob, projectSdl, startMockServer } from '../support/mockServer.js';
@@ -45,7 +45,7 @@ describe('the error family over HTTP', () => {
         errors: [{ message: 'Cabinet not found', path: ['getCabinet'], extensions: { code: 'NOT_FOUND', type: 'NotFoundError' } }],
       }),
     });
-    const error = await failure(client.getCabinet('nope', 'LABELER'));
+    const error = await failure(getCabinet(client, 'nope', 'LABELER'));
     expect(error).toBeInstanceOf(GraphQLRequestError);
     expect(error.code).toBe('GRAPHQL');
     expect((error as GraphQLRequestError).graphQLErrors).toEqual([
@@ -60,7 +60,7 @@ describe('the error family over HTTP', () => {
     const other = await startMockServer({ typeDefs: projectSdl.replace(/\bresultId\b/, 'resultRef') });
     const c = createLabelingClient({ url: other.url, token: 'test-token' });
     try {
-      const error = await failure(c.getJob('j1'));
+      const error = await failure(getJob(c, 'j1'));
       expect(error).toBeInstanceOf(GraphQLRequestError);
       expect((error as GraphQLRequestError).graphQLErrors[0]!.message).toContain('Cannot query field "resultId" on type "Job"');
     } finally {
@@ -71,7 +71,7 @@ describe('the error family over HTTP', () => {
 
   it('carries the x-request-id the server received, so a support ticket can name the request', async () => {
     server.plan({ status: 500 }, { status: 500 });
-    const error = await failure(client.getJob('j1'));
+    const error = await failure(getJob(client, 'j1'));
     expect(error).toBeInstanceOf(NetworkError);
     const sent = server.graphqlRequests().map((r) => r.headers['x-request-id']);
     expect(sent).toEqual([error.requestId, error.requestId]);
@@ -84,7 +84,7 @@ describe('the error family over HTTP', () => {
     const url = closed.url;
     await closed.close();
     const c = createLabelingClient({ url, token: 't', retry: { maxAttempts: 1 } });
-    const error = (await failure(c.startAutoLabel(input))) as NetworkError;
+    const error = (await failure(startAutoLabel(c, input))) as NetworkError;
     expect(error.code).toBe('NETWORK');
     expect(error.message).toContain('(ECONNREFUSED)');
     expect(error.mutationOutcomeUnknown).toBe(false);
@@ -94,7 +94,7 @@ describe('the error family over HTTP', () => {
 
   it('keeps cause out of JSON and Object.keys, and leaves no urql operation or variables on the error', async () => {
     server.plan({ drop: true });
-    const error = await failure(client.startAutoLabel(input));
+    const error = await failure(startAutoLabel(client, input));
     expect(error.cause).toBeInstanceOf(Error);
     expect(Object.keys(error)).not.toContain('cause');
     expect(Object.keys(JSON.parse(JSON.stringify(error)) as object).sort()).toEqual(
@@ -138,7 +138,7 @@ describe('LabelkitError subclasses', () => {
   it('keeps the class of such an error when a custom fetch throws it: a foreign TIMEOUT stays a NetworkError, not an AuthError', async () => {
     const foreign = Object.assign(new Error('[Network] no answer within 5 ms'), { code: 'TIMEOUT' });
     const client = createLabelingClient({ url: 'http://127.0.0.1:9/graphql', token: 't', retry: { maxAttempts: 1 }, fetch: () => Promise.reject(foreign) });
-    const error = await client.getJob('j1').catch((e: unknown) => e);
+    const error = await getJob(client, 'j1').catch((e: unknown) => e);
     client.close();
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).toMatchObject({ code: 'TIMEOUT', operationName: 'GetJob' });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createLabelingClient } from '../../src/client/index.js';
+import { createLabelingClient, getLabelSets } from '../../src/client/index.js';
 import { GraphQLRequestError, ValidationError } from '../../src/client/errors.js';
 import type { LabelingClient, LabelingClientOptions, SchemaChangeEvent } from '../../src/client/index.js';
 import { renamedFieldMessage } from '../../src/client/labelSetDocuments.js';
@@ -33,7 +33,7 @@ async function setUp(generation: 'tags' | 'labels', options: Partial<LabelingCli
 describe('createLabelingClient schemaGeneration', () => {
   it('sends the renamed document from the start when schemaGeneration is labels', async () => {
     const { client, queries, onSchemaChange } = await setUp('labels', { schemaGeneration: 'labels' });
-    const sets = await client.getLabelSets(CABINET);
+    const sets = await getLabelSets(client, CABINET);
     expect(sets[0]!.labelItems.map((i) => i.labelName)).toContain('PERSON');
     expect(queries).toHaveLength(1);
     expect(queries[0]).not.toMatch(/tag/);
@@ -42,29 +42,29 @@ describe('createLabelingClient schemaGeneration', () => {
 
   it('reads the same label sets in both generations', async () => {
     const tags = await setUp('tags');
-    const fromTags = await tags.client.getLabelSets(CABINET);
+    const fromTags = await getLabelSets(tags.client, CABINET);
     client!.close();
     await emu!.close();
     const labels = await setUp('labels', { schemaGeneration: 'labels' });
-    expect(await labels.client.getLabelSets(CABINET)).toEqual(fromTags);
+    expect(await getLabelSets(labels.client, CABINET)).toEqual(fromTags);
   });
 
   it('switches once and reports once when several label-set queries are refused together', async () => {
     // Three cabinets, so that three queries are in flight (identical ones would share one request, as urql deduplicates).
     const { client, queries, onSchemaChange } = await setUp('labels', {}, 2);
     const cabinets = [CABINET, 'demo-project-1:labeler', 'demo-project-2:reviewer'];
-    const results = await Promise.all(cabinets.map((id) => client.getLabelSets(id)));
+    const results = await Promise.all(cabinets.map((id) => getLabelSets(client, id)));
     for (const sets of results) expect(sets[0]!.labelItems.map((i) => i.labelName)).toContain('PERSON');
     expect(queries.filter((q) => /tagItems/.test(q))).toHaveLength(3);
     expect(queries.filter((q) => !/tagItems/.test(q))).toHaveLength(3);
     expect(onSchemaChange).toHaveBeenCalledTimes(1);
-    expect(await client.getLabelSets(CABINET)).toEqual(results[0]);
+    expect(await getLabelSets(client, CABINET)).toEqual(results[0]);
     expect(queries).toHaveLength(7);
   });
 
   it('rejects without switching back when a labels client meets a service that still says tags', async () => {
     const { client, queries, onSchemaChange } = await setUp('tags', { schemaGeneration: 'labels' });
-    const error = await client.getLabelSets(CABINET).catch((e: unknown) => e);
+    const error = await getLabelSets(client, CABINET).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GraphQLRequestError);
     expect((error as Error).message).toMatch(/Cannot query field "labelItems"/);
     expect(queries).toHaveLength(1);
@@ -73,7 +73,7 @@ describe('createLabelingClient schemaGeneration', () => {
 
   it('does not re-send when the service refuses the query for another reason', async () => {
     const { client, queries, onSchemaChange } = await setUp('tags');
-    await expect(client.getLabelSets('no-such-cabinet')).rejects.toThrow(/no cabinet has the id/);
+    await expect(getLabelSets(client, 'no-such-cabinet')).rejects.toThrow(/no cabinet has the id/);
     expect(queries).toHaveLength(1);
     expect(onSchemaChange).not.toHaveBeenCalled();
   });

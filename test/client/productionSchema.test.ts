@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLabelingClient } from '../../src/client/index.js';
+import { createLabelingClient, getCabinet, getJob, getProjectLabelSets, startAutoLabel, waitForJob } from '../../src/client/index.js';
 import type { LabelingClient } from '../../src/client/index.js';
 import { startMockServer } from '../support/mockServer.js';
 import { productionSdl } from '../support/productionSchema.js';
@@ -22,22 +22,22 @@ describe('the client against the whole production schema', () => {
   });
 
   it('runs every operation without a GraphQL error', async () => {
-    expect(await client.getCabinet('p', 'LABELER')).toEqual({ id: 'cabinet-p-LABELER' });
-    const sets = await client.getProjectLabelSets('p', 'REVIEWER');
+    expect(await getCabinet(client, 'p', 'LABELER')).toEqual({ id: 'cabinet-p-LABELER' });
+    const sets = await getProjectLabelSets(client, 'p', 'REVIEWER');
     expect(sets.map((s) => s.labelItems.map((i) => i.labelName))).toEqual([
       ['ENTITY', 'PERSON'],
       ['ENTITY', 'PERSON'],
       ['ENTITY', 'PERSON'],
     ]);
-    const job = await client.startAutoLabel({
+    const job = await startAutoLabel(client, {
       projectId: 'p',
       labelerEmail: 'ann@example.com',
       options: { numberOfFilesPerRequest: 0 },
       targetAPI: { endpoint: 'https://model.example.com/', secretKey: 'k3y-value' },
       role: 'LABELER',
     });
-    expect(await client.getJob(job.id)).toMatchObject({ id: job.id, status: 'QUEUED' });
+    expect(await getJob(client, job.id)).toMatchObject({ id: job.id, status: 'QUEUED' });
     server.jobs.set(job.id, { ...server.jobs.get(job.id)!, status: 'DELIVERED', progress: 100 });
-    expect(await client.waitForJob(job.id)).toMatchObject({ outcome: 'delivered' });
+    expect(await waitForJob(client, job.id)).toMatchObject({ outcome: 'delivered' });
   });
 });

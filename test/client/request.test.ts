@@ -1,6 +1,6 @@
 import { Client, fetchExchange } from '@urql/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLabelingClient, VERSION } from '../../src/client/index.js';
+import { createLabelingClient, getCabinet, getJob, getJobs, getLabelSets, getProjectLabelSets, startAutoLabel, VERSION } from '../../src/client/index.js';
 import { ValidationError } from '../../src/client/errors.js';
 import { GetCabinetDocument } from '../../generated/graphql.js';
 import type { LabelingClient } from '../../src/client/index.js';
@@ -20,7 +20,7 @@ describe('createLabelingClient: requests', () => {
   });
 
   it('sends a JSON POST with operationName, query, variables and the identifying headers', async () => {
-    await client.getCabinet('p1', 'LABELER');
+    await getCabinet(client, 'p1', 'LABELER');
     const [request] = server.graphqlRequests();
     expect(request!.method).toBe('POST');
     expect(request!.headers['content-type']).toBe('application/json');
@@ -37,16 +37,16 @@ describe('createLabelingClient: requests', () => {
   });
 
   it('reaches the network on every call (no document cache)', async () => {
-    await client.getCabinet('p1', 'LABELER');
-    await client.getCabinet('p1', 'LABELER');
+    await getCabinet(client, 'p1', 'LABELER');
+    await getCabinet(client, 'p1', 'LABELER');
     expect(server.graphqlRequests()).toHaveLength(2);
     const ids = server.graphqlRequests().map((r) => r.headers['x-request-id']);
     expect(new Set(ids).size).toBe(2);
   });
 
   it('maps getCabinet, getLabelSets (sorted by index) and getProjectLabelSets', async () => {
-    expect(await client.getCabinet('p1', 'REVIEWER')).toEqual({ id: 'cabinet-p1-REVIEWER' });
-    const sets = await client.getLabelSets('cabinet-1');
+    expect(await getCabinet(client, 'p1', 'REVIEWER')).toEqual({ id: 'cabinet-p1-REVIEWER' });
+    const sets = await getLabelSets(client, 'cabinet-1');
     expect(sets.map((s) => s.index)).toEqual([0, 1, 2]);
     expect(sets[0]).toEqual({
       id: 'set-0',
@@ -59,7 +59,7 @@ describe('createLabelingClient: requests', () => {
       ],
     });
     expect(sets[1]!.signature).toBeNull();
-    const viaProject = await client.getProjectLabelSets('p1', 'LABELER');
+    const viaProject = await getProjectLabelSets(client, 'p1', 'LABELER');
     expect(viaProject).toEqual(sets);
     const ops = server.graphqlRequests().map((r) => r.json!.operationName);
     expect(ops).toEqual(['GetCabinet', 'getCabinetLabelSetsById', 'GetCabinet', 'getCabinetLabelSetsById']);
@@ -67,7 +67,7 @@ describe('createLabelingClient: requests', () => {
   });
 
   it('starts auto-labeling with the specified mutation and returns the job at once', async () => {
-    const job = await client.startAutoLabel({
+    const job = await startAutoLabel(client, {
       projectId: 'p1',
       labelerEmail: 'ann@example.com',
       options: { numberOfFilesPerRequest: 2 },
@@ -88,16 +88,16 @@ describe('createLabelingClient: requests', () => {
   });
 
   it('reads jobs back, null where the service knows none', async () => {
-    const started = await client.startAutoLabel({
+    const started = await startAutoLabel(client, {
       projectId: 'p1',
       labelerEmail: 'ann@example.com',
       options: { numberOfFilesPerRequest: 0 },
       targetAPI: { endpoint: 'http://127.0.0.1:9/model', secretKey: 'k3y-value' },
     });
-    const job = await client.getJob(started.id);
+    const job = await getJob(client, started.id);
     expect(job).toMatchObject({ id: started.id, status: 'QUEUED', progress: 0, errors: [], resultId: null });
-    expect(await client.getJob('nope')).toBeNull();
-    const jobs = await client.getJobs([started.id, 'nope']);
+    expect(await getJob(client, 'nope')).toBeNull();
+    const jobs = await getJobs(client, [started.id, 'nope']);
     expect(jobs.map((j) => j?.id ?? null)).toEqual([started.id, null]);
   });
 
@@ -108,11 +108,11 @@ describe('createLabelingClient: requests', () => {
       options: { numberOfFilesPerRequest: 1 },
       targetAPI: { endpoint: 'http://model.internal:8080/predict', secretKey: 'k3y-value' },
     };
-    const refused = await client.startAutoLabel(input).catch((e: unknown) => e);
+    const refused = await startAutoLabel(client, input).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ValidationError);
     expect((refused as ValidationError).operationName).toBe('AutoLabelTokenBasedProjectMutation');
     expect(server.graphqlRequests()).toHaveLength(0);
-    expect(await client.startAutoLabel(input, { allowInsecureEndpoint: true })).toMatchObject({ status: 'QUEUED' });
+    expect(await startAutoLabel(client, input, { allowInsecureEndpoint: true })).toMatchObject({ status: 'QUEUED' });
     expect(server.graphqlRequests()).toHaveLength(1);
   });
 
@@ -122,7 +122,7 @@ describe('createLabelingClient: requests', () => {
       token: 'test-token',
       headers: { 'x-team': 'ner', 'x-labelkit-client': 'spoofed' },
     });
-    await custom.getJob('j1');
+    await getJob(custom, 'j1');
     const [request] = server.graphqlRequests();
     expect(request!.headers['x-team']).toBe('ner');
     expect(request!.headers['x-labelkit-client']).toBe(`labelkit/${VERSION}`);
@@ -133,7 +133,7 @@ describe('createLabelingClient: requests', () => {
     vi.stubGlobal('document', {});
     try {
       const inPage = createLabelingClient({ url: server.url, token: 'test-token' });
-      await inPage.getJob('j1');
+      await getJob(inPage, 'j1');
       inPage.close();
     } finally {
       vi.unstubAllGlobals();
@@ -164,13 +164,13 @@ describe('createLabelingClient: identical calls at the same time', () => {
     const server = await startMockServer();
     const client = createLabelingClient({ url: server.url, token: 'test-token' });
     try {
-      const jobs = await Promise.all([client.startAutoLabel(sameInput), client.startAutoLabel(sameInput)]);
+      const jobs = await Promise.all([startAutoLabel(client, sameInput), startAutoLabel(client, sameInput)]);
       expect(new Set(jobs.map((j) => j.id)).size).toBe(2);
-      const cabinets = await Promise.all([client.getCabinet('p', 'LABELER'), client.getCabinet('p', 'LABELER')]);
+      const cabinets = await Promise.all([getCabinet(client, 'p', 'LABELER'), getCabinet(client, 'p', 'LABELER')]);
       expect(cabinets).toEqual([{ id: 'cabinet-p-LABELER' }, { id: 'cabinet-p-LABELER' }]);
       expect(server.graphqlRequests().map((r) => r.json?.operationName)).toEqual(['AutoLabelTokenBasedProjectMutation', 'AutoLabelTokenBasedProjectMutation', 'GetCabinet']);
       // Once the first is answered, the same query is sent again (no cache).
-      expect(await client.getCabinet('p', 'LABELER')).toEqual({ id: 'cabinet-p-LABELER' });
+      expect(await getCabinet(client, 'p', 'LABELER')).toEqual({ id: 'cabinet-p-LABELER' });
       expect(server.graphqlRequests()).toHaveLength(4);
     } finally {
       client.close();
@@ -185,8 +185,8 @@ describe('createLabelingClient: an identical mutation waiting for its turn', () 
     const client = createLabelingClient({ url: server.url, token: 'test-token' });
     try {
       server.plan({ hang: true });
-      const first = client.startAutoLabel(sameInput, { timeoutMs: 2_000 }).catch((e: unknown) => e);
-      const second = await client.startAutoLabel(sameInput, { timeoutMs: 300 }).catch((e: unknown) => e);
+      const first = startAutoLabel(client, sameInput, { timeoutMs: 2_000 }).catch((e: unknown) => e);
+      const second = await startAutoLabel(client, sameInput, { timeoutMs: 300 }).catch((e: unknown) => e);
       expect(second).toMatchObject({ code: 'TIMEOUT', mutationOutcomeUnknown: false });
       expect((second as Error).message).toMatch(/^\[Network\] no answer within 300 ms; nothing was sent \(operation AutoLabelTokenBasedProjectMutation, request /);
       // The first one was sent and is lost to its own time-out: its outcome is unknown.

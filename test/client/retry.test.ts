@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLabelingClient } from '../../src/client/index.js';
+import { createLabelingClient, getCabinet, getJob, startAutoLabel } from '../../src/client/index.js';
 import { NetworkError } from '../../src/client/errors.js';
 import type { LabelingClient } from '../../src/client/index.js';
 import { advance, advanceUntil, track, until, useFakeClock } from '../support/fakeClock.js';
@@ -37,13 +37,13 @@ describe('createLabelingClient: retries', () => {
 
   it('retries a query after a 503', async () => {
     server.plan({ status: 503 });
-    expect(await settle(client.getCabinet('p', 'LABELER'))).toEqual({ id: 'cabinet-p-LABELER' });
+    expect(await settle(getCabinet(client, 'p', 'LABELER'))).toEqual({ id: 'cabinet-p-LABELER' });
     expect(server.graphqlRequests()).toHaveLength(2);
   });
 
   it('retries a query after a 429 and waits at least its Retry-After', async () => {
     server.plan({ status: 429, headers: { 'retry-after': '1' } });
-    await settle(client.getCabinet('p', 'LABELER'));
+    await settle(getCabinet(client, 'p', 'LABELER'));
     const [first, second] = server.graphqlRequests();
     expect(server.graphqlRequests()).toHaveLength(2);
     // The server asked for 1 s, so the retry must not come earlier (the back-off without
@@ -53,7 +53,7 @@ describe('createLabelingClient: retries', () => {
 
   it('sends nothing more when the call times out while its retry waits for the Retry-After', async () => {
     server.plan({ status: 429, headers: { 'retry-after': '2' } });
-    const error = await settle(client.getCabinet('p', 'LABELER', { timeoutMs: 1_000 }));
+    const error = await settle(getCabinet(client, 'p', 'LABELER', { timeoutMs: 1_000 }));
     expect(error).toMatchObject({ code: 'TIMEOUT' });
     // The wait ended with the call: no request comes at 2 s.
     await advance(3_000);
@@ -62,13 +62,13 @@ describe('createLabelingClient: retries', () => {
 
   it('retries a query after a dropped connection', async () => {
     server.plan({ drop: true });
-    expect(await settle(client.getCabinet('p', 'LABELER'))).toEqual({ id: 'cabinet-p-LABELER' });
+    expect(await settle(getCabinet(client, 'p', 'LABELER'))).toEqual({ id: 'cabinet-p-LABELER' });
     expect(server.graphqlRequests()).toHaveLength(2);
   });
 
   it('gives up after maxAttempts with a NetworkError that carries the status', async () => {
     server.plan({ status: 502 }, { status: 503 }, { status: 504 });
-    const error = (await settle(client.getCabinet('p', 'LABELER'))) as NetworkError;
+    const error = (await settle(getCabinet(client, 'p', 'LABELER'))) as NetworkError;
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.status).toBe(504);
     expect(error.message).toMatch(/^\[Network\] HTTP 504 from http:\/\/127\.0\.0\.1:\d+\/graphql \(operation GetCabinet, request [0-9a-f-]{36}\)$/);
@@ -77,7 +77,7 @@ describe('createLabelingClient: retries', () => {
 
   it('does not wait for a Retry-After beyond maxDelayMs', async () => {
     server.plan({ status: 429, headers: { 'retry-after': '3600' } });
-    const error = (await settle(client.getCabinet('p', 'LABELER'))) as NetworkError;
+    const error = (await settle(getCabinet(client, 'p', 'LABELER'))) as NetworkError;
     expect(error.status).toBe(429);
     expect(error.retryAfterMs).toBe(3_600_000);
     expect(server.graphqlRequests()).toHaveLength(1);
@@ -85,7 +85,7 @@ describe('createLabelingClient: retries', () => {
 
   it('never retries the mutation after a 503, and says its outcome is unknown', async () => {
     server.plan({ status: 503 });
-    const error = (await settle(client.startAutoLabel(input))) as NetworkError;
+    const error = (await settle(startAutoLabel(client, input))) as NetworkError;
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.mutationOutcomeUnknown).toBe(true);
     expect(error.message).toContain('a job may have started although its id never arrived: do not start another blindly');
@@ -94,7 +94,7 @@ describe('createLabelingClient: retries', () => {
 
   it('never retries the mutation after a dropped connection', async () => {
     server.plan({ drop: true });
-    const error = (await settle(client.startAutoLabel(input))) as NetworkError;
+    const error = (await settle(startAutoLabel(client, input))) as NetworkError;
     expect(error.mutationOutcomeUnknown).toBe(true);
     expect(server.graphqlRequests()).toHaveLength(1);
     expect(server.jobs.size).toBe(0);
@@ -102,18 +102,18 @@ describe('createLabelingClient: retries', () => {
 
   it('says a refused mutation (429) did not start a job', async () => {
     server.plan({ status: 429 });
-    const error = (await settle(client.startAutoLabel(input))) as NetworkError;
+    const error = (await settle(startAutoLabel(client, input))) as NetworkError;
     expect(error.mutationOutcomeUnknown).toBe(false);
     expect(server.graphqlRequests()).toHaveLength(1);
   });
 
   it('times a call out and aborts it on a signal', async () => {
     server.plan({ delayMs: 2_000 });
-    const slow = (await settle(client.getCabinet('p', 'LABELER', { timeoutMs: 1_000 }))) as NetworkError;
+    const slow = (await settle(getCabinet(client, 'p', 'LABELER', { timeoutMs: 1_000 }))) as NetworkError;
     expect(slow.code).toBe('TIMEOUT');
     server.plan({ delayMs: 2_000 });
     const controller = new AbortController();
-    const pending = track(client.getCabinet('p', 'LABELER', { signal: controller.signal }));
+    const pending = track(getCabinet(client, 'p', 'LABELER', { signal: controller.signal }));
     await until(() => server.graphqlRequests().length === 2, 'the second request');
     controller.abort();
     await until(pending.settled, 'the abort');
@@ -121,7 +121,7 @@ describe('createLabelingClient: retries', () => {
   });
 
   it('refuses a call whose signal is already aborted, sending nothing', async () => {
-    const error = (await settle(client.getJob('j', { signal: AbortSignal.abort() }))) as NetworkError;
+    const error = (await settle(getJob(client, 'j', { signal: AbortSignal.abort() }))) as NetworkError;
     expect(error.code).toBe('ABORTED');
     expect(server.graphqlRequests()).toHaveLength(0);
   });

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLabelingClient, isLabelkitError } from '../../src/client/index.js';
+import { createLabelingClient, getCabinet, getJob, isLabelkitError, startAutoLabel } from '../../src/client/index.js';
 import type { LabelingClient } from '../../src/client/index.js';
 import { startMockServer } from '../support/mockServer.js';
 import type { MockServer } from '../support/mockServer.js';
@@ -41,7 +41,7 @@ describe('errors never hold a secret', () => {
   });
 
   const cases: Array<[string, (s: MockServer) => void, (c: LabelingClient) => Promise<unknown>]> = [
-    ['a validation error', () => {}, (c) => c.startAutoLabel({ ...input('ftp://x'), labelerEmail: SECRET_KEY })],
+    ['a validation error', () => {}, (c) => startAutoLabel(c, { ...input('ftp://x'), labelerEmail: SECRET_KEY })],
     [
       'a GraphQL error that echoes the variables',
       (s) =>
@@ -57,22 +57,22 @@ describe('errors never hold a secret', () => {
             ],
           }),
         }),
-      (c) => c.startAutoLabel(input('https://model.example.com/')),
+      (c) => startAutoLabel(c, input('https://model.example.com/')),
     ],
-    ['a lost connection during the mutation', (s) => s.plan({ drop: true }), (c) => c.startAutoLabel(input('https://model.example.com/'))],
-    ['a 500 whose body quotes the secret', (s) => s.plan({ status: 500, body: `boom ${SECRET_KEY} ${TOKEN}` }), (c) => c.startAutoLabel(input('https://model.example.com/'))],
+    ['a lost connection during the mutation', (s) => s.plan({ drop: true }), (c) => startAutoLabel(c, input('https://model.example.com/'))],
+    ['a 500 whose body quotes the secret', (s) => s.plan({ status: 500, body: `boom ${SECRET_KEY} ${TOKEN}` }), (c) => startAutoLabel(c, input('https://model.example.com/'))],
     [
       'a 500 without status text, whose body urql turns into the network error message',
       (s) => s.plan({ status: 500, statusText: '', body: `boom ${SECRET_KEY} ${TOKEN}` }),
-      (c) => c.startAutoLabel(input('https://model.example.com/')),
+      (c) => startAutoLabel(c, input('https://model.example.com/')),
     ],
     [
       'a query failing twice with a body that quotes the token',
       (s) => s.plan({ status: 502, statusText: '', body: `bad ${TOKEN}` }, { status: 502, statusText: '', body: `bad ${TOKEN}` }),
-      (c) => c.getJob('j1'),
+      (c) => getJob(c, 'j1'),
     ],
-    ['a time-out of the mutation', (s) => s.plan({ delayMs: 1_000 }), (c) => c.startAutoLabel(input('https://model.example.com/'), { timeoutMs: 50 })],
-    ['a refused token', (s) => s.validTokens.clear(), (c) => c.getCabinet('p', 'LABELER')],
+    ['a time-out of the mutation', (s) => s.plan({ delayMs: 1_000 }), (c) => startAutoLabel(c, input('https://model.example.com/'), { timeoutMs: 50 })],
+    ['a refused token', (s) => s.validTokens.clear(), (c) => getCabinet(c, 'p', 'LABELER')],
   ];
 
   it.each(cases)('holds no secret in %s', async (_name, arrange, act) => {
@@ -95,14 +95,14 @@ describe('errors never hold a secret', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ errors: [{ message: `bad secretKey ${SECRET_KEY}`, path: ['result'] }] }),
     });
-    const error = (await client.startAutoLabel(input('https://model.example.com/')).catch((e: unknown) => e)) as Error;
+    const error = (await startAutoLabel(client, input('https://model.example.com/')).catch((e: unknown) => e)) as Error;
     expect(error.message).toMatch(/^\[GraphQL\] bad secretKey \*\*\* \(operation AutoLabelTokenBasedProjectMutation, request [0-9a-f-]{36}\)$/);
   });
 
   it('holds no client secret when the client-credentials login fails', async () => {
     const secret = 'client-secret-SENTINEL-aa11';
     const cc = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'nobody', clientSecret: secret } });
-    const error = await cc.getCabinet('p', 'LABELER').catch((e: unknown) => e);
+    const error = await getCabinet(cc, 'p', 'LABELER').catch((e: unknown) => e);
     expect(everyView(error)).not.toContain(secret);
     cc.close();
   });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLabelingClient, isLabelkitError } from '../../src/client/index.js';
+import { createLabelingClient, getCabinet, getJob, getJobs, getLabelSets, isLabelkitError, startAutoLabel } from '../../src/client/index.js';
 import { AuthError, NetworkError } from '../../src/client/errors.js';
 import type { LabelingClient } from '../../src/client/index.js';
 import { advance, track, until, useFakeClock } from '../support/fakeClock.js';
@@ -30,7 +30,7 @@ describe('the token request under faults', () => {
   it('fails the call naming the token endpoint when the token request hangs, then asks again and recovers', async () => {
     client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET }, tokenTimeoutMs: 2_000, retry: { maxAttempts: 1 } });
     server.tokenPlan({ hang: true });
-    const first = track(client.getCabinet('p', 'LABELER'));
+    const first = track(getCabinet(client, 'p', 'LABELER'));
     await until(() => server.tokenRequests === 1, 'the first token request');
     await advance(2_000);
     await until(first.settled, 'the first call to settle');
@@ -41,7 +41,7 @@ describe('the token request under faults', () => {
     expect(server.graphqlRequests()).toHaveLength(0);
 
     // The endpoint has recovered: the failed request was forgotten, the next call asks again.
-    const second = track(client.getCabinet('p', 'LABELER'));
+    const second = track(getCabinet(client, 'p', 'LABELER'));
     await until(second.settled, 'the second call to settle');
     expect(second.value()).toEqual({ id: 'cabinet-p-LABELER' });
     expect(server.tokenRequests).toBe(2);
@@ -57,12 +57,12 @@ describe('the token request under faults', () => {
       retry: { maxAttempts: 1 },
       getToken: () => (++calls === 1 ? new Promise<string>(() => {}) : 'dyn-2'),
     });
-    const first = track(client.getJob('j'));
+    const first = track(getJob(client, 'j'));
     await advance(4_000);
     await until(first.settled, 'the first call to settle');
     expect(first.value()).toMatchObject({ name: 'NetworkError', code: 'TIMEOUT', phase: 'token' });
     expect((first.value() as Error).message).toContain('getToken() did not return a token within 4000 ms');
-    const second = track(client.getJob('j'));
+    const second = track(getJob(client, 'j'));
     await until(second.settled, 'the second call to settle');
     expect(second.value()).toBeNull();
   });
@@ -70,7 +70,7 @@ describe('the token request under faults', () => {
   it('treats a token endpoint answering 500 as a network fault of that endpoint, and retries the query through it', async () => {
     client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET }, retry: { maxAttempts: 1 } });
     server.tokenPlan({ status: 500 });
-    const failed = track(client.getCabinet('p', 'LABELER'));
+    const failed = track(getCabinet(client, 'p', 'LABELER'));
     await until(failed.settled, 'the call to settle');
     const error = failed.value() as NetworkError;
     expect(error).toBeInstanceOf(NetworkError);
@@ -81,7 +81,7 @@ describe('the token request under faults', () => {
     const retrying = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET }, retry: { maxAttempts: 2, initialDelayMs: 100 } });
     try {
       server.tokenPlan({ status: 503 });
-      const recovered = track(retrying.getCabinet('p', 'LABELER'));
+      const recovered = track(getCabinet(retrying, 'p', 'LABELER'));
       await until(() => server.tokenRequests === 2, 'the first token request of the retrying client');
       await advance(1_000); // the back-off: 100 ms times a jitter of 1.5–2.5
       await until(recovered.settled, 'the retried call to settle');
@@ -94,7 +94,7 @@ describe('the token request under faults', () => {
 
   it('keeps refused client credentials an AuthError of the token phase', async () => {
     client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: 'wrong-secret' }, retry: { maxAttempts: 3 } });
-    const failed = track(client.getCabinet('p', 'LABELER'));
+    const failed = track(getCabinet(client, 'p', 'LABELER'));
     await until(failed.settled, 'the call to settle');
     expect(failed.value()).toBeInstanceOf(AuthError);
     expect(failed.value()).toMatchObject({ phase: 'token', status: 401 });
@@ -104,16 +104,16 @@ describe('the token request under faults', () => {
   it('sends no call without Authorization after a failed first token request', async () => {
     client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET }, retry: { maxAttempts: 1 } });
     server.tokenPlan({ status: 500 });
-    const first = track(client.getCabinet('p', 'LABELER'));
+    const first = track(getCabinet(client, 'p', 'LABELER'));
     await until(first.settled, 'the first call to settle');
     expect(isLabelkitError(first.value())).toBe(true);
     // Five calls, the mutation among them, after the failure.
     const later = [
-      track(client.getCabinet('a', 'LABELER')),
-      track(client.getJob('j')),
-      track(client.getJobs(['j', 'k'])),
-      track(client.getLabelSets('c')),
-      track(client.startAutoLabel(input)),
+      track(getCabinet(client, 'a', 'LABELER')),
+      track(getJob(client, 'j')),
+      track(getJobs(client, ['j', 'k'])),
+      track(getLabelSets(client, 'c')),
+      track(startAutoLabel(client, input)),
     ];
     await until(() => later.every((t) => t.settled()), 'the five calls to settle');
     const sent = server.graphqlRequests();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLabelingClient, validateAutoLabelInput, ValidationError } from '../../src/client/index.js';
+import { createLabelingClient, getCabinet, getJobs, getLabelSets, startAutoLabel, validateAutoLabelInput, ValidationError, waitForJob, waitForJobOrThrow, waitForJobs } from '../../src/client/index.js';
 import { mockJob, startMockServer } from '../support/mockServer.js';
 
 const valid = {
@@ -84,9 +84,9 @@ describe('client validation before any network call', () => {
   it.each([
     // Reads take their typed arguments as they are (a wrong id is the service's to refuse); waits,
     // which would poll for nothing, and the mutation, which starts a paid job, are checked.
-    ['waitForJob', () => client.waitForJob(' '), ['jobId']],
-    ['waitForJobs', () => client.waitForJobs(['a', '']), ['jobIds[1]']],
-    ['startAutoLabel', () => client.startAutoLabel({ ...valid, projectId: '' } as never), ['input.projectId']],
+    ['waitForJob', () => waitForJob(client, ' '), ['jobId']],
+    ['waitForJobs', () => waitForJobs(client, ['a', '']), ['jobIds[1]']],
+    ['startAutoLabel', () => startAutoLabel(client, { ...valid, projectId: '' } as never), ['input.projectId']],
   ])('rejects bad input to %s with a ValidationError', async (_name, call, paths) => {
     const error = await call().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
@@ -147,25 +147,25 @@ describe('per-call and per-wait options', () => {
         expect(error).toBeInstanceOf(ValidationError);
         return (error as ValidationError).problems.map((p) => `${p.path}: ${p.message}`);
       };
-      expect(await problemsOf(client.waitForJob('j', { intervalMs: 0 }))).toEqual(['options.intervalMs: must be a number >= 1']);
-      expect(await problemsOf(client.waitForJob('j', { timeoutMs: -5, maxIntervalMs: Number.NaN }))).toEqual([
+      expect(await problemsOf(waitForJob(client, 'j', { intervalMs: 0 }))).toEqual(['options.intervalMs: must be a number >= 1']);
+      expect(await problemsOf(waitForJob(client, 'j', { timeoutMs: -5, maxIntervalMs: Number.NaN }))).toEqual([
         'options.timeoutMs: must be a number >= 1',
         'options.maxIntervalMs: must be a number >= 1',
       ]);
-      expect(await problemsOf(client.waitForJobs(['j', 'k'], { signal: {} as AbortSignal, notFoundGraceMs: -1, onProgress: 'x' as never }))).toEqual([
+      expect(await problemsOf(waitForJobs(client, ['j', 'k'], { signal: {} as AbortSignal, notFoundGraceMs: -1, onProgress: 'x' as never }))).toEqual([
         'options.notFoundGraceMs: must be a number >= 0',
         'options.signal: must be an AbortSignal',
         'options.onProgress: must be a function',
       ]);
-      expect(await problemsOf(client.waitForJobOrThrow('', { intervalMs: -1 }))).toEqual(['jobId: must be a non-empty string', 'options.intervalMs: must be a number >= 1']);
-      expect(await problemsOf(client.getCabinet('p', 'LABELER', { timeoutMs: 0 }))).toEqual(['options.timeoutMs: must be a number >= 1']);
-      expect(await problemsOf(client.getJobs(['j'], { signal: 'stop' as never }))).toEqual(['options.signal: must be an AbortSignal']);
-      expect(await problemsOf(client.getLabelSets('c', { timeoutMs: -1 }))).toEqual(['options.timeoutMs: must be a number >= 1']);
-      expect(await problemsOf(client.startAutoLabel(valid as never, { timeoutMs: -1 }))).toEqual(['options.timeoutMs: must be a number >= 1']);
+      expect(await problemsOf(waitForJobOrThrow(client, '', { intervalMs: -1 }))).toEqual(['jobId: must be a non-empty string', 'options.intervalMs: must be a number >= 1']);
+      expect(await problemsOf(getCabinet(client, 'p', 'LABELER', { timeoutMs: 0 }))).toEqual(['options.timeoutMs: must be a number >= 1']);
+      expect(await problemsOf(getJobs(client, ['j'], { signal: 'stop' as never }))).toEqual(['options.signal: must be an AbortSignal']);
+      expect(await problemsOf(getLabelSets(client, 'c', { timeoutMs: -1 }))).toEqual(['options.timeoutMs: must be a number >= 1']);
+      expect(await problemsOf(startAutoLabel(client, valid as never, { timeoutMs: -1 }))).toEqual(['options.timeoutMs: must be a number >= 1']);
       expect(server.graphqlRequests()).toHaveLength(0);
       // Good options pass: Infinity waits without limit, and an AbortSignal is accepted.
       server.jobs.set('j', mockJob('j', { status: 'DELIVERED', progress: 100 }));
-      const outcome = await client.waitForJob('j', { timeoutMs: Infinity, intervalMs: 10, signal: new AbortController().signal });
+      const outcome = await waitForJob(client, 'j', { timeoutMs: Infinity, intervalMs: 10, signal: new AbortController().signal });
       expect(outcome.outcome).toBe('delivered');
     } finally {
       client.close();

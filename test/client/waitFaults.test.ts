@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLabelingClient } from '../../src/client/index.js';
+import { createLabelingClient, getCabinet, getJob, startAutoLabel, waitForJob, waitForJobs } from '../../src/client/index.js';
 import { NetworkError } from '../../src/client/errors.js';
 import type { LabelingClient, LabelingClientOptions } from '../../src/client/index.js';
 import { advance, track, until, useFakeClock } from '../support/fakeClock.js';
@@ -37,7 +37,7 @@ describe('faults during calls and waits', () => {
   it('retries a query answered 503 with GraphQL errors in a JSON body', async () => {
     make({ retry: { maxAttempts: 2, initialDelayMs: 100 } });
     server.plan(jsonErrors(503));
-    const call = track(client.getCabinet('p', 'LABELER'));
+    const call = track(getCabinet(client, 'p', 'LABELER'));
     await until(() => server.graphqlRequests().length === 1, 'the first request');
     await advance(500);
     await until(call.settled, 'the call to settle');
@@ -52,7 +52,7 @@ describe('faults during calls and waits', () => {
   ])('retries a query answered %s with HTTP %i (the status decides, not the body)', async (body, status) => {
     make({ retry: { maxAttempts: 2, initialDelayMs: 100 } });
     server.plan({ status, headers: { 'content-type': 'application/json' }, body });
-    const call = track(client.getCabinet('p', 'LABELER'));
+    const call = track(getCabinet(client, 'p', 'LABELER'));
     await until(() => server.graphqlRequests().length === 1, 'the first request');
     await advance(500);
     await until(call.settled, 'the call to settle');
@@ -63,7 +63,7 @@ describe('faults during calls and waits', () => {
   it('gives a NetworkError with the status for a 404 whose body is JSON without errors', async () => {
     make({ retry: { maxAttempts: 3 } });
     server.plan({ status: 404, headers: { 'content-type': 'application/json' }, body: '{"message":"no route"}' });
-    const call = track(client.getJob('j'));
+    const call = track(getJob(client, 'j'));
     await until(call.settled, 'the call to settle');
     expect(call.value()).toBeInstanceOf(NetworkError);
     expect(call.value()).toMatchObject({ code: 'NETWORK', status: 404 });
@@ -74,7 +74,7 @@ describe('faults during calls and waits', () => {
   it('gives a NetworkError with retryAfterMs for a mutation answered 429 with GraphQL errors', async () => {
     make();
     server.plan(jsonErrors(429, { 'retry-after': '3' }));
-    const call = track(client.startAutoLabel(input));
+    const call = track(startAutoLabel(client, input));
     await until(call.settled, 'the call to settle');
     const error = call.value() as NetworkError;
     expect(error).toBeInstanceOf(NetworkError);
@@ -87,7 +87,7 @@ describe('faults during calls and waits', () => {
     make({ retry: { maxAttempts: 1 } });
     server.jobs.set('j', mockJob('j', { status: 'DELIVERED', progress: 100 }));
     server.plan(jsonErrors(429, { 'retry-after': '5' }), jsonErrors(503));
-    const wait = track(client.waitForJob('j', { timeoutMs: 60_000 }));
+    const wait = track(waitForJob(client, 'j', { timeoutMs: 60_000 }));
     await advance(100);
     await until(() => server.graphqlRequests().length === 1, 'the first poll');
     await advance(4_800);
@@ -104,7 +104,7 @@ describe('faults during calls and waits', () => {
     make({ retry: { maxAttempts: 3 } });
     server.jobs.set('j', mockJob('j', { status: 'IN_PROGRESS' }));
     server.plan({ status: 404, body: 'no such path' });
-    const wait = track(client.waitForJob('j', { timeoutMs: 60_000 }));
+    const wait = track(waitForJob(client, 'j', { timeoutMs: 60_000 }));
     await advance(100);
     await until(wait.settled, 'the wait to end');
     expect(wait.value()).toBeInstanceOf(NetworkError);
@@ -116,7 +116,7 @@ describe('faults during calls and waits', () => {
     make({ retry: { maxAttempts: 4, initialDelayMs: 1_000 } });
     server.jobs.set('j', mockJob('j', { status: 'IN_PROGRESS' }));
     server.plan({ status: 503 }, { status: 503 }, { status: 503 });
-    const wait = track(client.waitForJob('j', { timeoutMs: 600_000 }));
+    const wait = track(waitForJob(client, 'j', { timeoutMs: 600_000 }));
     await advance(100);
     await until(() => server.graphqlRequests().length === 1, 'the first poll');
     await advance(100); // the query's retry is now backing off (1–2.5 s)
@@ -124,7 +124,7 @@ describe('faults during calls and waits', () => {
     await until(wait.settled, 'the wait to end');
     expect(wait.value()).toMatchObject({ code: 'ABORTED', message: '[Network] the client was closed while waiting for job j' });
     await advance(60_000, 1_000);
-    const late = track(client.getJob('j'));
+    const late = track(getJob(client, 'j'));
     await until(late.settled, 'the call after close to settle');
     expect(late.value()).toMatchObject({ code: 'ABORTED' });
     expect(server.graphqlRequests()).toHaveLength(1);
@@ -133,7 +133,7 @@ describe('faults during calls and waits', () => {
   it('sends nothing more after close() while a query backs off between retries', async () => {
     make({ retry: { maxAttempts: 4, initialDelayMs: 1_000 } });
     server.plan({ status: 503 }, { status: 503 }, { status: 503 });
-    const call = track(client.getCabinet('p', 'LABELER'));
+    const call = track(getCabinet(client, 'p', 'LABELER'));
     await until(() => server.graphqlRequests().length === 1, 'the first attempt');
     client.close();
     await until(call.settled, 'the call to end');
@@ -151,7 +151,7 @@ describe('faults during calls and waits', () => {
       const ids = Array.from({ length: 12 }, (_, i) => `job-${i}`);
       for (const id of ids) server.jobs.set(id, mockJob(id, { status: 'IN_PROGRESS' }));
       const controller = new AbortController();
-      const wait = track(client.waitForJobs(ids, { signal: controller.signal, timeoutMs: 60_000 }));
+      const wait = track(waitForJobs(client, ids, { signal: controller.signal, timeoutMs: 60_000 }));
       await advance(100);
       await until(() => server.graphqlRequests().length === 1, 'the first poll');
       expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLabelingClient } from '../../src/client/index.js';
+import { createLabelingClient, getJob, waitForJob, waitForJobOrThrow, waitForJobs } from '../../src/client/index.js';
 import { JobFailedError, JobNotFoundError, JobTimeoutError } from '../../src/client/errors.js';
 import type { Job, LabelingClient } from '../../src/client/index.js';
 import { advance, advanceUntil, track, until, useFakeClock } from '../support/fakeClock.js';
@@ -31,7 +31,7 @@ describe('waitForJob / waitForJobs', () => {
   it('makes one getJobs request per tick for 200 waiting jobs', async () => {
     const ids = Array.from({ length: 200 }, (_, i) => `job-${i}`);
     for (const id of ids) server.jobs.set(id, mockJob(id, { status: 'IN_PROGRESS', progress: 10 }));
-    const waiting = track(client.waitForJobs(ids, { timeoutMs: 600_000 }));
+    const waiting = track(waitForJobs(client, ids, { timeoutMs: 600_000 }));
     // Let the waiters see a few ticks, then end the jobs in two waves.
     await advanceUntil(() => polls() >= 3, 'three polls');
     for (const id of ids.slice(0, 100)) server.jobs.set(id, mockJob(id, { status: 'DELIVERED', progress: 100 }));
@@ -53,7 +53,7 @@ describe('waitForJob / waitForJobs', () => {
   it('resolves delivered and reports each change of status or progress once', async () => {
     server.jobs.set('j1', mockJob('j1', { status: 'QUEUED' }));
     const seen: Array<[string, number]> = [];
-    const done = track(client.waitForJob('j1', { onProgress: (job: Job) => seen.push([job.status, job.progress]) }));
+    const done = track(waitForJob(client, 'j1', { onProgress: (job: Job) => seen.push([job.status, job.progress]) }));
     await advanceUntil(() => seen.length === 1, 'the first report');
     server.jobs.set('j1', mockJob('j1', { status: 'IN_PROGRESS', progress: 50 }));
     await advanceUntil(() => seen.length === 2, 'the second report');
@@ -70,10 +70,10 @@ describe('waitForJob / waitForJobs', () => {
   it('resolves failed with the job errors, and the throwing variant throws JobFailedError', async () => {
     const errors = [{ id: 'e1', stack: 'model answered 500', args: { batch: 1 } }];
     server.jobs.set('bad', mockJob('bad', { status: 'FAILED', progress: 30, errors }));
-    const outcome = track(client.waitForJob('bad'));
+    const outcome = track(waitForJob(client, 'bad'));
     await advanceUntil(outcome.settled, 'the wait to end');
     expect(outcome.value()).toMatchObject({ outcome: 'failed', errors });
-    const thrown = track(client.waitForJobOrThrow('bad'));
+    const thrown = track(waitForJobOrThrow(client, 'bad'));
     await advanceUntil(thrown.settled, 'the second wait to end');
     expect(thrown.value()).toBeInstanceOf(JobFailedError);
     expect((thrown.value() as JobFailedError).message).toBe('[Job] job bad failed with 1 error: model answered 500');
@@ -81,12 +81,12 @@ describe('waitForJob / waitForJobs', () => {
 
   it('times out with the last snapshot when the job is still running at timeoutMs', async () => {
     server.jobs.set('slow', mockJob('slow', { status: 'IN_PROGRESS', progress: 42 }));
-    const outcome = track(client.waitForJob('slow', { timeoutMs: 5_000 }));
+    const outcome = track(waitForJob(client, 'slow', { timeoutMs: 5_000 }));
     await advance(4_900);
     expect(outcome.settled()).toBe(false);
     await advanceUntil(outcome.settled, 'the time-out');
     expect(outcome.value()).toMatchObject({ outcome: 'timed-out', jobId: 'slow', job: { progress: 42 } });
-    const thrown = track(client.waitForJobOrThrow('slow', { timeoutMs: 3_000 }));
+    const thrown = track(waitForJobOrThrow(client, 'slow', { timeoutMs: 3_000 }));
     await advanceUntil(thrown.settled, 'the second time-out');
     expect(thrown.value()).toBeInstanceOf(JobTimeoutError);
     expect((thrown.value() as Error).message).toBe('[Job] job slow did not end within 3000 ms (last seen IN_PROGRESS, 42%)');
@@ -94,14 +94,14 @@ describe('waitForJob / waitForJobs', () => {
 
   it('waits without limit when timeoutMs is Infinity or beyond what setTimeout holds', async () => {
     server.jobs.set('long', mockJob('long', { status: 'IN_PROGRESS', progress: 1 }));
-    const forever = track(client.waitForJob('long', { timeoutMs: Infinity }));
-    const month = track(client.waitForJob('long', { timeoutMs: 30 * 24 * 3600_000 }));
+    const forever = track(waitForJob(client, 'long', { timeoutMs: Infinity }));
+    const month = track(waitForJob(client, 'long', { timeoutMs: 30 * 24 * 3600_000 }));
     await advanceUntil(() => polls() >= 3, 'three polls');
     expect(forever.settled() || month.settled()).toBe(false);
     server.jobs.set('long', mockJob('long', { status: 'DELIVERED', progress: 100 }));
     await advanceUntil(() => forever.settled() && month.settled(), 'both waits to end');
     expect([forever.value(), month.value()].map((o) => (o as { outcome: string }).outcome)).toEqual(['delivered', 'delivered']);
-    const job = track(client.getJob('long', { timeoutMs: Infinity }));
+    const job = track(getJob(client, 'long', { timeoutMs: Infinity }));
     await until(job.settled, 'getJob');
     expect(job.value()).toMatchObject({ status: 'DELIVERED' });
   });
@@ -110,7 +110,7 @@ describe('waitForJob / waitForJobs', () => {
     const slow = createLabelingClient({ url: server.url, token: 'test-token', poll: { intervalMs: 60_000 } });
     try {
       server.jobs.set('q', mockJob('q', { status: 'IN_PROGRESS' }));
-      const pending = track(slow.waitForJob('q', { intervalMs: 1_000, maxIntervalMs: 1_000 }));
+      const pending = track(waitForJob(slow, 'q', { intervalMs: 1_000, maxIntervalMs: 1_000 }));
       // With the client's 60 s interval the second request would come only after a minute.
       await advanceUntil(() => polls() >= 3, 'three polls', 5_000);
       server.jobs.set('q', mockJob('q', { status: 'DELIVERED', progress: 100 }));
@@ -124,7 +124,7 @@ describe('waitForJob / waitForJobs', () => {
   it('stops waiting on abort', async () => {
     server.jobs.set('j', mockJob('j', { status: 'IN_PROGRESS' }));
     const controller = new AbortController();
-    const pending = track(client.waitForJob('j', { signal: controller.signal }));
+    const pending = track(waitForJob(client, 'j', { signal: controller.signal }));
     await advanceUntil(() => polls() >= 1, 'the first poll');
     controller.abort();
     await until(pending.settled, 'the wait to end');
@@ -132,11 +132,11 @@ describe('waitForJob / waitForJobs', () => {
   });
 
   it('turns a null job into not-found after the grace period', async () => {
-    const outcome = track(client.waitForJob('ghost', { notFoundGraceMs: 3_000 }));
+    const outcome = track(waitForJob(client, 'ghost', { notFoundGraceMs: 3_000 }));
     await advanceUntil(outcome.settled, 'not-found');
     expect(outcome.value()).toEqual({ outcome: 'not-found', jobId: 'ghost', job: null });
     expect(polls()).toBeGreaterThanOrEqual(2);
-    const thrown = track(client.waitForJobOrThrow('ghost', { notFoundGraceMs: 2_000 }));
+    const thrown = track(waitForJobOrThrow(client, 'ghost', { notFoundGraceMs: 2_000 }));
     await advanceUntil(thrown.settled, 'the second not-found');
     expect(thrown.value()).toBeInstanceOf(JobNotFoundError);
   });
@@ -144,7 +144,7 @@ describe('waitForJob / waitForJobs', () => {
   it('turns a job stuck in NONE into not-found, and tolerates null entries among live jobs', async () => {
     server.jobs.set('stuck', mockJob('stuck', { status: 'NONE' }));
     server.jobs.set('ok', mockJob('ok', { status: 'DELIVERED', progress: 100 }));
-    const outcomes = track(client.waitForJobs(['stuck', 'ok', 'missing'], { notFoundGraceMs: 3_000 }));
+    const outcomes = track(waitForJobs(client, ['stuck', 'ok', 'missing'], { notFoundGraceMs: 3_000 }));
     await advanceUntil(outcomes.settled, 'the waits to end');
     const list = outcomes.value() as { outcome: string; job: unknown }[];
     expect(list.map((o) => o.outcome)).toEqual(['not-found', 'delivered', 'not-found']);
@@ -154,7 +154,7 @@ describe('waitForJob / waitForJobs', () => {
   it('keeps waiting through a transient failure', async () => {
     server.jobs.set('j', mockJob('j', { status: 'DELIVERED', progress: 100 }));
     server.plan({ status: 503 }, { status: 503 }, { status: 503 });
-    const outcome = track(client.waitForJob('j'));
+    const outcome = track(waitForJob(client, 'j'));
     await advanceUntil(outcome.settled, 'the wait to end');
     expect(outcome.value()).toMatchObject({ outcome: 'delivered' });
     expect(polls()).toBe(4);
@@ -163,9 +163,9 @@ describe('waitForJob / waitForJobs', () => {
   it('asks about a waiter that joins later in the same request as the others', async () => {
     server.jobs.set('a', mockJob('a', { status: 'IN_PROGRESS' }));
     server.jobs.set('b', mockJob('b', { status: 'IN_PROGRESS' }));
-    const first = track(client.waitForJob('a'));
+    const first = track(waitForJob(client, 'a'));
     await advanceUntil(() => polls() >= 2, 'two polls');
-    const second = track(client.waitForJob('b'));
+    const second = track(waitForJob(client, 'b'));
     await advanceUntil(() => (server.graphqlRequests().at(-1)!.json!.variables!.jobIds as string[]).join() === 'a,b', 'a poll of both');
     server.jobs.set('a', mockJob('a', { status: 'DELIVERED', progress: 100 }));
     server.jobs.set('b', mockJob('b', { status: 'DELIVERED', progress: 100 }));
@@ -177,7 +177,7 @@ describe('waitForJob / waitForJobs', () => {
 
   it('backs the interval off to maxIntervalMs while nothing changes', async () => {
     server.jobs.set('j', mockJob('j', { status: 'IN_PROGRESS', progress: 5 }));
-    const pending = track(client.waitForJob('j'));
+    const pending = track(waitForJob(client, 'j'));
     await advanceUntil(() => polls() >= 6, 'six polls');
     server.jobs.set('j', mockJob('j', { status: 'DELIVERED', progress: 100 }));
     await advanceUntil(pending.settled, 'the wait to end');
@@ -193,7 +193,7 @@ describe('waitForJob / waitForJobs', () => {
     // Both attempts of the first poll (retry.maxAttempts is 2) are refused with Retry-After.
     const busy = { status: 429, headers: { 'retry-after': '3' } };
     server.plan(busy, busy);
-    const outcome = track(client.waitForJob('j'));
+    const outcome = track(waitForJob(client, 'j'));
     await advanceUntil(outcome.settled, 'the wait to end');
     expect(outcome.value()).toMatchObject({ outcome: 'delivered' });
     const at = server.graphqlRequests().map((r) => r.receivedAt);
@@ -205,11 +205,11 @@ describe('waitForJob / waitForJobs', () => {
   it('ends every wait when the client is closed, and aborts waitForJobs on a signal', async () => {
     server.jobs.set('j', mockJob('j', { status: 'IN_PROGRESS' }));
     const controller = new AbortController();
-    const many = track(client.waitForJobs(['j', 'k'], { signal: controller.signal }));
+    const many = track(waitForJobs(client, ['j', 'k'], { signal: controller.signal }));
     controller.abort();
     await until(many.settled, 'the group to end');
     expect(many.value()).toMatchObject({ code: 'ABORTED', name: 'NetworkError' });
-    const one = track(client.waitForJob('j'));
+    const one = track(waitForJob(client, 'j'));
     client.close();
     await until(one.settled, 'the wait to end');
     expect(one.value()).toMatchObject({ code: 'ABORTED', message: '[Network] the client was closed while waiting for job j' });
@@ -219,7 +219,7 @@ describe('waitForJob / waitForJobs', () => {
     server.jobs.set('a', mockJob('a', { status: 'IN_PROGRESS', progress: 10 }));
     server.jobs.set('b', mockJob('b', { status: 'IN_PROGRESS', progress: 10 }));
     const failed = track(
-      client.waitForJobs(['a', 'b'], {
+      waitForJobs(client, ['a', 'b'], {
         onProgress: (job) => {
           if (job.id === 'a') throw new Error('display failed');
         },
@@ -234,7 +234,7 @@ describe('waitForJob / waitForJobs', () => {
 
   it('ends the wait with the error when the failure is not transient', async () => {
     server.validTokens.clear();
-    const failed = track(client.waitForJob('j'));
+    const failed = track(waitForJob(client, 'j'));
     await advanceUntil(failed.settled, 'the wait to end');
     expect(failed.value()).toMatchObject({ code: 'AUTH' });
   });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type * as ClientModule from '../../src/client/index.js';
 import type * as EmulatorModule from '../../src/emulator/index.js';
 import { generateFrom, operationTypeNames, repoRoot, typeCheck } from './codegenConfig.js';
+import { getProjectLabelSets } from '../../src/client/index.js';
 
 /**
  * The service will rename tag to label (tagItems → labelItems, tagName → labelName).
@@ -168,7 +169,7 @@ describe('the tag→label rename', () => {
       },
     });
     try {
-      const [set] = await client.getProjectLabelSets('demo-project', 'LABELER');
+      const [set] = await getProjectLabelSets(client, 'demo-project', 'LABELER');
       expect(set!.labelItems.map((i) => i.labelName)).toEqual(['ENTITY', 'PERSON', 'ORGANIZATION', 'LOCATION', 'DATE']);
       expect(queries).toHaveLength(1);
       expect(queries[0]).toMatch(/labelItems \{/);

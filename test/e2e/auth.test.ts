@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createLabelingClient } from '../../src/client/index.js';
+import { createLabelingClient, getCabinet, getLabelSets } from '../../src/client/index.js';
 import type { LabelingClient } from '../../src/client/index.js';
 import { DEMO_PROJECT_ID, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
@@ -22,15 +22,15 @@ describe.each(SCHEMA_GENERATIONS)('with the emulator speaking the %s schema', (s
     it('answers the client when it sends the static token', async () => {
       emu = await startEmulator({ schemaGeneration });
       client = createLabelingClient({ url: emu.url, token: emu.token });
-      expect(await client.getCabinet(DEMO_PROJECT_ID, 'LABELER')).toEqual({ id: 'demo-project:labeler' });
-      const sets = await client.getLabelSets('demo-project:labeler');
+      expect(await getCabinet(client, DEMO_PROJECT_ID, 'LABELER')).toEqual({ id: 'demo-project:labeler' });
+      const sets = await getLabelSets(client, 'demo-project:labeler');
       expect(sets.map((s) => [s.index, s.name, s.labelItems.map((i) => i.labelName)])).toEqual([[0, 'Entities', ['ENTITY', 'PERSON', 'ORGANIZATION', 'LOCATION', 'DATE']]]);
     });
 
     it('makes the client fail with an AuthError that does not hold the token when the token is wrong', async () => {
       emu = await startEmulator({ schemaGeneration });
       client = createLabelingClient({ url: emu.url, token: 'wrong-token-SENTINEL' });
-      const error = await client.getCabinet(DEMO_PROJECT_ID, 'LABELER').catch((e: unknown) => e);
+      const error = await getCabinet(client, DEMO_PROJECT_ID, 'LABELER').catch((e: unknown) => e);
       expect(error).toMatchObject({ name: 'AuthError', code: 'AUTH' });
       expect(`${inspect(error)} ${JSON.stringify(error)}`).not.toContain('wrong-token-SENTINEL');
     });
@@ -55,9 +55,9 @@ describe.each(SCHEMA_GENERATIONS)('with the emulator speaking the %s schema', (s
         return response;
       };
       client = createLabelingClient({ url: emu.url, clientCredentials: { clientId: 'cid', clientSecret: CLIENT_SECRET }, fetch: recordingFetch });
-      expect(await client.getCabinet(DEMO_PROJECT_ID, 'LABELER')).toEqual({ id: 'demo-project:labeler' });
+      expect(await getCabinet(client, DEMO_PROJECT_ID, 'LABELER')).toEqual({ id: 'demo-project:labeler' });
       vi.setSystemTime(granted + 300); // expired for the emulator (0.2 s), not yet due for the client (0.5 s)
-      expect(await client.getCabinet(DEMO_PROJECT_ID, 'REVIEWER')).toEqual({ id: 'demo-project:reviewer' });
+      expect(await getCabinet(client, DEMO_PROJECT_ID, 'REVIEWER')).toEqual({ id: 'demo-project:reviewer' });
       // The refused call ran: Unauthorized, then one new token, then the same call again.
       expect(exchanges).toEqual([
         '/api/oauth/token 200 ok',
@@ -73,7 +73,7 @@ describe.each(SCHEMA_GENERATIONS)('with the emulator speaking the %s schema', (s
     it('makes the client fail with an AuthError when the client secret is wrong', async () => {
       emu = await startEmulator({ schemaGeneration, clientId: 'cid', clientSecret: CLIENT_SECRET });
       client = createLabelingClient({ url: emu.url, clientCredentials: { clientId: 'cid', clientSecret: 'not-the-secret' } });
-      const error = await client.getCabinet(DEMO_PROJECT_ID, 'LABELER').catch((e: unknown) => e);
+      const error = await getCabinet(client, DEMO_PROJECT_ID, 'LABELER').catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'AUTH' });
       expect(String((error as Error).message)).not.toContain('not-the-secret');
     });

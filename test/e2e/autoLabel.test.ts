@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createLabelingClient } from '../../src/client/index.js';
+import { createLabelingClient, startAutoLabel, waitForJob } from '../../src/client/index.js';
 import type { JobOutcome, LabelingClient } from '../../src/client/index.js';
 import { demoProject } from '../../src/emulator/demoProject.js';
 import { DEMO_PROJECT_ID, startEmulator } from '../../src/emulator/index.js';
@@ -36,12 +36,12 @@ async function setUp(behaviour?: StubBehaviour, opts: { delayMs?: number; model?
 }
 
 async function runJob(n: number, onProgress?: (progress: number) => void, labelerEmail = 'ann@example.com'): Promise<JobOutcome> {
-  const job = await client!.startAutoLabel(
+  const job = await startAutoLabel(client!, 
     { projectId: DEMO_PROJECT_ID, labelerEmail, options: { numberOfFilesPerRequest: n, serviceProvider: 'CUSTOM' }, targetAPI: { endpoint: model!.url, secretKey: SECRET } },
     { allowInsecureEndpoint: true },
   );
   expect(job).toMatchObject({ status: 'QUEUED', progress: 0 });
-  return client!.waitForJob(job.id, { timeoutMs: 20_000, ...(onProgress && { onProgress: (j) => onProgress(j.progress) }) });
+  return waitForJob(client!, job.id, { timeoutMs: 20_000, ...(onProgress && { onProgress: (j) => onProgress(j.progress) }) });
 }
 
 /** The labels stored on ann's copy, read over HTTP from the emulator-only route. */

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLabelingClient, ValidationError } from '../../src/client/index.js';
+import { appendLabelItems, createLabelingClient, createLabelSet, deleteLabelSet, getProjectLabelSets, startAutoLabel, updateLabelSet, ValidationError, waitForJobOrThrow } from '../../src/client/index.js';
 import { GraphQLRequestError } from '../../src/client/errors.js';
 import { renamedFieldMessage as renamedWriteMessage } from '../../src/client/labelSetDocuments.js';
 import type { LabelingClient, LabelItemInput, LabelSet, SchemaChangeEvent } from '../../src/client/index.js';
@@ -62,15 +62,15 @@ describe.each(SCHEMA_GENERATIONS)('label-set writes against the emulator speakin
     await emu.close();
   });
 
-  const sets = () => client.getProjectLabelSets(DEMO_PROJECT_ID, 'LABELER');
+  const sets = () => getProjectLabelSets(client, DEMO_PROJECT_ID, 'LABELER');
   const demoSet = async () => (await sets())[0]!;
   /** Runs the sample model over the demo project, so that its labels are applied; returns the counts per label id of set 1. */
   async function applyLabels(): Promise<Record<string, number>> {
-    const job = await client.startAutoLabel(
+    const job = await startAutoLabel(client, 
       { projectId: DEMO_PROJECT_ID, labelerEmail: 'ann@example.com', options: { numberOfFilesPerRequest: 3 }, targetAPI: { endpoint: model.url, secretKey: SECRET } },
       { allowInsecureEndpoint: true },
     );
-    await client.waitForJobOrThrow(job.id, { timeoutMs: 20_000 });
+    await waitForJobOrThrow(client, job.id, { timeoutMs: 20_000 });
     return counts();
   }
   /** The applied labels per label id of set 1, counted from the service's reads (every copy, page by page). */
@@ -80,7 +80,7 @@ describe.each(SCHEMA_GENERATIONS)('label-set writes against the emulator speakin
   const appliedNames = () => emu.emulator.store.labelsOf(DEMO_PROJECT_ID).flatMap((c) => c.documents.flatMap((d) => d.lines.flatMap((l) => l.entities.map((e) => e.label))));
 
   it('creates a set that reads back the same, sending the generation’s words', async () => {
-    const created = await client.createLabelSet(DEMO_PROJECT_ID, {
+    const created = await createLabelSet(client, DEMO_PROJECT_ID, {
       index: 1,
       name: 'Sentiment',
       labelItems: [
@@ -109,10 +109,10 @@ describe.each(SCHEMA_GENERATIONS)('label-set writes against the emulator speakin
 
   it('renames a set keeping its signature, and replaces its labels with a new one', async () => {
     const before = await demoSet();
-    const renamed = await client.updateLabelSet({ id: before.id, projectId: DEMO_PROJECT_ID, labelSetSignature: before.signature!, name: 'Named entities' });
+    const renamed = await updateLabelSet(client, { id: before.id, projectId: DEMO_PROJECT_ID, labelSetSignature: before.signature!, name: 'Named entities' });
     expect(renamed).toEqual({ ...before, name: 'Named entities' });
     const items = asInput(before).map((i) => (i.id === '14' ? { ...i, labelName: 'WHEN', color: '#000000' } : i));
-    const replaced = await client.updateLabelSet({ id: before.id, projectId: DEMO_PROJECT_ID, labelSetSignature: renamed.signature!, labelItems: items });
+    const replaced = await updateLabelSet(client, { id: before.id, projectId: DEMO_PROJECT_ID, labelSetSignature: renamed.signature!, labelItems: items });
     expect(replaced.labelItems.find((i) => i.id === '14')).toEqual({ id: '14', parentId: null, labelName: 'WHEN', color: '#000000', desc: 'A day, month or year' });
     expect(replaced.signature).not.toBe(before.signature);
     expect(await demoSet()).toEqual(replaced);
@@ -120,8 +120,8 @@ describe.each(SCHEMA_GENERATIONS)('label-set writes against the emulator speakin
 
   it('refuses a write with a stale signature and changes nothing', async () => {
     const read = await demoSet();
-    await client.updateLabelSet({ id: read.id, projectId: DEMO_PROJECT_ID, labelItems: asInput(read).map((i) => ({ ...i, desc: 'changed by someone else' })) });
-    const error = await rejection(client.appendLabelItems({ labelSetId: read.id, labelSetSignature: read.signature!, labelItems: [{ labelName: 'EVENT' }] }));
+    await updateLabelSet(client, { id: read.id, projectId: DEMO_PROJECT_ID, labelItems: asInput(read).map((i) => ({ ...i, desc: 'changed by someone else' })) });
+    const error = await rejection(appendLabelItems(client, { labelSetId: read.id, labelSetSignature: read.signature!, labelItems: [{ labelName: 'EVENT' }] }));
     expect(error).toBeInstanceOf(GraphQLRequestError);
     expect((error as GraphQLRequestError).graphQLErrors[0]).toMatchObject({ extensions: { code: 'STALE_SIGNATURE', field: 'input.labelSetSignature' } });
     expect((error as GraphQLRequestError).message).toMatch(/^\[GraphQL\] label set "1" changed since its signature was read/);
@@ -131,7 +131,7 @@ describe.each(SCHEMA_GENERATIONS)('label-set writes against the emulator speakin
 
   it('appends top-level labels and answers only them, with the ids the service generated', async () => {
     const read = await demoSet();
-    const added = await client.appendLabelItems({
+    const added = await appendLabelItems(client, {
       labelSetId: read.id,
       labelSetSignature: read.signature!,
       labelItems: [{ labelName: 'EVENT', color: '#a855f7' }, { id: 'misc', labelName: 'MISC', desc: 'The rest' }],
@@ -147,12 +147,12 @@ describe.each(SCHEMA_GENERATIONS)('label-set writes against the emulator speakin
   });
 
   it('refuses a sixth set and a name clash at the top of a set, each with the service’s reason', async () => {
-    for (let index = 1; index < 5; index++) await client.createLabelSet(DEMO_PROJECT_ID, { index, name: `Set ${index}`, labelItems: [] });
-    const sixth = (await rejection(client.createLabelSet(DEMO_PROJECT_ID, { index: 4, name: 'Six', labelItems: [] }))) as GraphQLRequestError;
+    for (let index = 1; index < 5; index++) await createLabelSet(client, DEMO_PROJECT_ID, { index, name: `Set ${index}`, labelItems: [] });
+    const sixth = (await rejection(createLabelSet(client, DEMO_PROJECT_ID, { index: 4, name: 'Six', labelItems: [] }))) as GraphQLRequestError;
     expect(sixth.graphQLErrors[0]).toMatchObject({
       extensions: { code: 'BAD_USER_INPUT', problems: [{ field: 'input.index', message: 'the project already has 5 label sets, the most a project may have (index 0 to 4)' }] },
     });
-    const clash = (await rejection(client.appendLabelItems({ labelSetId: '1', labelItems: [{ labelName: 'date' }] }))) as GraphQLRequestError;
+    const clash = (await rejection(appendLabelItems(client, { labelSetId: '1', labelItems: [{ labelName: 'date' }] }))) as GraphQLRequestError;
     expect(clash.graphQLErrors[0]!.extensions).toEqual({
       code: 'BAD_USER_INPUT',
       problems: [{ field: `input.${itemsKey}[0].${nameKey}`, message: expect.stringMatching(/^"date" is also the name of the set's label "DATE" .*case-insensitively/) }],
@@ -167,7 +167,7 @@ describe.each(SCHEMA_GENERATIONS)('label-set writes against the emulator speakin
     expect(applied['10']).toBe(0); // ENTITY is never predicted
     const read = await demoSet();
     // Rename PERSON (id 11) and move it to the top: same id, same applied labels, shown by the new name.
-    const renamed = await client.updateLabelSet({
+    const renamed = await updateLabelSet(client, {
       id: read.id,
       projectId: DEMO_PROJECT_ID,
       labelSetSignature: read.signature!,
@@ -177,7 +177,7 @@ describe.each(SCHEMA_GENERATIONS)('label-set writes against the emulator speakin
     expect(appliedNames()).toContain('HUMAN');
     expect(appliedNames()).not.toContain('PERSON');
     // Replace the labels without LOCATION (id 13): its applied labels go, the others stay.
-    await client.updateLabelSet({ id: read.id, projectId: DEMO_PROJECT_ID, labelSetSignature: renamed.signature!, labelItems: asInput(renamed).filter((i) => i.id !== '13') });
+    await updateLabelSet(client, { id: read.id, projectId: DEMO_PROJECT_ID, labelSetSignature: renamed.signature!, labelItems: asInput(renamed).filter((i) => i.id !== '13') });
     const { 13: removed, ...kept } = applied;
     expect(removed).toBeGreaterThan(0);
     expect(await counts()).toEqual(kept);
@@ -191,21 +191,21 @@ describe.each(SCHEMA_GENERATIONS)('label-set writes against the emulator speakin
     await applyLabels();
     expect(appliedNames().length).toBeGreaterThan(0);
     const before = await sets();
-    expect(await client.deleteLabelSet('1')).toEqual(['1']);
+    expect(await deleteLabelSet(client, '1')).toEqual(['1']);
     expect(await sets()).toEqual([]);
     expect(appliedNames()).toEqual([]);
     // Read back through the service's reads, no label of the deleted set's labels is left.
     const left = await countAppliedLabels(client, DEMO_PROJECT_ID, before);
     expect(Object.values(left['1']!).every((n) => n === 0)).toBe(true);
     expect(Object.keys(left['1']!)).toHaveLength(before[0]!.labelItems.length);
-    const again = (await rejection(client.deleteLabelSet('1'))) as GraphQLRequestError;
+    const again = (await rejection(deleteLabelSet(client, '1'))) as GraphQLRequestError;
     expect(again.graphQLErrors[0]).toMatchObject({ message: 'no label set has the id "1"', extensions: { code: 'NOT_FOUND' } });
   });
 
   it('shows the new names and colours on the results page after a write', async () => {
     await applyLabels();
     const read = await demoSet();
-    await client.updateLabelSet({ id: read.id, projectId: DEMO_PROJECT_ID, labelItems: asInput(read).map((i) => (i.id === '11' ? { ...i, labelName: 'HUMAN', color: '#123456' } : i)) });
+    await updateLabelSet(client, { id: read.id, projectId: DEMO_PROJECT_ID, labelItems: asInput(read).map((i) => (i.id === '11' ? { ...i, labelName: 'HUMAN', color: '#123456' } : i)) });
     const home = await fetch(`${emu.baseUrl}/`, { headers: { accept: 'text/html' } });
     const cookie = home.headers.getSetCookie().find((c) => c.startsWith(`${PAGE_COOKIE}=`))!.split(';')[0]!;
     const html = await (await fetch(`${emu.baseUrl}/emulator/projects/${DEMO_PROJECT_ID}/results`, { headers: { accept: 'text/html', cookie } })).text();
@@ -216,7 +216,7 @@ describe.each(SCHEMA_GENERATIONS)('label-set writes against the emulator speakin
 
   it('refuses bad input before anything is sent, naming every field and rule at once', async () => {
     const error = await rejection(
-      client.createLabelSet(DEMO_PROJECT_ID, {
+      createLabelSet(client, DEMO_PROJECT_ID, {
         index: 5,
         name: '',
         labelItems: [
@@ -237,15 +237,15 @@ describe.each(SCHEMA_GENERATIONS)('label-set writes against the emulator speakin
       { path: 'input.labelItems[2].parentId', message: 'the parent chain of "b" comes back to "b" (a cycle: "b" → "c" → "b")' },
       { path: 'input.labelItems[3].parentId', message: 'the parent chain of "c" comes back to "c" (a cycle: "c" → "b" → "c")' },
     ]);
-    const append = (await rejection(client.appendLabelItems({ labelSetId: '1', labelItems: [{ labelName: 'X', parentId: '10' } as never, { id: '', labelName: 'x' }] }))) as ValidationError;
+    const append = (await rejection(appendLabelItems(client, { labelSetId: '1', labelItems: [{ labelName: 'X', parentId: '10' } as never, { id: '', labelName: 'x' }] }))) as ValidationError;
     expect(append.problems).toEqual([
       { path: 'input.labelItems[0].parentId', message: expect.stringMatching(/^cannot be given: appended labels go at the top .*updateLabelSet/) },
       { path: 'input.labelItems[1].id', message: 'must be a non-empty string, or absent to have one generated' },
       { path: 'input.labelItems[1].labelName', message: '"x" is also the name of input.labelItems[0] (both at the top of the set; names compare case-insensitively)' },
     ]);
-    const update = (await rejection(client.updateLabelSet({ id: '1', projectId: ' ' }))) as ValidationError;
+    const update = (await rejection(updateLabelSet(client, { id: '1', projectId: ' ' }))) as ValidationError;
     expect(update.problems.map((p) => p.path)).toEqual(['input.projectId', 'input']);
-    expect((await rejection(client.deleteLabelSet(''))) as ValidationError).toBeInstanceOf(ValidationError);
+    expect((await rejection(deleteLabelSet(client, ''))) as ValidationError).toBeInstanceOf(ValidationError);
     expect(sent).toEqual([]);
   });
 });
@@ -262,15 +262,15 @@ describe('label-set writes across the service’s rename', () => {
     const onSchemaChange = vi.fn<(event: SchemaChangeEvent) => void>();
     const client = createLabelingClient({ url: emu.url, token: emu.token, fetch: fetchFn, onSchemaChange });
     try {
-      const created = await client.createLabelSet(DEMO_PROJECT_ID, { index: 1, name: 'Sentiment', labelItems: [{ id: 'pos', labelName: 'POSITIVE' }] });
+      const created = await createLabelSet(client, DEMO_PROJECT_ID, { index: 1, name: 'Sentiment', labelItems: [{ id: 'pos', labelName: 'POSITIVE' }] });
       expect(created.labelItems).toEqual([{ id: 'pos', parentId: null, labelName: 'POSITIVE', color: null, desc: null }]);
       expect(sent.map((r) => Object.keys(r.variables.input as object).includes('labelItems'))).toEqual([false, true]);
       expect(onSchemaChange).toHaveBeenCalledTimes(1);
       expect(onSchemaChange.mock.calls[0]![0]).toMatchObject({ from: 'tags', to: 'labels', operationName: 'CreateLabelSet', message: 'Cannot query field "tagItems" on type "LabelSet". Did you mean "labelItems"?' });
       expect(emu.emulator.store.projects.get(DEMO_PROJECT_ID)!.labelSets.map((s) => s.name)).toEqual(['Entities', 'Sentiment']);
       // From now on the renamed words go first, for writes and reads alike.
-      await client.appendLabelItems({ labelSetId: created.id, labelItems: [{ labelName: 'NEGATIVE' }] });
-      await client.getProjectLabelSets(DEMO_PROJECT_ID, 'LABELER');
+      await appendLabelItems(client, { labelSetId: created.id, labelItems: [{ labelName: 'NEGATIVE' }] });
+      await getProjectLabelSets(client, DEMO_PROJECT_ID, 'LABELER');
       expect(sent.slice(2).map((r) => r.query.includes('tag'))).toEqual([false, false, false]);
       expect(onSchemaChange).toHaveBeenCalledTimes(1);
     } finally {
@@ -283,7 +283,7 @@ describe('label-set writes across the service’s rename', () => {
     const { sent, fetchFn } = recordingFetch();
     const client = createLabelingClient({ url: emu.url, token: emu.token, fetch: fetchFn, schemaGeneration: 'labels' });
     try {
-      const error = (await rejection(client.appendLabelItems({ labelSetId: 'nope', labelItems: [{ labelName: 'X' }] }))) as GraphQLRequestError;
+      const error = (await rejection(appendLabelItems(client, { labelSetId: 'nope', labelItems: [{ labelName: 'X' }] }))) as GraphQLRequestError;
       expect(error.graphQLErrors[0]!.extensions).toMatchObject({ code: 'NOT_FOUND' });
       expect(sent).toHaveLength(1);
     } finally {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLabelingClient } from '../../src/client/index.js';
+import { appendLabelItems, createLabelingClient, createLabelSet, deleteLabelSet, updateLabelSet } from '../../src/client/index.js';
 import { NetworkError } from '../../src/client/errors.js';
 import type { LabelingClient } from '../../src/client/index.js';
 import { startMockServer } from '../support/mockServer.js';
@@ -27,10 +27,10 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 
 /** The four writes, each as one call. */
 const writes = {
-  createLabelSet: (c: LabelingClient) => c.createLabelSet('p1', { index: 1, name: 'S', labelItems: [{ id: 'a', labelName: 'A' }] }),
-  updateLabelSet: (c: LabelingClient) => c.updateLabelSet({ id: '1', projectId: 'p1', labelSetSignature: 'abc', name: 'T' }),
-  appendLabelItems: (c: LabelingClient) => c.appendLabelItems({ labelSetId: '1', labelItems: [{ labelName: 'X' }, { id: 'y', labelName: 'Y' }] }),
-  deleteLabelSet: (c: LabelingClient) => c.deleteLabelSet('1'),
+  createLabelSet: (c: LabelingClient) => createLabelSet(c, 'p1', { index: 1, name: 'S', labelItems: [{ id: 'a', labelName: 'A' }] }),
+  updateLabelSet: (c: LabelingClient) => updateLabelSet(c, { id: '1', projectId: 'p1', labelSetSignature: 'abc', name: 'T' }),
+  appendLabelItems: (c: LabelingClient) => appendLabelItems(c, { labelSetId: '1', labelItems: [{ labelName: 'X' }, { id: 'y', labelName: 'Y' }] }),
+  deleteLabelSet: (c: LabelingClient) => deleteLabelSet(c, '1'),
 };
 
 describe('label-set writes when the answer is lost', () => {

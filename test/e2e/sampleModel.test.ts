@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLabelingClient } from '../../src/client/index.js';
+import { createLabelingClient, startAutoLabel, waitForJob, waitForJobOrThrow } from '../../src/client/index.js';
 import { demoProject } from '../../src/emulator/demoProject.js';
 import { DEMO_PROJECT_ID, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
@@ -24,11 +24,11 @@ describe.each(SCHEMA_GENERATIONS)('with the emulator speaking the %s schema', (s
     it('delivers the sample model predictions to the labeler copy when the whole flow runs', async () => {
       const client = createLabelingClient({ url: emu.url, token: emu.token, poll: { intervalMs: 10, maxIntervalMs: 50 } });
       try {
-        const job = await client.startAutoLabel(
+        const job = await startAutoLabel(client, 
           { projectId: DEMO_PROJECT_ID, labelerEmail: 'kit@example.com', options: { numberOfFilesPerRequest: 2 }, targetAPI: { endpoint: model.url, secretKey: SECRET } },
           { allowInsecureEndpoint: true },
         );
-        const done = await client.waitForJobOrThrow(job.id, { timeoutMs: 20_000 });
+        const done = await waitForJobOrThrow(client, job.id, { timeoutMs: 20_000 });
         expect(done).toMatchObject({ status: 'DELIVERED', progress: 100, errors: [] });
 
         const predict = createSampleModel();
@@ -49,11 +49,11 @@ describe.each(SCHEMA_GENERATIONS)('with the emulator speaking the %s schema', (s
     it('fails the job with the model kit 401 when the secret does not match', async () => {
       const client = createLabelingClient({ url: emu.url, token: emu.token, poll: { intervalMs: 10, maxIntervalMs: 50 } });
       try {
-        const job = await client.startAutoLabel(
+        const job = await startAutoLabel(client, 
           { projectId: DEMO_PROJECT_ID, labelerEmail: 'kit@example.com', options: { numberOfFilesPerRequest: 0 }, targetAPI: { endpoint: model.url, secretKey: 'wrong-secret-SENTINEL' } },
           { allowInsecureEndpoint: true },
         );
-        const outcome = await client.waitForJob(job.id, { timeoutMs: 20_000 });
+        const outcome = await waitForJob(client, job.id, { timeoutMs: 20_000 });
         expect(outcome.outcome).toBe('failed');
         if (outcome.outcome !== 'failed') return;
         expect(outcome.errors[0]!.stack).toMatch(/the model answered HTTP 401 \(does the model expect this secretKey\?\)/);

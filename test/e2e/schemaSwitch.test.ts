@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createLabelingClient } from '../../src/client/index.js';
+import { createLabelingClient, getCabinet, getLabelSets, getProjectLabelSets, startAutoLabel, waitForJobs } from '../../src/client/index.js';
 import type { LabelingClient, SchemaChangeEvent } from '../../src/client/index.js';
 import { DEMO_PROJECT_ID, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
@@ -42,19 +42,19 @@ describe('the client across the service switching from tags to labels', () => {
     const onSchemaChange = vi.fn<(event: SchemaChangeEvent) => void>();
     client = createLabelingClient({ url: emu.url, token: emu.token, fetch: fetchFn, onSchemaChange, poll: { intervalMs: 5, maxIntervalMs: 20 } });
 
-    const cabinet = await client.getCabinet(DEMO_PROJECT_ID, 'LABELER');
-    const before = await client.getLabelSets(cabinet.id);
+    const cabinet = await getCabinet(client, DEMO_PROJECT_ID, 'LABELER');
+    const before = await getLabelSets(client, cabinet.id);
     expect(labelSetRequests()).toHaveLength(1);
     expect(labelSetRequests()[0]!.query).toMatch(/labelItems: tagItems/);
 
-    const job = await client.startAutoLabel(
+    const job = await startAutoLabel(client, 
       { projectId: DEMO_PROJECT_ID, labelerEmail: 'ann@example.com', options: { numberOfFilesPerRequest: 2 }, targetAPI: { endpoint: model.url, secretKey: SECRET } },
       { allowInsecureEndpoint: true },
     );
-    const waiting = client.waitForJobs([job.id], { timeoutMs: 20_000 });
+    const waiting = waitForJobs(client, [job.id], { timeoutMs: 20_000 });
 
     emu.emulator.setSchemaGeneration('labels');
-    const after = await client.getLabelSets(cabinet.id);
+    const after = await getLabelSets(client, cabinet.id);
 
     expect(after).toEqual(before);
     expect(labelSetRequests()).toHaveLength(3); // the refused one and one re-sent: exactly one extra
@@ -70,7 +70,7 @@ describe('the client across the service switching from tags to labels', () => {
     });
 
     // From now on the renamed document goes first, and nothing else changed.
-    await client.getProjectLabelSets(DEMO_PROJECT_ID, 'LABELER');
+    await getProjectLabelSets(client, DEMO_PROJECT_ID, 'LABELER');
     expect(labelSetRequests()).toHaveLength(4);
     expect(onSchemaChange).toHaveBeenCalledTimes(1);
 

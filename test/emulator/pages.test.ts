@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createLabelingClient } from '../../src/client/index.js';
+import { createLabelingClient, startAutoLabel, waitForJobOrThrow } from '../../src/client/index.js';
 import { createEmulator, DEMO_PROJECT_ID, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { PAGE_COOKIE } from '../../src/emulator/pages/pageAccess.js';
@@ -157,11 +157,11 @@ describe('the results page', () => {
   it('highlights each stored span in its label colour, counts spans per document and stops reloading when the job is delivered', async () => {
     const client = createLabelingClient({ url: emu.url, token: emu.token, poll: { intervalMs: 10, maxIntervalMs: 50 } });
     try {
-      const job = await client.startAutoLabel(
+      const job = await startAutoLabel(client, 
         { projectId: DEMO_PROJECT_ID, labelerEmail: 'pages@example.com', options: { numberOfFilesPerRequest: 2 }, targetAPI: { endpoint: model.url, secretKey: SECRET } },
         { allowInsecureEndpoint: true },
       );
-      await client.waitForJobOrThrow(job.id, { timeoutMs: 20_000 });
+      await waitForJobOrThrow(client, job.id, { timeoutMs: 20_000 });
       const html = await page(`/emulator/projects/${DEMO_PROJECT_ID}/results?job=${job.id}`);
       expect(html).toContain('data-status="DELIVERED"');
       expect(html).not.toContain('http-equiv="refresh"');

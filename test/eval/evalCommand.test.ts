@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLabelingClient } from '../../src/client/index.js';
+import { createLabelingClient, startAutoLabel, waitForJob } from '../../src/client/index.js';
 import { main } from '../../src/cli/main.js';
 import { EXIT } from '../../src/cli/exitCodes.js';
 import type { EvalReport } from '../../src/eval/index.js';
@@ -235,8 +235,8 @@ describe('labelkit eval', () => {
     expect((await cli('eval', '--project', PROJECT, '--json')).code).toBe(0);
     const client = createLabelingClient({ url: fixture.emu.url, token: fixture.emu.token, poll: { intervalMs: 20 } });
     try {
-      const job = await client.startAutoLabel({ projectId: PROJECT, labelerEmail: 'second@example.com', options: { numberOfFilesPerRequest: 0 }, targetAPI: { endpoint: fixture.model.url, secretKey: 'model-secret' } });
-      expect((await client.waitForJob(job.id, { timeoutMs: 20_000 })).outcome).toBe('delivered');
+      const job = await startAutoLabel(client, { projectId: PROJECT, labelerEmail: 'second@example.com', options: { numberOfFilesPerRequest: 0 }, targetAPI: { endpoint: fixture.model.url, secretKey: 'model-secret' } });
+      expect((await waitForJob(client, job.id, { timeoutMs: 20_000 })).outcome).toBe('delivered');
     } finally {
       client.close();
     }

@@ -1,7 +1,7 @@
 // A project with known gold (the reviewer copy) and a model with known mistakes (a wrong boundary,
 // a wrong label, a missed span, a spurious span), run over real HTTP: the eval command's test and
 // the results page's Chromium test score it, each count computed by hand in the test.
-import { createLabelingClient } from '../../src/client/index.js';
+import { createLabelingClient, startAutoLabel, waitForJob } from '../../src/client/index.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { startStubModel } from '../e2e/stubModel.js';
@@ -57,8 +57,8 @@ export async function startEvalFixture(): Promise<{ emu: RunningEmulator; model:
     emu.emulator.store.setReviewLabels(PROJECT, 'news-1', GOLD);
     const stub = (model = await startStubModel((request) => ({ kind: 'json', body: answer(request) })));
     client = createLabelingClient({ url: emu.url, token: emu.token, poll: { intervalMs: 20 } });
-    const job = await client.startAutoLabel({ projectId: PROJECT, labelerEmail: MODEL, options: { numberOfFilesPerRequest: 0 }, targetAPI: { endpoint: stub.url, secretKey: 'model-secret' } });
-    const outcome = await client.waitForJob(job.id, { timeoutMs: 20_000 });
+    const job = await startAutoLabel(client, { projectId: PROJECT, labelerEmail: MODEL, options: { numberOfFilesPerRequest: 0 }, targetAPI: { endpoint: stub.url, secretKey: 'model-secret' } });
+    const outcome = await waitForJob(client, job.id, { timeoutMs: 20_000 });
     if (outcome.outcome !== 'delivered') throw new Error(`the fixture's job ended ${outcome.outcome}`);
     return { emu, model: stub, jobId: job.id, close: async () => void (await Promise.all([stub.close(), emu.close()])) };
   } catch (error) {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { createLabelingClient } from '../../src/client/index.js';
+import { createLabelingClient, createLabelSet, getProjectLabelSets, updateLabelSet } from '../../src/client/index.js';
 import type { LabelingClient, LabelSet } from '../../src/client/index.js';
 import { demoProjectId, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
@@ -42,15 +42,15 @@ describe('label-sets apply while someone else writes', () => {
   /** A project with the demo's set 0 and a second set, and a file that renames PERSON and deletes set 1. */
   const project = async (name: string) => {
     const projectId = demoProjectId(++nextProject);
-    await other.createLabelSet(projectId, { index: 1, name: 'Relations', labelItems: [{ id: 'w', labelName: 'WORKS_FOR' }] });
-    const [entities, relations] = await other.getProjectLabelSets(projectId, 'LABELER');
+    await createLabelSet(other, projectId, { index: 1, name: 'Relations', labelItems: [{ id: 'w', labelName: 'WORKS_FOR' }] });
+    const [entities, relations] = await getProjectLabelSets(other, projectId, 'LABELER');
     const file = join(dir, name);
     const labelItems = entities!.labelItems.map((i) => ({ ...i, labelName: i.labelName === 'PERSON' ? 'PER' : i.labelName }));
     await writeFile(file, JSON.stringify({ projectId, role: 'LABELER', labelSets: [{ id: entities!.id, index: 0, name: entities!.name, labelItems }] }));
     return { projectId, file, entities: entities!, relations: relations! };
   };
   const renameFirstLabel = (projectId: string, set: LabelSet, to: string) =>
-    other.updateLabelSet({ id: set.id, projectId, labelItems: set.labelItems.map((i, n) => ({ ...i, ...(n === 0 && { labelName: to }) })) });
+    updateLabelSet(other, { id: set.id, projectId, labelItems: set.labelItems.map((i, n) => ({ ...i, ...(n === 0 && { labelName: to }) })) });
 
   it('stops with exit 10 before deleting a set that someone changed while the first write was in flight, naming what was done', async () => {
     const { projectId, file, entities, relations } = await project('race.json');
@@ -64,7 +64,7 @@ describe('label-sets apply while someone else writes', () => {
     expect(err).toContain(`label set 1 "Relations" (id ${relations.id}): its labels changed`);
     expect(code).toBe(10);
     expect(front.sent.slice(sent)).not.toContain('DeleteLabelSet');
-    const after = await other.getProjectLabelSets(projectId, 'LABELER');
+    const after = await getProjectLabelSets(other, projectId, 'LABELER');
     expect(after.map((s) => [s.index, s.labelItems.map((i) => i.labelName)])).toEqual([
       [0, ['ENTITY', 'PER', 'ORGANIZATION', 'LOCATION', 'DATE']],
       [1, ['EMPLOYED_BY']],
@@ -81,7 +81,7 @@ describe('label-sets apply while someone else writes', () => {
     expect(err).toContain(`label set 0 "Entities" (id ${entities.id}): its labels changed`);
     expect(err).not.toContain('labelkit: done:');
     expect(code).toBe(10);
-    const after = await other.getProjectLabelSets(projectId, 'LABELER');
+    const after = await getProjectLabelSets(other, projectId, 'LABELER');
     expect(after.map((s) => [s.index, s.labelItems.map((i) => i.labelName)])).toEqual([
       [0, ['THING', 'PERSON', 'ORGANIZATION', 'LOCATION', 'DATE']],
       [1, ['WORKS_FOR']],

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLabelingClient } from '../../src/client/index.js';
+import { createLabelingClient, getProjectLabelSets } from '../../src/client/index.js';
 import type { LabelingClient } from '../../src/client/index.js';
 import { DEMO_PROJECT_ID, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
@@ -75,7 +75,7 @@ describe('counting applied labels over HTTP against the emulator', () => {
 
   it('counts the labels of every labeler\'s copy and of the reviewer copy, as the store holds them, and the plan shows what a removal takes', async () => {
     const store = emu.emulator.store;
-    const [set] = await client.getProjectLabelSets(DEMO_PROJECT_ID, 'LABELER');
+    const [set] = await getProjectLabelSets(client, DEMO_PROJECT_ID, 'LABELER');
     const before = await countAppliedLabels(client, DEMO_PROJECT_ID, [set!]);
     const span = (label: string, start: number, end: number) => ({ label, start_char: start, end_char: end, layer: 0 });
     const docs = store.projects.get(DEMO_PROJECT_ID)!.documents.map((d) => d.id);

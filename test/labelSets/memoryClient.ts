@@ -67,47 +67,58 @@ export function memoryClient(sets: LabelSet[] = demoSets()) {
     calls.push({ method, input });
     beforeWrite?.(method, ++writes);
   };
-  const client: LabelSetsClient = {
-    async getProjectLabelSets(projectId, role) {
-      calls.push({ method: 'getProjectLabelSets', input: { projectId, role } });
-      return [...state].sort((a, b) => a.index - b.index).map(copy);
+  /** The label-set operations, by the names the client's documents send, in the words of the tags generation. */
+  type TagItem = { id?: string; parentId?: string | null; tagName: string; color?: string | null; desc?: string | null };
+  const fromTags = (i: TagItem) => ({ id: i.id!, parentId: i.parentId ?? null, labelName: i.tagName, color: i.color ?? null, desc: i.desc ?? null });
+  const labelSetOps: Record<string, (v: Record<string, any>) => unknown> = {
+    GetCabinet: (v) => {
+      calls.push({ method: 'getProjectLabelSets', input: { projectId: v.projectId, role: v.role } });
+      return { getCabinet: { id: `cabinet-${v.projectId}` } };
     },
-    async createLabelSet(projectId, input) {
-      write('createLabelSet', { projectId, ...input });
-      const set = { id: String(nextSet++), index: input.index, name: input.name, labelItems: input.labelItems.map(stored), signature: '' };
+    getCabinetLabelSetsById: () => ({ getCabinetLabelSetsById: [...state].sort((a, b) => a.index - b.index).map(copy) }),
+    CreateLabelSet: ({ projectId, input }) => {
+      write('createLabelSet', { projectId, index: input.index, name: input.name, labelItems: input.tagItems.map(fromTags) });
+      const set = { id: String(nextSet++), index: input.index, name: input.name, labelItems: input.tagItems.map(fromTags).map(stored), signature: '' };
       set.signature = sign(set.labelItems);
       state.push(set);
-      return copy(set);
+      return { createLabelSet: copy(set) };
     },
-    async updateLabelSet(input) {
+    UpdateProjectLabelSet: ({ input: { tagItems, ...change } }) => {
+      const input = { ...change, ...(tagItems && { labelItems: tagItems.map(fromTags) }) };
       write('updateLabelSet', input);
       const set = find(input.id);
       if (input.name !== undefined) set.name = input.name;
       if (input.labelItems) set.labelItems = input.labelItems.map(stored);
       set.signature = sign(set.labelItems);
-      return copy(set);
+      return { updateProjectLabelSet: copy(set) };
     },
-    async appendLabelItems(input) {
+    AppendLabelSetLabelItems: ({ input: { tagItems, ...rest } }) => {
+      const input = { ...rest, labelItems: tagItems.map((i: TagItem) => ({ ...(i.id !== undefined && { id: i.id }), labelName: i.tagName, ...(i.color != null && { color: i.color }), ...(i.desc != null && { desc: i.desc }) })) };
       write('appendLabelItems', input);
       const set = find(input.labelSetId);
-      const added = input.labelItems.map((i) => stored({ ...i, id: i.id ?? String(nextId++) }));
+      const added = input.labelItems.map((i: { id?: string; labelName: string }) => stored({ ...i, id: i.id ?? String(nextId++) }));
       set.labelItems.push(...added);
       set.signature = sign(set.labelItems);
-      return structuredClone(added);
+      return { appendLabelSetLabelItems: structuredClone(added) };
     },
-    async deleteLabelSet(id) {
+    DeleteLabelSet: ({ id }) => {
       write('deleteLabelSet', { id });
       const set = find(id);
       state.splice(state.indexOf(set), 1);
-      return [id];
+      return { deleteLabelSet: [id] };
     },
   };
-  /** The service's production reads, as `client.request` runs them: cabinets, then labels a page at a time. */
+  /** Whether the project has copies with applied labels (from `setApplied` on; before, it has no copies, so a count finds none). */
+  let answersCounts = false;
+  /** The service as `client.request` runs it: the label-set operations, and (after `setApplied`) cabinets, then labels a page at a time. */
   const request = async (document: DocumentNode, variables: Record<string, unknown>): Promise<unknown> => {
     const operation = document.definitions.find((d) => d.kind === 'OperationDefinition');
     const name = operation?.kind === 'OperationDefinition' ? operation.name?.value : undefined;
+    const op = name ? labelSetOps[name] : undefined;
+    if (op) return op(variables);
     calls.push({ method: name ?? '(anonymous)', input: variables });
     if (name === 'GetProjectCabinets') {
+      if (!answersCounts) return { getProjectCabinets: [] };
       return {
         getProjectCabinets: COPIES.map((cabinet) => ({
           id: cabinet.id,
@@ -126,13 +137,14 @@ export function memoryClient(sets: LabelSet[] = demoSets()) {
     }
     throw new Error(`the stand-in does not answer ${name}`);
   };
+  const client: LabelSetsClient = { request: request as unknown as LabelingClient['request'] };
   return {
     client: client as LabelSetsClient,
     state,
     /**
      * Applies labels (set id → label id → how many), spread over every document of both copies,
      * replacing those applied before; from then on the stand-in answers the reads that count them
-     * (before: it has no `request`, like a client that cannot count).
+     * (before: the project has no copies; a run that must not count passes `countLabels: false`).
      */
     setApplied(counts: Record<string, Record<string, number>>, options: { deleted?: number } = {}) {
       labels = new Map();
@@ -153,7 +165,7 @@ export function memoryClient(sets: LabelSet[] = demoSets()) {
           for (let i = 0; i < (options.deleted ?? 0); i++) place(itemId, set.index, true);
         }
       }
-      (client as LabelSetsClient).request = request as unknown as LabelingClient['request'];
+      answersCounts = true;
     },
     calls,
     /** The calls, with a count (one `GetProjectCabinets` and its `GetLabelsPaginated` pages) shown as one `count`. */

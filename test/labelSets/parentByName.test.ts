@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { createLabelingClient } from '../../src/client/index.js';
+import { createLabelingClient, getProjectLabelSets } from '../../src/client/index.js';
 import { demoProjectId, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { diffLabelSets, LabelSetsFileError, parseLabelSetsFile } from '../../src/labelSets/index.js';
@@ -151,7 +151,7 @@ describe('parent by name against the emulator', () => {
     expect(apply.err).toBe('labelkit: done: create label set 1 "Sentiment" with 3 labels\n');
     expect(apply.code).toBe(0);
     const client = createLabelingClient({ url: emu.url, token: emu.token });
-    const [, sentiment] = await client.getProjectLabelSets(projectId, 'LABELER');
+    const [, sentiment] = await getProjectLabelSets(client, projectId, 'LABELER');
     client.close();
     const polar = sentiment!.labelItems.find((i) => i.labelName === 'Polar')!;
     expect(sentiment!.labelItems.map((i) => [i.labelName, i.parentId])).toEqual([['Polar', null], ['Positive', polar.id], ['Negative', polar.id]]);

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createLabelingClient } from '../../src/client/index.js';
+import { createLabelingClient, getProjectLabelSets } from '../../src/client/index.js';
 import { demoProjectId, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 
@@ -38,7 +38,7 @@ describe('the README example of label sets from code', () => {
   it('plans and applies a file as printed, with the spec and where that readLabelSetsFile returns', async () => {
     const projectId = demoProjectId(1);
     const client = createLabelingClient({ url: emu.url, token: emu.token });
-    const [set] = await client.getProjectLabelSets(projectId, 'LABELER');
+    const [set] = await getProjectLabelSets(client, projectId, 'LABELER');
     client.close();
     const file = join(dir, 'labels.json');
     const labelItems = set!.labelItems.map((i) => ({ ...i, labelName: i.labelName === 'PERSON' ? 'PER' : i.labelName }));
@@ -61,7 +61,7 @@ describe('the README example of label sets from code', () => {
     expect(printed.map((args) => args[0])).toContain('  ~ PER (id 11): name PERSON → PER');
     expect(printed.at(-1)).toEqual(['applied', 1, 'writes; ids made by the service:', []]);
     const after = createLabelingClient({ url: emu.url, token: emu.token });
-    const [now] = await after.getProjectLabelSets(projectId, 'LABELER');
+    const [now] = await getProjectLabelSets(after, projectId, 'LABELER');
     after.close();
     expect(now!.labelItems.find((i) => i.id === '11')!.labelName).toBe('PER');
   });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { createLabelingClient } from '../../src/client/index.js';
+import { createLabelingClient, getProjectLabelSets, updateLabelSet } from '../../src/client/index.js';
 import { demoProjectId, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { SCHEMA_GENERATIONS } from '../../src/shared/schemaGeneration.js';
@@ -70,7 +70,7 @@ describe.each(SCHEMA_GENERATIONS)('label sets as code against the emulator speak
   const liveSets = async (projectId: string) => {
     const client = createLabelingClient({ url: emu.url, token: emu.token, schemaGeneration });
     try {
-      return await client.getProjectLabelSets(projectId, 'LABELER');
+      return await getProjectLabelSets(client, projectId, 'LABELER');
     } finally {
       client.close();
     }
@@ -124,8 +124,8 @@ describe.each(SCHEMA_GENERATIONS)('label sets as code against the emulator speak
 
     // Someone else's change, over HTTP, after the plan.
     const client = createLabelingClient({ url: emu.url, token: emu.token, schemaGeneration });
-    const [live] = await client.getProjectLabelSets(project, 'LABELER');
-    await client.updateLabelSet({ id: live!.id, projectId: project, name: 'Entities (edited)' });
+    const [live] = await getProjectLabelSets(client, project, 'LABELER');
+    await updateLabelSet(client, { id: live!.id, projectId: project, name: 'Entities (edited)' });
     client.close();
     const between = await liveSets(project);
     const writes = posts.length;

@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import { createLabelingClient } from '../../src/client/index.js';
+import { appendLabelItems, createLabelingClient, getProjectLabelSets, updateLabelSet } from '../../src/client/index.js';
 import type { AppendLabelSetLabelItemsMutation, CreateLabelSetMutation, UpdateProjectLabelSetMutation } from '../../generated/graphql.js';
 import type {
   CallOptions,
@@ -39,12 +39,12 @@ describe('the label-set write methods', () => {
   });
 
   it('compile the README example as printed', async () => {
-    const [set] = await client.getProjectLabelSets('PROJECT_ID', 'LABELER');
+    const [set] = await getProjectLabelSets(client, 'PROJECT_ID', 'LABELER');
     // Add labels at the top of the set; the answer holds them with the ids the service generated.
-    const added = await client.appendLabelItems({ labelSetId: set.id, labelSetSignature: set.signature ?? undefined,
+    const added = await appendLabelItems(client, { labelSetId: set.id, labelSetSignature: set.signature ?? undefined,
       labelItems: [{ labelName: 'EVENT', color: '#a855f7' }] });
     // Rename a label: keep its id, and the labels applied with it stay.
-    await client.updateLabelSet({ id: set.id, projectId: 'PROJECT_ID',
+    await updateLabelSet(client, { id: set.id, projectId: 'PROJECT_ID',
       labelItems: set.labelItems.map((i) => (i.labelName === 'PERSON' ? { ...i, labelName: 'HUMAN' } : i)) });
     expectTypeOf(added).toEqualTypeOf<LabelItem[]>();
   });

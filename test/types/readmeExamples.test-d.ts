@@ -2,7 +2,7 @@
 // (`labelkit` resolves to the sources through tsconfig paths; `labelkit-tools/bulk` is
 // src/bulk/). If one stops compiling, fix the README too.
 import { describe, expectTypeOf, it } from 'vitest';
-import { buildLabelTree, createLabelingClient, isLabelkitError } from 'labelkit';
+import { buildLabelTree, createLabelingClient, isLabelkitError, startAutoLabel, waitForJobOrThrow, waitForJobs } from 'labelkit';
 import type { AutoLabelInput, Job, JobOutcome, LabelSet, LabelingClient } from 'labelkit';
 import { GetCabinetDocument } from 'labelkit/documents';
 import { autoLabelMany, openFileJournal } from '../../src/bulk/index.js';
@@ -44,7 +44,7 @@ describe('README examples', () => {
   });
 
   it('waiting for jobs', async () => {
-    const outcomes = await client.waitForJobs(jobIds, { timeoutMs: 30 * 60_000, notFoundGraceMs: 10_000 });
+    const outcomes = await waitForJobs(client, jobIds, { timeoutMs: 30 * 60_000, notFoundGraceMs: 10_000 });
     for (const o of outcomes) {
       switch (o.outcome) {
         case 'delivered': console.log(o.jobId, 'result', o.job.resultId); break;
@@ -54,7 +54,7 @@ describe('README examples', () => {
       }
     }
     expectTypeOf(outcomes).toEqualTypeOf<JobOutcome[]>();
-    const job = await client.waitForJobOrThrow(jobIds[0]);
+    const job = await waitForJobOrThrow(client, jobIds[0]);
     expectTypeOf(job).toEqualTypeOf<Job>();
   });
 
@@ -72,7 +72,7 @@ describe('README examples', () => {
 
   it('errors', async () => {
     try {
-      await client.startAutoLabel(input);
+      await startAutoLabel(client, input);
     } catch (error) {
       if (!isLabelkitError(error)) throw error;
       if ('mutationOutcomeUnknown' in error && error.mutationOutcomeUnknown) {
@@ -87,7 +87,7 @@ describe('README examples', () => {
 
   it('error codes', async () => {
     try {
-      await client.waitForJobOrThrow('JOB_ID');
+      await waitForJobOrThrow(client, 'JOB_ID');
     } catch (error) {
       if (isLabelkitError(error) && error.code === 'JOB_FAILED') console.error(error.job.errors.map((e) => e.stack.split('\n')[0]));
       else throw error;

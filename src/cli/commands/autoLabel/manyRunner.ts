@@ -5,7 +5,7 @@ import type { AutoLabelManyResult, Journal, ManyEvent, ProjectOutcome } from '..
 import { urlSecrets } from '../../../shared/redact.js';
 import { parseDuration } from '../../duration.js';
 import type { Printer } from '../../io.js';
-import { requireConnection } from '../../connection.js';
+import { clientAuth, requireConnection } from '../../connection.js';
 import { EXIT } from '../../exitCodes.js';
 import type { ActionContext } from '../../runAction.js';
 import { CliUsageError } from '../../usageError.js';
@@ -190,7 +190,7 @@ export async function runManyFromFlags(flags: AutoLabelManyFlags, context: Actio
     journalLabel = `${displayDatabaseUrl(where.url)} --journal-name ${where.name}`;
   }
 
-  const client = createLabelingClient({ url: connection.url, ...connection.auth, poll: { intervalMs, maxIntervalMs: intervalMs * 5 } });
+  const client = createLabelingClient({ url: connection.url, ...clientAuth(connection), poll: { intervalMs, maxIntervalMs: intervalMs * 5 } });
   try {
     const result = await autoLabelMany(
       client,

@@ -1,7 +1,7 @@
-import { createLabelingClient, validateAutoLabelInput } from 'labelkit';
+import { createLabelingClient, startAutoLabel, validateAutoLabelInput } from 'labelkit';
 import type { AutoLabelInput, JobOutcome, JobSnapshot } from 'labelkit';
 import { own, ownWords, REDACTED, withForeignValues } from '../../../shared/redact.js';
-import { parseRole, requireConnection } from '../../connection.js';
+import { clientAuth, parseRole, requireConnection } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
 import { readSecretFile } from '../../readSecretFile.js';
 import type { ActionContext } from '../../runAction.js';
@@ -144,9 +144,9 @@ export async function runAutoLabel(flags: AutoLabelFlags, context: ActionContext
         headers: { 'content-type': 'application/json' },
       });
     };
-    const dry = createLabelingClient({ url: connection.url, getToken: () => 'dry-run', fetch: recorder, retry: { maxAttempts: 1 } });
+    const dry = createLabelingClient({ url: connection.url, token: 'dry-run', fetch: recorder, retry: { maxAttempts: 1 } });
     try {
-      await dry.startAutoLabel(input, { allowInsecureEndpoint });
+      await startAutoLabel(dry, input, { allowInsecureEndpoint });
     } finally {
       dry.close();
     }
@@ -155,9 +155,9 @@ export async function runAutoLabel(flags: AutoLabelFlags, context: ActionContext
     return { kind: 'dry-run', request: { url: connection.url, operationName, query, variables: shown } };
   }
 
-  const client = createLabelingClient({ url: connection.url, ...connection.auth, retry: connection.retry, poll: { intervalMs, maxIntervalMs: intervalMs * 5 } });
+  const client = createLabelingClient({ url: connection.url, ...clientAuth(connection), retry: connection.retry, poll: { intervalMs, maxIntervalMs: intervalMs * 5 } });
   try {
-    const job = await client.startAutoLabel(input, { signal: context.signal, allowInsecureEndpoint });
+    const job = await startAutoLabel(client, input, { signal: context.signal, allowInsecureEndpoint });
     hooks.onStarted(job);
     if (!flags.wait) return { kind: 'started', job };
     const watcher = await hooks.makeWatcher([job.id]);

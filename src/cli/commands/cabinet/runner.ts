@@ -1,6 +1,6 @@
-import { createLabelingClient } from 'labelkit';
+import { createLabelingClient, getCabinet } from 'labelkit';
 import type { Role } from 'labelkit';
-import { parseRole, requireConnection, requireId } from '../../connection.js';
+import { clientAuth, parseRole, requireConnection, requireId } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
 import type { ActionContext } from '../../runAction.js';
 import type { UsageProblem } from '../../usageError.js';
@@ -32,9 +32,9 @@ export async function runCabinet(flags: CabinetFlags, context: ActionContext): P
   const projectId = requireId(flags.project, '--project', problems);
   const role = parseRole(flags.role, problems);
   const connection = await requireConnection(flags, context.io, context.printer, problems);
-  const client = createLabelingClient({ url: connection.url, ...connection.auth, retry: connection.retry });
+  const client = createLabelingClient({ url: connection.url, ...clientAuth(connection), retry: connection.retry });
   try {
-    const cabinet = await client.getCabinet(projectId!, role!, { signal: context.signal });
+    const cabinet = await getCabinet(client, projectId!, role!, { signal: context.signal });
     return { projectId: projectId!, role: role!, cabinetId: cabinet.id };
   } finally {
     client.close();

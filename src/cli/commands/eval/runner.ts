@@ -1,7 +1,7 @@
 import { createLabelingClient } from 'labelkit';
 import { compareReports, CopyNotFoundError, evaluateProject, MATCH_MODES, SCHEMES, ScoringError } from '../../../eval/index.js';
 import type { EvalReport, MatchMode, MistakeRow, SchemeName } from '../../../eval/index.js';
-import { requireConnection, requireId } from '../../connection.js';
+import { clientAuth, requireConnection, requireId } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
 import { EXIT } from '../../exitCodes.js';
 import type { ActionContext } from '../../runAction.js';
@@ -83,7 +83,7 @@ export async function runEval(flags: EvalFlags, context: ActionContext, onProgre
   const mistakes: MistakeRow[] = [];
   const output = checkCiFlags(flags, problems);
   const connection = await requireConnection(flags, context.io, context.printer, problems);
-  const client = createLabelingClient({ url: connection.url, ...connection.auth, retry: connection.retry });
+  const client = createLabelingClient({ url: connection.url, ...clientAuth(connection), retry: connection.retry });
   try {
     const report = await evaluateProject(client, projectId!, {
       match,

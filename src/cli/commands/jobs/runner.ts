@@ -1,7 +1,7 @@
-import { createLabelingClient, isLabelkitError } from 'labelkit';
+import { createLabelingClient, getJobs, isLabelkitError, waitForJobs } from 'labelkit';
 import type { Job, JobOutcome, LabelingClient } from 'labelkit';
 import { DEFAULT_JOB_TIMEOUT_MS } from '../../../shared/constants.js';
-import { requireConnection } from '../../connection.js';
+import { clientAuth, requireConnection } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
 import { parseDuration } from '../../duration.js';
 import { EXIT } from '../../exitCodes.js';
@@ -69,7 +69,7 @@ export async function waitForAll(
 ): Promise<JobOutcome[]> {
   const ended = new Set<string>();
   try {
-    return await client.waitForJobs(jobIds, {
+    return await waitForJobs(client, jobIds, {
       timeoutMs: options.timeoutMs,
       signal: options.signal,
       onProgress: (job) => {
@@ -139,9 +139,9 @@ export async function runJobs(ids: string[], flags: JobsFlags, context: ActionCo
     }
   }
   const connection = await requireConnection(flags, context.io, context.printer, problems);
-  const client = createLabelingClient({ url: connection.url, ...connection.auth, retry: connection.retry, poll: { intervalMs, maxIntervalMs: intervalMs * 5 } });
+  const client = createLabelingClient({ url: connection.url, ...clientAuth(connection), retry: connection.retry, poll: { intervalMs, maxIntervalMs: intervalMs * 5 } });
   try {
-    if (!flags.wait) return { kind: 'status', jobIds: ids, jobs: await client.getJobs(ids, { signal: context.signal }) };
+    if (!flags.wait) return { kind: 'status', jobIds: ids, jobs: await getJobs(client, ids, { signal: context.signal }) };
     return { kind: 'outcomes', outcomes: await waitForAll(client, ids, { timeoutMs, signal: context.signal, watcher: await makeWatcher() }) };
   } finally {
     client.close();

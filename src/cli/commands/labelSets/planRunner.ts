@@ -4,7 +4,7 @@ import type { LabelingClient, Role, SchemaChangeEvent } from 'labelkit';
 import { LabelSetsFileError, planLabelSets, readLabelSetsFile, savedLabelSetPlan } from '../../../labelSets/index.js';
 import { placeOf } from '../../../labelSets/errors.js';
 import type { CountProgress, LabelSetPlan, ParsedLabelSetsFile } from '../../../labelSets/index.js';
-import { parseRole, requireConnection } from '../../connection.js';
+import { clientAuth, parseRole, requireConnection } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
 import type { ActionContext } from '../../runAction.js';
 import type { UsageProblem } from '../../usageError.js';
@@ -81,7 +81,7 @@ export async function labelSetsClient(flags: ConnectionFlags & { verbose?: boole
   const connection = await requireConnection(flags, context.io, context.printer, problems);
   return createLabelingClient({
     url: connection.url,
-    ...connection.auth,
+    ...clientAuth(connection),
     retry: connection.retry,
     ...(flags.verbose === true && { onSchemaChange: (event: SchemaChangeEvent) => printSchemaChange(context.printer, event) }),
   });

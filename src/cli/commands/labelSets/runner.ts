@@ -1,6 +1,6 @@
-import { createLabelingClient } from 'labelkit';
+import { createLabelingClient, getCabinet, getLabelSets } from 'labelkit';
 import type { LabelSet, Role, SchemaChangeEvent } from 'labelkit';
-import { parseRole, requireConnection } from '../../connection.js';
+import { clientAuth, parseRole, requireConnection } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
 import type { ActionContext } from '../../runAction.js';
 import type { UsageProblem } from '../../usageError.js';
@@ -50,11 +50,11 @@ export async function runLabelSets(flags: LabelSetsFlags, context: ActionContext
     role = parseRole(flags.role, problems);
   }
   const connection = await requireConnection(flags, context.io, context.printer, problems);
-  const client = createLabelingClient({ url: connection.url, ...connection.auth, retry: connection.retry, ...(hooks.onSchemaChange && { onSchemaChange: hooks.onSchemaChange }) });
+  const client = createLabelingClient({ url: connection.url, ...clientAuth(connection), retry: connection.retry, ...(hooks.onSchemaChange && { onSchemaChange: hooks.onSchemaChange }) });
   const call = { signal: context.signal };
   try {
-    const cabinetId = flags.cabinet?.trim() ?? (await client.getCabinet(flags.project!.trim(), role!, call)).id;
-    const labelSets = await client.getLabelSets(cabinetId, call);
+    const cabinetId = flags.cabinet?.trim() ?? (await getCabinet(client, flags.project!.trim(), role!, call)).id;
+    const labelSets = await getLabelSets(client, cabinetId, call);
     return { ...(flags.cabinet === undefined && { projectId: flags.project!.trim(), role: role! }), cabinetId, labelSets };
   } finally {
     client.close();

@@ -1,7 +1,7 @@
 import { createLabelingClient } from 'labelkit';
 import { listLabels } from '../../../eval/index.js';
 import type { LabelRow } from '../../../eval/index.js';
-import { requireConnection, requireId } from '../../connection.js';
+import { clientAuth, requireConnection, requireId } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
 import type { ActionContext } from '../../runAction.js';
 import type { UsageProblem } from '../../usageError.js';
@@ -36,7 +36,7 @@ export async function runLabels(
   if (flags.labeler !== undefined && flags.labeler.trim() === '') problems.push({ field: '--labeler', message: 'must be an e-mail' });
   if (flags.json === true && flags.csv === true) problems.push({ field: '--csv', message: 'give --json or --csv, not both' });
   const connection = await requireConnection(flags, context.io, context.printer, problems);
-  const client = createLabelingClient({ url: connection.url, ...connection.auth, retry: connection.retry });
+  const client = createLabelingClient({ url: connection.url, ...clientAuth(connection), retry: connection.retry });
   let count = 0;
   try {
     const rows = listLabels(client, projectId!, {

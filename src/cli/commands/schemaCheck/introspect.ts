@@ -3,6 +3,7 @@ import { getIntrospectionQuery, parse } from 'graphql';
 import type { IntrospectionQuery } from 'graphql';
 import { createLabelingClient } from 'labelkit';
 import type { Connection } from '../../connection.js';
+import { clientAuth } from '../../connection.js';
 
 /** The introspection query, a typed document like any other (graphql's own query text). */
 const IntrospectionDocument: TypedDocumentNode<IntrospectionQuery, Record<string, never>> = parse(getIntrospectionQuery());
@@ -26,7 +27,7 @@ const IntrospectionDocument: TypedDocumentNode<IntrospectionQuery, Record<string
  * ```
  */
 export async function introspect(connection: Connection, signal: AbortSignal): Promise<IntrospectionQuery> {
-  const client = createLabelingClient({ url: connection.url, ...connection.auth, retry: connection.retry });
+  const client = createLabelingClient({ url: connection.url, ...clientAuth(connection), retry: connection.retry });
   try {
     return await client.request(IntrospectionDocument, {}, { signal });
   } finally {
