@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLabelingClient, startAutoLabel, ValidationError, waitForJob } from '../../src/client/index.js';
+import { createLabelingClient, startAutoLabel, ValidationError } from '../../src/client/index.js';
 import type { AutoLabelInput, LabelingClient } from '../../src/client/index.js';
 import { autoLabelMany, openPostgresJournal, POSTGRES_JOURNAL_VERSION } from '../../src/bulk/index.js';
 import type { ManyEvent } from '../../src/bulk/index.js';
@@ -168,10 +168,10 @@ describe.skipIf(pg.skip !== undefined)(`openPostgresJournal${pg.skip ? ` (skippe
     const events: ManyEvent[] = [];
     const b = {
       url: emu.url,
-      startAutoLabel: client.startAutoLabel.bind(client),
-      waitForJob: async (...args: Parameters<LabelingClient['waitForJob']>) => {
-        await aClosed;
-        return waitForJob(client, ...args);
+      // B's polls (its waits) hold until A is gone; its start goes through at once.
+      request: async (document: { definitions: readonly { kind: string; name?: { value: string } }[] }, ...rest: unknown[]) => {
+        if (document.definitions.find((d) => d.kind === 'OperationDefinition')?.name?.value === 'GetJobs') await aClosed;
+        return (client.request as (...args: unknown[]) => Promise<unknown>)(document, ...rest);
       },
     } as unknown as LabelingClient;
     const run = autoLabelMany(b, [input(3), input(4)], {

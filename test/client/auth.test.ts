@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createLabelingClient, getCabinet, getJob, startAutoLabel } from '../../src/client/index.js';
+import { clientCredentials, createLabelingClient, getCabinet, getJob, refreshingToken, startAutoLabel } from '../../src/client/index.js';
 import { AuthError } from '../../src/client/errors.js';
 import type { LabelingClient } from '../../src/client/index.js';
 import { advanceUntil, track, until, useFakeClock } from '../support/fakeClock.js';
@@ -20,7 +20,7 @@ describe('createLabelingClient: auth', () => {
   it('calls getToken and refreshes through it after an Unauthorized answer', async () => {
     server = await startMockServer({ validTokens: [] });
     let n = 0;
-    client = createLabelingClient({ url: server.url, getToken: async () => `dyn-${++n}` });
+    client = createLabelingClient({ url: server.url, auth: refreshingToken(async () => `dyn-${++n}`) });
     server.validTokens.add('dyn-2');
     expect(await getCabinet(client, 'p', 'LABELER')).toEqual({ id: 'cabinet-p-LABELER' });
     expect(n).toBe(2);
@@ -29,7 +29,7 @@ describe('createLabelingClient: auth', () => {
 
   it('fetches a client-credentials token with a form POST to {origin}/api/oauth/token', async () => {
     server = await startMockServer({ validTokens: [], clientId: 'cid', clientSecret: SECRET });
-    client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET } });
+    client = createLabelingClient({ url: server.url, auth: clientCredentials({ clientId: 'cid', clientSecret: SECRET }) });
     await getCabinet(client, 'p', 'LABELER');
     const tokenRequest = server.requests.find((r) => r.path === '/api/oauth/token')!;
     expect(tokenRequest.method).toBe('POST');
@@ -46,7 +46,7 @@ describe('createLabelingClient: auth', () => {
     // The token endpoint takes 500 ms (fake time), so that the 20 refusals overlap the refresh.
     server = await startMockServer({ validTokens: [], clientId: 'cid', clientSecret: SECRET, tokenDelayMs: 500 });
     useFakeClock();
-    client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET } });
+    client = createLabelingClient({ url: server.url, auth: clientCredentials({ clientId: 'cid', clientSecret: SECRET }) });
     const warmUp = track(getCabinet(client, 'warm-up', 'LABELER'));
     await advanceUntil(warmUp.settled, 'the warm-up call');
     expect(server.tokenRequests).toBe(1);
@@ -60,7 +60,7 @@ describe('createLabelingClient: auth', () => {
   it('shares one refresh among 50 calls refused with HTTP 401 whose answers trickle in', async () => {
     // No token delay: the refusals arrive over time, some after the refresh has finished.
     server = await startMockServer({ validTokens: [], clientId: 'cid', clientSecret: SECRET, authFailure: 'http401' });
-    client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET } });
+    client = createLabelingClient({ url: server.url, auth: clientCredentials({ clientId: 'cid', clientSecret: SECRET }) });
     await getJob(client, 'warm-up');
     server.validTokens.clear();
     const jobs = await Promise.all(Array.from({ length: 50 }, (_, i) => getJob(client!, `j${i}`)));
@@ -72,7 +72,7 @@ describe('createLabelingClient: auth', () => {
 
   it('gives an AuthError when the refreshed client-credentials token is refused as well', async () => {
     server = await startMockServer({ validTokens: [], clientId: 'cid', clientSecret: SECRET, acceptIssuedTokens: false });
-    client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET } });
+    client = createLabelingClient({ url: server.url, auth: clientCredentials({ clientId: 'cid', clientSecret: SECRET }) });
     const error = (await getCabinet(client, 'p', 'LABELER').catch((e: unknown) => e)) as AuthError;
     expect(error).toBeInstanceOf(AuthError);
     expect(error.message).toContain('even after a refresh');
@@ -84,9 +84,9 @@ describe('createLabelingClient: auth', () => {
     server = await startMockServer();
     client = createLabelingClient({
       url: server.url,
-      getToken: () => {
+      auth: refreshingToken(() => {
         throw new Error('vault is sealed');
-      },
+      }),
     });
     const error = (await getCabinet(client, 'p', 'LABELER').catch((e: unknown) => e)) as AuthError;
     expect(error).toBeInstanceOf(AuthError);
@@ -98,12 +98,12 @@ describe('createLabelingClient: auth', () => {
   it('refuses a token that cannot go into a header (a line break, a control character) with an AuthError that does not quote it, sending nothing', async () => {
     server = await startMockServer({ clientId: 'cid', clientSecret: SECRET });
     const bad = 'tok\u0007en-SENTINEL';
-    client = createLabelingClient({ url: server.url, getToken: () => bad });
+    client = createLabelingClient({ url: server.url, auth: refreshingToken(() => bad) });
     const fromGetToken = (await getCabinet(client, 'p', 'LABELER').catch((e: unknown) => e)) as AuthError;
     expect(fromGetToken).toMatchObject({ code: 'AUTH', phase: 'token', message: expect.stringContaining('getToken() returned a token that cannot go into the Authorization header') });
     client.close();
     server.tokenPlan({ respond: () => ({ status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ access_token: 'line\nbreak-SENTINEL', expires_in: 3600 }) }) });
-    client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET }, retry: { maxAttempts: 1 } });
+    client = createLabelingClient({ url: server.url, auth: clientCredentials({ clientId: 'cid', clientSecret: SECRET }), retry: { maxAttempts: 1 } });
     const fromEndpoint = (await getCabinet(client, 'p', 'LABELER').catch((e: unknown) => e)) as AuthError;
     expect(fromEndpoint).toMatchObject({ code: 'AUTH', phase: 'token', message: expect.stringContaining('cannot go into the Authorization header') });
     for (const error of [fromGetToken, fromEndpoint]) expect(JSON.stringify({ ...error, message: error.message, cause: String(error.cause) })).not.toContain('SENTINEL');
@@ -112,7 +112,7 @@ describe('createLabelingClient: auth', () => {
 
   it('re-sends a mutation refused as Unauthorized once after the refresh, starting one job', async () => {
     server = await startMockServer({ validTokens: [], clientId: 'cid', clientSecret: SECRET });
-    client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET } });
+    client = createLabelingClient({ url: server.url, auth: clientCredentials({ clientId: 'cid', clientSecret: SECRET }) });
     await getJob(client, 'warm-up');
     server.validTokens.clear();
     const job = await startAutoLabel(client, {
@@ -129,7 +129,7 @@ describe('createLabelingClient: auth', () => {
 
   it('refreshes on HTTP 401 as well', async () => {
     server = await startMockServer({ validTokens: [], clientId: 'cid', clientSecret: SECRET, authFailure: 'http401' });
-    client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET } });
+    client = createLabelingClient({ url: server.url, auth: clientCredentials({ clientId: 'cid', clientSecret: SECRET }) });
     await getCabinet(client, 'p', 'LABELER');
     server.validTokens.clear();
     await getCabinet(client, 'p', 'LABELER');
@@ -140,7 +140,7 @@ describe('createLabelingClient: auth', () => {
     // Issued for 120 s: refreshed 30 s before, so after 90 s. Date is fake; the clock jumps.
     server = await startMockServer({ validTokens: [], clientId: 'cid', clientSecret: SECRET, expiresIn: 120 });
     useFakeClock();
-    client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET } });
+    client = createLabelingClient({ url: server.url, auth: clientCredentials({ clientId: 'cid', clientSecret: SECRET }) });
     const first = track(getCabinet(client, 'p', 'LABELER'));
     await until(first.settled, 'the first call');
     vi.setSystemTime(Date.now() + 89_000);
@@ -167,7 +167,7 @@ describe('createLabelingClient: auth', () => {
 
   it('throws an AuthError naming the token endpoint when the client credentials are wrong', async () => {
     server = await startMockServer({ validTokens: [], clientId: 'cid', clientSecret: 'right' });
-    client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET } });
+    client = createLabelingClient({ url: server.url, auth: clientCredentials({ clientId: 'cid', clientSecret: SECRET }) });
     const error = (await getCabinet(client, 'p', 'LABELER').catch((e: unknown) => e)) as AuthError;
     expect(error).toBeInstanceOf(AuthError);
     expect(error.message).toContain('/api/oauth/token refused the client credentials (HTTP 401)');

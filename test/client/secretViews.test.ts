@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLabelingClient, getCabinet, getJob, isLabelkitError, startAutoLabel } from '../../src/client/index.js';
+import { clientCredentials, createLabelingClient, getCabinet, getJob, isLabelkitError, refreshingToken, startAutoLabel } from '../../src/client/index.js';
 import type { LabelingClient } from '../../src/client/index.js';
 import { startMockServer } from '../support/mockServer.js';
 import type { MockServer, RecordedRequest } from '../support/mockServer.js';
@@ -95,7 +95,7 @@ describe('every view of every error holds no secret in any form', () => {
     ['500', 500],
   ])('redacts the client secret when the token endpoint answers %s quoting the form body and a Basic header', async (_name, status) => {
     server.tokenPlan({ respond: (r) => ({ status, statusText: '', body: `${echo(r, [CLIENT_SECRET])} Basic ${Buffer.from(`cid:${CLIENT_SECRET}`).toString('base64')}` }) });
-    const cc = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: CLIENT_SECRET }, retry: { maxAttempts: 1 } });
+    const cc = createLabelingClient({ url: server.url, auth: clientCredentials({ clientId: 'cid', clientSecret: CLIENT_SECRET }), retry: { maxAttempts: 1 } });
     try {
       const error = await getCabinet(cc, 'p', 'LABELER').catch((e: unknown) => e);
       expect(error).toMatchObject({ phase: 'token' });
@@ -112,10 +112,10 @@ describe('every view of every error holds no secret in any form', () => {
     const dyn = createLabelingClient({
       url: server.url,
       retry: { maxAttempts: 1 },
-      getToken: () => {
+      auth: refreshingToken(() => {
         if (++calls === 1) return TOKEN;
         throw new Error(`vault refused to renew ${TOKEN}`, { cause: new Error(`upstream said: Authorization: Bearer ${unknown}`) });
-      },
+      }),
     });
     try {
       const error = await getCabinet(dyn, 'p', 'LABELER').catch((e: unknown) => e);

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLabelingClient, getCabinet, getJob, isLabelkitError, startAutoLabel } from '../../src/client/index.js';
+import { clientCredentials, createLabelingClient, getCabinet, getJob, isLabelkitError, startAutoLabel } from '../../src/client/index.js';
 import type { LabelingClient } from '../../src/client/index.js';
 import { startMockServer } from '../support/mockServer.js';
 import type { MockServer } from '../support/mockServer.js';
@@ -101,7 +101,7 @@ describe('errors never hold a secret', () => {
 
   it('holds no client secret when the client-credentials login fails', async () => {
     const secret = 'client-secret-SENTINEL-aa11';
-    const cc = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'nobody', clientSecret: secret } });
+    const cc = createLabelingClient({ url: server.url, auth: clientCredentials({ clientId: 'nobody', clientSecret: secret }) });
     const error = await getCabinet(cc, 'p', 'LABELER').catch((e: unknown) => e);
     expect(everyView(error)).not.toContain(secret);
     cc.close();

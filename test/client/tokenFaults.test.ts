@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLabelingClient, getCabinet, getJob, getJobs, getLabelSets, isLabelkitError, startAutoLabel } from '../../src/client/index.js';
+import { clientCredentials, createLabelingClient, getCabinet, getJob, getJobs, getLabelSets, isLabelkitError, refreshingToken, startAutoLabel } from '../../src/client/index.js';
 import { AuthError, NetworkError } from '../../src/client/errors.js';
 import type { LabelingClient } from '../../src/client/index.js';
 import { advance, track, until, useFakeClock } from '../support/fakeClock.js';
@@ -28,7 +28,7 @@ describe('the token request under faults', () => {
   });
 
   it('fails the call naming the token endpoint when the token request hangs, then asks again and recovers', async () => {
-    client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET }, tokenTimeoutMs: 2_000, retry: { maxAttempts: 1 } });
+    client = createLabelingClient({ url: server.url, auth: clientCredentials({ clientId: 'cid', clientSecret: SECRET, tokenTimeoutMs: 2_000 }), retry: { maxAttempts: 1 } });
     server.tokenPlan({ hang: true });
     const first = track(getCabinet(client, 'p', 'LABELER'));
     await until(() => server.tokenRequests === 1, 'the first token request');
@@ -55,7 +55,7 @@ describe('the token request under faults', () => {
       url: server.url,
       timeoutMs: 8_000,
       retry: { maxAttempts: 1 },
-      getToken: () => (++calls === 1 ? new Promise<string>(() => {}) : 'dyn-2'),
+      auth: refreshingToken(() => (++calls === 1 ? new Promise<string>(() => {}) : 'dyn-2')),
     });
     const first = track(getJob(client, 'j'));
     await advance(4_000);
@@ -68,7 +68,7 @@ describe('the token request under faults', () => {
   });
 
   it('treats a token endpoint answering 500 as a network fault of that endpoint, and retries the query through it', async () => {
-    client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET }, retry: { maxAttempts: 1 } });
+    client = createLabelingClient({ url: server.url, auth: clientCredentials({ clientId: 'cid', clientSecret: SECRET }), retry: { maxAttempts: 1 } });
     server.tokenPlan({ status: 500 });
     const failed = track(getCabinet(client, 'p', 'LABELER'));
     await until(failed.settled, 'the call to settle');
@@ -78,7 +78,7 @@ describe('the token request under faults', () => {
     expect(error.message).toMatch(/the token endpoint http:\/\/127\.0\.0\.1:\d+\/api\/oauth\/token answered HTTP 500 /);
     expect(error.message).not.toContain('refused the client credentials');
 
-    const retrying = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET }, retry: { maxAttempts: 2, initialDelayMs: 100 } });
+    const retrying = createLabelingClient({ url: server.url, auth: clientCredentials({ clientId: 'cid', clientSecret: SECRET }), retry: { maxAttempts: 2, initialDelayMs: 100 } });
     try {
       server.tokenPlan({ status: 503 });
       const recovered = track(getCabinet(retrying, 'p', 'LABELER'));
@@ -93,7 +93,7 @@ describe('the token request under faults', () => {
   });
 
   it('keeps refused client credentials an AuthError of the token phase', async () => {
-    client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: 'wrong-secret' }, retry: { maxAttempts: 3 } });
+    client = createLabelingClient({ url: server.url, auth: clientCredentials({ clientId: 'cid', clientSecret: 'wrong-secret' }), retry: { maxAttempts: 3 } });
     const failed = track(getCabinet(client, 'p', 'LABELER'));
     await until(failed.settled, 'the call to settle');
     expect(failed.value()).toBeInstanceOf(AuthError);
@@ -102,7 +102,7 @@ describe('the token request under faults', () => {
   });
 
   it('sends no call without Authorization after a failed first token request', async () => {
-    client = createLabelingClient({ url: server.url, clientCredentials: { clientId: 'cid', clientSecret: SECRET }, retry: { maxAttempts: 1 } });
+    client = createLabelingClient({ url: server.url, auth: clientCredentials({ clientId: 'cid', clientSecret: SECRET }), retry: { maxAttempts: 1 } });
     server.tokenPlan({ status: 500 });
     const first = track(getCabinet(client, 'p', 'LABELER'));
     await until(first.settled, 'the first call to settle');

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createLabelingClient, getCabinet, getLabelSets } from '../../src/client/index.js';
+import { clientCredentials, createLabelingClient, getCabinet, getLabelSets } from '../../src/client/index.js';
 import type { LabelingClient } from '../../src/client/index.js';
 import { DEMO_PROJECT_ID, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
@@ -54,7 +54,7 @@ describe.each(SCHEMA_GENERATIONS)('with the emulator speaking the %s schema', (s
         exchanges.push(`${path} ${response.status} ${body.errors?.map((e) => e.message).join(', ') ?? 'ok'}`);
         return response;
       };
-      client = createLabelingClient({ url: emu.url, clientCredentials: { clientId: 'cid', clientSecret: CLIENT_SECRET }, fetch: recordingFetch });
+      client = createLabelingClient({ url: emu.url, auth: clientCredentials({ clientId: 'cid', clientSecret: CLIENT_SECRET }), fetch: recordingFetch });
       expect(await getCabinet(client, DEMO_PROJECT_ID, 'LABELER')).toEqual({ id: 'demo-project:labeler' });
       vi.setSystemTime(granted + 300); // expired for the emulator (0.2 s), not yet due for the client (0.5 s)
       expect(await getCabinet(client, DEMO_PROJECT_ID, 'REVIEWER')).toEqual({ id: 'demo-project:reviewer' });
@@ -72,7 +72,7 @@ describe.each(SCHEMA_GENERATIONS)('with the emulator speaking the %s schema', (s
 
     it('makes the client fail with an AuthError when the client secret is wrong', async () => {
       emu = await startEmulator({ schemaGeneration, clientId: 'cid', clientSecret: CLIENT_SECRET });
-      client = createLabelingClient({ url: emu.url, clientCredentials: { clientId: 'cid', clientSecret: 'not-the-secret' } });
+      client = createLabelingClient({ url: emu.url, auth: clientCredentials({ clientId: 'cid', clientSecret: 'not-the-secret' }) });
       const error = await getCabinet(client, DEMO_PROJECT_ID, 'LABELER').catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'AUTH' });
       expect(String((error as Error).message)).not.toContain('not-the-secret');

@@ -9,6 +9,12 @@ import { autoLabelMany } from '../../src/bulk/index.js';
 import type { AutoLabelManyOptions, AutoLabelManyResult } from '../../src/bulk/index.js';
 import {
   createLabelingClient,
+  getCabinet,
+  getJobs,
+  getLabelSets,
+  startAutoLabel,
+  waitForJob,
+  type TokenTimeoutOptions,
   type Job,
   type JobOutcome,
   type LabelItem,
@@ -50,11 +56,11 @@ describe('public types', () => {
   });
 
   it('types the methods from the generated documents', () => {
-    expectTypeOf(client.getCabinet).parameter(1).toEqualTypeOf<Role>();
-    expectTypeOf(client.getLabelSets).returns.resolves.toEqualTypeOf<LabelSet[]>();
-    expectTypeOf(client.getJobs).returns.resolves.toEqualTypeOf<(Job | null)[]>();
-    expectTypeOf(client.waitForJob).returns.resolves.toEqualTypeOf<JobOutcome>();
-    expectTypeOf(client.startAutoLabel).returns.resolves.toEqualTypeOf<{ id: string; status: Job['status']; progress: number }>();
+    expectTypeOf(getCabinet).parameter(2).toEqualTypeOf<Role>();
+    expectTypeOf(getLabelSets).returns.resolves.toEqualTypeOf<LabelSet[]>();
+    expectTypeOf(getJobs).returns.resolves.toEqualTypeOf<(Job | null)[]>();
+    expectTypeOf(waitForJob).returns.resolves.toEqualTypeOf<JobOutcome>();
+    expectTypeOf(startAutoLabel).returns.resolves.toEqualTypeOf<{ id: string; status: Job['status']; progress: number }>();
   });
 
   it('narrows a job outcome by its tag', () => {
@@ -100,7 +106,7 @@ describe('options, errors and helpers', () => {
   it('takes the service input type for startAutoLabel, with serviceProvider optional', () => {
     expectTypeOf<AutoLabelInput['targetAPI']>().toEqualTypeOf<{ endpoint: string; secretKey: string }>();
     expectTypeOf<{ numberOfFilesPerRequest: number }>().toMatchTypeOf<AutoLabelInput['options']>();
-    expectTypeOf(client.startAutoLabel).parameter(1).toMatchTypeOf<{ allowInsecureEndpoint?: boolean } | undefined>();
+    expectTypeOf(startAutoLabel).parameter(2).toMatchTypeOf<{ allowInsecureEndpoint?: boolean } | undefined>();
   });
 
   it('runs many projects as a function of a client, not as a method of it', () => {
@@ -117,7 +123,7 @@ describe('options, errors and helpers', () => {
     expectTypeOf<NetworkError['mutationOutcomeUnknown']>().toEqualTypeOf<boolean>();
     expectTypeOf<ProtocolError['mutationOutcomeUnknown']>().toEqualTypeOf<boolean>();
     expectTypeOf<LabelkitError['phase']>().toEqualTypeOf<'token' | undefined>();
-    expectTypeOf<LabelingClientOptions['tokenTimeoutMs']>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<TokenTimeoutOptions['tokenTimeoutMs']>().toEqualTypeOf<number | undefined>();
     expectTypeOf<GraphQLRequestError['graphQLErrors'][number]['path']>().toEqualTypeOf<ReadonlyArray<string | number> | undefined>();
     expectTypeOf<JobTimeoutError['job']>().toEqualTypeOf<Job | null>();
     expectTypeOf(isLabelkitError).guards.toEqualTypeOf<AnyLabelkitError>();

@@ -1,8 +1,9 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import { appendLabelItems, createLabelingClient, getProjectLabelSets, updateLabelSet } from '../../src/client/index.js';
+import { appendLabelItems, createLabelingClient, createLabelSet, deleteLabelSet, getProjectLabelSets, updateLabelSet } from '../../src/client/index.js';
 import type { AppendLabelSetLabelItemsMutation, CreateLabelSetMutation, UpdateProjectLabelSetMutation } from '../../generated/graphql.js';
 import type {
   CallOptions,
+  LabelingClient,
   LabelItem,
   LabelItemInput,
   LabelItemsAppendInput,
@@ -23,13 +24,13 @@ describe('the label-set write methods', () => {
   });
 
   it('have the signatures of the issue', () => {
-    expectTypeOf(client.createLabelSet).toEqualTypeOf<(projectId: string, input: LabelSetCreateInput, options?: CallOptions) => Promise<LabelSet>>();
+    expectTypeOf(createLabelSet).toEqualTypeOf<(client: Pick<LabelingClient, 'request'>, projectId: string, input: LabelSetCreateInput, options?: CallOptions) => Promise<LabelSet>>();
     expectTypeOf<LabelSetCreateInput>().toEqualTypeOf<{ index: number; name: string; labelItems: LabelItemInput[]; arrowLabelRequired?: boolean }>();
-    expectTypeOf(client.updateLabelSet).toEqualTypeOf<(input: LabelSetUpdateInput, options?: CallOptions) => Promise<LabelSet>>();
+    expectTypeOf(updateLabelSet).toEqualTypeOf<(client: Pick<LabelingClient, 'request'>, input: LabelSetUpdateInput, options?: CallOptions) => Promise<LabelSet>>();
     expectTypeOf<LabelSetUpdateInput>().toEqualTypeOf<{ id: string; projectId: string; labelSetSignature?: string; name?: string; labelItems?: LabelItemInput[] }>();
-    expectTypeOf(client.appendLabelItems).toEqualTypeOf<(input: LabelItemsAppendInput, options?: CallOptions) => Promise<LabelItem[]>>();
+    expectTypeOf(appendLabelItems).toEqualTypeOf<(client: Pick<LabelingClient, 'request'>, input: LabelItemsAppendInput, options?: CallOptions) => Promise<LabelItem[]>>();
     expectTypeOf<LabelItemsAppendInput>().toEqualTypeOf<{ labelSetId: string; labelSetSignature?: string; labelItems: NewLabelItemInput[] }>();
-    expectTypeOf(client.deleteLabelSet).toEqualTypeOf<(id: string, options?: CallOptions) => Promise<string[]>>();
+    expectTypeOf(deleteLabelSet).toEqualTypeOf<(client: Pick<LabelingClient, 'request'>, id: string, options?: CallOptions) => Promise<string[]>>();
   });
 
   it('answer what the label-set query reads: a write selects the same fields', () => {

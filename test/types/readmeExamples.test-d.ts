@@ -2,7 +2,7 @@
 // (`labelkit` resolves to the sources through tsconfig paths; `labelkit-tools/bulk` is
 // src/bulk/). If one stops compiling, fix the README too.
 import { describe, expectTypeOf, it } from 'vitest';
-import { buildLabelTree, createLabelingClient, isLabelkitError, startAutoLabel, waitForJobOrThrow, waitForJobs } from 'labelkit';
+import { buildLabelTree, clientCredentials, createLabelingClient, isLabelkitError, refreshingToken, startAutoLabel, waitForJobOrThrow, waitForJobs } from 'labelkit';
 import type { AutoLabelInput, Job, JobOutcome, LabelSet, LabelingClient } from 'labelkit';
 import { GetCabinetDocument } from 'labelkit/documents';
 import { autoLabelMany, openFileJournal } from '../../src/bulk/index.js';
@@ -39,8 +39,8 @@ describe('README examples', () => {
       headers: { 'x-team': 'ner' },
     });
     expectTypeOf(c).toEqualTypeOf<LabelingClient>();
-    createLabelingClient({ url: 'https://x/graphql', clientCredentials: { clientId: 'my-id', clientSecret: process.env.LABELKIT_CLIENT_SECRET! } });
-    createLabelingClient({ url: 'https://x/graphql', getToken: async () => 'token' });
+    createLabelingClient({ url: 'https://x/graphql', auth: clientCredentials({ clientId: 'my-id', clientSecret: process.env.LABELKIT_CLIENT_SECRET! }) });
+    createLabelingClient({ url: 'https://x/graphql', auth: refreshingToken(async () => 'token') });
   });
 
   it('waiting for jobs', async () => {
