@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLabelingClient, getCabinet, getJobs, getLabelSets, startAutoLabel, validateAutoLabelInput, ValidationError, waitForJob, waitForJobOrThrow, waitForJobs } from '../../src/client/index.js';
+import { clientCredentials, createLabelingClient, getCabinet, getJobs, getLabelSets, startAutoLabel, refreshingToken, validateAutoLabelInput, ValidationError, waitForJob, waitForJobOrThrow, waitForJobs } from '../../src/client/index.js';
 import { mockJob, startMockServer } from '../support/mockServer.js';
 
 const valid = {
@@ -95,7 +95,9 @@ describe('client validation before any network call', () => {
 
   it.each([
     ['no credentials', { url: 'http://127.0.0.1/graphql' }, ['options']],
-    ['two credentials', { url: 'http://127.0.0.1/graphql', token: 't', getToken: () => 't' }, ['options']],
+    ['two credentials', { url: 'http://127.0.0.1/graphql', token: 't', auth: refreshingToken(() => 't') }, ['options']],
+    ['an auth that no factory made', { url: 'http://127.0.0.1/graphql', auth: { getToken: () => 't' } }, ['options.auth']],
+    ['a getToken that is not a function', { url: 'http://127.0.0.1/graphql', auth: refreshingToken('t' as never, { tokenTimeoutMs: 0 }) }, ['options.auth.getToken', 'options.auth.tokenTimeoutMs']],
     ['a blank token', { url: 'http://127.0.0.1/graphql', token: ' ' }, ['options.token']],
     ['a token with a line break', { url: 'http://127.0.0.1/graphql', token: 'abc\ndef' }, ['options.token']],
     ['a token with a control character', { url: 'http://127.0.0.1/graphql', token: 'abc\u0007def' }, ['options.token']],
@@ -104,8 +106,8 @@ describe('client validation before any network call', () => {
     ['a ws url', { url: 'ws://127.0.0.1/graphql', token: 't' }, ['options.url']],
     [
       'empty client credentials',
-      { url: 'http://127.0.0.1/graphql', clientCredentials: { clientId: '', clientSecret: '' } },
-      ['options.clientCredentials.clientId', 'options.clientCredentials.clientSecret'],
+      { url: 'http://127.0.0.1/graphql', auth: clientCredentials({ clientId: '', clientSecret: '' }) },
+      ['options.auth.clientId', 'options.auth.clientSecret'],
     ],
     [
       'bad numbers',
@@ -130,7 +132,7 @@ describe('client validation before any network call', () => {
         code: 'VALIDATION',
         problems: [
           { path: 'options.url', message: expect.stringContaining('absolute http(s) URL') },
-          { path: 'options', message: expect.stringContaining('exactly one of token, getToken, clientCredentials') },
+          { path: 'options', message: expect.stringContaining('exactly one of token, auth (clientCredentials(…) or refreshingToken(…))') },
         ],
       }),
     );
