@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type * as ClientModule from '../../src/client/index.js';
 import type * as EmulatorModule from '../../src/emulator/index.js';
 import { generateFrom, operationTypeNames, repoRoot, typeCheck } from './codegenConfig.js';
-import { getProjectLabelSets } from '../../src/client/index.js';
 
 /**
  * The service will rename tag to label (tagItems → labelItems, tagName → labelName).
@@ -153,7 +152,7 @@ describe('the tag→label rename', () => {
 
   it('runs one emulator round trip in the fork on the renamed schema', async () => {
     const { startEmulator } = (await import(join(fork, 'src/emulator/index.ts'))) as typeof EmulatorModule;
-    const { createLabelingClient } = (await import(join(fork, 'src/client/index.ts'))) as typeof ClientModule;
+    const { createLabelingClient, getProjectLabelSets } = (await import(join(fork, 'src/client/index.ts'))) as typeof ClientModule;
     const emu = await startEmulator({ schemaGeneration: 'labels' });
     const queries: string[] = [];
     const onSchemaChange = vi.fn();
