@@ -103,8 +103,8 @@ async function overNetwork(documents: number, rounds: number): Promise<Record<'r
 /**
  * 7. Reading labels back: `readLabelsOfDocuments` with `readAhead: 1` (paging with `client.request`, each node checked
  * against TextLabel's fields) over 1,000 documents of 100 labels (100,000 labels),
- * against raw `fetch` + `JSON.parse` of the same pages following the same cursors (one page of
- * 100 a document), side by side in
+ * against plain `@urql/core` (POST, fetchExchange: the goal, ≤ 1.0×) and raw `fetch` + `JSON.parse`
+ * (a reference) over the same pages following the same cursors (one page of 100 a document), side by side in
  * interleaved rounds, and the same pages through `client.request` alone, which tells the helper's
  * own cost (node checks, generators) from the client's per-request cost. Then memory: the heap after a full GC while streaming the documents into the
  * scorer (reading ahead, the default), at 10 % and at 100 % of the documents; streamed, it must
@@ -194,12 +194,16 @@ export async function readLabels(): Promise<Figure[]> {
   const networkDocuments = smoke ? 20 : 100;
   const network = await overNetwork(networkDocuments, smoke ? 1 : 3);
   const ratio = median(wall.labelkit) / median(wall.raw);
+  const vsUrql = median(wall.labelkit) / median(wall.urql);
   const growth = heap[1]! - heap[0]!;
   const at = `${documents.toLocaleString('en')} documents × ${PAGE * PAGES} labels`;
   return [
     { bench, name: `${at}: raw fetch + JSON.parse, same pages and cursors`, value: median(wall.raw), unit: 'ms', range: [Math.min(...wall.raw), Math.max(...wall.raw)], runs: rounds },
     { bench, name: `${at}: readLabelsOfDocuments, readAhead 1`, value: median(wall.labelkit), unit: 'ms', range: [Math.min(...wall.labelkit), Math.max(...wall.labelkit)], runs: rounds },
-    { bench, name: `${at}: labelkit / raw`, value: ratio, unit: '×', goal: '≤ 1.3×', met: ratio <= 1.3 },
+    // The goal: reading is measured against plain urql over the same pages (issue 32 retired ≤ 1.3× raw fetch).
+    { bench, name: `${at}: readLabelsOfDocuments / plain @urql/core, same pages`, value: vsUrql, unit: '×', goal: '≤ 1.0×', met: vsUrql <= 1.0 },
+    { bench, name: `${at}: readLabelsOfDocuments / plain @urql/core (CPU time, server included)`, value: median(cpu.labelkit) / median(cpu.urql), unit: '×' },
+    { bench, name: `${at}: labelkit / raw (reference, goal retired)`, value: ratio, unit: '×' },
     { bench, name: `${at}: labelkit / raw (CPU time, server included)`, value: median(cpu.labelkit) / median(cpu.raw), unit: '×' },
     { bench, name: `${at}: client.request alone, same pages / raw`, value: median(wall.request) / median(wall.raw), unit: '×' },
     { bench, name: `${at}: plain @urql/core (POST, fetchExchange), same pages / raw`, value: median(wall.urql) / median(wall.raw), unit: '×' },
