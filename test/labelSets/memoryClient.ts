@@ -70,7 +70,10 @@ export function memoryClient(sets: LabelSet[] = demoSets()) {
   /** The label-set operations, by the names the client's documents send, in the words of the tags generation. */
   type TagItem = { id?: string; parentId?: string | null; tagName: string; color?: string | null; desc?: string | null };
   const fromTags = (i: TagItem) => ({ id: i.id!, parentId: i.parentId ?? null, labelName: i.tagName, color: i.color ?? null, desc: i.desc ?? null });
-  const labelSetOps: Record<string, (v: Record<string, any>) => unknown> = {
+  /** The variables of the label-set documents, as the helpers send them. */
+  type WriteInput = { id: string; labelSetId: string; index: number; name: string; tagItems: TagItem[]; [key: string]: unknown };
+  type Variables = { projectId: string; role: string; id: string; input: WriteInput };
+  const labelSetOps: Record<string, (v: Variables) => unknown> = {
     GetCabinet: (v) => {
       calls.push({ method: 'getProjectLabelSets', input: { projectId: v.projectId, role: v.role } });
       return { getCabinet: { id: `cabinet-${v.projectId}` } };
@@ -115,7 +118,7 @@ export function memoryClient(sets: LabelSet[] = demoSets()) {
     const operation = document.definitions.find((d) => d.kind === 'OperationDefinition');
     const name = operation?.kind === 'OperationDefinition' ? operation.name?.value : undefined;
     const op = name ? labelSetOps[name] : undefined;
-    if (op) return op(variables);
+    if (op) return op(variables as Variables);
     calls.push({ method: name ?? '(anonymous)', input: variables });
     if (name === 'GetProjectCabinets') {
       if (!answersCounts) return { getProjectCabinets: [] };
