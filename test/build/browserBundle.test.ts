@@ -50,9 +50,9 @@ describe('the browser build of the client', () => {
     const result = await build({
       stdin: {
         contents: [
-          "import { createLabelingClient } from 'labelkit';",
+          "import { createLabelingClient, getProjectLabelSets, startAutoLabel, waitForJob } from 'labelkit';",
           "import { GetCabinetDocument, GetJobsDocument } from 'labelkit/documents';",
-          'export const run = (url, token) => { const c = createLabelingClient({ url, token }); return [c.getProjectLabelSets("p", "LABELER"), c.waitForJob("j"), c.request(GetCabinetDocument, { projectId: "p", role: "LABELER" }), c.request(GetJobsDocument, { jobIds: ["j"] })]; };',
+          'export const run = (url, token, input) => { const c = createLabelingClient({ url, token }); return [getProjectLabelSets(c, "p", "LABELER"), startAutoLabel(c, input), waitForJob(c, "j"), c.request(GetCabinetDocument, { projectId: "p", role: "LABELER" }), c.request(GetJobsDocument, { jobIds: ["j"] })]; };',
         ].join('\n'),
         resolveDir: root,
         loader: 'ts',
