@@ -40,7 +40,7 @@ export interface ErrorDetails {
  * @example
  * ```ts
  * try {
- *   await client.startAutoLabel(input);
+ *   await startAutoLabel(client, input);
  * } catch (error) {
  *   if (error instanceof NetworkError && error.mutationOutcomeUnknown) {
  *     console.error(`${error.message}: check the project's jobs before starting again`);
@@ -261,7 +261,7 @@ export type AnyLabelkitError =
  * is the union {@link AnyLabelkitError}, so that `code` narrows it
  * @example
  * ```ts
- * try { await client.getCabinet(id, 'LABELER'); }
+ * try { await getCabinet(client, id, 'LABELER'); }
  * catch (e) { if (isLabelkitError(e) && e.code === 'AUTH') console.error('log in again'); }
  * ```
  */

@@ -65,7 +65,7 @@ export interface LabelTree {
  * so a deep chain is fine). A node's `path` is made on each read, from its parents.
  * @example
  * ```ts
- * const [set] = await client.getLabelSets(cabinet.id);
+ * const [set] = await getLabelSets(client, cabinet.id);
  * const tree = buildLabelTree(set);
  * for (const root of tree.roots) console.log(root.item.labelName, root.children.length);
  * tree.find('PERSON')?.item.id; // the id of PERSON, whatever the case

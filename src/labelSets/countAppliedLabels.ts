@@ -42,7 +42,7 @@ export interface CountAppliedLabelsOptions extends CallOptions {
  * the removed labels in every copy, so every copy is counted.
  * @example
  * ```ts
- * const sets = await client.getProjectLabelSets('demo-project', 'LABELER');
+ * const sets = await getProjectLabelSets(client, 'demo-project', 'LABELER');
  * const counts = await countAppliedLabels(client, 'demo-project', sets, { onProgress: (p) => console.error(`${p.documents}/${p.totalDocuments}`) });
  * counts['1']?.['11']; // labels applied with label 11 of set 1
  * ```

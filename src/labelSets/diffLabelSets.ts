@@ -48,7 +48,7 @@ type Matched = { spec: LabelItemSpec; live: LiveLabelItem | undefined; id: strin
  * a label keep what the service has. Label order is not compared.
  * @example
  * ```ts
- * const plan = diffLabelSets('p', 'LABELER', await client.getProjectLabelSets('p', 'LABELER'), spec.labelSets);
+ * const plan = diffLabelSets('p', 'LABELER', await getProjectLabelSets(client, 'p', 'LABELER'), spec.labelSets);
  * plan.steps.map((s) => s.kind); // ['rename-items', 'remove-items']
  * ```
  */

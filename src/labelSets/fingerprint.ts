@@ -29,7 +29,7 @@ export function itemsHash(items: readonly LiveLabelItem[]): string {
  * @returns its id, index, name, signature, items hash and number of labels
  * @example
  * ```ts
- * const against = (await client.getProjectLabelSets('p', 'LABELER')).map(fingerprintLabelSet);
+ * const against = (await getProjectLabelSets(client, 'p', 'LABELER')).map(fingerprintLabelSet);
  * ```
  */
 export function fingerprintLabelSet(set: LabelSet): LabelSetFingerprint {
@@ -44,7 +44,7 @@ export function fingerprintLabelSet(set: LabelSet): LabelSetFingerprint {
  * @returns one sentence per difference; empty when they are the same
  * @example
  * ```ts
- * compareFingerprints(plan.against, await client.getProjectLabelSets(plan.projectId, plan.role));
+ * compareFingerprints(plan.against, await getProjectLabelSets(client, plan.projectId, plan.role));
  * // ['label set 0 "Entities" (id 1): its labels changed (signature abc… → def…)']
  * ```
  */
