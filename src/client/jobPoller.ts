@@ -57,26 +57,43 @@ function describeJobs(ids: readonly string[]): string {
  * one (no answer, a cut answer, 408, 429, 5xx) skips a tick and backs off, honouring
  * `Retry-After`; any other (auth, a 404, GraphQL errors, a malformed answer) ends every wait with
  * that error at once. No timer callback can reject: an unexpected exception in a tick ends the
- * waits with it. After {@link JobPoller.close}, the request in flight is aborted and none is sent.
+ * waits with it. After `close()`, the request in flight is aborted and none is sent.
  */
-export class JobPoller {
-  private readonly waiters = new Set<Waiter>();
-  private readonly intervalMs: number;
-  private readonly maxIntervalMs: number;
-  private delay: number;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private inFlight: AbortController | undefined;
-  private closed = false;
-
+export interface JobPoller {
   /**
-   * @param fetchJobs - reads the jobs (getJobs), stopping when the signal aborts
-   * @param options - the client's poll intervals
+   * Waits for a group of jobs, with one abort listener and one time-out timer for the group.
+   *
+   * @param jobIds - the jobs
+   * @param options - see {@link WaitOptions}, applied to each job
+   * @returns the outcomes in the order asked; rejects (ending the whole group) on abort, on a
+   * non-transient error, or when `onProgress` throws
    */
-  constructor(private readonly fetchJobs: (ids: string[], signal: AbortSignal) => Promise<(Job | null)[]>, options: PollOptions = {}) {
-    this.intervalMs = options.intervalMs ?? 1_000;
-    this.maxIntervalMs = Math.max(options.maxIntervalMs ?? 10_000, this.intervalMs);
-    this.delay = this.intervalMs;
-  }
+  waitAll(jobIds: readonly string[], options?: WaitOptions): Promise<JobOutcome[]>;
+  /** Ends every wait with an ABORTED error (the client was closed), aborts the request in flight, and sends none again. */
+  close(): void;
+}
+
+/**
+ * Makes the shared poll of one client (see {@link JobPoller}); closures, not a class, so that a
+ * bundler can shorten every name.
+ *
+ * @param fetchJobs - reads the jobs (getJobs), stopping when the signal aborts
+ * @param options - the client's poll intervals
+ * @returns the poller
+ * @example
+ * ```ts
+ * const poller = createJobPoller((ids, signal) => getJobs(client, ids, { signal }), { intervalMs: 500 });
+ * const [outcome] = await poller.waitAll(['job-1']);
+ * ```
+ */
+export function createJobPoller(fetchJobs: (ids: string[], signal: AbortSignal) => Promise<(Job | null)[]>, options: PollOptions = {}): JobPoller {
+  const waiters = new Set<Waiter>();
+  const intervalMs = options.intervalMs ?? 1_000;
+  const maxIntervalMs = Math.max(options.maxIntervalMs ?? 10_000, intervalMs);
+  let delay = intervalMs;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let inFlight: AbortController | undefined;
+  let closed = false;
 
   /**
    * Waits for a group of jobs, with one abort listener and one time-out timer for the group.
@@ -86,102 +103,102 @@ export class JobPoller {
    * @returns the outcomes in the order asked; rejects (ending the whole group) on abort, on a
    * non-transient error, or when `onProgress` throws
    */
-  waitAll(jobIds: readonly string[], options: WaitOptions = {}): Promise<JobOutcome[]> {
-    const { signal, timeoutMs = DEFAULT_JOB_TIMEOUT_MS, intervalMs = this.intervalMs } = options;
+  function waitAll(jobIds: readonly string[], options: WaitOptions = {}): Promise<JobOutcome[]> {
+    const { signal, timeoutMs = DEFAULT_JOB_TIMEOUT_MS, intervalMs: waitInterval = intervalMs } = options;
     return new Promise<JobOutcome[]>((resolve, reject) => {
-      if (this.closed) return reject(aborted(`the client is closed; not waiting for ${describeJobs(jobIds)}`));
+      if (closed) return reject(aborted(`the client is closed; not waiting for ${describeJobs(jobIds)}`));
       if (signal?.aborted) return reject(aborted(`waiting for ${describeJobs(jobIds)} was aborted`));
       const outcomes: JobOutcome[] = new Array<JobOutcome>(jobIds.length);
       const group = new Set<Waiter>();
       // Every way to end goes through an emptied group, so the group ends once.
       const end = (error: Error | null) => {
-        clearTimeout(timer);
+        clearTimeout(waitTimer);
         signal?.removeEventListener('abort', onAbort);
-        for (const waiter of group) this.waiters.delete(waiter);
+        for (const waiter of group) waiters.delete(waiter);
         group.clear();
-        if (this.waiters.size === 0) clearTimeout(this.timer);
+        if (waiters.size === 0) clearTimeout(timer);
         if (error) reject(error);
         else resolve(outcomes);
       };
       const onAbort = () => end(aborted(`waiting for ${describeJobs(jobIds)} was aborted`));
       // Infinity (or beyond setTimeout's 2^31-1 ms, which Node would run at once) waits without limit.
       const timedOut = () => [...group].forEach((waiter) => waiter.settle({ outcome: 'timed-out', jobId: waiter.jobId, job: waiter.last }));
-      const timer = timeoutMs < MAX_TIMER_MS ? setTimeout(timedOut, timeoutMs) : undefined;
+      const waitTimer = timeoutMs < MAX_TIMER_MS ? setTimeout(timedOut, timeoutMs) : undefined;
       jobIds.forEach((jobId, index) => {
         const waiter: Waiter = {
           jobId,
           last: null,
           graceMs: options.notFoundGraceMs ?? 10_000,
-          intervalMs,
-          maxIntervalMs: Math.max(options.maxIntervalMs ?? this.maxIntervalMs, intervalMs),
+          intervalMs: waitInterval,
+          maxIntervalMs: Math.max(options.maxIntervalMs ?? maxIntervalMs, waitInterval),
           onProgress: options.onProgress,
           settle: (result) => {
             if (!group.delete(waiter)) return;
-            this.waiters.delete(waiter);
+            waiters.delete(waiter);
             if (result instanceof Error) return end(result);
             outcomes[index] = result;
             if (group.size === 0) end(null);
           },
         };
         group.add(waiter);
-        this.waiters.add(waiter);
+        waiters.add(waiter);
       });
       signal?.addEventListener('abort', onAbort, { once: true });
       // New waiters are asked about at once; those added in the same turn share that request.
-      this.delay = this.bounds().min;
-      if (!this.inFlight) this.schedule(0);
+      delay = bounds().min;
+      if (!inFlight) schedule(0);
     });
   }
 
   /** Ends every wait with an ABORTED error (the client was closed), aborts the request in flight, and sends none again. */
-  close(): void {
-    this.closed = true;
-    clearTimeout(this.timer);
-    this.inFlight?.abort();
-    for (const waiter of [...this.waiters]) waiter.settle(aborted(`the client was closed while waiting for job ${waiter.jobId}`));
+  function close(): void {
+    closed = true;
+    clearTimeout(timer);
+    inFlight?.abort();
+    for (const waiter of [...waiters]) waiter.settle(aborted(`the client was closed while waiting for job ${waiter.jobId}`));
   }
 
   /** The interval bounds of the shared request: the shortest any current waiter asks for. */
-  private bounds(): { min: number; max: number } {
-    if (this.waiters.size === 0) return { min: this.intervalMs, max: this.maxIntervalMs };
-    const waiters = [...this.waiters];
-    const min = waiters.reduce((least, waiter) => Math.min(least, waiter.intervalMs), Infinity);
-    return { min, max: waiters.reduce((least, waiter) => Math.min(least, waiter.maxIntervalMs), Infinity) };
+  function bounds(): { min: number; max: number } {
+    if (waiters.size === 0) return { min: intervalMs, max: maxIntervalMs };
+    const all = [...waiters];
+    const min = all.reduce((least, waiter) => Math.min(least, waiter.intervalMs), Infinity);
+    return { min, max: all.reduce((least, waiter) => Math.min(least, waiter.maxIntervalMs), Infinity) };
   }
 
-  private schedule(ms: number): void {
-    clearTimeout(this.timer);
-    if (this.closed || this.waiters.size === 0) return;
-    this.timer = setTimeout(() => void this.tick().catch((error: unknown) => this.failAll(error)), ms);
+  function schedule(ms: number): void {
+    clearTimeout(timer);
+    if (closed || waiters.size === 0) return;
+    timer = setTimeout(() => void tick().catch((error: unknown) => failAll(error)), ms);
   }
 
-  private failAll(error: unknown): void {
-    for (const waiter of [...this.waiters]) waiter.settle(asError(error));
+  function failAll(error: unknown): void {
+    for (const waiter of [...waiters]) waiter.settle(asError(error));
   }
 
-  private async tick(): Promise<void> {
-    this.timer = undefined;
-    if (this.waiters.size === 0 || this.closed) return;
-    const ids = [...new Set([...this.waiters].map((w) => w.jobId))];
-    this.inFlight = new AbortController();
-    const read = await this.fetchJobs(ids, this.inFlight.signal).then((jobs) => ({ jobs }), (error: unknown) => ({ error }));
-    this.inFlight = undefined;
-    if (this.closed) return;
-    if ('jobs' in read) this.apply(ids, read.jobs);
-    else if (!isTransientError(read.error)) return this.failAll(read.error);
+  async function tick(): Promise<void> {
+    timer = undefined;
+    if (waiters.size === 0 || closed) return;
+    const ids = [...new Set([...waiters].map((w) => w.jobId))];
+    inFlight = new AbortController();
+    const read = await fetchJobs(ids, inFlight.signal).then((jobs) => ({ jobs }), (error: unknown) => ({ error }));
+    inFlight = undefined;
+    if (closed) return;
+    if ('jobs' in read) apply(ids, read.jobs);
+    else if (!isTransientError(read.error)) return failAll(read.error);
     else {
       const retryAfter = read.error instanceof NetworkError ? (read.error.retryAfterMs ?? 0) : 0;
-      this.delay = Math.max(Math.min(this.delay * 2, this.bounds().max), retryAfter);
+      delay = Math.max(Math.min(delay * 2, bounds().max), retryAfter);
     }
-    this.schedule(this.delay);
+    schedule(delay);
   }
 
   /** Hands each waiter its job; returns nothing, updates `delay`. */
-  private apply(ids: string[], jobs: (Job | null)[]): void {
+  function apply(ids: string[], jobs: (Job | null)[]): void {
     const byId = new Map<string, Job | null>(ids.map((id, i) => [id, jobs[i] ?? null]));
     let changed = false;
     const now = Date.now();
-    for (const waiter of [...this.waiters]) {
+    for (const waiter of [...waiters]) {
       const job = byId.get(waiter.jobId) ?? null;
       const moved = job !== null && (waiter.last?.status !== job.status || waiter.last.progress !== job.progress);
       if (job) waiter.last = job;
@@ -201,9 +218,10 @@ export class JobPoller {
         if (now - waiter.missingSince >= waiter.graceMs) waiter.settle({ outcome: 'not-found', jobId: waiter.jobId, job: waiter.last });
       } else delete waiter.missingSince;
     }
-    const { min, max } = this.bounds();
-    this.delay = changed ? min : Math.max(min, Math.min(Math.round(this.delay * 1.5), max));
+    const { min, max } = bounds();
+    delay = changed ? min : Math.max(min, Math.min(Math.round(delay * 1.5), max));
   }
+  return { waitAll, close };
 }
 
 const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));

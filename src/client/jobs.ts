@@ -6,8 +6,8 @@ import { settingsOf } from './clientSettings.js';
 import { JobFailedError, JobNotFoundError, JobTimeoutError } from './errors.js';
 import { withExtras } from './executor.js';
 import type { CallOptions } from './executor.js';
-import { JobPoller } from './jobPoller.js';
-import type { WaitOptions } from './jobPoller.js';
+import { createJobPoller } from './jobPoller.js';
+import type { JobPoller, WaitOptions } from './jobPoller.js';
 import type { AutoLabelInput, Job, JobOutcome, JobSnapshot } from './types.js';
 import { assertValid, checkJobIds, listProblem, validateAutoLabelInput } from './validation.js';
 // For TSDoc links only.
@@ -27,7 +27,7 @@ function pollerOf(client: Requester): JobPoller {
   let poller = pollers.get(client);
   if (!poller) {
     const { poll, closed } = settingsOf(client);
-    const made = new JobPoller((ids, signal) => readJobs(client, ids, { signal }), poll);
+    const made = createJobPoller((ids, signal) => readJobs(client, ids, { signal }), poll);
     if (closed?.aborted) made.close();
     else closed?.addEventListener('abort', () => made.close(), { once: true });
     pollers.set(client, (poller = made));
