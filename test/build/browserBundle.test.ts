@@ -73,4 +73,35 @@ describe('the browser build of the client', () => {
     for (const name of ['GetCabinet', 'GetJobs', 'AutoLabelTokenBasedProjectMutation']) expect([name, count(name)]).toEqual([name, 1]);
     expect(Object.keys(result.metafile.inputs).filter((p) => p.startsWith('generated/'))).not.toContain('generated/graphql.ts');
   });
+
+  it('ships no token refresh and no rename switch in a static-token app that runs one request, and both once a factory or a label-set helper is imported', async () => {
+    const shipped = async (contents: string) => {
+      const result = await build({
+        stdin: { contents, resolveDir: root, loader: 'ts' },
+        alias: { labelkit: './src/client/index.ts', 'labelkit/documents': './generated/tags/graphql.ts' },
+        bundle: true,
+        minify: true,
+        format: 'esm',
+        platform: 'browser',
+        write: false,
+        metafile: true,
+        logLevel: 'silent',
+      });
+      // Modules with code left after tree-shaking (the metafile's inputs list every module read).
+      const output = Object.values(result.metafile.outputs)[0]!;
+      return Object.entries(output.inputs).filter(([, input]) => input.bytesInOutput > 0).map(([path]) => path);
+    };
+    const refreshOrSwitch = (paths: string[]) => paths.filter((p) => /@urql\/exchange-auth|src\/client\/(auth|labelSetDocuments)\.ts|generated\/labels\//.test(p));
+    const oneRequest = await shipped(
+      "import { createLabelingClient } from 'labelkit';\nimport { GetCabinetDocument } from 'labelkit/documents';\nexport const run = (url, token) => createLabelingClient({ url, token }).request(GetCabinetDocument, { projectId: 'p', role: 'LABELER' });",
+    );
+    expect(oneRequest).toContain('src/client/executor.ts');
+    expect(refreshOrSwitch(oneRequest)).toEqual([]);
+    const refreshing = await shipped("import { clientCredentials, createLabelingClient } from 'labelkit';\nexport const run = (url, clientSecret) => createLabelingClient({ url, auth: clientCredentials({ clientId: 'id', clientSecret }) });");
+    expect(refreshOrSwitch(refreshing).some((p) => p.includes('@urql/exchange-auth'))).toBe(true);
+    expect(refreshOrSwitch(refreshing)).toContain('src/client/auth.ts');
+    const labelSets = await shipped("import { createLabelingClient, getProjectLabelSets } from 'labelkit';\nexport const run = (url, token) => getProjectLabelSets(createLabelingClient({ url, token }), 'p', 'LABELER');");
+    expect(refreshOrSwitch(labelSets)).toEqual(expect.arrayContaining(['src/client/labelSetDocuments.ts', 'generated/labels/graphql.ts']));
+    expect(labelSets.filter((p) => p.includes('@urql/exchange-auth'))).toEqual([]);
+  });
 });
