@@ -101,6 +101,9 @@ export function checkClientOptions(given: object): Problem[] {
     // Every fetch (Node's and browsers') refuses these ports: without this, each call would fail after its retries.
     ...unless(!httpUrl || options.fetch !== undefined || !isBadPort(url!.port), 'options.url', `uses port ${url?.port}, which fetch refuses to call (a "bad port" of the Fetch standard); serve the API on another port`),
     ...unless((token === undefined) !== (auth === undefined), 'options', 'give exactly one of token, auth (clientCredentials(…) or refreshingToken(…))'),
+    // The credential options of before the factories: named, so that they are not silently ignored.
+    ...unless(options.clientCredentials === undefined, 'options.clientCredentials', 'is not an option: pass auth: clientCredentials({ clientId, clientSecret })'),
+    ...unless(options.getToken === undefined, 'options.getToken', 'is not an option: pass auth: refreshingToken(getToken)'),
     ...(token === undefined ? [] : checkId(token, 'options.token')),
     ...unless(typeof token !== 'string' || token.trim() === '' || isHeaderToken(token), 'options.token', NOT_A_HEADER_TOKEN),
     ...(auth === undefined ? [] : isRecord(auth) && Array.isArray(auth.problems) && typeof auth.exchange === 'function' ? (auth.problems as Problem[]) : [{ path: 'options.auth', message: 'must come from clientCredentials(…) or refreshingToken(…)' }]),

@@ -7,6 +7,7 @@ import { ExportError } from './errors.js';
 import { flattenDocument } from './flattenDocument.js';
 import { tagList, unwritable } from './formats.js';
 import type { ExportedDocument, ExportFormat } from './types.js';
+import { getLabelSets } from 'labelkit';
 
 /** Which copy and label set to export. */
 export interface ExportCopyOptions extends CallOptions {
@@ -87,7 +88,7 @@ export async function planExport(client: LabelingClient, projectIds: readonly st
         ? new CopyNotFoundError('no-reviewer-copy', `project ${projectId} has no reviewer copy`, emails)
         : new CopyNotFoundError('no-labeler-copy', `project ${projectId} has no copy of labeler ${labelerEmail}`, emails);
     }
-    const sets = await client.getLabelSets(cabinet.id, { ...call, signal });
+    const sets = await getLabelSets(client, cabinet.id, { ...call, signal });
     const set = sets.find((s) => s.index === layer);
     if (!set) {
       const known = sets.map((s) => `${s.index} "${s.name}"`).join(', ') || 'none';

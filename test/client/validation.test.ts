@@ -96,6 +96,7 @@ describe('client validation before any network call', () => {
   it.each([
     ['no credentials', { url: 'http://127.0.0.1/graphql' }, ['options']],
     ['two credentials', { url: 'http://127.0.0.1/graphql', token: 't', auth: refreshingToken(() => 't') }, ['options']],
+    ['the credential options of before the factories', { url: 'http://127.0.0.1/graphql', clientCredentials: { clientId: 'i', clientSecret: 's' }, getToken: () => 't' }, ['options', 'options.clientCredentials', 'options.getToken']],
     ['an auth that no factory made', { url: 'http://127.0.0.1/graphql', auth: { getToken: () => 't' } }, ['options.auth']],
     ['a getToken that is not a function', { url: 'http://127.0.0.1/graphql', auth: refreshingToken('t' as never, { tokenTimeoutMs: 0 }) }, ['options.auth.getToken', 'options.auth.tokenTimeoutMs']],
     ['a blank token', { url: 'http://127.0.0.1/graphql', token: ' ' }, ['options.token']],

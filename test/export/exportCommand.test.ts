@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLabelingClient } from '../../src/client/index.js';
+import { createLabelingClient, startAutoLabel, waitForJobOrThrow } from '../../src/client/index.js';
 import { main } from '../../src/cli/main.js';
 import { EXIT } from '../../src/cli/exitCodes.js';
 import { DEMO_PROJECT_ID, startEmulator } from '../../src/emulator/index.js';
@@ -33,8 +33,8 @@ beforeAll(async () => {
   const model = await startModelServer({ secretKey: SECRET, predict: createSampleModel() });
   const client = createLabelingClient({ url: emu.url, token: emu.token, poll: { intervalMs: 10, maxIntervalMs: 50 } });
   try {
-    const job = await client.startAutoLabel({ projectId: DEMO_PROJECT_ID, labelerEmail: MODEL, options: { numberOfFilesPerRequest: 0 }, targetAPI: { endpoint: model.url, secretKey: SECRET } }, { allowInsecureEndpoint: true });
-    await client.waitForJobOrThrow(job.id, { timeoutMs: 20_000 });
+    const job = await startAutoLabel(client, { projectId: DEMO_PROJECT_ID, labelerEmail: MODEL, options: { numberOfFilesPerRequest: 0 }, targetAPI: { endpoint: model.url, secretKey: SECRET } }, { allowInsecureEndpoint: true });
+    await waitForJobOrThrow(client, job.id, { timeoutMs: 20_000 });
   } finally {
     client.close();
     await model.close();

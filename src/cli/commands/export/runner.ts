@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createLabelingClient } from 'labelkit';
 import { EXPORT_FORMATS, ExportError, outputProblem, StrictExportError, writeExport } from '../../../export/index.js';
 import type { ExportFormat, ExportSummary } from '../../../export/index.js';
-import { requireConnection } from '../../connection.js';
+import { clientAuth, requireConnection } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
 import type { ActionContext } from '../../runAction.js';
 import { CliUsageError } from '../../usageError.js';
@@ -64,7 +64,7 @@ export async function runExport(flags: ExportFlags, context: ActionContext, onPr
     if (problem) problems.push({ field: '--out', message: problem });
   }
   const connection = await requireConnection(flags, context.io, context.printer, problems);
-  const client = createLabelingClient({ url: connection.url, ...connection.auth, retry: connection.retry });
+  const client = createLabelingClient({ url: connection.url, ...clientAuth(connection), retry: connection.retry });
   try {
     return await writeExport(client, projects, {
       format: format!,
