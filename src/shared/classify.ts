@@ -82,9 +82,9 @@ export type DatabaseFailureClass = 'connection' | 'auth' | 'setup' | 'other';
  * system code (`ECONNREFUSED`, `ECONNRESET`, `ETIMEDOUT`, `ENOTFOUND`, …) are `connection`;
  * `28P01` and `28000` are `auth`; `3D000` (no such database), `3F000` (no such schema) and
  * `42501` (insufficient privilege) are `setup`. Errors without a code are read by their words:
- * the driver's `Connection terminated unexpectedly`, `Connection terminated due to connection
- * timeout`, `timeout exceeded when trying to connect` and `Client has encountered a connection
- * error` are `connection`.
+ * the driver's "Connection terminated unexpectedly", "Connection terminated due to connection
+ * timeout", "timeout exceeded when trying to connect" and "Client has encountered a connection
+ * error" are `connection`.
  * @example
  * ```ts
  * classifyDatabaseFailure(new Error('Connection terminated unexpectedly')); // 'connection'
