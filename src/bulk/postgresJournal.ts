@@ -172,7 +172,10 @@ export function openPostgresJournal(options: PostgresJournalOptions): Journal {
   /** What someone has to create or grant for a `setup` failure. */
   const whatToCreate = (code: string | undefined): string => {
     if (code === '3D000') return 'create the database (createdb, or CREATE DATABASE as its owner), or name one that exists in --journal';
-    return `the user ${user} may not create or write the journal's tables: create the schema once as an owner (CREATE SCHEMA ${s} AUTHORIZATION ${user}), or GRANT CREATE ON DATABASE to ${user}`;
+    return (
+      `the user ${user} may not create or write the journal's tables: once, as an owner, create them for it (CREATE SCHEMA ${s} AUTHORIZATION ${user}; or GRANT CREATE ON DATABASE to ${user}), ` +
+      `or, where the schema ${s} exists, GRANT USAGE ON SCHEMA ${s} and SELECT, INSERT, UPDATE ON ALL TABLES IN SCHEMA ${s} (and its sequences) to ${user}`
+    );
   };
 
   /**
