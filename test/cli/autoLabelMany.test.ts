@@ -142,6 +142,28 @@ describe('labelkit auto-label over many projects', () => {
     expect(rerun.stderr).toContain('20 projects: 20 delivered');
   });
 
+  it('after Ctrl-C says once that the run was interrupted, and per project only what is known: started (its job) or not started', async () => {
+    const more = ids(65, 84);
+    service.mutationDelayMs = 40;
+    const run = startCli(args(...more.flatMap((p) => ['--project', p]), '--concurrency', '2', '--wait'), env());
+    await run.waitFor(/(started job[^]*?){4}/);
+    run.child.kill('SIGINT');
+    const stopped = await run.exited;
+    service.mutationDelayMs = 0;
+    expect(stopped.code).toBe(130);
+    const rows = stopped.stdout.split('\n').filter((l) => l.startsWith('demo-project-'));
+    expect(rows).toHaveLength(20);
+    expect(stopped.stdout + stopped.stderr).not.toMatch(/\[Network\]|aborted/);
+    const interrupted = rows.filter((r) => /\binterrupted\b/.test(r));
+    expect(interrupted.length).toBeGreaterThan(0);
+    for (const row of interrupted) expect(row).toMatch(/^demo-project-\d+\s+(job-\d+\s+interrupted\s+started; not waited for to the end|-\s+interrupted\s+not started)$/);
+    const waiting = interrupted.filter((r) => r.includes('started; not waited')).length;
+    const said = stopped.stderr.split('\n').filter((l) => l.includes('interrupted') && !l.startsWith('labelkit: 20 projects: '));
+    expect(said).toEqual([
+      `labelkit: the run was interrupted (Ctrl-C): ${waiting} started job${waiting === 1 ? '' : 's'} not waited for to the end (they keep running on the service), ${interrupted.length - waiting} project${interrupted.length - waiting === 1 ? '' : 's'} not started`,
+    ]);
+  });
+
   it('lists every bad line of the projects file and sends nothing when it has problems', async () => {
     const file = join(dir, 'bad.txt');
     writeFileSync(file, 'demo-project-1\ntwo words\n# fine\ndemo-project-1\n');

@@ -78,7 +78,8 @@ export async function createManyProgress(io: Io, printer: Printer, options: { js
         warn(e);
         if (options.dryRun) return;
         if (e.event === 'started') printer.err(`project ${e.projectId} started job ${e.jobId}`);
-        if (e.event === 'outcome' && !e.fromJournal) printer.err(`project ${e.projectId} ${e.outcome}${e.jobId ? ` (job ${e.jobId})` : ''}`);
+        // Interrupted projects are told once, at the end (what is known of each is in the table).
+        if (e.event === 'outcome' && !e.fromJournal && e.outcome !== 'interrupted') printer.err(`project ${e.projectId} ${e.outcome}${e.jobId ? ` (job ${e.jobId})` : ''}`);
       },
       stop: () => undefined,
     };
