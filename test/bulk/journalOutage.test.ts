@@ -75,25 +75,33 @@ describe.skipIf(pg.skip !== undefined || pg.cluster === undefined)(`a PostgreSQL
     const started = () => workers.reduce((n, w) => n + (w.stdout().match(/"event":"started"/g)?.length ?? 0), 0);
     await Promise.any(workers.map((w) => w.waitFor(/"event":"started"/, 20_000)));
     const duringStarts = started();
+    let clock = Date.now();
     await pg.cluster!.restart();
+    const firstRestartMs = Date.now() - clock;
     // Every project started (the outage only delayed the rest), and the jobs still run: restart again.
     await Promise.all(workers.map((w) => w.waitFor(/"event":"progress"/, 20_000)));
     for (let i = 0; i < 200 && started() < PROJECTS; i++) await new Promise((r) => setTimeout(r, 50));
     service.mutationDelayMs = 0;
-    const doneBeforeSecond = service.emulator.store.jobs.size;
-    await pg.cluster!.restart();
-    // Cut whatever connections the workers opened since.
+    const jobsAtSecond = service.emulator.store.jobs.size;
+    const runningAtSecond = [...service.emulator.store.jobs.values()].filter((j) => j.status === 'QUEUED' || j.status === 'IN_PROGRESS').length;
+    expect(runningAtSecond).toBeGreaterThan(0); // the workers are waiting for them
+    // Cut the workers' connections (each holds some: its heartbeat, its reads), then restart again.
     const cut = await sql(`SELECT count(*)::int AS n FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'labelkit journal') t`);
+    clock = Date.now();
+    await pg.cluster!.restart();
+    const secondRestartMs = Date.now() - clock;
     const runs: CliRun[] = await Promise.all(workers.map((w) => w.exited));
 
     const outputs = runs.map((r) => r.stdout + r.stderr).join('\n');
     const lostLines = runs.map((r) => events(r.stdout).filter((e) => e.event === 'warning' && /trying again/.test(String(e.message))).length);
     const jobs = projects.map((p) => service.jobsStarted.get(p) ?? 0);
     console.log(
-      `journal outage: ${PROJECTS} projects, 4 workers, ${duringStarts} started at the first restart, ${doneBeforeSecond} jobs at the second, ` +
+      `journal outage: ${PROJECTS} projects, 4 workers, ${duringStarts} started at the first restart (${firstRestartMs} ms), ` +
+        `${jobsAtSecond} jobs (${runningAtSecond} running) at the second (${secondRestartMs} ms), ` +
         `${String(cut[0]?.n)} connections cut; exits ${runs.map((r) => r.code).join(',')}; "lost" lines per worker ${lostLines.join(',')}; jobs per project ${Math.min(...jobs)}..${Math.max(...jobs)}`,
     );
     for (const run of runs) expect(run.code, run.stderr).toBe(0);
+    expect(Number(cut[0]?.n)).toBeGreaterThan(0);
     expect(jobs).toEqual(projects.map(() => 1));
     expect(outputs).not.toMatch(STACK);
     expect(outputs).not.toContain(DB_PASSWORD);
