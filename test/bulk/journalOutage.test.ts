@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,8 +9,8 @@ import { demoProjectId } from '../../src/emulator/index.js';
 import { argv, fakeIo } from '../cli/fakeIo.js';
 import { killStarted, runCli, startCli } from '../cli/spawnCli.js';
 import type { CliProcess, CliRun } from '../cli/spawnCli.js';
-import { startStubModel } from '../e2e/stubModel.js';
-import type { StubModel } from '../e2e/stubModel.js';
+import { stubPredict } from '../e2e/stubModel.js';
+import type { SeenRequest } from '../e2e/stubModel.js';
 import { startCountingService } from '../support/countingService.js';
 import type { CountingService } from '../support/countingService.js';
 import { startTestPostgres } from '../support/postgres.js';
@@ -22,14 +24,43 @@ const SECRET = 'SENTINEL-outage-model-secret-5e';
 const DB_PASSWORD = 'SENTINEL-outage-db-pass-8c';
 const PROJECTS = 24;
 let service: CountingService;
-let model: StubModel;
+let model: { url: string; close(): Promise<void> };
+
+// The model answers when its gate opens (open unless a test holds it): the jobs of the restart
+// case are still running when the database goes away, and end while it restarts.
+let gate: Promise<void> = Promise.resolve();
+let openGate = () => undefined as void;
+const holdGate = () => (gate = new Promise<void>((resolve) => (openGate = resolve)));
+async function startGatedModel() {
+  const sockets = new Set<Socket>();
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as SeenRequest;
+    await gate;
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(stubPredict(body)));
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/predict`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        openGate();
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      }),
+  };
+}
 const dir = mkdtempSync(join(tmpdir(), 'labelkit-outage-'));
 
 beforeAll(async () => {
   if (pg.skip) return;
-  service = await startCountingService({ demoProject: false, demoProjects: PROJECTS + 20, model: { concurrency: 64, retries: 0 } });
-  // Each model request takes 400 ms: the jobs are still running while the database is cut.
-  model = await startStubModel(undefined, 400);
+  service = await startCountingService({ demoProject: false, demoProjects: PROJECTS + 20, model: { concurrency: 64, retries: 0, timeoutMs: 60_000 } });
+  model = await startGatedModel();
 });
 afterAll(async () => {
   killStarted();
@@ -71,6 +102,7 @@ describe.skipIf(pg.skip !== undefined || pg.cluster === undefined)(`a PostgreSQL
     ];
     // A start takes 60 ms at the service: the first restart lands among the starts.
     service.mutationDelayMs = 60;
+    holdGate();
     const workers: CliProcess[] = Array.from({ length: 4 }, () => startCli(args, env()));
     const started = () => workers.reduce((n, w) => n + (w.stdout().match(/"event":"started"/g)?.length ?? 0), 0);
     await Promise.any(workers.map((w) => w.waitFor(/"event":"started"/, 20_000)));
@@ -79,8 +111,7 @@ describe.skipIf(pg.skip !== undefined || pg.cluster === undefined)(`a PostgreSQL
     await pg.cluster!.restart();
     const firstRestartMs = Date.now() - clock;
     // Every project started (the outage only delayed the rest), and the jobs still run: restart again.
-    await Promise.all(workers.map((w) => w.waitFor(/"event":"progress"/, 20_000)));
-    for (let i = 0; i < 200 && started() < PROJECTS; i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 400 && started() < PROJECTS; i++) await new Promise((r) => setTimeout(r, 50));
     service.mutationDelayMs = 0;
     const jobsAtSecond = service.emulator.store.jobs.size;
     const runningAtSecond = [...service.emulator.store.jobs.values()].filter((j) => j.status === 'QUEUED' || j.status === 'IN_PROGRESS').length;
@@ -88,7 +119,9 @@ describe.skipIf(pg.skip !== undefined || pg.cluster === undefined)(`a PostgreSQL
     // Cut the workers' connections (each holds some: its heartbeat, its reads), then restart again.
     const cut = await sql(`SELECT count(*)::int AS n FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'labelkit journal') t`);
     clock = Date.now();
-    await pg.cluster!.restart();
+    const restarting = pg.cluster!.restart();
+    openGate(); // the jobs end, and their outcomes are written, while the database restarts
+    await restarting;
     const secondRestartMs = Date.now() - clock;
     const runs: CliRun[] = await Promise.all(workers.map((w) => w.exited));
 
@@ -121,9 +154,11 @@ describe.skipIf(pg.skip !== undefined || pg.cluster === undefined)(`a PostgreSQL
       'auto-label', ...projects.flatMap((p) => ['--project', p]), '--journal', pg.url!.replace('postgres@', `postgres:${DB_PASSWORD}@`), '--journal-name', 'gone',
       '--journal-retry', '300ms', '--labeler-email', 'outage@example.com', '--endpoint', model.url, '--files-per-request', '0', '--wait', '--interval', '50ms',
     ];
+    holdGate();
     const worker = startCli(args, env());
     await worker.waitFor(new RegExp(`(started job[^]*){${projects.length}}`), 20_000);
     await pg.cluster!.stop();
+    openGate(); // the jobs end while the database is away: their outcomes cannot be written
     let run: CliRun;
     try {
       run = await worker.exited;
