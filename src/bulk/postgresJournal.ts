@@ -326,8 +326,15 @@ export function openPostgresJournal(options: PostgresJournalOptions): Journal {
           tablesExist = (await checkVersion()) || ((await createTables()), await checkVersion());
           await query(`INSERT INTO ${s}.runs (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`, [name]);
           await query(`INSERT INTO ${s}.workers (run, worker, host, pid, heartbeat_ms) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (run, worker) DO NOTHING`, [name, worker, hostname(), process.pid, heartbeatMs]);
+          // One beat at a time: while the database is away, beats do not pile up in the pool's queue.
+          let beating = false;
           beat = setInterval(() => {
-            void pool?.query(`UPDATE ${s}.workers SET heartbeat_at = now() WHERE run = $1 AND worker = $2`, [name, worker]).catch(() => undefined);
+            if (beating || !pool) return;
+            beating = true;
+            void pool
+              .query(`UPDATE ${s}.workers SET heartbeat_at = now() WHERE run = $1 AND worker = $2`, [name, worker])
+              .catch(() => undefined)
+              .finally(() => (beating = false));
           }, heartbeatMs);
           beat.unref();
         } else {
