@@ -1,7 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
@@ -14,6 +13,7 @@ import type { SeenRequest } from '../e2e/stubModel.js';
 import { startCountingService } from '../support/countingService.js';
 import type { CountingService } from '../support/countingService.js';
 import { startTestPostgres } from '../support/postgres.js';
+import { useTempDirs } from '../support/tempDirs.js';
 
 // The PostgreSQL journal when its database goes away: the built `labelkit` in 4 processes while
 // the cluster is restarted (`pg_ctl restart -m immediate`: a crash and recovery) and their
@@ -55,7 +55,7 @@ async function startGatedModel() {
       }),
   };
 }
-const dir = mkdtempSync(join(tmpdir(), 'labelkit-outage-'));
+const dir = useTempDirs()('labelkit-outage-');
 
 beforeAll(async () => {
   if (pg.skip) return;
@@ -67,7 +67,6 @@ afterAll(async () => {
   await service?.close();
   await model?.close();
   await pg.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const env = () => ({ LABELKIT_URL: service.url, LABELKIT_TOKEN: service.token, LABELKIT_MODEL_SECRET: SECRET });
