@@ -2,7 +2,7 @@ import { isLabelkitError, startAutoLabel, ValidationError, waitForJob } from 'la
 import type { AutoLabelInput, ErrorCode, Job, JobOutcome, JobSnapshot, LabelingClient } from 'labelkit';
 import { redact } from '../shared/redact.js';
 import { createMemoryJournal, replayJournal } from './journal.js';
-import type { Journal, JournalContents, JournalRecord } from './journal.js';
+import type { Journal, JournalContents, OtherRun } from './journal.js';
 import { buildWorklist, configMismatches, projectConfig, validateManyInputs } from './worklist.js';
 import type { RerunRules, WorklistEntry } from './worklist.js';
 
@@ -44,7 +44,7 @@ export interface ProjectOutcome {
 
 /** Events of a many-project run, in order of occurrence. */
 export type ManyEvent =
-  | { event: 'worklist'; worklist: WorklistEntry[]; warnings: string[] }
+  | { event: 'worklist'; worklist: WorklistEntry[]; warnings: string[]; otherRuns: OtherRun[] }
   | { event: 'started'; projectId: string; jobId: string }
   | { event: 'progress'; projectId: string; jobId: string; status: Job['status']; progress: number }
   | ({ event: 'outcome' } & ProjectOutcome);
@@ -81,6 +81,12 @@ export interface AutoLabelManyResult {
   outcomes: ProjectOutcome[];
   /** The journal's warnings (e.g. an incomplete last line after a crash). */
   warnings: string[];
+  /**
+   * Other runs of the same journal database (another run name) that have already claimed some
+   * of these projects: this run starts a second job for each of those. Empty for a journal that
+   * holds one run (memory, file).
+   */
+  otherRuns: OtherRun[];
 }
 
 /** What a run needs of the client: its `request`, through `startAutoLabel` and `waitForJob`. */
@@ -154,7 +160,9 @@ const liveWorkers = (contents: JournalContents) => new Set(contents.shared?.work
  * @param options - see {@link AutoLabelManyOptions}
  * @returns the worklist and one outcome per input
  * @throws {@link ValidationError} before anything is sent: every problem of every input (with its
- * index and project), a journal from another configuration (unless `force`), a corrupt journal
+ * index and project), a journal from another configuration (unless `force`), a corrupt journal;
+ * the journal's own error when it fails mid-run (after every project got an outcome event saying
+ * what is known, and the journal was closed)
  * @remarks Per project: its intent is claimed (`journal.claim`: written and durable only when no
  * other intent of the same attempt is there) before the mutation is sent, and a lost claim sends
  * nothing; then `started` with the job id, `unknown` when the mutation's outcome is unknown, or
@@ -191,9 +199,10 @@ async function runJournaledJobs(
     const alive = liveWorkers(contents);
     const me = contents.shared?.worker;
     const worklist = buildWorklist(inputs, replay.projects, options, (w) => w !== me && alive.has(w));
+    const otherRuns = (await journal.otherRuns?.(inputs.map((i) => i.projectId))) ?? [];
     const emit = (event: ManyEvent) => options.onEvent?.(event);
-    emit({ event: 'worklist', worklist, warnings: contents.warnings });
-    if (options.dryRun) return { worklist, outcomes: [], warnings: contents.warnings };
+    emit({ event: 'worklist', worklist, warnings: contents.warnings, otherRuns });
+    if (options.dryRun) return { worklist, outcomes: [], warnings: contents.warnings, otherRuns };
 
     const secrets = inputs.map((i) => i.targetAPI.secretKey);
     const outcomes: (ProjectOutcome | undefined)[] = new Array(inputs.length);
@@ -202,22 +211,23 @@ async function runJournaledJobs(
       emit({ event: 'outcome', ...outcome });
     };
     // Each step awaits its own record, so a project's records are durable in order; records of
-    // different projects may be flushed together. After a failed append nothing more is started.
-    let journalFailed = false;
-    const failed = (error: unknown) => {
-      journalFailed = true;
-      throw error;
+    // different projects may be flushed together. After a failed append nothing more is started
+    // and no wait goes on (no outcome could be recorded): every project gets an outcome saying
+    // what is known, the journal is closed, and the run rejects with the journal's error. Every
+    // promise below has its handler where it is made: no failure is left unhandled.
+    let journalError: { error: unknown } | undefined;
+    const journalFailed = (error: unknown) => {
+      if (journalError) return;
+      journalError = { error };
+      abortWaits();
     };
-    const append = (record: JournalRecord) => journal.append(record).catch(failed);
-    await append({ type: 'run', at: now(), url });
-
-    for (const p of worklist) if (p.action === 'skip') settle(p.index, outcomeFromJournal(p, replay.projects.get(p.projectId)?.errors));
-
     // Waits begin together once every start is done: the shared poller then asks about all the
     // jobs in one getJobs per interval (a wait added alone is asked about at once, which during
     // a long start phase would mean one extra request per start).
     const toWait: { index: number; projectId: string; jobId: string }[] = [];
     const waited = new Set<string>();
+    /** The jobs this run started, by project (what a journal failure's summary can still tell). */
+    const startedJobs = new Map<string, string>();
     const wait = (index: number, projectId: string, jobId: string, earlier: boolean) => {
       waited.add(projectId);
       if (options.wait === false) settle(index, { projectId, outcome: 'started', jobId, fromJournal: earlier });
@@ -228,7 +238,122 @@ async function runJournaledJobs(
     const waitControllers = new Set<AbortController>();
     const abortWaits = () => waitControllers.forEach((c) => c.abort());
     options.signal?.addEventListener('abort', abortWaits, { once: true });
-    const waitFor = async (index: number, projectId: string, jobId: string) => {
+    try {
+      try {
+        await journal.append({ type: 'run', at: now(), url });
+      } catch (error) {
+        journalFailed(error);
+      }
+      if (!journalError) await runProjects();
+    } finally {
+      options.signal?.removeEventListener('abort', abortWaits);
+    }
+    if (journalError) {
+      // What is known of each project the run did not finish: its job, if it has one.
+      for (const p of worklist) {
+        if (outcomes[p.index]) continue;
+        const jobId = startedJobs.get(p.projectId) ?? p.jobId;
+        const message = jobId ? `job ${jobId} started; not waited for to the end: the journal failed` : 'not started: the journal failed first';
+        settle(p.index, { projectId: p.projectId, outcome: 'interrupted', ...(jobId && { jobId }), error: { message }, fromJournal: false });
+      }
+      throw journalError.error;
+    }
+    return { worklist, outcomes: outcomes as ProjectOutcome[], warnings: contents.warnings, otherRuns };
+
+    /** The starts, then the waits. Rejects never: a journal failure is noted in journalError. */
+    async function runProjects(): Promise<void> {
+      for (const p of worklist) if (p.action === 'skip') settle(p.index, outcomeFromJournal(p, replay.projects.get(p.projectId)?.errors));
+      for (const p of worklist) if (p.action === 'wait') wait(p.index, p.projectId, p.jobId!, true);
+      const queue = worklist.filter((p) => p.action === 'start');
+      // Workers sharing a journal begin at different places in the same list: each claims mostly
+      // projects nobody else is after, and no worker waits for another. A lost claim means this
+      // worker ran into another's part: it drops every project claimed meanwhile (one request) and
+      // goes on from another random place.
+      const scatter = () => queue.push(...queue.splice(0, Math.floor(Math.random() * queue.length)));
+      if (contents.shared) scatter();
+      let pruning: Promise<void> | undefined;
+      const prune = () =>
+        (pruning ??= (async () => {
+          const held = await journal.claims?.().catch(() => undefined);
+          if (held) {
+            const kept = queue.filter((p) => (held.get(p.projectId)?.attempt ?? 0) < (p.attempt ?? 1));
+            for (const p of queue) {
+              const claim = held.get(p.projectId);
+              if (claim && claim.attempt >= (p.attempt ?? 1)) settleLost(p, claim.worker);
+            }
+            queue.splice(0, queue.length, ...kept);
+          }
+          scatter();
+        })().finally(() => (pruning = undefined)));
+      const settleLost = (p: WorklistEntry, worker: string | undefined) => {
+        const message = `${worker ? `the worker ${worker}` : 'another worker'} claimed it first (attempt ${p.attempt ?? 1}): not sent by this run`;
+        settle(p.index, { projectId: p.projectId, outcome: 'claimed-elsewhere', ...(worker && { worker }), error: { message }, fromJournal: false });
+      };
+      const worker = async () => {
+        for (let p = queue.shift(); p; p = queue.shift()) {
+          if (journalError) return;
+          if (options.signal?.aborted) {
+            settle(p.index, { projectId: p.projectId, outcome: 'interrupted', error: { code: 'ABORTED', message: 'not started: the run was interrupted first' }, fromJournal: false });
+            continue;
+          }
+          await startOne(p, settleLost, contents.shared ? prune : undefined);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, Math.max(queue.length, 1)) }, worker));
+      if (journalError) return;
+      const own = Promise.all(toWait.map((w) => waitFor(w.index, w.projectId, w.jobId)));
+      await (contents.shared && journal.refresh && options.wait !== false ? takeOverDeadWorkers(own) : own);
+    }
+
+    /**
+     * Claims one project, starts its job and journals what happened. Rejects never: a failed
+     * record settles the project with what is known and notes the journal's failure.
+     */
+    async function startOne(p: WorklistEntry, settleLost: (p: WorklistEntry, worker: string | undefined) => void, prune: (() => Promise<void>) | undefined): Promise<void> {
+      const input = inputs[p.index]!;
+      let claim;
+      try {
+        claim = await journal.claim({ type: 'intent', at: now(), projectId: p.projectId, attempt: p.attempt ?? 1, config: projectConfig(input), ...(me !== undefined && { worker: me }) });
+      } catch (error) {
+        return journalFailed(error); // nothing sent: the project is settled as not started
+      }
+      if (!claim.won) {
+        settleLost(p, claim.holder);
+        if (prune) await prune();
+        return;
+      }
+      let job: JobSnapshot;
+      try {
+        // Not given the signal: a mutation on its way is let finish, so that its job id is journaled.
+        job = await startAutoLabel(client, input, { allowInsecureEndpoint });
+      } catch (error) {
+        const e = errorOf(error, secrets);
+        const unknown = isLabelkitError(error) && 'mutationOutcomeUnknown' in error && error.mutationOutcomeUnknown;
+        try {
+          if (unknown) await journal.append({ type: 'unknown', at: now(), projectId: p.projectId, error: e.message });
+          else await journal.append({ type: 'outcome', at: now(), projectId: p.projectId, outcome: 'not-started', errors: [e.message] });
+        } catch (appendError) {
+          journalFailed(appendError);
+        }
+        settle(p.index, { projectId: p.projectId, outcome: unknown ? 'outcome-unknown' : 'not-started', error: e, fromJournal: false });
+        return;
+      }
+      startedJobs.set(p.projectId, job.id);
+      emit({ event: 'started', projectId: p.projectId, jobId: job.id });
+      try {
+        await journal.append({ type: 'started', at: now(), projectId: p.projectId, jobId: job.id });
+      } catch (error) {
+        journalFailed(error);
+        const message = `job ${job.id} started, but the journal failed before it was recorded: a rerun reports this project unknown`;
+        settle(p.index, { projectId: p.projectId, outcome: 'outcome-unknown', jobId: job.id, error: { message }, fromJournal: false });
+        return;
+      }
+      wait(p.index, p.projectId, job.id, false);
+    }
+
+    /** Waits for one job and journals its outcome. Rejects never (see startOne). */
+    async function waitFor(index: number, projectId: string, jobId: string): Promise<void> {
+      if (journalError) return; // settled with what is known at the end
       let result: JobOutcome;
       const controller = new AbortController();
       if (options.signal?.aborted) controller.abort();
@@ -241,109 +366,42 @@ async function runJournaledJobs(
           onProgress: (job) => emit({ event: 'progress', projectId, jobId, status: job.status, progress: job.progress }),
         });
       } catch (error) {
+        if (journalError) return;
         // Stopped (Ctrl-C) or a non-transient failure (auth): the journal still says `started`.
-        settle(index, { projectId, outcome: 'interrupted', jobId, error: errorOf(error, secrets), fromJournal: false });
+        const stopped = options.signal?.aborted === true;
+        const why = stopped ? { code: 'ABORTED' as const, message: `job ${jobId} started; the run was interrupted while waiting for it (it keeps running on the service)` } : errorOf(error, secrets);
+        settle(index, { projectId, outcome: 'interrupted', jobId, error: why, fromJournal: false });
         return;
       } finally {
         waitControllers.delete(controller);
       }
       const errors = result.outcome === 'failed' ? firstLines(result.job).map((e) => redact(e, secrets)) : undefined;
-      await append({ type: 'outcome', at: now(), projectId, outcome: result.outcome, jobId, ...(errors && { errors }) });
-      settle(index, { projectId, outcome: result.outcome, jobId, job: result.job, ...(errors && { errors }), fromJournal: false });
-    };
-
-    for (const p of worklist) if (p.action === 'wait') wait(p.index, p.projectId, p.jobId!, true);
-
-    const queue = worklist.filter((p) => p.action === 'start');
-    // Workers sharing a journal begin at different places in the same list: each claims mostly
-    // projects nobody else is after, and no worker waits for another. A lost claim means this
-    // worker ran into another's part: it drops every project claimed meanwhile (one request) and
-    // goes on from another random place.
-    const scatter = () => queue.push(...queue.splice(0, Math.floor(Math.random() * queue.length)));
-    if (contents.shared) scatter();
-    let pruning: Promise<void> | undefined;
-    const prune = () =>
-      (pruning ??= (async () => {
-        const held = await journal.claims?.().catch(() => undefined);
-        if (held) {
-          const kept = queue.filter((p) => (held.get(p.projectId)?.attempt ?? 0) < (p.attempt ?? 1));
-          for (const p of queue) {
-            const claim = held.get(p.projectId);
-            if (claim && claim.attempt >= (p.attempt ?? 1)) settleLost(p, claim.worker);
-          }
-          queue.splice(0, queue.length, ...kept);
-        }
-        scatter();
-      })().finally(() => (pruning = undefined)));
-    const settleLost = (p: WorklistEntry, worker: string | undefined) => {
-      const message = `${worker ? `the worker ${worker}` : 'another worker'} claimed it first (attempt ${p.attempt ?? 1}): not sent by this run`;
-      settle(p.index, { projectId: p.projectId, outcome: 'claimed-elsewhere', ...(worker && { worker }), error: { message }, fromJournal: false });
-    };
-    const startOne = async (p: WorklistEntry) => {
-      const input = inputs[p.index]!;
-      const claim = await journal
-        .claim({ type: 'intent', at: now(), projectId: p.projectId, attempt: p.attempt ?? 1, config: projectConfig(input), ...(me !== undefined && { worker: me }) })
-        .catch(failed);
-      if (!claim.won) {
-        settleLost(p, claim.holder);
-        if (contents.shared) await prune();
-        return;
-      }
-      let job: JobSnapshot;
       try {
-        // Not given the signal: a mutation on its way is let finish, so that its job id is journaled.
-        job = await startAutoLabel(client, input, { allowInsecureEndpoint });
+        await journal.append({ type: 'outcome', at: now(), projectId, outcome: result.outcome, jobId, ...(errors && { errors }) });
       } catch (error) {
-        const e = errorOf(error, secrets);
-        if (isLabelkitError(error) && 'mutationOutcomeUnknown' in error && error.mutationOutcomeUnknown) {
-          await append({ type: 'unknown', at: now(), projectId: p.projectId, error: e.message });
-          settle(p.index, { projectId: p.projectId, outcome: 'outcome-unknown', error: e, fromJournal: false });
-        } else {
-          await append({ type: 'outcome', at: now(), projectId: p.projectId, outcome: 'not-started', errors: [e.message] });
-          settle(p.index, { projectId: p.projectId, outcome: 'not-started', error: e, fromJournal: false });
-        }
-        return;
+        journalFailed(error);
       }
-      await append({ type: 'started', at: now(), projectId: p.projectId, jobId: job.id });
-      emit({ event: 'started', projectId: p.projectId, jobId: job.id });
-      wait(p.index, p.projectId, job.id, false);
-    };
-    const worker = async () => {
-      for (let p = queue.shift(); p; p = queue.shift()) {
-        if (journalFailed) return;
-        if (options.signal?.aborted) {
-          settle(p.index, { projectId: p.projectId, outcome: 'interrupted', error: { code: 'ABORTED', message: 'the run was stopped before this project was started' }, fromJournal: false });
-          continue;
-        }
-        await startOne(p);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, Math.max(queue.length, 1)) }, worker));
-    try {
-      const own = Promise.all(toWait.map((w) => waitFor(w.index, w.projectId, w.jobId)));
-      await (contents.shared && journal.refresh && options.wait !== false ? takeOverDeadWorkers(own) : own);
-    } finally {
-      options.signal?.removeEventListener('abort', abortWaits);
+      // The job's end is known either way; the journal may still say `started` (a rerun waits again).
+      settle(index, { projectId, outcome: result.outcome, jobId, job: result.job, ...(errors && { errors }), fromJournal: false });
     }
-    return { worklist, outcomes: outcomes as ProjectOutcome[], warnings: contents.warnings };
 
     /**
      * While this run waits for its own jobs, and once more after: every heartbeat, reads the
      * journal again and waits for the started jobs (of this run's projects) of workers that died.
      * Waiting is only reading: a worker taken for dead that still runs makes two readers of one
-     * job, never a second job.
+     * job, never a second job. `own` and every adopted wait never reject (see waitFor).
      */
     async function takeOverDeadWorkers(own: Promise<unknown>): Promise<void> {
       const everyMs = contents.shared!.heartbeatMs;
       const indexOf = new Map(inputs.map((input, index) => [input.projectId, index]));
       const adopted: Promise<void>[] = [];
       let ownDone = false;
-      void own.then(() => (ownDone = true));
+      const ownEnded = own.then(() => (ownDone = true));
       for (;;) {
         let timer: ReturnType<typeof setTimeout> | undefined;
-        await Promise.race([own, new Promise((r) => (timer = setTimeout(r, everyMs)))]);
+        await Promise.race([ownEnded, new Promise((r) => (timer = setTimeout(r, everyMs)))]);
         clearTimeout(timer);
-        if (options.signal?.aborted || journalFailed) break;
+        if (options.signal?.aborted || journalError) break;
         const fresh = await journal.refresh!().catch(() => undefined);
         let found = 0;
         if (fresh) {
@@ -360,7 +418,7 @@ async function runJournaledJobs(
         if (ownDone && found === 0) break;
         if (ownDone) await Promise.all(adopted);
       }
-      await Promise.all([own, ...adopted]);
+      await Promise.all([ownEnded, ...adopted]);
     }
   } finally {
     await journal.close();

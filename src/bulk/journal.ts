@@ -55,6 +55,14 @@ export interface IntentRecord {
 /** What {@link Journal.claim} answers. */
 export type ClaimResult = { won: true } | { won: false; /** The worker whose intent holds the claim, when known. */ holder?: string };
 
+/** Another run of the same journal database that has claimed some of this run's projects. */
+export interface OtherRun {
+  /** Its name (`--journal-name`). */
+  run: string;
+  /** How many of this run's projects it claimed (started, or tried to). */
+  projects: number;
+}
+
 /** A worker of a shared journal, as its heartbeat shows it. */
 export interface JournalWorker {
   /** Its id, e.g. `host:pid:ab12`. */
@@ -122,6 +130,14 @@ export interface Journal {
    * request rather than one lost claim each. Absent on journals that one run holds alone.
    */
   claims?(): Promise<Map<string, { attempt: number; worker?: string }>>;
+  /**
+   * The other runs of the same store (a database holds many runs, by name) that have claimed
+   * some of these projects: a second run over the same projects starts a second job for each,
+   * which the run then says before it starts anything. Absent on journals that hold one run.
+   * @param projectIds - this run's projects
+   * @returns each other run's name and how many of these projects it claimed, most first
+   */
+  otherRuns?(projectIds: string[]): Promise<OtherRun[]>;
   /**
    * Reads the journal again (a shared journal: what the other workers wrote since), for a run
    * that takes over the jobs of workers that died. Absent on journals that one run holds alone.

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { LabelkitError, ValidationError } from 'labelkit';
 import type { ValidationProblem } from 'labelkit';
 import type { Pool, PoolClient } from 'pg';
-import { errorCode } from '../shared/classify.js';
+import { classifyDatabaseFailure, errorCode } from '../shared/classify.js';
 import { HEARTBEAT_MS } from '../shared/constants.js';
 import { redact, redactUrl, urlSecrets } from '../shared/redact.js';
 import { checkJournalRecord } from './journal.js';
@@ -35,7 +35,24 @@ export interface PostgresJournalOptions {
   connections?: number;
   /** The database schema holding the tables. @defaultValue 'labelkit_journal' */
   schema?: string;
+  /**
+   * How long (ms) each call keeps trying when the database cannot be reached, dropped the
+   * connection or is restarting, from its first failure, with back-off (50 ms doubling to 1 s);
+   * 0 fails at once. A record whose write may or may not have committed is looked for after
+   * reconnecting and written only when it is not there. @defaultValue 30000
+   */
+  retryMs?: number;
+  /**
+   * Told when the database is lost (`lost`, with the reason) and when it answers again (`back`,
+   * with how long it was away): for a line in a log. Never holds the password.
+   */
+  onConnection?: (change: { state: 'lost' | 'back'; message: string; afterMs?: number }) => void;
 }
+
+/** Default of {@link PostgresJournalOptions.retryMs}. */
+export const DEFAULT_JOURNAL_RETRY_MS = 30_000;
+/** The longest {@link PostgresJournalOptions.retryMs}: one hour. */
+export const MAX_JOURNAL_RETRY_MS = 3_600_000;
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$/;
 const SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -80,6 +97,8 @@ function checkPostgresJournalOptions(options: PostgresJournalOptions): Validatio
   }
   const n = options.connections;
   if (n !== undefined && !(Number.isInteger(n) && n >= 2 && n <= 100)) problems.push({ path: 'connections', message: 'must be an integer from 2 to 100' });
+  const retry = options.retryMs;
+  if (retry !== undefined && !(Number.isInteger(retry) && retry >= 0 && retry <= MAX_JOURNAL_RETRY_MS)) problems.push({ path: 'retryMs', message: `must be an integer from 0 to ${MAX_JOURNAL_RETRY_MS} (ms)` });
   if (options.schema !== undefined && !SCHEMA.test(options.schema)) problems.push({ path: 'schema', message: 'must be a lower-case SQL identifier (letters, digits, _)' });
   return problems;
 }
@@ -121,7 +140,12 @@ function schemaSql(s: string): string[] {
  * closed the journal). A record holds no secret (the same records as the file journal; errors
  * redacted), and every error this journal throws has the URL's password redacted. Statements run
  * one by one in autocommit with `synchronous_commit` on: a record is durable when its promise
- * resolves.
+ * resolves. A database that cannot be reached, drops the connection or restarts is tried again
+ * for `retryMs` (30 s) with back-off, so that a restart costs no worker; a write whose answer was
+ * lost is looked for before it is written again (a claim finds its own intent), so nothing is
+ * written twice. Errors: `NETWORK` (unreachable, dropped, timed out), `AUTH` (login refused),
+ * {@link ValidationError} on `journal` (no such database, no right to create the tables: what
+ * to create).
  * @example
  * ```ts
  * import { autoLabelMany, openPostgresJournal } from 'labelkit-tools/bulk';
@@ -135,32 +159,111 @@ export function openPostgresJournal(options: PostgresJournalOptions): Journal {
   const { url, name } = options;
   const s = options.schema ?? 'labelkit_journal';
   const heartbeatMs = options.heartbeatMs ?? 5000;
+  const retryMs = options.retryMs ?? DEFAULT_JOURNAL_RETRY_MS;
   // A new id at each open: a worker is one open journal.
   let worker = '';
   const secrets = [...urlSecrets(url), process.env.PGPASSWORD];
   const where = `the PostgreSQL journal ${displayDatabaseUrl(url)} (run ${name})`;
+  const user = URL.canParse(url) ? decodeURIComponent(new URL(url).username) || process.env.PGUSER || 'its user' : 'its user';
   let pool: Pool | undefined;
   let beat: ReturnType<typeof setInterval> | undefined;
   let tablesExist = false;
 
+  /** What someone has to create or grant for a `setup` failure. */
+  const whatToCreate = (code: string | undefined): string => {
+    if (code === '3D000') return 'create the database (createdb, or CREATE DATABASE as its owner), or name one that exists in --journal';
+    return (
+      `the user ${user} may not create or write the journal's tables: once, as an owner, create them for it (CREATE SCHEMA ${s} AUTHORIZATION ${user}; or GRANT CREATE ON DATABASE to ${user}), ` +
+      `or, where the schema ${s} exists, GRANT USAGE ON SCHEMA ${s} and SELECT, INSERT, UPDATE ON ALL TABLES IN SCHEMA ${s} (and its sequences) to ${user}`
+    );
+  };
+
   /**
-   * An error of the database as this journal tells it: where, and never the password. A server
-   * that cannot be reached (or that dropped the connection) is a labelkit error of code
-   * `NETWORK` (the CLI's exit 4); anything else (a refused login, a missing permission) is an
-   * Error with the server's words.
+   * An error of the database as this journal tells it: where, and never the password. By
+   * {@link classifyDatabaseFailure}: a server that cannot be reached, dropped the connection or
+   * timed out is a labelkit error of code `NETWORK` (the CLI's exit 4); a refused login one of
+   * code `AUTH` (exit 3); a missing database or missing rights a {@link ValidationError} on
+   * `journal` saying what to create (exit 2); anything else an Error with the server's words.
    */
-  const fail = (error: unknown): never => {
+  const fail = (error: unknown, after = ''): never => {
     if (error instanceof ValidationError) throw error;
     const message = error instanceof Error ? error.message : '';
     const code = errorCode(error);
-    const text = redact(`${where}: ${message || code || String(error)}`, secrets);
-    const unreachable = code !== undefined && (/^(E[A-Z]+|08...|57P0[1-3])$/.test(code) || /timeout|terminated/i.test(message));
-    throw unreachable ? new LabelkitError('NETWORK', `[Network] ${text}`, { secrets }) : new Error(text);
+    const text = redact(`${where}: ${message || code || String(error)}${after}`, secrets);
+    switch (classifyDatabaseFailure(error)) {
+      case 'connection':
+        throw new LabelkitError('NETWORK', `[Network] ${text}`, { secrets });
+      case 'auth':
+        throw new LabelkitError('AUTH', `[Auth] ${text}`, { secrets });
+      case 'setup':
+        throw new ValidationError([{ path: 'journal', message: `${text}: ${whatToCreate(code)}` }]);
+      default:
+        throw new Error(text);
+    }
   };
-  const query = async <R extends Record<string, unknown>>(sql: string, values: unknown[] = []) => {
+
+  // One outage at a time is told: the first call that loses the database says so, the first
+  // that reaches it again says it is back.
+  let downSince: number | undefined;
+  const lost = (error: unknown) => {
+    if (downSince !== undefined) return;
+    downSince = Date.now();
+    const message = error instanceof Error ? error.message : String(error);
+    options.onConnection?.({ state: 'lost', message: redact(`${where}: ${message || errorCode(error) || 'connection lost'}`, secrets) });
+  };
+  const back = () => {
+    if (downSince === undefined) return;
+    const afterMs = Date.now() - downSince;
+    downSince = undefined;
+    options.onConnection?.({ state: 'back', message: `${where} answers again`, afterMs });
+  };
+
+  /**
+   * Runs one step, and runs it again while the database cannot be reached (for `retryMs` from
+   * the first failure, 50 ms doubling to 1 s between tries). `retrying` tells the step that an
+   * earlier try failed on the connection: its write may have committed, so it looks first.
+   */
+  const persist = async <T>(step: (retrying: boolean) => Promise<T>): Promise<T> => {
+    let firstFailure: number | undefined;
+    let delay = 50;
+    for (let retrying = false; ; retrying = true) {
+      try {
+        const result = await step(retrying);
+        back();
+        return result;
+      } catch (error) {
+        if (!pool || classifyDatabaseFailure(error) !== 'connection') fail(error);
+        firstFailure ??= Date.now();
+        const waited = Date.now() - firstFailure;
+        if (waited + delay > retryMs) fail(error, retryMs > 0 ? ` (tried again for ${Math.round(waited / 100) / 10}s)` : '');
+        lost(error);
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        delay = Math.min(delay * 2, 1000);
+      }
+    }
+  };
+  const open = (): Pool => {
     if (!pool) throw new Error(`${where} is not open`);
-    return (await pool.query<R>(sql, values).catch(fail)).rows;
+    return pool;
   };
+  const query = async <R extends Record<string, unknown>>(sql: string, values: unknown[] = []) => (await persist(() => open().query<R>(sql, values))).rows;
+
+  /**
+   * Writes one record exactly once: after a connection failure (the insert may have committed
+   * before the answer was lost) it looks for the record first, by this worker, type, project
+   * and content, which hold the time to the millisecond.
+   */
+  const insertRecord = (type: string, projectId: string | null, attempt: number | null, record: Record<string, unknown>) =>
+    persist(async (retrying) => {
+      if (retrying) {
+        const found = await open().query(
+          `SELECT 1 FROM ${s}.records WHERE run = $1 AND worker = $2 AND type = $3 AND project_id IS NOT DISTINCT FROM $4 AND record = $5::jsonb LIMIT 1`,
+          [name, worker, type, projectId, record],
+        );
+        if ((found.rowCount ?? 0) > 0) return;
+      }
+      await open().query(`INSERT INTO ${s}.records (run, worker, type, project_id, attempt, record) VALUES ($1, $2, $3, $4, $5, $6)`, [name, worker, type, projectId, attempt, record]);
+    });
 
   const read = async (): Promise<JournalContents> => {
     if (!tablesExist) return { records: [], warnings: [], shared: { worker, workers: [], heartbeatMs } };
@@ -179,23 +282,23 @@ export function openPostgresJournal(options: PostgresJournalOptions): Journal {
     return { records, warnings: [], shared: { worker, workers: workers.map((w): JournalWorker => ({ id: w.id, alive: w.alive })), heartbeatMs } };
   };
 
-  const createTables = async () => {
-    let client: PoolClient | undefined;
-    try {
-      client = await pool!.connect();
-      await client.query('BEGIN');
-      // Two workers creating the tables at once would collide in the catalog (a unique
-      // violation): one creates, the other waits for it, then finds them.
-      await client.query(`SELECT pg_advisory_xact_lock(hashtext('labelkit journal schema'))`);
-      for (const sql of schemaSql(s)) await client.query(sql);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client?.query('ROLLBACK').catch(() => undefined);
-      fail(error);
-    } finally {
-      client?.release();
-    }
-  };
+  const createTables = () =>
+    persist(async () => {
+      const client: PoolClient = await open().connect();
+      try {
+        await client.query('BEGIN');
+        // Two workers creating the tables at once would collide in the catalog (a unique
+        // violation): one creates, the other waits for it, then finds them.
+        await client.query(`SELECT pg_advisory_xact_lock(hashtext('labelkit journal schema'))`);
+        for (const sql of schemaSql(s)) await client.query(sql);
+        await client.query('COMMIT');
+        client.release();
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        client.release(true); // a connection that failed is not given back to the pool
+        throw error;
+      }
+    });
 
   const checkVersion = async () => {
     const [exists] = await query<{ meta: string | null; records: string | null }>(`SELECT to_regclass($1) AS meta, to_regclass($2) AS records`, [`${s}.meta`, `${s}.records`]);
@@ -213,17 +316,25 @@ export function openPostgresJournal(options: PostgresJournalOptions): Journal {
       worker = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
       const { Pool: PgPool } = await import('pg');
       // synchronous_commit on whatever the server's default: a record is durable once written.
-      pool = new PgPool({ connectionString: url, max: options.connections ?? 6, application_name: 'labelkit journal', options: '-c synchronous_commit=on' });
-      // An idle connection the server drops must not crash the process: the next query fails, named.
+      // A connection attempt gives up after 10 s (a host that drops packets), then is tried again within retryMs.
+      pool = new PgPool({ connectionString: url, max: options.connections ?? 6, application_name: 'labelkit journal', options: '-c synchronous_commit=on', connectionTimeoutMillis: 10_000 });
+      // An idle connection the server drops must not crash the process: the pool forgets it, the next query opens another.
       pool.on('error', () => undefined);
       try {
         if (!options.readOnly) {
           // Tables found (the usual case) cost one check; created, they are checked once after.
           tablesExist = (await checkVersion()) || ((await createTables()), await checkVersion());
           await query(`INSERT INTO ${s}.runs (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`, [name]);
-          await query(`INSERT INTO ${s}.workers (run, worker, host, pid, heartbeat_ms) VALUES ($1, $2, $3, $4, $5)`, [name, worker, hostname(), process.pid, heartbeatMs]);
+          await query(`INSERT INTO ${s}.workers (run, worker, host, pid, heartbeat_ms) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (run, worker) DO NOTHING`, [name, worker, hostname(), process.pid, heartbeatMs]);
+          // One beat at a time: while the database is away, beats do not pile up in the pool's queue.
+          let beating = false;
           beat = setInterval(() => {
-            void pool?.query(`UPDATE ${s}.workers SET heartbeat_at = now() WHERE run = $1 AND worker = $2`, [name, worker]).catch(() => undefined);
+            if (beating || !pool) return;
+            beating = true;
+            void pool
+              .query(`UPDATE ${s}.workers SET heartbeat_at = now() WHERE run = $1 AND worker = $2`, [name, worker])
+              .catch(() => undefined)
+              .finally(() => (beating = false));
           }, heartbeatMs);
           beat.unref();
         } else {
@@ -251,24 +362,32 @@ export function openPostgresJournal(options: PostgresJournalOptions): Journal {
       }
       const projectId = rest.type === 'run' ? null : rest.projectId;
       const attempt = rest.type === 'intent' ? (rest.attempt ?? null) : null;
-      await query(`INSERT INTO ${s}.records (run, worker, type, project_id, attempt, record) VALUES ($1, $2, $3, $4, $5, $6)`, [name, worker, rest.type, projectId, attempt, rest]);
+      await insertRecord(rest.type, projectId, attempt, rest);
     },
     async claim(intent) {
       if (options.readOnly) throw new Error(`${where} was opened read-only`);
       const { worker: _ignored, ...rest } = intent;
       // One statement, one round trip: the insert, or (when another worker's intent holds the
       // key) that worker, where this statement's snapshot already sees it.
-      const rows = await query<{ won: boolean; worker: string }>(
-        `WITH ins AS (
-           INSERT INTO ${s}.records (run, worker, type, project_id, attempt, record) VALUES ($1, $2, 'intent', $3, $4, $5)
-           ON CONFLICT (run, project_id, attempt) WHERE type = 'intent' DO NOTHING RETURNING worker)
-         SELECT true AS won, worker FROM ins
-         UNION ALL
-         SELECT false, worker FROM ${s}.records
-          WHERE run = $1 AND type = 'intent' AND project_id = $3 AND attempt = $4 AND NOT EXISTS (SELECT 1 FROM ins)`,
-        [name, worker, intent.projectId, intent.attempt, rest],
-      );
-      if (rows[0]?.won) return { won: true };
+      let answerLost = false;
+      const rows = await persist(async (retrying) => {
+        answerLost ||= retrying;
+        return (
+          await open().query<{ won: boolean; worker: string; mine: boolean }>(
+            `WITH ins AS (
+               INSERT INTO ${s}.records (run, worker, type, project_id, attempt, record) VALUES ($1, $2, 'intent', $3, $4, $5)
+               ON CONFLICT (run, project_id, attempt) WHERE type = 'intent' DO NOTHING RETURNING worker)
+             SELECT true AS won, worker, true AS mine FROM ins
+             UNION ALL
+             SELECT false, worker, record = $5::jsonb FROM ${s}.records
+              WHERE run = $1 AND type = 'intent' AND project_id = $3 AND attempt = $4 AND NOT EXISTS (SELECT 1 FROM ins)`,
+            [name, worker, intent.projectId, intent.attempt, rest],
+          )
+        ).rows;
+      });
+      // An earlier try of this claim whose answer was lost had committed it: this worker's intent,
+      // this very record, holds the key.
+      if (rows[0]?.won || (answerLost && rows[0]?.worker === worker && rows[0].mine)) return { won: true };
       return { won: false, ...(rows[0] && { holder: rows[0].worker }) };
     },
     async claims() {
@@ -280,16 +399,27 @@ export function openPostgresJournal(options: PostgresJournalOptions): Journal {
       );
       return new Map(rows.map((r) => [r.project_id, { attempt: r.attempt, worker: r.worker }]));
     },
+    async otherRuns(projectIds) {
+      if (!tablesExist || projectIds.length === 0) return [];
+      const rows = await query<{ run: string; projects: string }>(
+        `SELECT run, count(DISTINCT project_id) AS projects FROM ${s}.records
+          WHERE type = 'intent' AND run <> $1 AND project_id = ANY($2::text[])
+          GROUP BY run ORDER BY count(DISTINCT project_id) DESC, run`,
+        [name, projectIds],
+      );
+      return rows.map((r) => ({ run: r.run, projects: Number(r.projects) }));
+    },
     async close() {
       clearInterval(beat);
       beat = undefined;
-      const open = pool;
-      if (!open) return;
+      const opened = pool;
+      if (!opened) return;
       try {
-        if (!options.readOnly) await open.query(`UPDATE ${s}.workers SET ended_at = now() WHERE run = $1 AND worker = $2`, [name, worker]).catch(() => undefined);
+        // Tried once: a database gone at the end costs no wait (the heartbeat lapses instead).
+        if (!options.readOnly) await opened.query(`UPDATE ${s}.workers SET ended_at = now() WHERE run = $1 AND worker = $2`, [name, worker]).catch(() => undefined);
       } finally {
         pool = undefined;
-        await open.end().catch(() => undefined);
+        await opened.end().catch(() => undefined);
       }
     },
   };

@@ -96,8 +96,17 @@ export function validateManyInputs(inputs: unknown, options: { allowInsecureEndp
   return problems;
 }
 
-function describeConfig(c: JournalProjectConfig): string {
-  return `endpoint ${c.endpoint}, ${c.numberOfFilesPerRequest} files per request, labeler ${c.labelerEmail}, role ${c.role ?? 'default'}`;
+/** Each setting a journal remembers: the input path that names it (a flag, in the CLI), and its words. */
+const CONFIG_FIELDS: readonly { key: keyof JournalProjectConfig; path: string; words: string }[] = [
+  { key: 'endpoint', path: 'input.targetAPI.endpoint', words: 'endpoint' },
+  { key: 'numberOfFilesPerRequest', path: 'input.options.numberOfFilesPerRequest', words: 'files per request' },
+  { key: 'labelerEmail', path: 'input.labelerEmail', words: 'labeler' },
+  { key: 'role', path: 'input.role', words: 'role' },
+];
+
+/** Up to three project ids, then how many more. */
+function someProjects(ids: readonly string[]): string {
+  return ids.length <= 3 ? ids.join(', ') : `${ids.slice(0, 3).join(', ')} and ${ids.length - 3} more`;
 }
 
 /**
@@ -106,9 +115,13 @@ function describeConfig(c: JournalProjectConfig): string {
  * @param url - the service this run talks to
  * @param journal - the journal's service URL and project states
  * @param inputs - this run's inputs
- * @returns one problem per difference (path `journal`); empty when the journal fits
+ * @returns one problem per difference, whatever the number of projects it touches: the service
+ * URL (path `journal`), and each changed setting (its input path, e.g.
+ * `input.options.numberOfFilesPerRequest`) with its old and new value, how many projects and
+ * which (the first three); empty when the journal fits
  * @remarks Compares the service URL of the latest `run` record, and for each project of this run
- * the config of its latest `intent` (endpoint, files per request, labeler, role).
+ * the config of its latest `intent` (endpoint, files per request, labeler, role). One flag
+ * changed over a hundred projects is one problem, not a hundred.
  * @example
  * ```ts
  * configMismatches('https://a/graphql', { url: 'https://b/graphql', projects: new Map() }, []);
@@ -124,12 +137,27 @@ export function configMismatches(
   if (journal.url !== undefined && journal.url !== url) {
     problems.push({ path: 'journal', message: `was written for the service at ${journal.url}; this run uses ${url}` });
   }
+  // By setting and by (old, new) value: the projects that differ that way.
+  const changes = new Map<string, { field: (typeof CONFIG_FIELDS)[number]; before: unknown; now: unknown; projects: string[] }>();
   for (const input of inputs) {
     const before = journal.projects.get(input.projectId)?.config;
     if (!before) continue;
     const now = projectConfig(input);
-    const same = (Object.keys(now) as (keyof JournalProjectConfig)[]).every((k) => now[k] === before[k]);
-    if (!same) problems.push({ path: 'journal', message: `project ${input.projectId} was run with ${describeConfig(before)}; this run uses ${describeConfig(now)}` });
+    for (const field of CONFIG_FIELDS) {
+      if (now[field.key] === before[field.key]) continue;
+      const key = JSON.stringify([field.key, before[field.key], now[field.key]]);
+      const change = changes.get(key) ?? { field, before: before[field.key], now: now[field.key], projects: [] };
+      change.projects.push(input.projectId);
+      changes.set(key, change);
+    }
+  }
+  for (const { field, before, now, projects } of changes.values()) {
+    const n = projects.length;
+    const shown = (v: unknown) => (v === null ? 'the default' : String(v));
+    problems.push({
+      path: field.path,
+      message: `${n} project${n === 1 ? '' : 's'} of the journal (${someProjects(projects)}) ${n === 1 ? 'was' : 'were'} run with ${field.words} ${shown(before)}; this run uses ${shown(now)}`,
+    });
   }
   return problems;
 }

@@ -3,6 +3,7 @@ import { EXIT } from './exitCodes.js';
 import type { ExitCode } from './exitCodes.js';
 import { isLabelSetsAsCodeError } from '../labelSets/errors.js';
 import { WaitInterrupted } from './interrupted.js';
+import { JournalFailure } from './journalFailure.js';
 import { CliUsageError } from './usageError.js';
 
 /**
@@ -10,6 +11,7 @@ import { CliUsageError } from './usageError.js';
  *
  * @param error - anything a command threw
  * @returns the exit code: by the labelkit error's `code`, 2 for a {@link CliUsageError}, by the
+ * journal failure's cause's, by the
  * label-set workflow's `code` (file, plan, destructive: 2; changed since the plan: 10; a failed
  * write: its cause's), else 1
  * @remarks The one mapping from labelkit errors (their `code` field) to exit codes. Apart from
@@ -23,6 +25,8 @@ import { CliUsageError } from './usageError.js';
 export function exitCodeOf(error: unknown): ExitCode {
   if (error instanceof CliUsageError) return EXIT.usage;
   if (error instanceof WaitInterrupted) return EXIT.interrupted;
+  // A many-project run's journal: the code of what failed (4 unreachable, 3 login refused).
+  if (error instanceof JournalFailure) return exitCodeOf(error.cause);
   if (isLabelSetsAsCodeError(error)) {
     switch (error.code) {
       case 'FILE':

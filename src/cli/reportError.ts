@@ -4,6 +4,7 @@ import type { LabelkitError } from 'labelkit';
 import type { ConnectionSources } from './connection.js';
 import type { Printer } from './io.js';
 import { WaitInterrupted } from './interrupted.js';
+import { JournalFailure } from './journalFailure.js';
 import { inFlagTerms } from './optionFlags.js';
 import type { OptionFlags } from './optionFlags.js';
 import { CliUsageError } from './usageError.js';
@@ -115,6 +116,9 @@ export function reportError(error: unknown, printer: Printer, options: { verbose
     const again = error.jobIds.length > 0 ? ` (hint: labelkit jobs ${error.jobIds.join(' ')} --wait waits again)` : '';
     printer.err(`labelkit: ${error.message}${again}`);
     return;
+  } else if (error instanceof JournalFailure) {
+    // The journal's message names it (a database URL without its password); the hint its flag.
+    printer.err(own`labelkit: ${error.message} (hint: ${ownWords(error.hint)})`);
   } else if (isLabelkitError(error) && error.code === 'VALIDATION') {
     // The client names its options (`options.url`); the command line has a flag or a variable for the URL and the token.
     const from: Record<string, string | undefined> = { 'options.url': options.connection?.url, 'options.token': options.connection?.credential };

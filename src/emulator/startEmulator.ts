@@ -29,11 +29,11 @@ export interface RunningEmulator {
  * @example
  * ```ts
  * import { startEmulator } from 'labelkit/emulator';
- * import { createLabelingClient } from 'labelkit';
+ * import { createLabelingClient, getCabinet } from 'labelkit';
  *
  * const emu = await startEmulator();
  * const client = createLabelingClient({ url: emu.url, token: emu.token });
- * console.log(await client.getCabinet('demo-project', 'LABELER')); // { id: 'demo-project:labeler' }
+ * console.log(await getCabinet(client, 'demo-project', 'LABELER')); // { id: 'demo-project:labeler' }
  * client.close();
  * await emu.close();
  * ```

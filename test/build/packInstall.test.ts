@@ -137,7 +137,7 @@ describe('npm install of both tarballs', () => {
     expect(existsSync(join(toolsDir, 'node_modules', 'pg'))).toBe(false);
     const source = [
       "import { openPostgresJournal } from 'labelkit-tools/bulk';",
-      "const journal = openPostgresJournal({ url: 'postgres://someone:SENTINEL-pack-pass@127.0.0.1:1/db', name: 'packed' });",
+      "const journal = openPostgresJournal({ url: 'postgres://someone:SENTINEL-pack-pass@127.0.0.1:1/db', name: 'packed', retryMs: 0 });",
       'await journal.open().then(() => console.log("opened?"), (e) => console.log(e.code, e.message));',
     ].join('\n');
     writeFileSync(join(toolsDir, 'journal.mjs'), source);

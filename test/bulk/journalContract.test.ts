@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useTempDirs } from '../support/tempDirs.js';
-import { createMemoryJournal, openFileJournal, openPostgresJournal } from '../../src/bulk/index.js';
+import { autoLabelMany, createMemoryJournal, openFileJournal, openPostgresJournal } from '../../src/bulk/index.js';
+import type { AutoLabelInput, LabelingClient } from '../../src/client/index.js';
 import type { Journal, JournalProjectConfig } from '../../src/bulk/index.js';
 import { startTestPostgres } from '../support/postgres.js';
 
@@ -81,5 +82,37 @@ describe.each(backends)('the journal contract: $name', (backend) => {
     if (backend.name === 'postgres') expect(lost).toMatchObject({ holder: expect.stringMatching(/:\d+:[0-9a-f]{6}$/) });
     expect(await later.claim(intent('p2', 2))).toEqual({ won: true });
     await later.close();
+  });
+
+  it('keeps autoLabelMany from sending a project whose claim another claimer took after the run read the journal', async () => {
+    const run = backend.newRun();
+    const [journal, rival = journal] = [run.claimers[0]!, run.claimers[1]];
+    if (rival !== journal) await rival.open();
+    // The rival claims p-lost at the last moment: after the run's worklist, just before its own claim.
+    let raced = false;
+    const racing: Journal = {
+      ...journal,
+      claim: async (i) => {
+        if (i.projectId === 'p-lost' && !raced) {
+          raced = true;
+          expect(await rival.claim({ ...i, at: new Date().toISOString() })).toEqual({ won: true });
+        }
+        return journal.claim(i);
+      },
+    };
+    const sent: string[] = [];
+    const client = {
+      url: 'https://service.example.com/graphql',
+      startAutoLabel: async (i: AutoLabelInput) => (sent.push(i.projectId), { id: `job-${i.projectId}`, status: 'IN_PROGRESS', progress: 0 }),
+      waitForJob: async () => {
+        throw new Error('not waited for (wait: false)');
+      },
+    } as unknown as LabelingClient;
+    const inputs = ['p-a', 'p-lost', 'p-b'].map((projectId): AutoLabelInput => ({ projectId, labelerEmail: config.labelerEmail, options: { numberOfFilesPerRequest: 2 }, targetAPI: { endpoint: config.endpoint, secretKey: 'SENTINEL-contract' } }));
+    const result = await autoLabelMany(client, inputs, { journal: racing, wait: false, concurrency: 1 });
+    if (rival !== journal) await rival.close();
+    expect(raced).toBe(true);
+    expect(sent.sort()).toEqual(['p-a', 'p-b']);
+    expect(result.outcomes.map((o) => [o.projectId, o.outcome])).toEqual([['p-a', 'started'], ['p-lost', 'claimed-elsewhere'], ['p-b', 'started']]);
   });
 });

@@ -90,7 +90,7 @@ describe.skipIf(pg.skip !== undefined)(`openPostgresJournal${pg.skip ? ` (skippe
 
   it('never shows the URL password: not in the error of a failed connection, its fields or stack', async () => {
     const password = 'SENTINEL-pg-password-31';
-    const journal = openPostgresJournal({ url: `postgres://someone:${password}@127.0.0.1:1/db`, name: 'nowhere' });
+    const journal = openPostgresJournal({ url: `postgres://someone:${password}@127.0.0.1:1/db`, name: 'nowhere', retryMs: 0 });
     const error = (await journal.open().catch((e: unknown) => e)) as Error;
     expect(error).toBeInstanceOf(Error);
     expect(error.message).toContain('postgres://someone:***@127.0.0.1:1/db');
@@ -100,7 +100,7 @@ describe.skipIf(pg.skip !== undefined)(`openPostgresJournal${pg.skip ? ` (skippe
   it('never shows a password given in the query string (which the driver reads too): not in the message, its fields or stack', async () => {
     const password = 'SENTINEL-pg-query-password-32';
     const sslPassword = 'SENTINEL-pg-sslpassword-33';
-    const journal = openPostgresJournal({ url: `postgres://someone@127.0.0.1:1/db?password=${password}&sslpassword=${sslPassword}&application_name=x`, name: 'nowhere' });
+    const journal = openPostgresJournal({ url: `postgres://someone@127.0.0.1:1/db?password=${password}&sslpassword=${sslPassword}&application_name=x`, name: 'nowhere', retryMs: 0 });
     const error = (await journal.open().catch((e: unknown) => e)) as Error;
     expect(error).toBeInstanceOf(Error);
     expect(error.message).toContain('postgres://someone@127.0.0.1:1/db?password=***&sslpassword=***&application_name=x');

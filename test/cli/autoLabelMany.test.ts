@@ -110,7 +110,9 @@ describe('labelkit auto-label over many projects', () => {
     const requests = service.requests.length;
     const other = await runCli(['auto-label', '--labeler-email', 'many@example.com', '--endpoint', model.url, '--files-per-request', '3', '--projects', projectsFile, '--journal', journal], env());
     expect(other.code).toBe(2);
-    expect(other.stderr).toContain(`project ${demoProjectId(1)} was run with endpoint ${model.url}, 2 files per request`);
+    // One flag changed over 40 projects: one line for it (the count, three of the projects), not one per project.
+    expect(other.stderr).toContain(`--files-per-request: 40 projects of the journal (${demoProjectId(1)}, ${demoProjectId(2)}, ${demoProjectId(3)} and 37 more) were run with files per request 2; this run uses 3`);
+    expect(other.stderr.trim().split('\n')).toHaveLength(4);
     expect(other.stderr).toContain('--journal: use another journal file, or --force to use this one anyway');
     expect(service.requests.length).toBe(requests);
     const forced = await runCli(['auto-label', '--labeler-email', 'many@example.com', '--endpoint', model.url, '--files-per-request', '3', '--projects', projectsFile, '--journal', journal, '--force', '--json'], env());
@@ -138,6 +140,28 @@ describe('labelkit auto-label over many projects', () => {
     expect(rerun.code).toBe(0);
     expect(jobsOf(more)).toEqual(more.map(() => 1));
     expect(rerun.stderr).toContain('20 projects: 20 delivered');
+  });
+
+  it('after Ctrl-C says once that the run was interrupted, and per project only what is known: started (its job) or not started', async () => {
+    const more = ids(65, 84);
+    service.mutationDelayMs = 40;
+    const run = startCli(args(...more.flatMap((p) => ['--project', p]), '--concurrency', '2', '--wait'), env());
+    await run.waitFor(/(started job[^]*?){4}/);
+    run.child.kill('SIGINT');
+    const stopped = await run.exited;
+    service.mutationDelayMs = 0;
+    expect(stopped.code).toBe(130);
+    const rows = stopped.stdout.split('\n').filter((l) => l.startsWith('demo-project-'));
+    expect(rows).toHaveLength(20);
+    expect(stopped.stdout + stopped.stderr).not.toMatch(/\[Network\]|aborted/);
+    const interrupted = rows.filter((r) => /\binterrupted\b/.test(r));
+    expect(interrupted.length).toBeGreaterThan(0);
+    for (const row of interrupted) expect(row).toMatch(/^demo-project-\d+\s+(job-\d+\s+interrupted\s+started; not waited for to the end|-\s+interrupted\s+not started)$/);
+    const waiting = interrupted.filter((r) => r.includes('started; not waited')).length;
+    const said = stopped.stderr.split('\n').filter((l) => l.includes('interrupted') && !l.startsWith('labelkit: 20 projects: '));
+    expect(said).toEqual([
+      `labelkit: the run was interrupted (Ctrl-C): ${waiting} started job${waiting === 1 ? '' : 's'} not waited for to the end (they keep running on the service), ${interrupted.length - waiting} project${interrupted.length - waiting === 1 ? '' : 's'} not started`,
+    ]);
   });
 
   it('lists every bad line of the projects file and sends nothing when it has problems', async () => {
@@ -172,7 +196,7 @@ describe('labelkit auto-label over many projects', () => {
     const requests = service.requests.length;
     const password = 'SENTINEL-cli-db-pass-6c';
     const io = fakeIo(env());
-    const code = await main(argv(...args('--project', 'demo-project-1', '--journal', `postgresql://me:${password}@127.0.0.1:1/db`, '--journal-name', 'r1', '--json')), io);
+    const code = await main(argv(...args('--project', 'demo-project-1', '--journal', `postgresql://me:${password}@127.0.0.1:1/db`, '--journal-name', 'r1', '--journal-retry', '0', '--json')), io);
     expect(code).toBe(4); // network failure: the database cannot be reached
     expect(io.err()).toContain('postgresql://me:***@127.0.0.1:1/db');
     expect(io.err() + io.out()).not.toContain(password);
@@ -181,7 +205,7 @@ describe('labelkit auto-label over many projects', () => {
 
   it('takes any --concurrency up to 1000 with a database journal (its connections stay within the journal\'s limit)', async () => {
     const io = fakeIo(env());
-    const code = await main(argv(...args('--project', 'demo-project-1', '--journal', 'postgresql://me@127.0.0.1:1/db', '--journal-name', 'r1', '--concurrency', '200')), io);
+    const code = await main(argv(...args('--project', 'demo-project-1', '--journal', 'postgresql://me@127.0.0.1:1/db', '--journal-name', 'r1', '--journal-retry', '0', '--concurrency', '200')), io);
     expect(io.err()).not.toContain('connections');
     expect(code).toBe(4); // it got as far as the database, which cannot be reached
   });
@@ -190,7 +214,7 @@ describe('labelkit auto-label over many projects', () => {
     const requests = service.requests.length;
     const password = 'SENTINEL-cli-db-pass-7d';
     const unreachable = fakeIo(env());
-    expect(await main(argv(...args('--project', 'demo-project-1', '--journal', `postgres://me@127.0.0.1:1/db?sslmode=disable&password=${password}`, '--journal-name', 'r1', '--json')), unreachable)).toBe(4);
+    expect(await main(argv(...args('--project', 'demo-project-1', '--journal', `postgres://me@127.0.0.1:1/db?sslmode=disable&password=${password}`, '--journal-retry', '0', '--journal-name', 'r1', '--json')), unreachable)).toBe(4);
     expect(unreachable.err()).toContain('postgres://me@127.0.0.1:1/db?sslmode=disable&password=***');
     const badPort = fakeIo(env());
     expect(await main(argv(...args('--project', 'demo-project-1', '--journal', `postgres://me:${password}@127.0.0.1:99999/db`, '--journal-name', 'r1')), badPort)).toBe(2);

@@ -182,7 +182,7 @@ describe('labelkit auto-label', () => {
     expect(err[0]).toBe('labelkit: invalid input, 3 problems (nothing was sent):');
     expect(err[1]).toBe(`  --journal: was written for the service at http://other.example/graphql; this run uses ${deadUrl}/graphql`);
     // A project id that happens to be "force" stays a project id.
-    expect(err[2]).toMatch(/^ {2}--journal: project force was run with endpoint http:\/\/127\.0\.0\.1:5000\/, 9 files per request/);
+    expect(err[2]).toMatch(/^ {2}--files-per-request: 1 project of the journal \(force\) was run with files per request 9; this run uses \d+$/);
     expect(err[3]).toBe('  --journal: use another journal file, or --force to use this one anyway');
     expect(err[4]).toBe('hint: labelkit auto-label --help lists every flag and variable');
   });

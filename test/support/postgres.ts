@@ -1,5 +1,5 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,8 +18,22 @@ process.on('exit', () => {
   for (const stop of stopAtExit) stop();
 });
 
+/** What a test may do to a cluster of its own (not to one named by `LABELKIT_TEST_PG_URL`). */
+export interface TestCluster {
+  /** `pg_ctl restart -m immediate` (a crash and recovery, as a power cut): resolves once it accepts connections again. */
+  restart(): Promise<void>;
+  /** `pg_ctl stop -m immediate`. */
+  stop(): Promise<void>;
+  /** Starts it again after stop(), on the same port. */
+  start(): Promise<void>;
+  /** Puts a line first in pg_hba.conf (e.g. a password rule for one user) and reloads. */
+  hbaFirst(line: string): Promise<void>;
+}
+
 /** A PostgreSQL server for tests: `url` to use, or `skip` saying why there is none. */
-export type TestPostgres = { url: string; skip?: undefined; close(): Promise<void> } | { url?: undefined; skip: string; close(): Promise<void> };
+export type TestPostgres =
+  | { url: string; skip?: undefined; close(): Promise<void>; cluster?: TestCluster }
+  | { url?: undefined; skip: string; close(): Promise<void>; cluster?: undefined };
 
 /** Where the server's programs are: on PATH, else Debian's versioned folders (newest first). */
 function findBin(name: string): string | undefined {
@@ -61,7 +75,7 @@ export async function startTestPostgres(options: { durable?: boolean } = {}): Pr
   return { skip, close: async () => undefined };
 }
 
-async function startCluster(durable: boolean): Promise<{ url: string; close(): Promise<void> }> {
+async function startCluster(durable: boolean): Promise<{ url: string; close(): Promise<void>; cluster: TestCluster }> {
   const initdb = findBin('initdb');
   const pgCtl = findBin('pg_ctl');
   if (!initdb || !pgCtl) throw new Error('initdb/pg_ctl not found on PATH or in /usr/lib/postgresql/*/bin');
@@ -99,7 +113,19 @@ async function startCluster(durable: boolean): Promise<{ url: string; close(): P
         remove();
       };
       stopAtExit.add(stopNow);
+      const start = () => as(pgCtl, ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']).then(() => undefined);
+      const cluster: TestCluster = {
+        restart: () => as(pgCtl, ['-D', data, '-o', options, '-l', join(dir, 'log'), '-m', 'immediate', '-w', 'restart']).then(() => undefined),
+        stop: () => as(pgCtl, ['-D', data, '-m', 'immediate', 'stop']).then(() => undefined),
+        start,
+        hbaFirst: async (line) => {
+          const hba = join(data, 'pg_hba.conf');
+          writeFileSync(hba, `${line}\n${readFileSync(hba, 'utf8')}`);
+          await as(pgCtl, ['-D', data, 'reload']);
+        },
+      };
       return {
+        cluster,
         url: `postgres://postgres@127.0.0.1:${port}/postgres`,
         close: async () => {
           stopAtExit.delete(stopNow);

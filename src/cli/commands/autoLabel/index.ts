@@ -25,6 +25,7 @@ export function autoLabelCommand(io: Io, done: (code: number) => void): Command 
     .option('--journal <file|url>', 'many projects: append-only NDJSON journal, or postgres://… shared by many workers; a rerun with it never starts a project twice')
     .option('--journal-name <name>', 'with --journal postgres://…: the run, the same name for every worker')
     .option('--heartbeat <duration>', 'with --journal postgres://…: how often this worker says it is alive (default 5s; dead after 3 missed)')
+    .option('--journal-retry <duration>', 'with --journal postgres://…: how long to keep trying when the database cannot be reached, drops the connection or restarts (default 30s; 0 fails at once)')
     .option('--concurrency <n>', `many projects: jobs being started at once (default 4)`)
     .option('--retry-failed', 'many projects: start again the projects the journal has as failed, not-found or not-started')
     .option('--retry-unknown', 'many projects: start again the projects of unknown outcome in the journal (MAY START A SECOND JOB)')
@@ -68,6 +69,12 @@ export function autoLabelCommand(io: Io, done: (code: number) => void): Command 
           run = await runManyFromFlags(flags, context, (e) => progress.onEvent(e));
         } finally {
           progress.stop();
+        }
+        if (run.failure !== undefined) {
+          // The journal ended the run: the summary of what was done, then its one line (runAction).
+          const { exitCodeOf } = await import('../../exitCodeOf.js');
+          printManySummary(context.printer, run, json, exitCodeOf(run.failure));
+          throw run.failure;
         }
         const code = manyExitCode(run);
         printManySummary(context.printer, run, json, code);

@@ -16,10 +16,27 @@ interface ManyProgress {
 }
 
 function detail(o: ProjectOutcome): string {
+  // Interrupted (Ctrl-C, or the journal failed): said once below the table; per project only what is known.
+  if (o.outcome === 'interrupted' && o.error?.code !== 'AUTH') return o.jobId ? 'started; not waited for to the end' : 'not started';
   if (o.outcome === 'failed') return `${o.errors?.length ?? 0} error(s)${o.errors?.[0] ? `: ${o.errors[0]}` : ''}`;
   if (o.error) return o.error.message;
   if (o.job) return `${o.job.status} ${o.job.progress}%${o.job.resultId ? ` result ${o.job.resultId}` : ''}`;
   return o.fromJournal ? 'from the journal' : '';
+}
+
+/**
+ * What the worklist event warns of: the journal's warnings, and the other runs of the same
+ * journal database that already started some of these projects (a second job each).
+ */
+function worklistWarnings(e: ManyEvent & { event: 'worklist' }): string[] {
+  const n = e.worklist.length;
+  const [one] = e.otherRuns;
+  const who =
+    e.otherRuns.length === 1 && one
+      ? `${one.projects} of these ${n} projects were already started by another run of this journal database, --journal-name ${one.run}`
+      : `some of these ${n} projects were already started by other runs of this journal database: ${e.otherRuns.map((r) => `--journal-name ${r.run} (${r.projects})`).join(', ')}`;
+  const other = e.otherRuns.length === 0 ? [] : [`${who}: this run starts a second job for each; to continue a run instead, give its --journal-name`];
+  return [...e.warnings, ...other];
 }
 
 /**
@@ -47,21 +64,22 @@ export async function createManyProgress(io: Io, printer: Printer, options: { js
         // The worklist is printed as `plan` events: the word users know from --dry-run.
         if (e.event !== 'worklist') printer.json(e);
         else {
-          for (const w of e.warnings) printer.json({ event: 'warning', message: w });
+          for (const w of worklistWarnings(e)) printer.json({ event: 'warning', message: w });
           for (const p of e.worklist) printer.json({ event: 'plan', ...p, reason: inFlagTerms(p.reason, AUTO_LABEL_OPTIONS) });
         }
       },
       stop: () => undefined,
     };
   }
-  const warn = (e: ManyEvent) => e.event === 'worklist' && e.warnings.forEach((w) => printer.err(`labelkit: warning: ${w}`));
+  const warn = (e: ManyEvent) => e.event === 'worklist' && worklistWarnings(e).forEach((w) => printer.err(`labelkit: warning: ${w}`));
   if (io.stderr.isTTY !== true || options.dryRun) {
     return {
       onEvent: (e) => {
         warn(e);
         if (options.dryRun) return;
         if (e.event === 'started') printer.err(`project ${e.projectId} started job ${e.jobId}`);
-        if (e.event === 'outcome' && !e.fromJournal) printer.err(`project ${e.projectId} ${e.outcome}${e.jobId ? ` (job ${e.jobId})` : ''}`);
+        // Interrupted projects are told once, at the end (what is known of each is in the table).
+        if (e.event === 'outcome' && !e.fromJournal && e.outcome !== 'interrupted') printer.err(`project ${e.projectId} ${e.outcome}${e.jobId ? ` (job ${e.jobId})` : ''}`);
       },
       stop: () => undefined,
     };
@@ -146,6 +164,12 @@ export function printManySummary(printer: Printer, run: AutoLabelManyRun, json: 
   const summary = [...tally].map(([k, n]) => `${n} ${k}`).join(', ');
   printer.err(`labelkit: ${items.length} project${items.length === 1 ? '' : 's'}: ${summary}`);
   if (run.dryRun) return;
+  const stopped = run.outcomes.filter((o) => o.outcome === 'interrupted' && o.error?.code !== 'AUTH');
+  if (stopped.length > 0) {
+    const waiting = stopped.filter((o) => o.jobId).length;
+    const why = run.interrupted ? 'the run was interrupted (Ctrl-C)' : run.failure !== undefined ? 'the journal failed' : 'the run stopped';
+    printer.err(`labelkit: ${why}: ${waiting} started job${waiting === 1 ? '' : 's'} not waited for to the end (they keep running on the service), ${stopped.length - waiting} project${stopped.length - waiting === 1 ? '' : 's'} not started`);
+  }
   if (tally.has('outcome-unknown')) {
     printer.err('hint: outcome-unknown projects may already have a job: look at them in the service; --retry-unknown restarts them and MAY START A SECOND JOB');
   }

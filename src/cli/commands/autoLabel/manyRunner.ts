@@ -1,12 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import { createLabelingClient } from 'labelkit';
-import { autoLabelMany, createMemoryJournal, displayDatabaseUrl, isPostgresUrl, openFileJournal, openPostgresJournal } from '../../../bulk/index.js';
+import { createLabelingClient, isLabelkitError } from 'labelkit';
+import { autoLabelMany, createMemoryJournal, DEFAULT_JOURNAL_RETRY_MS, displayDatabaseUrl, isPostgresUrl, MAX_JOURNAL_RETRY_MS, openFileJournal, openPostgresJournal } from '../../../bulk/index.js';
 import type { AutoLabelManyResult, Journal, ManyEvent, ProjectOutcome } from '../../../bulk/index.js';
 import { urlSecrets } from '../../../shared/redact.js';
 import { parseDuration } from '../../duration.js';
 import type { Printer } from '../../io.js';
 import { clientAuth, requireConnection } from '../../connection.js';
 import { EXIT } from '../../exitCodes.js';
+import { JournalFailure } from '../../journalFailure.js';
 import type { ActionContext } from '../../runAction.js';
 import { CliUsageError } from '../../usageError.js';
 import type { UsageProblem } from '../../usageError.js';
@@ -23,7 +24,10 @@ export interface AutoLabelManyFlags extends Omit<AutoLabelFlags, 'project'> {
   journal?: string;
   journalName?: string;
   heartbeat?: string;
+  journalRetry?: string;
   concurrency?: string;
+  /** NDJSON on stdout (the warnings of a lost database then go there as `warning` events). */
+  json?: boolean;
   retryFailed?: boolean;
   retryUnknown?: boolean;
   force?: boolean;
@@ -36,7 +40,7 @@ const DEFAULT_CONCURRENCY = 4;
  * Whether the flags ask for a many-project run rather than today's single-project one.
  *
  * @param flags - the parsed flags
- * @returns true with `--projects`, several `--project`, `--journal`, `--journal-name`, `--concurrency` or a rerun flag
+ * @returns true with `--projects`, several `--project`, `--journal`, `--journal-name`, `--journal-retry`, `--concurrency` or a rerun flag
  * @remarks One `--project` without these flags keeps the single-project behaviour (the job id alone on stdout).
  * @example
  * ```ts
@@ -50,6 +54,7 @@ export function isManyRun(flags: AutoLabelManyFlags): boolean {
     (flags.project?.length ?? 0) > 1 ||
     flags.journal !== undefined ||
     flags.journalName !== undefined ||
+    flags.journalRetry !== undefined ||
     flags.concurrency !== undefined ||
     flags.retryFailed === true ||
     flags.retryUnknown === true ||
@@ -118,21 +123,28 @@ function parseConcurrency(value: string | undefined, problems: UsageProblem[]): 
 }
 
 /**
- * Reads `--journal`, `--journal-name` and `--heartbeat`: a file path, or a PostgreSQL URL with the
- * run's name. Problems go to `problems`; the database password joins the printer's secrets.
+ * Reads `--journal`, `--journal-name`, `--heartbeat` and `--journal-retry`: a file path, or a
+ * PostgreSQL URL with the run's name. Problems go to `problems`; the database password joins the
+ * printer's secrets.
  */
 function journalFlags(
   flags: AutoLabelManyFlags,
   env: Record<string, string | undefined>,
   printer: Printer,
   problems: UsageProblem[],
-): { file?: string; url?: string; name?: string; heartbeatMs?: number } {
+): { file?: string; url?: string; name?: string; heartbeatMs?: number; retryMs?: number } {
   const value = flags.journal?.trim();
   if (flags.journal !== undefined && value === '') problems.push({ field: '--journal', message: 'must be a file path or a postgres:// URL' });
   if (value === undefined || value === '' || !isPostgresUrl(value)) {
     if (flags.journalName !== undefined) problems.push({ field: '--journal-name', message: 'names a run in a database: only with --journal postgres://… (a file journal is its own run)' });
     if (flags.heartbeat !== undefined) problems.push({ field: '--heartbeat', message: 'only with --journal postgres://… (a file journal has one worker)' });
+    if (flags.journalRetry !== undefined) problems.push({ field: '--journal-retry', message: 'only with --journal postgres://… (a file journal has no connection to lose)' });
     return value ? { file: value } : {};
+  }
+  let retryMs: number | undefined;
+  if (flags.journalRetry !== undefined) {
+    retryMs = /^\s*0\s*$/.test(flags.journalRetry) ? 0 : parseDuration(flags.journalRetry);
+    if (retryMs === undefined || retryMs > MAX_JOURNAL_RETRY_MS) problems.push({ field: '--journal-retry', message: `must be a duration from 0 to ${MAX_JOURNAL_RETRY_MS / 60_000}m, such as 30s (0: fail at once)` });
   }
   for (const secret of urlSecrets(value)) printer.addSecret(secret);
   printer.addSecret(env.PGPASSWORD);
@@ -144,11 +156,52 @@ function journalFlags(
   if (flags.journalName === undefined || flags.journalName.trim() === '') {
     problems.push({ field: '--journal-name', message: 'required with a database --journal: the name of the run, the same for every worker (e.g. --journal-name prelabel-2026-11)' });
   }
-  return { url: value, name: flags.journalName?.trim() ?? '', ...(heartbeatMs !== undefined && { heartbeatMs }) };
+  return { url: value, name: flags.journalName?.trim() ?? '', ...(heartbeatMs !== undefined && { heartbeatMs }), ...(retryMs !== undefined && { retryMs }) };
+}
+
+/**
+ * The journal as the command hands it to the run: every error of it, except a problem of input
+ * (VALIDATION: a missing database, another configuration), becomes a {@link JournalFailure}
+ * whose hint names `--journal`, so that the user looks at the journal and not at the service.
+ */
+function namedJournal(journal: Journal, hint: (error: unknown) => string): Journal {
+  const named = <A extends unknown[], R>(call: ((...args: A) => Promise<R>) | undefined) =>
+    call &&
+    ((...args: A) =>
+      call.apply(journal, args).catch((error: unknown) => {
+        throw isLabelkitError(error) && error.code === 'VALIDATION' ? error : new JournalFailure(error, hint(error));
+      }));
+  return {
+    open: named(journal.open)!,
+    append: named(journal.append)!,
+    claim: named(journal.claim)!,
+    close: named(journal.close)!,
+    ...(journal.claims && { claims: named(journal.claims) }),
+    ...(journal.refresh && { refresh: named(journal.refresh) }),
+    ...(journal.otherRuns && { otherRuns: named(journal.otherRuns) }),
+  };
+}
+
+/** The hint of a database journal's failure, by what failed. */
+function databaseHint(retryMs: number) {
+  return (error: unknown): string => {
+    if (isLabelkitError(error) && error.code === 'AUTH') return 'check the user and password of the database in --journal (in its URL, PGPASSWORD or ~/.pgpass)';
+    if (isLabelkitError(error)) {
+      const waited = retryMs > 0 ? `; a worker keeps trying for --journal-retry (now ${retryMs / 1000}s)` : '; --journal-retry 30s keeps trying while it restarts';
+      return `check that the database of --journal is up and reachable from here${waited}`;
+    }
+    return 'check the database of --journal; --verbose shows details';
+  };
 }
 
 /** What a many-project `labelkit auto-label` did. */
-export type AutoLabelManyRun = AutoLabelManyResult & { dryRun: boolean; journal?: string; interrupted: boolean };
+export type AutoLabelManyRun = AutoLabelManyResult & {
+  dryRun: boolean;
+  journal?: string;
+  interrupted: boolean;
+  /** The journal's failure that ended the run early (a {@link JournalFailure}); the outcomes say what was done. */
+  failure?: unknown;
+};
 
 /**
  * Runs `labelkit auto-label` over many projects with a journal: worklist, claim and start (bounded), wait, summarize.
@@ -180,17 +233,41 @@ export async function runManyFromFlags(flags: AutoLabelManyFlags, context: Actio
   const dryRun = flags.dryRun === true;
   let journal: Journal = createMemoryJournal();
   let journalLabel: string | undefined;
+  const say = (message: string) => (flags.json === true ? context.printer.json({ event: 'warning', message }) : context.printer.err(`labelkit: warning: ${message}`));
   if (where.file !== undefined) {
-    journal = openFileJournal(where.file, { readOnly: dryRun });
-    journalLabel = where.file;
+    const file = where.file;
+    journal = namedJournal(openFileJournal(file, { readOnly: dryRun }), () => `check the file of --journal (${file}): its folder, its rights and the free space`);
+    journalLabel = file;
   } else if (where.url !== undefined) {
+    const retryMs = where.retryMs ?? DEFAULT_JOURNAL_RETRY_MS;
     // Two connections beyond the starts (the appends of finished jobs, the heartbeat), within the
     // journal's limit of 100: --concurrency goes to 1000, and claims then queue for a connection.
-    journal = openPostgresJournal({ url: where.url, name: where.name ?? '', readOnly: dryRun, connections: Math.min(concurrency + 2, 100), ...(where.heartbeatMs !== undefined && { heartbeatMs: where.heartbeatMs }) });
+    const database = openPostgresJournal({
+      url: where.url,
+      name: where.name ?? '',
+      readOnly: dryRun,
+      connections: Math.min(concurrency + 2, 100),
+      retryMs,
+      ...(where.heartbeatMs !== undefined && { heartbeatMs: where.heartbeatMs }),
+      onConnection: (change) =>
+        say(change.state === 'lost' ? `${change.message}; trying again for up to ${retryMs / 1000}s (--journal-retry)` : `${change.message} after ${((change.afterMs ?? 0) / 1000).toFixed(1)}s; going on`),
+    });
+    journal = namedJournal(database, databaseHint(retryMs));
     journalLabel = `${displayDatabaseUrl(where.url)} --journal-name ${where.name}`;
   }
 
   const client = createLabelingClient({ url: connection.url, ...clientAuth(connection), poll: { intervalMs, maxIntervalMs: intervalMs * 5 } });
+  // What the run told, for the summary of a run that its journal ended early.
+  let worklist: ManyEvent & { event: 'worklist' } | undefined;
+  const told = new Map<string, ProjectOutcome>();
+  const observe = (event: ManyEvent) => {
+    if (event.event === 'worklist') worklist = event;
+    if (event.event === 'outcome') {
+      const { event: _event, ...outcome } = event;
+      told.set(event.projectId, outcome);
+    }
+    onEvent(event);
+  };
   try {
     const result = await autoLabelMany(
       client,
@@ -199,7 +276,7 @@ export async function runManyFromFlags(flags: AutoLabelManyFlags, context: Actio
         concurrency,
         journal,
         signal: context.signal,
-        onEvent,
+        onEvent: observe,
         wait: flags.wait === true,
         timeoutMs,
         retryFailed: flags.retryFailed === true,
@@ -210,6 +287,11 @@ export async function runManyFromFlags(flags: AutoLabelManyFlags, context: Actio
       },
     );
     return { ...result, dryRun, ...(journalLabel !== undefined && { journal: journalLabel }), interrupted: context.signal.aborted };
+  } catch (error) {
+    // The journal failed mid-run: every project has its outcome (what is known), for the summary.
+    if (!(error instanceof JournalFailure) || worklist === undefined) throw error;
+    const outcomes = ids.flatMap((id) => told.get(id) ?? []);
+    return { worklist: worklist.worklist, outcomes, warnings: worklist.warnings, otherRuns: worklist.otherRuns, dryRun, ...(journalLabel !== undefined && { journal: journalLabel }), interrupted: context.signal.aborted, failure: error };
   } finally {
     client.close();
   }

@@ -53,7 +53,7 @@ export function parseWaitFlags(flags: { timeout?: string; interval?: string }, p
 }
 
 /**
- * Waits for jobs with one `getJobs` request per interval (`client.waitForJobs`).
+ * Waits for jobs with one `getJobs` request per interval (`waitForJobs(client, …)`).
  *
  * @param client - a labeling client
  * @param jobIds - the jobs
