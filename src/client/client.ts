@@ -1,4 +1,4 @@
-import type { AnyVariables, TypedDocumentNode } from '@urql/core';
+import type { AnyVariables } from '@urql/core';
 import { AppendLabelSetLabelItemsDocument as TagsAppend, AutoLabelTokenBasedProjectMutationDocument, CreateLabelSetDocument as TagsCreate, DeleteLabelSetDocument, GetCabinetDocument, GetCabinetLabelSetsByIdDocument as TagsLabelSets, GetJobDocument, GetJobsDocument, UpdateProjectLabelSetDocument as TagsUpdate } from '../../generated/tags/graphql.js';
 import { AppendLabelSetLabelItemsDocument as LabelsAppend, CreateLabelSetDocument as LabelsCreate, GetCabinetLabelSetsByIdDocument as LabelsLabelSets, UpdateProjectLabelSetDocument as LabelsUpdate } from '../../generated/labels/graphql.js';
 import { DEFAULT_JOB_TIMEOUT_MS } from '../shared/constants.js';
@@ -13,6 +13,7 @@ import { JobPoller } from './jobPoller.js';
 import type { PollOptions, WaitOptions } from './jobPoller.js';
 import { generationSwitch, newLabelItemInTags, labelItemInTags } from './labelSetDocuments.js';
 import type { SchemaChangeEvent, SchemaGeneration } from './labelSetDocuments.js';
+import type { TypedDocumentNode } from './typedDocument.js';
 import type { AutoLabelInput, Cabinet, Job, JobOutcome, JobSnapshot, LabelItem, LabelItemsAppendInput, LabelSet, LabelSetCreateInput, LabelSetUpdateInput, Role } from './types.js';
 import { checkAppendLabelItems, checkClientOptions, checkCreateLabelSet, checkJobIds, checkTimingOptions, checkUpdateLabelSet, validateAutoLabelInput } from './validation.js';
 

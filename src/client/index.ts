@@ -13,6 +13,7 @@
 export { createLabelingClient } from './client.js';
 export type { LabelingClient, LabelingClientOptions, RequestArguments } from './client.js';
 export type { CallOptions, RetryOptions } from './executor.js';
+export type { DocumentShape, TypedDocumentNode } from './typedDocument.js';
 export type { AuthOptions, ClientCredentials } from './auth.js';
 export type { PollOptions, WaitOptions } from './jobPoller.js';
 export { AuthError, GraphQLRequestError, isLabelkitError, JobFailedError, JobNotFoundError, JobTimeoutError, LabelkitError, LabelHierarchyError, NetworkError, ProtocolError, ValidationError } from './errors.js';

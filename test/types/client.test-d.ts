@@ -14,6 +14,7 @@ import {
   type LabelItem,
   type LabelSet,
   type Role,
+  type TypedDocumentNode as LabelkitTypedDocumentNode,
 } from '../../src/client/index.js';
 import type { GraphQLRequestError, JobTimeoutError, NetworkError, ProtocolError, ValidationError } from '../../src/client/errors.js';
 import {
@@ -67,8 +68,12 @@ describe('public types', () => {
     expectTypeOf(GetCabinetLabelSetsByIdDocument).toMatchTypeOf<
       TypedDocumentNode<GetCabinetLabelSetsByIdQuery, GetCabinetLabelSetsByIdQueryVariables>
     >();
-    expectTypeOf(GetCabinetLabelSetsByIdDocument).toEqualTypeOf<
+    expectTypeOf(GetCabinetLabelSetsByIdDocument).toMatchTypeOf<
       UrqlTypedDocumentNode<GetCabinetLabelSetsByIdQuery, GetCabinetLabelSetsByIdQueryVariables>
+    >();
+    // Typed by labelkit's own TypedDocumentNode, which stays typed where graphql is not installed.
+    expectTypeOf(GetCabinetLabelSetsByIdDocument).toEqualTypeOf<
+      LabelkitTypedDocumentNode<GetCabinetLabelSetsByIdQuery, GetCabinetLabelSetsByIdQueryVariables>
     >();
   });
 
