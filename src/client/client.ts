@@ -205,10 +205,14 @@ export interface LabelingClient {
 /**
  * The arguments of {@link LabelingClient.request} after the document: the variables (optional
  * when the operation has none or only optional ones), then the call's options.
+ *
+ * @remarks The variables' type comes from the document alone (`NoInfer`): inferred from the
+ * object given as well, a variable the operation does not declare next to all those it does
+ * passed unnoticed; now it is an excess-property error (TS2353).
  */
 export type RequestArguments<Variables> = { [key: string]: never } extends Variables
-  ? [variables?: Variables, options?: CallOptions]
-  : [variables: Variables, options?: CallOptions];
+  ? [variables?: NoInfer<Variables>, options?: CallOptions]
+  : [variables: NoInfer<Variables>, options?: CallOptions];
 
 /** What a label-set write of unknown outcome tells the caller (instead of the job's hint). */
 const LABEL_SET_WRITE_OUTCOME_HINT =
