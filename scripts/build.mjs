@@ -22,8 +22,9 @@
 //   collected into dist/THIRD-PARTY-LICENSES.txt.
 //
 // After building, every import left in each package's JavaScript and declarations is checked
-// against what its package.json may reach (its dependencies, node: built-ins): the build fails on
-// an undeclared one, e.g. `graphql` reaching the client package.
+// against what its package.json may reach (its dependencies, node: built-ins; in declarations also
+// its optional peers, labelkit's `graphql` for types): the build fails on an undeclared one, e.g.
+// `graphql` reaching the client package's JavaScript.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
