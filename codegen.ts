@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { CodegenConfig } from '@graphql-codegen/cli';
 import type { Types } from '@graphql-codegen/plugin-helpers';
 import { emulatorSchemaSource } from './src/emulator/schemaSource.js';
-import { generationOfSchema, operationsInGeneration, SCHEMA_GENERATIONS, schemaInGeneration } from './src/shared/schemaGeneration.js';
+import { operationsInGeneration, SCHEMA_GENERATIONS, schemaInGeneration } from './src/shared/schemaGeneration.js';
 
 /**
  * Inputs: the hand-written SDL (schema.graphql) and one document per file under operations/,
@@ -11,13 +11,9 @@ import { generationOfSchema, operationsInGeneration, SCHEMA_GENERATIONS, schemaI
  * operations/ may keep the `labelItems: tagItems` aliases after schema.graphql is renamed.
  *
  * Outputs (committed; `npm run codegen:check`, part of `npm test`, fails when one is stale):
- * - generated/graphql.ts: the typed documents in the generation of schema.graphql (today
- *   byte-identical to generated/tags/graphql.ts), kept to show a rename in one file; nothing that
- *   ships imports it, so that an app bundles each document once (`labelkit/documents` and the client
- *   both use generated/tags/graphql.ts, `labelkit/documents/labels` generated/labels/graphql.ts).
- * - generated/<generation>/graphql.ts: the same documents rewritten for each generation, with the
- *   same result types; the client sends one or the other (src/client/client.ts, switched once by
- *   src/client/labelSetDocuments.ts).
+ * - generated/<generation>/graphql.ts: the typed documents, rewritten for each generation, with the
+ *   same result types: `labelkit/documents` (tags) and `labelkit/documents/labels`; the client
+ *   sends one or the other (src/client/client.ts, switched once by src/client/labelSetDocuments.ts).
  * - generated/<generation>/schema.graphql: schema.graphql in each generation, shipped in the labelkit
  *   package (`labelkit/schema.graphql`, `labelkit/schema.labels.graphql`) for an app's own codegen.
  * - generated/<generation>/resolvers.ts: the emulator's resolver types for the schema it serves in
@@ -27,8 +23,9 @@ import { generationOfSchema, operationsInGeneration, SCHEMA_GENERATIONS, schemaI
  * The generation outputs are the same whichever generation schema.graphql and operations/ are
  * written in, so after the rename `npm run codegen` is the only step (README).
  *
- * The documents are plain DocumentNode objects (no `graphql` import at run time),
- * so the browser build of the client stays free of the `graphql` package.
+ * The documents are plain DocumentNode objects (no `graphql` import at run time), so the browser
+ * build of the client stays free of the `graphql` package; their type is the client's
+ * TypedDocumentNode, which needs no `graphql` either.
  */
 
 /** How documents become typed documents; shared by every document target. */
@@ -48,10 +45,12 @@ const documentPlugins: Types.ConfiguredOutput = {
       TextLabelScalar: { input: 'unknown', output: 'unknown' },
       CellScalar: { input: 'unknown', output: 'unknown' },
     },
-    // The type comes from urql, a dependency of the client package anyway: the usual
-    // @graphql-typed-document-node/core has a required peer dependency on graphql, which npm
-    // would install into every app that installs labelkit (3 MB, never loaded by the client).
-    documentNodeImport: '@urql/core#TypedDocumentNode',
+    // The client's own type (src/client/typedDocument.ts, exported as labelkit's TypedDocumentNode):
+    // graphql's DocumentNode where an app has graphql, a structural document where it has not, so
+    // the variables and the result stay typed in an app that installs labelkit alone. urql's type
+    // falls back to `any` there, and @graphql-typed-document-node/core's has a required peer
+    // dependency on graphql, which npm would install into every app (3 MB, never loaded).
+    documentNodeImport: '../../src/client/typedDocument.js#TypedDocumentNode',
   },
 };
 
@@ -104,20 +103,7 @@ export function codegenConfig(root = '.'): CodegenConfig {
       [`generated/${generation}/schema.graphql`, { plugins: ['schema-ast'], schema: schemaInGeneration(schemaSdl, generation) }],
     ]),
   );
-  const generation = generationOfSchema(schemaSdl) ?? 'tags';
-  return {
-    emitLegacyCommonJSImports: false,
-    generates: {
-      'generated/graphql.ts': {
-        ...documentPlugins,
-        // Written out whole in its generation, so that a schema.graphql renamed only in part
-        // (tagItems and tagName, not yet appendLabelSetTagItems) still matches the documents.
-        schema: schemaInGeneration(schemaSdl, generation),
-        documents: operationsInGeneration(operations, generation),
-      },
-      ...generationTargets,
-    },
-  };
+  return { emitLegacyCommonJSImports: false, generates: generationTargets };
 }
 
 export default codegenConfig();

@@ -22,8 +22,9 @@
 //   collected into dist/THIRD-PARTY-LICENSES.txt.
 //
 // After building, every import left in each package's JavaScript and declarations is checked
-// against what its package.json may reach (its dependencies, node: built-ins): the build fails on
-// an undeclared one, e.g. `graphql` reaching the client package.
+// against what its package.json may reach (its dependencies, node: built-ins; in declarations also
+// its optional peers, labelkit's `graphql` for types): the build fails on an undeclared one, e.g.
+// `graphql` reaching the client package's JavaScript.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -86,9 +87,11 @@ function reachableDeclarations(entries) {
 
 /**
  * Fails when a file of a package imports a package it does not declare: the JavaScript as esbuild's
- * metafile lists its external imports, the declarations as their import lines say.
+ * metafile lists its external imports, the declarations as their import lines say. `typesOnly`:
+ * optional peers that the declarations alone may name (labelkit's `graphql`, for types), never
+ * the JavaScript.
  */
-function checkImports(name, metafile, allowed) {
+function checkImports(name, metafile, allowed, typesOnly = new Set()) {
   const wrong = [];
   for (const [file, output] of Object.entries(metafile.outputs)) {
     for (const { path } of output.imports.filter((i) => i.external)) {
@@ -99,7 +102,8 @@ function checkImports(name, metafile, allowed) {
   const declarations = existsSync(types) ? readdirSync(types, { recursive: true }).map(String).filter((f) => f.endsWith('.d.ts')) : [];
   for (const file of declarations) {
     for (const specifier of specifiersOf(readFileSync(join(types, file), 'utf8'))) {
-      if (!specifier.startsWith('.') && !isBuiltin(specifier) && !allowed.has(packageName(specifier))) wrong.push(`types/${file}: ${specifier}`);
+      const known = allowed.has(packageName(specifier)) || typesOnly.has(packageName(specifier));
+      if (!specifier.startsWith('.') && !isBuiltin(specifier) && !known) wrong.push(`types/${file}: ${specifier}`);
     }
   }
   if (wrong.length > 0) {
@@ -192,7 +196,10 @@ publish('labelkit-tools', tools.typed.map((entry) => tools.entries[entry]));
 rmSync(typesDir, { recursive: true, force: true });
 
 // 5. Nothing imported that a package does not declare.
-checkImports('labelkit', labelkitBuild.metafile, new Set(Object.keys(manifest('labelkit').dependencies ?? {})));
+// Its declarations may name its optional peer graphql (src/client/typedDocument.ts: types only;
+// an app without graphql gets a structural document type instead).
+const optionalPeers = (pkg) => Object.keys(pkg.peerDependenciesMeta ?? {}).filter((peer) => pkg.peerDependenciesMeta[peer].optional && peer in (pkg.peerDependencies ?? {}));
+checkImports('labelkit', labelkitBuild.metafile, new Set(Object.keys(manifest('labelkit').dependencies ?? {})), new Set(optionalPeers(manifest('labelkit'))));
 // pg (bundled: the PostgreSQL journal's driver, loaded only for a postgres:// journal) keeps a
 // `require('pg-native')` inside a try, reached only through `pg.native`, which labelkit never uses.
 checkImports('labelkit-tools', toolsBuild.metafile, new Set([...Object.keys(manifest('labelkit-tools').dependencies ?? {}), 'pg-native']));

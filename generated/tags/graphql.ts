@@ -2,7 +2,7 @@
 type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
-import type { TypedDocumentNode as DocumentNode } from '@urql/core';
+import type { TypedDocumentNode as DocumentNode } from '../../src/client/typedDocument.js';
 /** Labels added at the top of an existing label set, keeping the labels it has. */
 export type AppendLabelSetTagItemsInput = {
   /** The label set to add to. */

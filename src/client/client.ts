@@ -1,4 +1,4 @@
-import type { AnyVariables, TypedDocumentNode } from '@urql/core';
+import type { AnyVariables } from '@urql/core';
 import { keepSettings } from './clientSettings.js';
 import { createExecutor, operationOf } from './executor.js';
 import type { AuthSource, CallOptions, RetryOptions } from './executor.js';
@@ -7,6 +7,7 @@ import type { SchemaChangeEvent, SchemaGeneration } from './labelSetDocuments.js
 import { assertValid, checkClientOptions } from './validation.js';
 // For TSDoc links only.
 import type { AnyLabelkitError, AuthError, GraphQLRequestError, NetworkError, ValidationError } from './errors.js';
+import type { TypedDocumentNode } from './typedDocument.js';
 
 /**
  * Options of {@link createLabelingClient}. Give exactly one of `token` (a static access token) and
@@ -90,10 +91,14 @@ export interface LabelingClient {
 /**
  * The arguments of {@link LabelingClient.request} after the document: the variables (optional
  * when the operation has none or only optional ones), then the call's options.
+ *
+ * @remarks The variables' type comes from the document alone (`NoInfer`): inferred from the
+ * object given as well, a variable the operation does not declare next to all those it does
+ * passed unnoticed; now it is an excess-property error (TS2353).
  */
 export type RequestArguments<Variables> = { [key: string]: never } extends Variables
-  ? [variables?: Variables, options?: CallOptions]
-  : [variables: Variables, options?: CallOptions];
+  ? [variables?: NoInfer<Variables>, options?: CallOptions]
+  : [variables: NoInfer<Variables>, options?: CallOptions];
 
 /**
  * Creates a client of the labeling service, built on urql's exchanges.

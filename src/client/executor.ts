@@ -1,5 +1,5 @@
 import { Client, createRequest, getOperationName, makeErrorResult, makeOperation, makeResult, stringifyDocument } from '@urql/core';
-import type { AnyVariables, Exchange, ExecutionResult, Operation, OperationResult, TypedDocumentNode } from '@urql/core';
+import type { AnyVariables, Exchange, ExecutionResult, Operation, OperationResult } from '@urql/core';
 import { retryExchange } from '@urql/exchange-retry';
 import { filter, fromPromise, makeSubject, merge, mergeMap, onEnd, onPush, pipe, share, take, takeUntil, toPromise } from 'wonka';
 import { MAX_TIMER_MS } from '../shared/constants.js';
@@ -10,6 +10,7 @@ import { newRequestId } from './requestId.js';
 import { pause, retrySettings } from './retryPolicy.js';
 import type { RetryOptions } from './retryPolicy.js';
 import type { Problem } from '../shared/problem.js';
+import type { TypedDocumentNode } from './typedDocument.js';
 import { HttpStatusError, isRetryable, responseOf, retryAfterMs, toLabelkitError } from './toLabelkitError.js';
 import { VERSION } from './version.js';
 

@@ -20,6 +20,7 @@ export { clientCredentials, refreshingToken } from './auth.js';
 export type { ClientCredentials, TokenTimeoutOptions } from './auth.js';
 export { appendLabelItems, createLabelSet, deleteLabelSet, getCabinet, getLabelSets, getProjectLabelSets, updateLabelSet } from './labelSets.js';
 export { getJob, getJobs, startAutoLabel, waitForJob, waitForJobOrThrow, waitForJobs } from './jobs.js';
+export type { DocumentShape, TypedDocumentNode } from './typedDocument.js';
 export type { PollOptions, WaitOptions } from './jobPoller.js';
 export { AuthError, GraphQLRequestError, isLabelkitError, JobFailedError, JobNotFoundError, JobTimeoutError, LabelkitError, LabelHierarchyError, NetworkError, ProtocolError, ValidationError } from './errors.js';
 export type { AnyLabelkitError, ErrorCode, ErrorDetails, GraphQLErrorEntry } from './errors.js';

@@ -1,14 +1,18 @@
 // Both packages as a user installs them: `npm pack`, then `npm install` of the tarballs into empty
 // folders (offline where npm's cache allows: --prefer-offline, nothing beyond what `npm ci` fetched;
 // the few extra packages of the consumer projects are packed from this checkout's node_modules).
-// Slow (several npm runs and three tsc runs): the one test file that packs. The packs run at once,
-// then the four projects' installs at once (npm's cache is safe for that), in the first beforeAll.
+// Slow (several npm runs, two codegen runs and three tsc runs): the one test file that packs. The
+// packs run at once, then the three projects' installs at once (npm's cache is safe for that), in
+// the first beforeAll. The project of labelkit alone is made by `npm init -y`, as a user makes one;
+// it is also the fresh app, without graphql, of the README's "Your own operations" (CommonJS, and
+// an ES module folder inside it), so that one install serves both.
 // npm test builds before vitest runs; by hand, run `npm run build` first.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
+import { applyEdits, modify, parse as parseJsonc } from 'jsonc-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
 import { VERSION } from '../../src/shared/constants.js';
@@ -55,14 +59,16 @@ function bytesUnder(dir: string): number {
 }
 
 let tarballs: { labelkit: string; tools: string; extras: string[] };
+/** The project of labelkit alone: `npm init -y`, then the tarball; later the fresh app of "Your own operations". */
 let clientDir: string;
+let clientInit: Run;
 let clientInstall: Run;
+/** What the install of labelkit alone put into node_modules, read before anything is linked there. */
+let clientInstalled: { packages: string[]; bytes: number };
 let toolsDir: string;
 let toolsInstall: Run;
 let typedAppDir: string;
 let typedAppInstall: Run;
-let ownOperationsDir: string;
-let ownOperationsInstall: Run;
 
 beforeAll(async () => {
   // The consumer projects' own dependencies, packed from the copies `npm ci` installed here.
@@ -76,29 +82,31 @@ beforeAll(async () => {
   const files = (JSON.parse(extraPack.stdout) as { filename: string }[]).map((f) => join(work, f.filename));
   tarballs = { labelkit: join(work, `labelkit-${VERSION}.tgz`), tools: join(work, `labelkit-tools-${VERSION}.tgz`), extras: files };
 
-  clientDir = project('client-only');
+  clientDir = join(work, 'fresh-app');
+  mkdirSync(clientDir);
   toolsDir = project('with-tools');
   typedAppDir = project('typed-app');
-  ownOperationsDir = project('own-operations');
-  [clientInstall, toolsInstall, typedAppInstall, ownOperationsInstall] = await Promise.all([
-    npmInstall(clientDir, [tarballs.labelkit]),
+  [[clientInit, clientInstall], toolsInstall, typedAppInstall] = await Promise.all([
+    exec('npm', ['init', '-y'], clientDir).then(async (init) => [init, await npmInstall(clientDir, [tarballs.labelkit])] as const),
     npmInstall(toolsDir, [tarballs.labelkit, tarballs.tools]),
     npmInstall(typedAppDir, [tarballs.labelkit, tarballs.tools, ...tarballs.extras]),
-    npmInstall(ownOperationsDir, [tarballs.labelkit, ...tarballs.extras]),
   ]);
+  clientInstalled = clientInstall.code === 0 ? { packages: installedPackages(clientDir), bytes: bytesUnder(join(clientDir, 'node_modules')) } : { packages: [], bytes: 0 };
 }, 300_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('npm install of the labelkit tarball alone', () => {
   it('installs at most 6 packages and 3 MB, without graphql and without an engine warning', () => {
+    expect(clientInit.code, clientInit.output).toBe(0);
     expect(clientInstall.code, clientInstall.output).toBe(0);
     expect(clientInstall.output).not.toContain('EBADENGINE');
-    const packages = installedPackages(clientDir);
+    const { packages, bytes } = clientInstalled;
     expect(packages.length, packages.join(', ')).toBeLessThanOrEqual(6);
+    // graphql is an optional peer of labelkit (for types only): npm does not install it.
     expect(packages).not.toContain('node_modules/graphql');
     expect(packages).not.toContain('node_modules/@graphql-typed-document-node/core');
-    expect(bytesUnder(join(clientDir, 'node_modules'))).toBeLessThanOrEqual(3_000_000);
+    expect(bytes).toBeLessThanOrEqual(3_000_000);
   });
 
   it('ships no source map, no test and no source file', () => {
@@ -225,7 +233,7 @@ describe('a strict TypeScript project that uses the installed documents', () => 
 /** The consumer project's code: result types inferred from the documents by two other clients. */
 const TYPED_APP = `import { Client, fetchExchange } from '@urql/core';
 import { GraphQLClient } from 'graphql-request';
-import { createLabelingClient } from 'labelkit';
+import { createLabelingClient, getProjectLabelSets } from 'labelkit';
 import type { LabelSet } from 'labelkit';
 import { GetCabinetDocument, GetCabinetLabelSetsByIdDocument, GetJobsDocument } from 'labelkit/documents';
 import * as renamed from 'labelkit/documents/labels';
@@ -263,7 +271,7 @@ export async function withGraphqlRequest(url: string, token: string): Promise<nu
 
 export async function withTheClient(emu: RunningEmulator): Promise<LabelSet[]> {
   const client = createLabelingClient({ url: emu.url, token: emu.token });
-  const sets = await client.getProjectLabelSets('demo-project', 'LABELER');
+  const sets = await getProjectLabelSets(client, 'demo-project', 'LABELER');
   client.close();
   return sets;
 }
@@ -271,72 +279,211 @@ export async function withTheClient(emu: RunningEmulator): Promise<LabelSet[]> {
 export type Outcomes = AutoLabelManyResult['outcomes'];
 `;
 
-describe("the README's \"Your own operations\" in an empty project from the installed tarball", () => {
-  // One project (the install), and in it one folder per generation laid out as the README says:
-  // codegen.ts, src/labelSetNames.query.graphql, src/app.ts; the generation's folder is where its
-  // codegen runs. One strict tsc pass compiles both folders (the type check of @types/node and the
-  // installed declarations, most of the time, then happens once), each with a src/wrong.ts that
-  // passes a wrong variable: that pass must report exactly those two errors and nothing else.
-  const GENERATIONS = ['tags', 'labels'] as const;
-  type Generation = (typeof GENERATIONS)[number];
+
+describe("fresh apps without graphql: the README's \"Your own operations\" from the installed tarball", () => {
+  // The project of labelkit alone (npm init -y: CommonJS, as npm writes it today), set up as the
+  // README's "Your own operations" says, read from the README when the test runs: `tsc --init` with
+  // the README's tsconfig lines, its codegen.ts, operation and app.ts. The project's root is the
+  // CommonJS app (the typed-document-node recipe, today's schema); its folder esm/ holds
+  // `{"type":"module"}`, which makes it an ES module app (the client preset, the renamed schema,
+  // as the README's rename note says). One strict tsc pass (the configuration tsc --init writes)
+  // compiles and emits both; each app has a right.ts that must compile (its types are proved not to
+  // be `any`) and run, and a wrong.ts whose lines marked `// TSxxxx` must fail with exactly those codes.
+  //
+  // No `graphql` in the app's node_modules. The generator (its CLI, plugins and preset, the client
+  // preset's @graphql-typed-document-node/core) and @types/node, which the README installs as
+  // development dependencies at the versions it pins, are linked from this checkout (the pins are
+  // checked against them), not downloaded: the test needs no network. Their own dependencies,
+  // graphql among them, resolve in this checkout, as symlinks resolve; so the client preset's
+  // documents, which are graphql's DocumentNode by design, get graphql's types as they would from
+  // the install the README prints, while labelkit and the first recipe's documents, which resolve
+  // from the app, find no graphql.
+  const APPS = {
+    commonjs: { folder: '.', recipe: 0, generation: 'tags' },
+    esm: { folder: 'esm', recipe: 1, generation: 'labels' },
+  } as const;
+  type App = keyof typeof APPS;
+  const linked = [
+    '@graphql-codegen/cli',
+    '@graphql-codegen/typescript-operations',
+    '@graphql-codegen/typed-document-node',
+    '@graphql-codegen/client-preset',
+    '@graphql-typed-document-node/core',
+    '@types/node',
+  ];
   let appDir: string;
-  const codegen = {} as Record<Generation, Run>;
+  let section: string;
+  const codegen = {} as Record<App, Run>;
   let tsc: Run;
+  const file = (app: App, path: string) => join(appDir, APPS[app].folder, path);
+  const words = (app: App, text: string) =>
+    APPS[app].generation === 'tags' ? text : text.replaceAll('schema.graphql', 'schema.labels.graphql').replaceAll('tagItems', 'labelItems').replaceAll('tagName', 'labelName');
+  /** The README section's fenced blocks of one language, in order. */
+  const blocks = (lang: string) => [...section.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
+
   beforeAll(async () => {
-    appDir = ownOperationsDir;
-    expect(ownOperationsInstall.code, ownOperationsInstall.output).toBe(0);
-    // The generator and Node's types, which the README installs as dev dependencies: linked from
-    // this checkout (their own dependencies resolve there), not downloaded.
-    mkdirSync(join(appDir, 'node_modules', '@graphql-codegen'));
-    for (const name of ['cli', 'typescript-operations', 'typed-document-node']) {
-      symlinkSync(join(root, 'node_modules', '@graphql-codegen', name), join(appDir, 'node_modules', '@graphql-codegen', name), 'dir');
-    }
-    mkdirSync(join(appDir, 'node_modules', '@types'));
-    symlinkSync(join(root, 'node_modules', '@types', 'node'), join(appDir, 'node_modules', '@types', 'node'), 'dir');
+    appDir = clientDir;
+    expect(clientInstall.code, clientInstall.output).toBe(0);
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('### Your own operations'), readme.indexOf('### Methods'));
-    const block = (lang: string, first: string) => [...section.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!).find((b) => b.startsWith(first))!;
-    const blocks = { codegen: block('ts', '// codegen.ts'), operation: block('graphql', '# src/labelSetNames.query.graphql'), app: block('ts', '// src/app.ts') };
-    // In each generation: as printed (today's), then with the README's rename note applied.
-    for (const generation of GENERATIONS) {
-      const words = (text: string) => (generation === 'tags' ? text : text.replaceAll('schema.graphql', 'schema.labels.graphql').replaceAll('tagItems', 'labelItems').replaceAll('tagName', 'labelName'));
-      const dir = join(appDir, generation);
-      mkdirSync(join(dir, 'src'), { recursive: true });
-      writeFileSync(join(dir, 'codegen.ts'), words(blocks.codegen));
-      writeFileSync(join(dir, 'src', 'labelSetNames.query.graphql'), words(blocks.operation));
-      writeFileSync(join(dir, 'src', 'app.ts'), words(blocks.app));
-      // A wrong variable is a compile error.
-      writeFileSync(join(dir, 'src', 'wrong.ts'), "import type { LabelSetNamesQueryVariables } from './generated/graphql.js';\nexport const v: LabelSetNamesQueryVariables = { cabinet: 'x' };\n");
+    section = readme.slice(readme.indexOf('### Your own operations'), readme.indexOf('### Methods'));
+    for (const name of linked) {
+      mkdirSync(join(appDir, 'node_modules', dirname(name)), { recursive: true });
+      symlinkSync(join(root, 'node_modules', name), join(appDir, 'node_modules', name), 'dir');
     }
-    writeFileSync(
-      join(appDir, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'ES2022', strict: true, rootDir: '.', outDir: 'dist', types: ['node'], skipLibCheck: false },
-        include: GENERATIONS.map((generation) => `${generation}/src`),
-      }),
-    );
-    const generated = await Promise.all(GENERATIONS.map((generation) => exec(bin('graphql-codegen'), ['--config', 'codegen.ts'], join(appDir, generation))));
-    GENERATIONS.forEach((generation, i) => (codegen[generation] = generated[i]!));
+    // tsconfig.json: what tsc --init writes, with the README's lines set in it.
+    const init = await exec(bin('tsc'), ['--init'], appDir);
+    expect(init.code, init.output).toBe(0);
+    const lines = parseJsonc(blocks('jsonc')[0]!) as { compilerOptions: Record<string, unknown> };
+    let tsconfig = readFileSync(join(appDir, 'tsconfig.json'), 'utf8');
+    for (const [key, value] of Object.entries(lines.compilerOptions)) tsconfig = applyEdits(tsconfig, modify(tsconfig, ['compilerOptions', key], value, {}));
+    writeFileSync(join(appDir, 'tsconfig.json'), tsconfig);
+
+    const [codegenTs, operation, app] = [blocks('ts').filter((b) => b.startsWith('// codegen.ts')), blocks('graphql')[0]!, blocks('ts').find((b) => b.startsWith('// src/app.ts'))!];
+    expect(codegenTs).toHaveLength(2);
+    mkdirSync(join(appDir, 'esm'));
+    writeFileSync(join(appDir, 'esm', 'package.json'), JSON.stringify({ type: 'module' }));
+    for (const name of Object.keys(APPS) as App[]) {
+      mkdirSync(file(name, 'src'), { recursive: true });
+      writeFileSync(file(name, 'codegen.ts'), words(name, codegenTs[APPS[name].recipe]!));
+      writeFileSync(file(name, 'src/labelSetNames.query.graphql'), words(name, operation));
+      writeFileSync(file(name, 'src/app.ts'), words(name, app));
+      writeFileSync(file(name, 'src/right.ts'), RIGHT[name]);
+      writeFileSync(file(name, 'src/wrong.ts'), WRONG[name]);
+    }
+    const generated = await Promise.all((Object.keys(APPS) as App[]).map((name) => exec(bin('graphql-codegen'), ['--config', 'codegen.ts'], file(name, '.'))));
+    (Object.keys(APPS) as App[]).forEach((name, i) => (codegen[name] = generated[i]!));
     tsc = await exec(bin('tsc'), ['-p', 'tsconfig.json'], appDir);
   }, 180_000);
 
-  it.each(GENERATIONS)('generates, type-checks strictly and runs against the emulator (%s)', async (generation) => {
-    expect(codegen[generation].code, codegen[generation].output).toBe(0);
-    // tsc's diagnostics (one line each, continued by indented lines): outside the other
-    // generation's folder, exactly this generation's wrong variable; none in node_modules.
-    const other = GENERATIONS.find((g) => g !== generation)!;
-    const diagnostics = tsc.output.split('\n').filter((line) => /^\S/.test(line) && !line.startsWith(`${other}/`));
-    expect(diagnostics, tsc.output).toEqual([expect.stringMatching(new RegExp(`^${generation}/src/wrong\\.ts\\(2,\\d+\\): error TS\\d+: Object literal may only specify known properties`))]);
-    const emu = await startEmulator({ schemaGeneration: generation });
+  it('is the project npm init -y makes, without graphql, with the generator the README pins', () => {
+    expect(JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8'))).toMatchObject({ type: 'commonjs', dependencies: { labelkit: expect.any(String) } });
+    expect(existsSync(join(appDir, 'node_modules', 'graphql'))).toBe(false);
+    // The README's pinned versions are those linked here (and the TypeScript that runs).
+    const pins = new Map([...section.matchAll(/\s(@?[\w./-]+)@(\d+\.\d+\.\d+\S*)/g)].map((m) => [m[1]!, m[2]!]));
+    const version = (name: string) => (JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+    for (const name of [...linked, 'graphql', 'typescript']) expect([name, pins.get(name)]).toEqual([name, version(name)]);
+    // The README's overrides are this repository's own (under which `npm ci` prints no EBADENGINE).
+    const overrides = (JSON.parse(`{${blocks('json')[0]!}}`) as { overrides: Record<string, string> }).overrides;
+    const own = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { overrides: Record<string, string> }).overrides;
+    expect(Object.keys(overrides).length).toBeGreaterThan(0);
+    for (const [name, pinned] of Object.entries(overrides)) expect([name, pinned]).toEqual([name, own[name]]);
+  });
+
+  it('generates with both recipes; the typed-document-node recipe imports labelkit and nothing of graphql', () => {
+    for (const name of Object.keys(APPS) as App[]) expect(codegen[name].code, codegen[name].output).toBe(0);
+    const imports = [...readFileSync(file('commonjs', 'src/generated/graphql.ts'), 'utf8').matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1]);
+    expect(imports).toEqual(['labelkit']);
+    expect(readFileSync(file('esm', 'src/generated/graphql.ts'), 'utf8')).toMatch(/labelItems/);
+  });
+
+  it.each(Object.keys(APPS) as App[])('fails strict tsc on the wrong variables and results with their codes, and on nothing else (%s)', (name) => {
+    // tsc's diagnostics (one line each, continued by indented lines), as "file(line): TSxxxx".
+    const found = tsc.output
+      .split('\n')
+      .filter((line) => /^\S/.test(line))
+      .map((line) => /^(.+?)\((\d+),\d+\): error (TS\d+)/.exec(line)?.slice(1).join(' ') ?? line);
+    const prefix = APPS[name].folder === '.' ? 'src/' : `${APPS[name].folder}/src/`;
+    const wanted = WRONG[name].split('\n').flatMap((line, i) => [...line.matchAll(/\/\/ (TS\d+)/g)].map((m) => `${prefix}wrong.ts ${i + 1} ${m[1]}`));
+    expect(wanted.length).toBeGreaterThanOrEqual(4);
+    const mine = found.filter((d) => (APPS[name].folder === '.' ? !d.startsWith('esm/') : d.startsWith(`${APPS[name].folder}/`)));
+    expect(mine, tsc.output).toEqual(wanted);
+  });
+
+  it.each(Object.keys(APPS) as App[])('runs the README app and the right file against the emulator (%s)', async (name) => {
+    const emu = await startEmulator({ schemaGeneration: APPS[name].generation });
     try {
       const env = { ...process.env, LABELKIT_URL: emu.url, LABELKIT_TOKEN: emu.token, LABELKIT_PROJECT: 'demo-project' };
-      const run = await new Promise<Run>((resolve) =>
-        execFile(process.execPath, [join('dist', generation, 'src', 'app.js')], { cwd: appDir, env, timeout: 60_000 }, (error, stdout, stderr) => resolve({ code: error ? 1 : 0, stdout, output: `${stdout}${stderr}` })),
-      );
-      expect(run.code, run.output).toBe(0);
-      expect(run.stdout.split('\n')[0]).toMatch(/^Entities ENTITY, PERSON, ORGANIZATION, LOCATION/);
+      const run = (script: string) =>
+        new Promise<Run>((resolve) =>
+          execFile(process.execPath, [script], { cwd: file(name, '.'), env, timeout: 60_000 }, (error, stdout, stderr) => resolve({ code: error ? 1 : 0, stdout, output: `${stdout}${stderr}` })),
+        );
+      const [app, right] = await Promise.all([run('src/app.js'), run('src/right.js')]);
+      expect(app.code, app.output).toBe(0);
+      expect(app.stdout.split('\n')[0]).toBe('Entities ENTITY, PERSON, ORGANIZATION, LOCATION, DATE');
+      expect(right.code, right.output).toBe(0);
+      expect(JSON.parse(right.stdout)).toEqual({ names: ['ENTITY', 'PERSON', 'ORGANIZATION', 'LOCATION', 'DATE'], own: ['Entities'] });
+      // Node loaded the ES module package from CommonJS without a word (require of ESM, Node 20.19+).
+      expect(app.output).not.toMatch(/Warning|ERR_/);
     } finally {
       await emu.close();
     }
   }, 120_000);
 });
+
+/** A compile-time proof that two types are the same (an `any` is not the same as anything else). */
+const PROOF = `type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+const proves = <T extends true>(proof: T): T => proof;`;
+
+/** Each app's right file: documents of labelkit and of its own codegen, typed to the field, run once. */
+const RIGHT: Record<'commonjs' | 'esm', string> = {
+  commonjs: `import { createLabelingClient } from 'labelkit';
+import { GetCabinetDocument, GetCabinetLabelSetsByIdDocument } from 'labelkit/documents';
+import { LabelSetNamesDocument } from './generated/graphql.js';
+${PROOF}
+
+async function main(): Promise<void> {
+  const client = createLabelingClient({ url: process.env.LABELKIT_URL!, token: process.env.LABELKIT_TOKEN });
+  try {
+    const { getCabinet } = await client.request(GetCabinetDocument, { projectId: 'demo-project', role: 'LABELER' });
+    proves<Equal<typeof getCabinet, { id: string }>>(true);
+    const { getCabinetLabelSetsById } = await client.request(GetCabinetLabelSetsByIdDocument, { cabinetId: getCabinet.id });
+    const names = getCabinetLabelSetsById.flatMap((set) => set.labelItems.map((item) => item.labelName));
+    proves<Equal<typeof names, string[]>>(true);
+    const { sets } = await client.request(LabelSetNamesDocument, { cabinetId: getCabinet.id });
+    proves<Equal<(typeof sets)[number]['tagItems'][number], { tagName: string }>>(true);
+    console.log(JSON.stringify({ names, own: sets.map((set) => set.name) }));
+  } finally {
+    client.close();
+  }
+}
+void main();
+`,
+  // An ES module: top-level await.
+  esm: `import { createLabelingClient } from 'labelkit';
+import { GetCabinetDocument } from 'labelkit/documents';
+import { GetCabinetLabelSetsByIdDocument } from 'labelkit/documents/labels';
+import { LabelSetNamesDocument } from './generated/graphql.js';
+${PROOF}
+
+const client = createLabelingClient({ url: process.env.LABELKIT_URL!, token: process.env.LABELKIT_TOKEN, schemaGeneration: 'labels' });
+try {
+  const { getCabinet } = await client.request(GetCabinetDocument, { projectId: 'demo-project', role: 'LABELER' });
+  const { getCabinetLabelSetsById } = await client.request(GetCabinetLabelSetsByIdDocument, { cabinetId: getCabinet.id });
+  const names = getCabinetLabelSetsById.flatMap((set) => set.labelItems.map((item) => item.labelName));
+  proves<Equal<typeof names, string[]>>(true);
+  const { sets } = await client.request(LabelSetNamesDocument, { cabinetId: getCabinet.id });
+  proves<Equal<(typeof sets)[number]['labelItems'][number]['labelName'], string>>(true);
+  console.log(JSON.stringify({ names, own: sets.map((set) => set.name) }));
+} finally {
+  client.close();
+}
+`,
+};
+
+/** Each app's wrong file: every line marked with a code must fail with it, and no other line may. */
+const WRONG: Record<'commonjs' | 'esm', string> = {
+  commonjs: `import { createLabelingClient } from 'labelkit';
+import { GetCabinetDocument, GetCabinetLabelSetsByIdDocument } from 'labelkit/documents';
+import { LabelSetNamesDocument } from './generated/graphql.js';
+
+export async function wrong(url: string): Promise<string[]> {
+  const client = createLabelingClient({ url, token: 'x' });
+  const { getCabinet } = await client.request(GetCabinetDocument, { projectId: 'p', role: 'OWNER' }); // TS2322
+  await client.request(GetCabinetLabelSetsByIdDocument, { cabinetId: getCabinet.id, projectId: 'p' }); // TS2353
+  const { sets } = await client.request(LabelSetNamesDocument, { cabinetId: true }); // TS2322
+  const id: number = getCabinet.id; // TS2322
+  return sets.map((set) => set.tagItems[0]!.labelName + id); // TS2339
+}
+`,
+  esm: `import { createLabelingClient } from 'labelkit';
+import { GetCabinetLabelSetsByIdDocument } from 'labelkit/documents/labels';
+import { LabelSetNamesDocument } from './generated/graphql.js';
+
+const client = createLabelingClient({ url: 'http://127.0.0.1:1/graphql', token: 'x' });
+const { getCabinetLabelSetsById } = await client.request(GetCabinetLabelSetsByIdDocument, { cabinet: 'c' }); // TS2561
+await client.request(LabelSetNamesDocument); // TS2554
+const { sets } = await client.request(LabelSetNamesDocument, { cabinetId: 'c' });
+export const names: number[] = getCabinetLabelSetsById.map((set) => set.name); // TS2322
+export const old = sets[0]?.tagItems; // TS2339
+`,
+};

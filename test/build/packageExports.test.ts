@@ -18,6 +18,7 @@ interface Manifest {
   version: string;
   exports: Record<string, string | Record<string, string>>;
   dependencies?: Record<string, string>;
+  engines?: { node?: string };
 }
 
 const manifests = ['labelkit', 'labelkit-tools'].map((dir) => ({
@@ -31,7 +32,10 @@ describe.each(manifests)('packages/$pkg.name', ({ dir, pkg }) => {
   it('lists types first and points at built files for each entry point', () => {
     expect(entriesOf(pkg).length).toBeGreaterThan(0);
     for (const [, conditions] of entriesOf(pkg)) {
-      expect(Object.keys(conditions)).toEqual(['types', 'import']);
+      // labelkit: `default` too, the same ES module, which a CommonJS app's require loads (Node
+      // 20.19+, as its engines say); with `import` alone, require fails ERR_PACKAGE_PATH_NOT_EXPORTED.
+      expect(Object.keys(conditions)).toEqual(pkg.name === 'labelkit' ? ['types', 'import', 'default'] : ['types', 'import']);
+      if (pkg.name === 'labelkit') expect(conditions.default).toBe(conditions.import);
       for (const file of Object.values(conditions)) expect(existsSync(join(dir, file)), file).toBe(true);
     }
     expect(pkg.exports['./package.json']).toBe('./package.json');
@@ -46,6 +50,16 @@ describe.each(manifests)('packages/$pkg.name', ({ dir, pkg }) => {
         expect(resolved && ts.sys.realpath!(resolved.resolvedFileName), `${subpath} (${moduleResolution})`).toBe(join(dir, conditions.types!));
       }
     }
+  });
+
+  it.runIf(pkg.name === 'labelkit')('loads every entry point from CommonJS with require, as it imports them', async () => {
+    const specifiers = entriesOf(pkg).map(([subpath]) => specifier(pkg, subpath));
+    const source = `for (const s of ${JSON.stringify(specifiers)}) console.log(s + ' ' + Object.keys(require(s)).filter((k) => k !== '__esModule' && k !== 'module.exports').sort().join(','));`;
+    const required = await promisify(execFile)(process.execPath, ['--input-type=commonjs', '-e', source], { cwd: root, timeout: 20_000 });
+    const imported = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', `for (const s of ${JSON.stringify(specifiers)}) console.log(s + ' ' + Object.keys(await import(s)).sort().join(','));`], { cwd: root, timeout: 20_000 });
+    expect(required.stderr).toBe('');
+    expect(required.stdout).toBe(imported.stdout);
+    expect(pkg.engines?.node).toBe('^20.19.0 || >=22.12.0');
   });
 
   it('loads every entry point in Node and lists what each exports', async () => {

@@ -2,7 +2,7 @@ import { Client, fetchExchange } from '@urql/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLabelingClient, getCabinet, getJob, getJobs, getLabelSets, getProjectLabelSets, startAutoLabel, VERSION } from '../../src/client/index.js';
 import { ValidationError } from '../../src/client/errors.js';
-import { GetCabinetDocument } from '../../generated/graphql.js';
+import { GetCabinetDocument } from '../../generated/tags/graphql.js';
 import type { LabelingClient } from '../../src/client/index.js';
 import { startMockServer } from '../support/mockServer.js';
 import type { MockServer } from '../support/mockServer.js';

@@ -9,7 +9,7 @@ export const repoRoot = join(import.meta.dirname, '..', '..');
 /**
  * Runs the project's own codegen.ts on another checkout (a folder with schema.graphql and
  * operations/), in memory.
- * Returns the text of every output, by its path (`generated/graphql.ts`, `generated/tags/graphql.ts`, …).
+ * Returns the text of every output, by its path (`generated/tags/graphql.ts`, `generated/labels/resolvers.ts`, …).
  */
 export async function generateFrom(root: string): Promise<Map<string, string>> {
   const outputs = (await generate({ ...codegenConfig(root), silent: true }, false)) as Array<{ filename: string; content: string }>;

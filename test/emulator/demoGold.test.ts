@@ -1,6 +1,6 @@
 import { print } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { GetProjectsFinalReportDocument } from '../../generated/graphql.js';
+import { GetProjectsFinalReportDocument } from '../../generated/tags/graphql.js';
 import { DEMO_PROJECT_ID, startEmulator } from '../../src/emulator/index.js';
 import { demoProject } from '../../src/emulator/demoProject.js';
 import { startModelServer } from '../../src/model/index.js';

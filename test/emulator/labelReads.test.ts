@@ -1,7 +1,7 @@
 import { print } from 'graphql';
 import type { TypedDocumentNode } from '@urql/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GetCellsDocument, GetLabelsPaginatedDocument, GetProjectCabinetsDocument, GetProjectsFinalReportDocument } from '../../generated/graphql.js';
+import { GetCellsDocument, GetLabelsPaginatedDocument, GetProjectCabinetsDocument, GetProjectsFinalReportDocument } from '../../generated/tags/graphql.js';
 import { EmulatorDataError, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { startModelServer } from '../../src/model/index.js';

@@ -8,18 +8,22 @@ import * as tagsDocuments from 'labelkit/documents';
 import { autoLabelMany } from '../../src/bulk/index.js';
 import type { AutoLabelManyOptions, AutoLabelManyResult } from '../../src/bulk/index.js';
 import {
+  clientCredentials,
   createLabelingClient,
   getCabinet,
   getJobs,
   getLabelSets,
+  refreshingToken,
   startAutoLabel,
   waitForJob,
+  type AuthSource,
   type TokenTimeoutOptions,
   type Job,
   type JobOutcome,
   type LabelItem,
   type LabelSet,
   type Role,
+  type TypedDocumentNode as LabelkitTypedDocumentNode,
 } from '../../src/client/index.js';
 import type { GraphQLRequestError, JobTimeoutError, NetworkError, ProtocolError, ValidationError } from '../../src/client/errors.js';
 import {
@@ -73,8 +77,12 @@ describe('public types', () => {
     expectTypeOf(GetCabinetLabelSetsByIdDocument).toMatchTypeOf<
       TypedDocumentNode<GetCabinetLabelSetsByIdQuery, GetCabinetLabelSetsByIdQueryVariables>
     >();
-    expectTypeOf(GetCabinetLabelSetsByIdDocument).toEqualTypeOf<
+    expectTypeOf(GetCabinetLabelSetsByIdDocument).toMatchTypeOf<
       UrqlTypedDocumentNode<GetCabinetLabelSetsByIdQuery, GetCabinetLabelSetsByIdQueryVariables>
+    >();
+    // Typed by labelkit's own TypedDocumentNode, which stays typed where graphql is not installed.
+    expectTypeOf(GetCabinetLabelSetsByIdDocument).toEqualTypeOf<
+      LabelkitTypedDocumentNode<GetCabinetLabelSetsByIdQuery, GetCabinetLabelSetsByIdQueryVariables>
     >();
   });
 
@@ -96,8 +104,10 @@ describe('options, errors and helpers', () => {
   it('accepts each kind of credentials and the tuning options', () => {
     expectTypeOf(createLabelingClient).parameter(0).toMatchTypeOf<LabelingClientOptions>();
     expectTypeOf<{ url: string; token: string }>().toMatchTypeOf<LabelingClientOptions>();
-    expectTypeOf<{ url: string; getToken: () => Promise<string> }>().toMatchTypeOf<LabelingClientOptions>();
-    expectTypeOf<{ url: string; clientCredentials: { clientId: string; clientSecret: string } }>().toMatchTypeOf<LabelingClientOptions>();
+    expectTypeOf<{ url: string; auth: AuthSource }>().toMatchTypeOf<LabelingClientOptions>();
+    expectTypeOf(refreshingToken(async () => 't')).toEqualTypeOf<AuthSource>();
+    expectTypeOf(clientCredentials({ clientId: 'id', clientSecret: 's' })).toEqualTypeOf<AuthSource>();
+    expectTypeOf<{ url: string; auth: { token: string } }>().not.toMatchTypeOf<LabelingClientOptions>();
     expectTypeOf<{ url: number }>().not.toMatchTypeOf<LabelingClientOptions>();
     expectTypeOf<CallOptions>().toEqualTypeOf<{ signal?: AbortSignal; timeoutMs?: number }>();
     expectTypeOf<WaitOptions['onProgress']>().toEqualTypeOf<((job: Job) => void) | undefined>();

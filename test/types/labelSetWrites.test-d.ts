@@ -1,6 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { appendLabelItems, createLabelingClient, createLabelSet, deleteLabelSet, getProjectLabelSets, updateLabelSet } from '../../src/client/index.js';
-import type { AppendLabelSetLabelItemsMutation, CreateLabelSetMutation, UpdateProjectLabelSetMutation } from '../../generated/graphql.js';
+import type { AppendLabelSetLabelItemsMutation, CreateLabelSetMutation, UpdateProjectLabelSetMutation } from '../../generated/tags/graphql.js';
 import type {
   CallOptions,
   LabelingClient,
