@@ -21,7 +21,7 @@ import { operationsInGeneration, SCHEMA_GENERATIONS, schemaInGeneration } from '
  *   resolver (src/emulator/resolvers.ts), so a rename is a compile error.
  *
  * The generation outputs are the same whichever generation schema.graphql and operations/ are
- * written in, so after the rename `npm run codegen` is the only step (README).
+ * written in, so after the rename `npm run codegen` is the only step (docs/rename.md).
  *
  * The documents are plain DocumentNode objects (no `graphql` import at run time), so the browser
  * build of the client stays free of the `graphql` package; their type is the client's

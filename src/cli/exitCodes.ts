@@ -3,7 +3,7 @@
 /**
  * Exit codes of the `labelkit` command, exactly those of docs/CONTRACTS.md (CLI).
  *
- * @remarks `--help` and the README list them; `exitCodeOf` (exitCodeOf.ts) is the one place that maps an
+ * @remarks `--help` and docs/cli.md list them; `exitCodeOf` (exitCodeOf.ts) is the one place that maps an
  * error to one of them.
  */
 export const EXIT = {

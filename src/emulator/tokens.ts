@@ -2,7 +2,7 @@
  * How the emulator cuts a line into tokens, and how it snaps a character span to tokens.
  *
  * The service publishes neither its tokenizer nor how it turns a model's character offsets into
- * token positions, so the emulator uses this documented rule (README, "How the emulator stores
+ * token positions, so the emulator uses this documented rule (docs/emulator.md, "How the emulator stores
  * labels"):
  *
  * - **Tokens**: a token is a maximal run of word characters (letters, digits and combining marks,

@@ -39,7 +39,7 @@ export function writeRequestBytes(projectId: string, write: PlanWrite): number {
 }
 
 /**
- * The limits of the service a plan is checked against, in words (for messages and the README).
+ * The limits of the service a plan is checked against, in words (for messages and docs/label-sets.md).
  *
  * @returns e.g. `1 MiB (1048576 bytes) per request`
  */

@@ -15,7 +15,9 @@ import { build } from 'esbuild';
 import { applyEdits, modify, parse as parseJsonc } from 'jsonc-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
+import { startModelServer } from '../../src/model/index.js';
 import { VERSION } from '../../src/shared/constants.js';
+import { codeBlocks, docSection } from '../support/docs.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'labelkit-pack-'));
@@ -28,10 +30,10 @@ interface Run {
   output: string;
 }
 
-/** Runs a command; resolves with its exit code and output. */
-function exec(file: string, args: string[], cwd: string): Promise<Run> {
+/** Runs a command (with `env` added to this process's environment); resolves with its exit code and output. */
+function exec(file: string, args: string[], cwd: string, env?: Record<string, string>): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(file, args, { cwd, timeout: 180_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
+    execFile(file, args, { cwd, ...(env && { env: { ...process.env, ...env } }), timeout: 180_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, output: `${stdout}${stderr}` }),
     );
   });
@@ -115,6 +117,47 @@ describe('npm install of the labelkit tarball alone', () => {
   });
 });
 
+describe("each package's own README, in its tarball", () => {
+  /** The one js block of an installed package's README.md (which npm took from the tarball). */
+  const sample = (dir: string, name: string) => {
+    const readme = readFileSync(join(dir, 'node_modules', name, 'README.md'), 'utf8');
+    expect(readme).toMatch(new RegExp(`^# ${name}\n`));
+    expect(readme).toContain('## Install');
+    const blocks = codeBlocks(readme, `${name}/README.md`).filter((b) => b.lang === 'js');
+    expect(blocks).toHaveLength(1);
+    expect(blocks[0]!.text.split('\n').length).toBeLessThanOrEqual(25);
+    return blocks[0]!.text;
+  };
+
+  it("labelkit's runs as printed against the emulator and the sample model", async () => {
+    const emu = await startEmulator();
+    const model = await startModelServer({ secretKey: 'pack-model-secret' });
+    try {
+      writeFileSync(join(clientDir, 'sample.mjs'), sample(clientDir, 'labelkit'));
+      const run = await exec(process.execPath, ['sample.mjs'], clientDir, { LABELKIT_URL: emu.url, LABELKIT_TOKEN: emu.token, MODEL_URL: model.url, MODEL_SECRET: 'pack-model-secret' });
+      expect(run.code, run.output).toBe(0);
+      expect(run.stdout.trim().split('\n')).toEqual(['Entities ENTITY, PERSON, ORGANIZATION, LOCATION, DATE', expect.stringMatching(/^job-\d+ delivered$/)]);
+    } finally {
+      await model.close();
+      await emu.close();
+    }
+  });
+
+  it("labelkit-tools' runs as printed", async () => {
+    writeFileSync(join(toolsDir, 'sample.mjs'), sample(toolsDir, 'labelkit-tools'));
+    const run = await exec(process.execPath, ['sample.mjs'], toolsDir);
+    expect(run.code, run.output).toBe(0);
+    expect(run.stdout.trim().split('\n')).toEqual([1, 2, 3].map((n) => `demo-project-${n} delivered`));
+  });
+
+  it("the README's CommonJS sample requires the client", async () => {
+    const block = codeBlocks(docSection('ESM and CommonJS').text).find((b) => b.lang === 'js')!.text;
+    writeFileSync(join(clientDir, 'app.cjs'), block);
+    const run = await exec(process.execPath, ['app.cjs'], clientDir);
+    expect([run.code, run.stdout.trim()], run.output).toEqual([0, 'function']);
+  });
+});
+
 describe('npm install of both tarballs', () => {
   it('prints no engine warning and installs the labelkit command once', async () => {
     expect(toolsInstall.code, toolsInstall.output).toBe(0);
@@ -127,16 +170,15 @@ describe('npm install of both tarballs', () => {
     expect(tools.filter((f) => /(?:^|\/)(?:cli|main)\.js$/.test(f))).toEqual(['dist/cli.js']);
   });
 
-  it("runs the README's complete example against an emulator started from labelkit-tools", async () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('### A complete run against the local emulator'));
-    const example = /```js\n([\s\S]*?)```/.exec(section)![1]!;
+  it("runs the README's quick start of the client against an emulator started from labelkit-tools", async () => {
+    const example = codeBlocks(docSection('Quick start: the client against the emulator').text).find((b) => b.lang === 'js')!.text;
     expect(example).toContain("from 'labelkit-tools/emulator'");
     writeFileSync(join(toolsDir, 'try.mjs'), example);
     const run = await exec(process.execPath, ['try.mjs'], toolsDir);
     expect(run.code, run.output).toBe(0);
     const lines = run.output.trim().split('\n');
     expect(lines[0]).toBe("ENTITY [ 'PERSON', 'ORGANIZATION', 'LOCATION' ]");
+    expect(lines[2]).toBe('cabinet demo-project:labeler'); // after the two roots: request with a typed document
     expect(lines.at(-2)).toBe('DELIVERED 100%');
     expect(lines.at(-1)).toBe('delivered');
   });
@@ -324,8 +366,7 @@ describe("fresh apps without graphql: the README's \"Your own operations\" from 
   beforeAll(async () => {
     appDir = clientDir;
     expect(clientInstall.code, clientInstall.output).toBe(0);
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    section = readme.slice(readme.indexOf('### Your own operations'), readme.indexOf('### Methods'));
+    section = docSection('Your own operations').text;
     for (const name of linked) {
       mkdirSync(join(appDir, 'node_modules', dirname(name)), { recursive: true });
       symlinkSync(join(root, 'node_modules', name), join(appDir, 'node_modules', name), 'dir');

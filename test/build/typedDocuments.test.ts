@@ -1,18 +1,18 @@
-// The README's "Use the typed documents with any client": its two blocks (plain @urql/core and
+// docs/typed-documents.md, "Use the typed documents with any client": its two blocks (plain @urql/core and
 // graphql-request), run as printed in a child Node at the root of the checkout, where
 // `labelkit/documents` is the built package (the workspace link; npm test builds before vitest),
 // against the emulator over HTTP, in both schema generations.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { SCHEMA_GENERATIONS } from '../../src/shared/constants.js';
+import { docSection } from '../support/docs.js';
 
 const root = join(import.meta.dirname, '..', '..');
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
-const section = readme.slice(readme.indexOf('### Use the typed documents with any client'), readme.indexOf('\n## Emulator'));
+const section = docSection('Use the typed documents with any client').text;
 const blocks = [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]!);
 const urqlBlock = blocks.find((b) => b.includes("from '@urql/core'"));
 const requestBlock = blocks.find((b) => b.includes("from 'graphql-request'"));

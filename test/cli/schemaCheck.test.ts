@@ -34,7 +34,7 @@ describe.each(SCHEMA_GENERATIONS)('labelkit schema check against the emulator sp
         ? /^documents: labelkit\/documents breaks .*\(\d+ breaking: .*LabelSet\.tagItems.*\).*must import labelkit\/documents\/labels instead, which passes/
         : /^documents: labelkit\/documents passes .*; labelkit\/documents\/labels breaks .*\(\d+ breaking: .*LabelSet\.labelItems.*\).*before the rename/,
     );
-    expect(lines(io.out()).at(-1)).toMatch(schemaGeneration === 'labels' ? /^rename: done — .*labelItems\/labelName.*README/ : /^rename: not yet — .*tagItems\/tagName/);
+    expect(lines(io.out()).at(-1)).toMatch(schemaGeneration === 'labels' ? /^rename: done — .*labelItems\/labelName.*docs\/rename\.md/ : /^rename: not yet — .*tagItems\/tagName/);
     expect(io.err()).toBe('');
   });
 

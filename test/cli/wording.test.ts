@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { createLabelingClient, getCabinet } from '../../src/client/index.js';
 import { demoProjectId, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { argv, fakeIo } from './fakeIo.js';
+import { docSection } from '../support/docs.js';
 
 // Issue 23 item 11: the CLI's words say what is true (flags given, numbers, which flag).
 let emu: RunningEmulator;
@@ -97,10 +98,9 @@ describe('a refused static token', () => {
   });
 });
 
-describe('the README command table', () => {
+describe('the command table of docs/cli.md', () => {
   it('lists every key that label-sets --json prints, with --project/--role and with --cabinet', async () => {
-    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
-    const row = readme.split('\n').find((l) => l.startsWith('| `label-sets (--project P'))!;
+    const row = docSection('Commands').text.split('\n').find((l) => l.startsWith('| `label-sets (--project P'))!;
     const json = row.split(' | ').at(-1)!;
     const documented = [...json.matchAll(/"(\w+)"/g)].map((m) => m[1]);
     const byProject = JSON.parse((await run(['label-sets', '--project', 'demo-project', '--role', 'LABELER', '--json'])).out) as object;

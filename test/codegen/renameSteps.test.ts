@@ -1,5 +1,5 @@
-// The README's steps for a fork after the service's tag→label rename ("In your fork, to make the
-// renamed schema the default"), read from README.md when the test runs, run in bash on a copy of
+// The steps for a fork after the service's tag→label rename (docs/rename.md, "In your fork, to make
+// the renamed schema the default"), read from the page when the test runs, run in bash on a copy of
 // the repository: the `sed` line and `npm run codegen` as printed. `npm test` there runs the suites
 // that read schema.graphql and generated/ — test/codegen/ (schema.test.ts and rename.test.ts are
 // the two that failed after these steps; this file itself is left out, or it would run again in
@@ -13,9 +13,12 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { basename, join, relative, sep } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readDoc } from '../support/docs.js';
 import { runBlocks, shellBlocks, stopBlockGroups } from '../support/shellBlocks.js';
 
 const repo = join(import.meta.dirname, '..', '..');
+/** The page of rename day, and the words that open the fork's steps on it. */
+const PAGE = 'docs/rename.md';
 const HEADING = '**In your fork, to make the renamed schema the default**';
 
 /** What a checkout holds that the copy leaves out: installs, builds, reports, other forks. */
@@ -47,11 +50,11 @@ describe("the README's rename steps for a fork", () => {
   });
 
   it('rename schema.graphql, regenerate and pass the codegen and type tests on a copy of the repository', { timeout: 600_000 }, async () => {
-    const readme = readFileSync(join(repo, 'README.md'), 'utf8');
-    const headingLine = readme.slice(0, readme.indexOf(HEADING)).split('\n').length;
-    expect(readme).toContain(HEADING);
-    const block = shellBlocks(readme).find((b) => b.line > headingLine);
-    if (!block) throw new Error(`README.md: no sh block after ${HEADING}`);
+    const page = readDoc(PAGE);
+    const headingLine = page.slice(0, page.indexOf(HEADING)).split('\n').length;
+    expect(page).toContain(HEADING);
+    const block = shellBlocks(page).find((b) => b.line > headingLine);
+    if (!block) throw new Error(`${PAGE}: no sh block after ${HEADING}`);
     expect(block.text).toMatch(/schema\.graphql[\s\S]*npm run codegen[\s\S]*npm test/);
 
     cpSync(repo, fork, { recursive: true, filter: copied });

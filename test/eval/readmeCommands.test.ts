@@ -1,4 +1,4 @@
-// The commands of README "How good is my model?" run as printed: the demo with --keep in process,
+// The commands of docs/evaluation.md ("How good is my model?") run as printed: the demo with --keep in process,
 // then each `labelkit …` line of the section's shell block after it through the CLI, with the two
 // export lines the demo printed as the environment. (test/build/readmeShellBlocks.test.ts runs the
 // same block in bash, as a user pastes it.)
@@ -10,9 +10,9 @@ import { main } from '../../src/cli/main.js';
 import { EXIT } from '../../src/cli/exitCodes.js';
 import type { EvalReport } from '../../src/eval/index.js';
 import { argv, fakeIo } from '../cli/fakeIo.js';
+import { docSection } from '../support/docs.js';
 
-const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
-const section = readme.slice(readme.indexOf('## How good is my model?'), readme.indexOf('\n## ', readme.indexOf('## How good is my model?') + 5));
+const section = docSection('How good is my model?').text;
 const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
 const sample = /```text\n([\s\S]*?)```/.exec(section)![1]!;
 const markdownSample = /```markdown\n([\s\S]*?)```/.exec(section)?.[1];
@@ -27,7 +27,7 @@ function parse(line: string): { args: string[]; redirect?: string; echoesExit: b
   return { args, ...(redirect && { redirect }), echoesExit };
 }
 
-describe('README: How good is my model?', () => {
+describe('docs/evaluation.md: How good is my model?', () => {
   it('runs the demo with --keep, then every labelkit command of the section as printed', async () => {
     expect(blocks[0]).toContain('labelkit demo --keep');
     const lines = blocks[0]!.split('\n').filter((l) => l.startsWith('labelkit ') && !l.startsWith('labelkit demo'));

@@ -1,7 +1,6 @@
 // A hand-written label-set file names a label's parent by name or by path (`parent`), so it can
 // have a hierarchy without ids: checked with file:line, planned, applied, and planned again empty.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import { diffLabelSets, LabelSetsFileError, parseLabelSetsFile } from '../../src
 import { argv, fakeIo } from '../cli/fakeIo.js';
 import { demoSets } from './memoryClient.js';
 import { saying } from '../support/saying.js';
+import { docSection } from '../support/docs.js';
 
 const problemsOf = (text: string, name: string): string[] => {
   try {
@@ -85,9 +85,7 @@ describe('parent: a label names its parent by name or path', () => {
   });
 
   it("reads the README's hand-written example (its yaml block under \"The file\") and plans it against the demo set", async () => {
-    const readme = await readFile(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
-    const section = readme.slice(readme.indexOf('## Label sets as code'));
-    const yaml = /```yaml\n([\s\S]*?)```/.exec(section.slice(section.indexOf('### The file')))![1]!;
+    const yaml = /```yaml\n([\s\S]*?)```/.exec(docSection('The file').text)![1]!;
     const { spec } = parseLabelSetsFile(yaml, 'README.yaml');
     const plan = diffLabelSets('p', 'LABELER', demoSets().slice(0, 1), spec.labelSets, { appliedLabels: { '1': {} } });
     const write = plan.writes[0]!;

@@ -1,7 +1,7 @@
-// The README's "Label sets as code → From code" example, taken from README.md as printed (not
+// The "Label sets as code → From code" example, taken from docs/label-sets.md as printed (not
 // copied) and run against the emulator: `labelkit-tools/label-sets` means src/labelSets/ here,
 // and `labels.json` a file pulled into a temporary folder.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -9,16 +9,16 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLabelingClient, getProjectLabelSets } from '../../src/client/index.js';
 import { demoProjectId, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
+import { docSection } from '../support/docs.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The first `ts` block after the heading `### From code` of the label-sets section. */
+/** The first `ts` block after the heading `## From code` of the label-sets page. */
 async function fromCodeBlock(): Promise<string> {
-  const readme = await readFile(join(root, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Label sets as code'));
-  const from = section.slice(section.indexOf('\n### From code\n'));
+  const section = docSection('Label sets as code').text;
+  const from = section.slice(section.indexOf('\n## From code\n'));
   const block = /```ts\n([\s\S]*?)```/.exec(from);
-  if (!block) throw new Error('README.md: no ts block under "Label sets as code → From code"');
+  if (!block) throw new Error('docs/label-sets.md: no ts block under "Label sets as code → From code"');
   return block[1]!;
 }
 

@@ -19,6 +19,12 @@ export const DOC_PAGES: readonly string[] = [
     .map((name) => `docs/${name}`),
 ];
 
+/**
+ * The pages for developers of labelkit itself whose code blocks are signatures and diagrams, not
+ * samples to run: their links are checked, their blocks are not run or compiled.
+ */
+export const REFERENCE_PAGES: readonly string[] = ['docs/ARCHITECTURE.md', 'docs/CONTRACTS.md'];
+
 /** A page's text, read when asked (never copied into a test). */
 export function readDoc(page: string): string {
   return readFileSync(join(repo, page), 'utf8');
@@ -52,9 +58,9 @@ export function codeBlocks(markdown: string, page = 'README.md'): CodeBlock[] {
   return blocks;
 }
 
-/** Every page's blocks of one language, page after page (README.md first). */
+/** Every page's blocks of one language, page after page (README.md first), but the {@link REFERENCE_PAGES}. */
 export function docBlocks(lang: string): CodeBlock[] {
-  return DOC_PAGES.flatMap((page) => codeBlocks(readDoc(page), page).filter((b) => b.lang === lang));
+  return DOC_PAGES.filter((page) => !REFERENCE_PAGES.includes(page)).flatMap((page) => codeBlocks(readDoc(page), page).filter((b) => b.lang === lang));
 }
 
 /** The lines of a page that are not inside a fenced block, with their 1-based numbers. */

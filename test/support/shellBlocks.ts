@@ -1,10 +1,12 @@
 // Runs the sh blocks of a Markdown file in one bash, as a user pastes them one after another, and
-// tells what the blocks left behind: used by the README's tests (test/build/readmeShellBlocks.test.ts,
+// tells what the blocks left behind: used by the documentation's tests (test/build/readmeShellBlocks.test.ts,
 // test/codegen/renameSteps.test.ts).
 import { spawn, spawnSync } from 'node:child_process';
 
 export interface Block {
-  /** 1-based line of the opening fence in README.md. */
+  /** The page it comes from (README.md when not said). */
+  page?: string;
+  /** 1-based line of the opening fence in its page. */
   line: number;
   text: string;
 }

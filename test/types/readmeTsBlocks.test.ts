@@ -1,33 +1,17 @@
-// Every ```ts block of README.md, read from the README when the test runs, type-checked as a module
-// of its own with the project's compiler options — and once more with exactOptionalPropertyTypes,
+// Every ```ts block of the documentation (README.md and the pages of docs/: test/support/docs.ts),
+// read from the pages when the test runs, type-checked as a module of its own with the project's compiler options — and once more with exactOptionalPropertyTypes,
 // which many apps turn on: `token: process.env.LABELKIT_TOKEN` must compile there too. A block may
-// use what the README says it assumes from the examples above it (`client`, `set`, `sets`,
+// use what its page says it assumes from the examples above it (`client`, `set`, `sets`,
 // `jobIds`, `input`, `buildLabelTree`); those it does not declare itself are declared for it.
 // The blocks import the packages by their published names, which mean the sources here.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
+import { docBlocks } from '../support/docs.js';
 
 const repo = join(import.meta.dirname, '..', '..');
-
-interface TsBlock {
-  line: number;
-  text: string;
-}
-
-function tsBlocks(markdown: string): TsBlock[] {
-  const lines = markdown.split('\n');
-  const blocks: TsBlock[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    if (!/^```ts\s*$/.test(lines[i]!)) continue;
-    const end = lines.findIndex((l, j) => j > i && l.trim() === '```');
-    blocks.push({ line: i + 1, text: lines.slice(i + 1, end).join('\n') });
-    i = end;
-  }
-  return blocks;
-}
 
 /** What the README's blocks assume from the examples above them, as declarations. */
 const ASSUMED: Record<string, string> = {
@@ -77,17 +61,17 @@ function compilerOptions(exactOptionalPropertyTypes: boolean): ts.CompilerOption
   };
 }
 
-describe("README.md's ts blocks", () => {
+describe("the documentation's ts blocks", () => {
   const dir = mkdtempSync(join(tmpdir(), 'labelkit-readme-ts-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   // A block that imports the app's own generated documents ("Your own operations": `./generated/…`)
   // needs that app's codegen run first: test/build/packInstall.test.ts runs those blocks as printed
   // in an app made from the installed tarball (codegen, strict tsc, a run against the emulator).
-  const blocks = tsBlocks(readFileSync(join(repo, 'README.md'), 'utf8')).filter((block) => !/from '\.\/generated\//.test(block.text));
+  const blocks = docBlocks('ts').filter((block) => !/from '\.\/generated\//.test(block.text));
   /** Each block's file, and how many lines of declarations precede the block's first line. */
   const files = new Map(
     blocks.map((block) => {
-      const file = join(dir, `readme-line-${block.line}.mts`);
+      const file = join(dir, `${block.page.replace(/\W+/g, '-')}-line-${block.line}.mts`);
       const text = withAssumptions(block.text);
       writeFileSync(file, text);
       return [file, { block, before: text.split('\n').length - block.text.split('\n').length - 2 }] as const;
@@ -105,7 +89,7 @@ describe("README.md's ts blocks", () => {
     return parsed.get(key);
   };
 
-  /** Each diagnostic of the blocks' files as `README.md:<line>: message`. */
+  /** Each diagnostic of the blocks' files as `<page>:<line>: message`. */
   const check = (exact: boolean): string[] => {
     const program = ts.createProgram([...files.keys()], compilerOptions(exact), host);
     // The blocks' files only: the sources they import are checked as far as the blocks use them.
@@ -115,7 +99,7 @@ describe("README.md's ts blocks", () => {
       .map((d) => {
         const of = d.file && files.get(d.file.fileName);
         const line = of && d.start !== undefined ? of.block.line + 1 + d.file!.getLineAndCharacterOfPosition(d.start).line - of.before : undefined;
-        return `${line === undefined ? 'options' : `README.md:${line}`}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+        return `${line === undefined ? 'options' : `${of!.block.page}:${line}`}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
       });
   };
 

@@ -110,7 +110,7 @@ export async function runEmulator(flags: EmulatorFlags, context: ActionContext):
           field: '--data',
           message: [p.file && (p.line ? `${p.file}:${p.line}` : p.file), p.path, p.message].filter(Boolean).join(': '),
         })),
-        'fix the data folder; the README describes its layout',
+        'fix the data folder; docs/emulator.md (Data folder format) describes its layout',
       );
     }
     throw listenError(error, { port, host: flags.host });

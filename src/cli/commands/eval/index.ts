@@ -25,7 +25,7 @@ export function evalCommand(io: Io, done: (code: number) => void): Command {
     .option('--fail-under <f1>', 'exit 11 when micro F1 is under this (0 to 1): a quality gate for a model in CI')
     .option('--scheme <name>', 'also print the table of one SemEval-2013 9.1 scheme: strict, exact, partial or ent_type (all four are in --json)')
     .option('--errors <file>', 'write every mistake (missed, spurious, wrong label, boundary) with its text to FILE: .csv, or .ndjson/.jsonl')
-    .option('--json', 'print the report as one JSON object (README: "How good is my model?")')
+    .option('--json', 'print the report as one JSON object (docs/evaluation.md, "--json")')
     .option('--ci', "95 % bootstrap intervals (over documents) of micro F1 and each label's F1")
     .option('--resamples <n>', 'how many bootstrap resamples with --ci (default 1000)')
     .option('--seed <n>', 'the seed of the resampling, to repeat --ci exactly (default: drawn, and named in the report)')

@@ -72,7 +72,7 @@ function formatScheme(report: EvalReport, scheme: SchemeName): string[] {
  *
  * @param printer - where to print
  * @param report - the report
- * @param options - `json`: the report as one JSON object (see README "How good is my model?");
+ * @param options - `json`: the report as one JSON object (see docs/evaluation.md);
  * `format`: `markdown` prints the table (or the comparison) as markdown, `text` the tables (with
  * the intervals or the comparison); `failUnder`: the threshold, to say on stderr when micro F1 is
  * under it; `scheme`: the SemEval-2013 9.1 scheme whose table follows the per-label table (text only)

@@ -10,7 +10,7 @@ import type { DocumentsCheck, SchemaChangeRow, SchemaCheckResult } from './runne
  */
 function renameLine(result: SchemaCheckResult): string {
   if (result.renamed === true) {
-    return 'rename: done — the service says labelItems/labelName (the client switches on its own; to regenerate, follow the README)';
+    return 'rename: done — the service says labelItems/labelName (the client switches on its own; to regenerate, follow docs/rename.md)';
   }
   if (result.renamed === false) return 'rename: not yet — the service still says tagItems/tagName';
   return 'rename: cannot tell — LabelSet/TagItem have neither tagItems/tagName nor labelItems/labelName';
