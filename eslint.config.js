@@ -129,7 +129,7 @@ const rooms = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/', '**/dist/', 'dist-types/', 'generated/', 'node_modules/', 'coverage/'] },
+  { ignores: ['dist/', '**/dist/', 'dist-types/', 'generated/', 'node_modules/', 'coverage/', 'docs/api/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -28,7 +28,7 @@ interface Parsed extends JournalContents {
  * @param text - the file's content
  * @param path - the file, for messages
  * @returns the records; an incomplete or corrupt LAST line is left out with a warning
- * @throws {@link ValidationError} naming the line when any other line is not a record
+ * @throws `ValidationError` naming the line when any other line is not a record
  * @remarks Blank lines are skipped. `goodBytes` is where the file would be cut to drop a bad
  * last line.
  * @example
@@ -87,7 +87,7 @@ function isAlive(pid: number): boolean {
  * @param lockPath - the lock file
  * @param path - the journal, for messages
  * @returns a warning when a lock left by a process of this host that no longer runs was taken over
- * @throws {@link ValidationError} when a running process holds the lock, or a process of another
+ * @throws `ValidationError` when a running process holds the lock, or a process of another
  * host does (whether it runs cannot be known from here: a shared disk)
  * @remarks The lock reads `<pid> <host>`; a lock of an older labelkit holds the pid alone and is
  * taken as this host's.
@@ -135,7 +135,7 @@ async function takeLock(lockPath: string, path: string): Promise<string | undefi
  * @returns a {@link Journal} for `autoLabelMany`
  * @remarks On open, an incomplete last line (a crash mid-write) is reported in `warnings` and cut
  * off the file, so that the next record starts on a line of its own; any other bad line is a
- * {@link ValidationError} naming it. Appends made at the same time are written together and
+ * `ValidationError` naming it. Appends made at the same time are written together and
  * flushed once (group commit), each in the order it was made. The file never holds a secret:
  * records carry project ids, job ids, the model endpoint and redacted error texts. While open
  * (not read-only) the journal holds `<path>.lock` with its process id and host name: a second

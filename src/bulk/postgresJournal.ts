@@ -131,7 +131,7 @@ function schemaSql(s: string): string[] {
  *
  * @param options - the database URL, the run's name; see {@link PostgresJournalOptions}
  * @returns a {@link Journal} for `autoLabelMany`, with `claim` and `refresh`
- * @throws {@link ValidationError} (synchronously) for a bad URL, name or option, naming each
+ * @throws `ValidationError` (synchronously) for a bad URL, name or option, naming each
  * @remarks The driver (`pg`) is loaded on `open`, so `labelkit-tools/bulk` needs no database
  * otherwise. On first use the tables are created in their own schema (`labelkit_journal`) under
  * an advisory lock, so that workers starting together do not fail, and carry a version

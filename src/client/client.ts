@@ -64,8 +64,8 @@ export interface LabelingClient {
    *
    * @param document - a `TypedDocumentNode` holding one query or mutation; its types give the
    * variables' and the result's
-   * @param variables - the operation's variables (may be left out when it has none)
-   * @param options - signal and time-out of this call
+   * @param rest - the operation's variables (may be left out when it has none), then the call's
+   * options: signal and time-out of this call
    * @returns the answer's `data`, typed by the document
    * @throws a labelkit error (see {@link AnyLabelkitError}): `BAD_RESPONSE` when the answer lacks a
    * field the document selects; a mutation is never retried, and one whose answer was lost

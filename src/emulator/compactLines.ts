@@ -71,7 +71,7 @@ export class LineSpans {
 
 /** The values of `labeledBy` (production's `ConflictTextLabelResolutionStrategy`), in flag order. */
 export const LABELED_BY = ['AUTO', 'CONFLICT', 'EXTERNAL', 'LABELER', 'PRELABELED', 'REVIEWER'] as const;
-/** One value of {@link LABELED_BY}. */
+/** One value of `LABELED_BY`. */
 export type LabeledBy = (typeof LABELED_BY)[number];
 /** The flag bit of a deleted label. */
 const DELETED = 8;
@@ -80,7 +80,7 @@ const REJECTED = 16;
 
 /**
  * The flags byte of a stored label: bits 0-2 its `labeledBy` (0 = the copy's default, n = the n-th
- * of {@link LABELED_BY} plus one), bit 3 deleted, bit 4 rejected.
+ * of `LABELED_BY` plus one), bit 3 deleted, bit 4 rejected.
  *
  * @param labeledBy - undefined for the copy's default
  * @param deleted - whether the label was deleted

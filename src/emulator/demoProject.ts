@@ -160,7 +160,7 @@ function withGold(documents: DocumentInput[]): DocumentInput[] {
   });
 }
 
-/** The most projects {@link demoProjects} makes. */
+/** The most projects `demoProjects` makes. */
 export const MAX_DEMO_PROJECTS = 100_000;
 
 /**
@@ -168,7 +168,7 @@ export const MAX_DEMO_PROJECTS = 100_000;
  *
  * @param i - 1 … N
  * @returns `demo-project-<i>`
- * @remarks The ids of {@link demoProjects}, for building a projects list.
+ * @remarks The ids of `demoProjects`, for building a projects list.
  * @example
  * ```ts
  * demoProjectId(7); // 'demo-project-7'

@@ -107,7 +107,7 @@ export interface TextLabelJson {
   deleted: boolean;
   documentId: string;
   /**
-   * Who rejected the label: {@link REVIEWER_USER_ID} for a gold label given `rejected`, else null.
+   * Who rejected the label: `REVIEWER_USER_ID` for a gold label given `rejected`, else null.
    * Not a field of production's `TextLabel` (its `GqlConflictable` has it): a GUESS.
    */
   rejectedByUserId: number | null;

@@ -174,7 +174,7 @@ export function checkAppendedLabels(items: readonly NewLabelWriteInput[], existi
  * @remarks A GUESS about production, whose schema does not say what a stale signature does: the
  * emulator refuses the write, so that a client that sends the signature it read never overwrites
  * a change it did not see. A set published without a signature is compared by the digest of its
- * labels ({@link labelSetSignature}).
+ * labels (`labelSetSignature`).
  * @example
  * ```ts
  * checkSignature(set, input.labelSetSignature);

@@ -41,7 +41,7 @@ export interface LabelSetInput {
   arrowLabelRequired?: boolean;
   /**
    * `null` publishes the set without a signature (production has such sets).
-   * @defaultValue the sha256 hex digest of the items, see {@link labelSetSignature}
+   * @defaultValue the sha256 hex digest of the items, see `labelSetSignature`
    */
   signature?: string | null;
   labels: LabelInput[];

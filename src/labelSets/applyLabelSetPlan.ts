@@ -83,7 +83,7 @@ export interface ApplyLabelSetPlanResult {
  * `projectId`, `role`, `against` and `desired` are what is used
  * @param options - `allowDestructive`, signal, time-out, `onWrite`, `countLabels`, `onCountProgress`
  * @returns the writes done, the ids the service made, the sets created
- * @throws {@link ValidationError} when the plan is not a plan (nothing is sent);
+ * @throws `ValidationError` when the plan is not a plan (nothing is sent);
  * {@link DestructiveStepsError} when a step removes labels with applied labels (or an unknown
  * number) and `allowDestructive` is not set: before reading, for the steps of a plan in memory;
  * after reading, for the writes computed again with the applied labels counted then (nothing is

@@ -45,7 +45,7 @@ const quote = (value: unknown) => (typeof value === 'string' ? JSON.stringify(va
  * has `index` (an integer 0–4, unique), a non-empty `name` and `labelItems`; `id` (unique) and
  * `signature` are optional. Each label has a non-empty `labelName`; `id` (unique in its set),
  * `parentId` (the id of another label of the set) or `parent` (the name of another label of the
- * set, or its path from the top such as `ENTITY/PERSON`: see {@link parentIndexes}; not both),
+ * set, or its path from the top such as `ENTITY/PERSON`: see `parentIndexes`; not both),
  * `color` (`#rrggbb` or null) and `desc` (text or null) are optional. Among the labels of one parent no two names may differ only in
  * case, and `parentId` may not form a cycle (reported at each label of it). The rules of the
  * labels and the count of sets are the ones the client and the emulator use

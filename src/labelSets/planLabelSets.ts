@@ -60,7 +60,7 @@ export function checkProjectAndRole(projectId: unknown, role: unknown): Validati
  * (`against`), signal, time-out
  * @returns the plan: steps, writes, and what it was computed against; print it with
  * `formatLabelSetPlan`, save it as JSON, apply it with {@link applyLabelSetPlan}
- * @throws {@link ValidationError} listing every problem with the arguments (nothing is sent);
+ * @throws `ValidationError` listing every problem with the arguments (nothing is sent);
  * {@link LabelSetsPlanError} when the desired sets cannot be reached (see `diffLabelSets`);
  * {@link PlanStaleError} when `against` is given and the live sets differ from it;
  * the client's errors for the reads (the sets, and the labels when they are counted)

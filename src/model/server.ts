@@ -18,6 +18,7 @@ export interface ModelServerOptions {
 export interface RunningModelServer {
   /** The endpoint URL to give as `targetAPI.endpoint`. */
   url: string;
+  /** Stops listening, destroys open sockets (keep-alive ones included) and frees the port. */
   close(): Promise<void>;
 }
 

@@ -4,7 +4,7 @@ import { isRecord } from './isRecord.js';
 import { checkId } from './problem.js';
 import type { Problem } from './problem.js';
 
-/** Options of {@link autoLabelInputProblems}. */
+/** Options of `autoLabelInputProblems`. */
 export interface AutoLabelValidationOptions {
   /**
    * Accept a plain-http model endpoint on a host other than loopback. The secret key would
