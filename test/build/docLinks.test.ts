@@ -48,6 +48,22 @@ describe('the documentation pages', () => {
     expect(DOC_PAGES.filter((p) => p.startsWith('docs/') && !REFERENCE_PAGES.includes(p) && !linked.has(p))).toEqual([]);
   });
 
+  it("the README's contents reach, in one click, each of the first things a newcomer looks for", () => {
+    const readme = readDoc('README.md');
+    const contents = readme.slice(readme.indexOf('## Contents'), readme.indexOf('\n## ', readme.indexOf('## Contents') + 1));
+    const targets = localLinks(contents, 'README.md').map((l) => l.target);
+    for (const wanted of [
+      'docs/typed-documents.md#your-own-operations', // run one own operation
+      '#start-a-job-and-wait',
+      '#keep-label-sets-in-a-file',
+      '#score-a-model',
+      'docs/many-projects.md#many-workers',
+      '#install',
+    ]) {
+      expect(targets).toContain(wanted);
+    }
+  });
+
   it('the checker finds a broken anchor and a missing file', () => {
     expect(broken({ page: 'README.md', line: 1, target: 'docs/client.md#no-such-heading' })).toMatch(/no heading/);
     expect(broken({ page: 'docs/client.md', line: 1, target: 'missing.md' })).toMatch(/does not exist/);
