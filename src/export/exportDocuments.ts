@@ -142,7 +142,7 @@ export interface ExportDocumentsOptions extends ExportReadOptions {
  * token not found in its line; a labelkit error when a call fails
  * @remarks Memory stays flat: each document's text and labels (`getCells`, `getLabelsPaginated`)
  * are read `readAhead` documents ahead of the one yielded, and dropped once it is. What a flat
- * format cannot hold is decided by `flattenDocument`'s rules (README "Get the labels out").
+ * format cannot hold is decided by `flattenDocument`'s rules (docs/export.md).
  * @example
  * ```ts
  * for await (const doc of exportDocuments(client, 'demo-project', { layer: 0 })) {

@@ -5,7 +5,7 @@ export type ExportFormat = 'conll' | 'jsonl' | 'spacy';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['conll', 'jsonl', 'spacy'];
 
 /**
- * Why a label of the copy is not in the export as it is (see README "Get the labels out").
+ * Why a label of the copy is not in the export as it is (see docs/export.md).
  *
  * - `deleted`, `conflict`, `rejected`: marked so by the service (the gold rule of `labelkit eval`);
  * - `otherLayer`: a label of another label set than `--layer` (not an error under `--strict`);

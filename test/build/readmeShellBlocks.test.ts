@@ -144,6 +144,7 @@ describe('the documentation\'s shell blocks', () => {
     expect(readme).toMatch(/^micro avg /m);
     expect(readme).toMatch(/^rename: not yet/m);
     expect(readFileSync(join(folders.get('README.md')!, 'labels.csv'), 'utf8').split('\n').length).toBeGreaterThan(10);
+    expect(readFileSync(join(folders.get('README.md')!, 'labels.conll'), 'utf8')).toMatch(/ B-PERSON$/m);
     expect(readFileSync(join(folders.get('docs/rename.md')!, 'schema.graphql'), 'utf8')).toMatch(/^\s+labelItems: \[TagItem!\]!$/m); // the fork's rename
   });
 

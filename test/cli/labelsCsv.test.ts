@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { LABEL_CSV_COLUMNS, labelPrinter } from '../../src/cli/commands/labels/logger.js';
 import { createPrinter } from '../../src/cli/io.js';
 import type { LabelRow } from '../../src/eval/index.js';
 import { fakeIo } from './fakeIo.js';
+import { docSection } from '../support/docs.js';
 
 /** A label from token 3 of line 0 ("Acme") to the 4th character of token 0 of line 1 ("Corp"). */
 const row: LabelRow = {
@@ -43,8 +42,7 @@ describe('labelPrinter (labels --csv)', () => {
     });
   });
 
-  it('is the header the README shows for labels --csv', () => {
-    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
-    expect(readme).toContain(`\n${LABEL_CSV_COLUMNS.join(',')}\n`);
+  it('is the header docs/evaluation.md shows for labels --csv', () => {
+    expect(docSection('`labelkit labels`').text).toContain(`\n${LABEL_CSV_COLUMNS.join(',')}\n`);
   });
 });

@@ -2,7 +2,7 @@
 // then each `labelkit …` line of the section's shell block after it through the CLI, with the two
 // export lines the demo printed as the environment. (test/build/readmeShellBlocks.test.ts runs the
 // same block in bash, as a user pastes it.)
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';

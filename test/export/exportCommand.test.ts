@@ -19,10 +19,12 @@ import { createSampleModel, startModelServer } from '../../src/model/index.js';
 import { argv, fakeIo } from '../cli/fakeIo.js';
 import { conllSpans, readConll, readJsonl, readSpacy } from './loaders.js';
 import type { LoadedSpan } from './loaders.js';
+import { docSection } from '../support/docs.js';
 
 const MODEL = 'labeler@example.com';
 const SECRET = 'export-test-model-secret';
-const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+/** The page of the export (docs/export.md), whose blocks the tests compare with what the export writes. */
+const readme = docSection('Get the labels out').text;
 
 let emu: RunningEmulator;
 let dir: string;
@@ -61,10 +63,10 @@ async function exportDemo(format: string, out: string, ...more: string[]): Promi
   return JSON.parse(stdout) as ExportSummary;
 }
 
-/** The README's block that follows `<!-- export:NAME -->`. */
+/** The block of docs/export.md that follows `<!-- export:NAME -->`. */
 function readmeBlock(name: string): string {
   const at = readme.indexOf(`<!-- export:${name} -->`);
-  expect(at, `README has no <!-- export:${name} --> block`).toBeGreaterThan(0);
+  expect(at, `docs/export.md has no <!-- export:${name} --> block`).toBeGreaterThan(0);
   return /```\w*\n([\s\S]*?)```/.exec(readme.slice(at))![1]!;
 }
 
