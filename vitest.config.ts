@@ -38,11 +38,11 @@ const NEEDS_OWN_PROCESS = [
  * (larger files first) started renameSteps, a short file, last.
  */
 const SLOWEST_FIRST = [
-  // The README's rename steps on a copy of the repository: codegen, then a vitest of its own.
+  // The rename steps of docs/rename.md on a copy of the repository: codegen, a vitest of its own, tsc.
   'test/codegen/renameSteps.test.ts',
   // npm pack, four npm installs, three tsc runs over installed packages.
   'test/build/packInstall.test.ts',
-  // Every sh block of the README, with its emulators, models, workers and PostgreSQL.
+  // Every sh block of the README and docs/, with their emulators, models, workers and PostgreSQL.
   'test/build/readmeShellBlocks.test.ts',
   // tsc over the whole project.
   'test/types/typecheck.test.ts',

@@ -13,7 +13,9 @@
 // a type test, *.test-d.ts, that fails is a tsc error there). Every changed file must be in that set
 // but schema.graphql, which the codegen tests read. The whole project's type check
 // (test/types/typecheck.test.ts) ran here before; it checked the same files and some 300 others
-// that the steps do not touch, for about 10 s of CPU.
+// that the steps do not touch, for about 10 s of CPU. Since generated/graphql.ts was retired the
+// steps change schema.graphql alone (generated/ comes out byte for byte as before), so the set is
+// empty and there is nothing for tsc to check in the copy that the run's own type check does not.
 import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,7 +45,7 @@ npm() {
   case "$*" in
     "run codegen") command npm run -s codegen ;;
     test) npx vitest run test/codegen/schema.test.ts test/codegen/rename.test.ts test/codegen/schemaGeneration.test.ts ;;
-    *) echo "rename steps: npm $* is not one of the README's steps" >&2; return 1 ;;
+    *) echo "rename steps: npm $* is not one of the page's steps" >&2; return 1 ;;
   esac
 }
 `;
@@ -95,7 +97,7 @@ function importersOf(fork: string, changed: Set<string>): Set<string> {
   return found;
 }
 
-describe("the README's rename steps for a fork", () => {
+describe("the rename steps for a fork (docs/rename.md)", () => {
   const fork = mkdtempSync(join(tmpdir(), 'labelkit-rename-steps-'));
   afterAll(() => {
     stopBlockGroups();
@@ -120,7 +122,7 @@ describe("the README's rename steps for a fork", () => {
     // byte for byte as before (the renamed schema is the one source of both).
     const schema = readFileSync(join(fork, 'schema.graphql'), 'utf8');
     expect(schema).not.toMatch(/\btag(Items|Name):/);
-    expect(schema).toContain('appendLabelSetTagItems'); // the README: it may stay
+    expect(schema).toContain('appendLabelSetTagItems'); // the page: it may stay
     expect(readFileSync(join(fork, 'generated', 'labels', 'graphql.ts'), 'utf8')).toMatch(/"value":"labelItems"/);
     for (const file of ['generated/tags/graphql.ts', 'generated/labels/graphql.ts']) {
       expect(readFileSync(join(fork, file), 'utf8'), file).toBe(readFileSync(join(repo, file), 'utf8'));
@@ -132,10 +134,13 @@ describe("the README's rename steps for a fork", () => {
 
     // The type check of what the steps changed and of every file that imports it, in the copy.
     const changed = changedFiles(fork);
-    expect(changed.sort()).toEqual(['generated/graphql.ts', 'schema.graphql']); // as the page says: nothing else changes
+    // As the page says, the steps change schema.graphql alone: both generations of generated/ come
+    // out byte for byte as before (above), so no TypeScript file of the copy differs from the
+    // checkout's, whose whole type check is test/types/typecheck.test.ts of this run.
+    expect(changed.sort()).toEqual(['schema.graphql']);
     const checked = new Set([...changed.filter((path) => /\.m?ts$/.test(path)), ...importersOf(fork, new Set(changed))]);
     for (const path of changed) expect(checked.has(path) || path === 'schema.graphql', `${path} changed but is not type-checked`).toBe(true);
-    expect([...checked].filter((path) => path.startsWith('test/'))).toContain('test/types/labelSetWrites.test-d.ts'); // a type test that imports generated/graphql.ts
+    if (checked.size === 0) return; // nothing the steps changed is TypeScript or imported by it
     writeFileSync(join(fork, 'tsconfig.rename-check.json'), JSON.stringify({ extends: './tsconfig.json', include: [], files: [...checked].sort() }));
     const tsc = await new Promise<{ code: number; output: string }>((resolve) =>
       execFile(join(repo, 'node_modules', '.bin', 'tsc'), ['--noEmit', '--pretty', 'false', '-p', 'tsconfig.rename-check.json'], { cwd: fork, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
