@@ -16,7 +16,7 @@
 //   `XMutation`, `XQueryVariables`…). Listed below from the generated files themselves, so a
 //   hand-written export is never exempt.
 // - Types the API names but that no entry point exports (INTENTIONALLY_NOT_EXPORTED): the
-//   generated `Exact` helper, and five internal names whose shape the reference shows inline.
+//   generated `Exact` helper, and internal names whose shape the reference shows inline.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Application, LogLevel } from 'typedoc';
@@ -32,6 +32,8 @@ const INTENTIONALLY_NOT_EXPORTED = [
   'Secrets', // src/shared/redact.ts: the secrets an error's redaction knows (never enumerable)
   'SpanInput', // src/emulator/compactLines.ts: one entity of EmulatorStore.setLineLabels
   'Line', // src/eval/listLabels.ts: one row that readLines yields
+  'Requester', // src/client/jobs.ts, labelSets.ts: what a helper takes as its client, Pick<LabelingClient, 'request'>
+  'DocumentNodeOrShape', // src/client/typedDocument.ts: graphql's DocumentNode where the app has graphql, a structural one where not
 ];
 
 /** The entry points of both packages' exports maps: module name → source file (from its types). */

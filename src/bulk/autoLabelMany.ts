@@ -124,11 +124,11 @@ function outcomeFromJournal(p: WorklistEntry, errors: string[] | undefined): Pro
  * @param inputs - one auto-labeling input per project
  * @param options - concurrency, journal, rerun rules, signal, onEvent; see {@link AutoLabelManyOptions}
  * @returns the worklist and one outcome per input, in order
- * @throws {@link ValidationError} (code `VALIDATION`) listing every problem of every input, a
+ * @throws `ValidationError` (code `VALIDATION`) listing every problem of every input, a
  * journal from another configuration, or a client without its `url`; nothing is sent then
  * @remarks A function of `labelkit-tools/bulk` above the client, not a method of it: it uses the
  * client's public methods only, so an app that never runs many projects carries none of it. Waiting goes through the client's
- * shared poller (one `getJobs` per interval for the whole run); see {@link runJournaledJobs} for
+ * shared poller (one `getJobs` per interval for the whole run); see `runJournaledJobs` for
  * the journal's rules.
  * @example
  * ```ts
@@ -159,7 +159,7 @@ const liveWorkers = (contents: JournalContents) => new Set(contents.shared?.work
  * @param inputs - one auto-labeling input per project
  * @param options - see {@link AutoLabelManyOptions}
  * @returns the worklist and one outcome per input
- * @throws {@link ValidationError} before anything is sent: every problem of every input (with its
+ * @throws `ValidationError` before anything is sent: every problem of every input (with its
  * index and project), a journal from another configuration (unless `force`), a corrupt journal;
  * the journal's own error when it fails mid-run (after every project got an outcome event saying
  * what is known, and the journal was closed)

@@ -38,6 +38,7 @@ export interface AuthSource {
 /** What a client gives its {@link AuthSource} when it is made. */
 export interface AuthContext {
   url: string;
+  /** The fetch the client calls: its `fetch` option, else the global one. */
   fetch: typeof fetch;
   retry: RetryOptions | undefined;
   /** The client's call time-out, in ms. */
