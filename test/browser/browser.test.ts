@@ -4,14 +4,13 @@ import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { createLabelingClient as CreateClient } from '../../src/client/index.js';
+import type * as Labelkit from '../../src/client/index.js';
 import { DEMO_PROJECT_ID, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { createSampleModel, startModelServer } from '../../src/model/index.js';
 import { findChromium } from './chromium.js';
 import { serveStaticSite } from './staticSite.js';
 import type { StaticSite } from './staticSite.js';
-import { getCabinet, getProjectLabelSets, startAutoLabel, waitForJob } from '../../src/client/index.js';
 
 const root = join(import.meta.dirname, '..', '..');
 /** Screenshots go here (gitignored); the copies in docs/ are picked from them by hand. */
@@ -78,11 +77,12 @@ describe.skipIf(!chromiumPath)('in real Chromium (playwright-core, the system br
     await page.waitForFunction(() => (window as unknown as { labelkitReady?: boolean }).labelkitReady === true);
     const result = await page.evaluate(
       async ({ url, token, modelUrl, secretKey }) => {
-        const { createLabelingClient } = (window as unknown as { labelkit: { createLabelingClient: typeof CreateClient } }).labelkit;
+        const { createLabelingClient, getProjectLabelSets, startAutoLabel, waitForJob } = (window as unknown as { labelkit: typeof Labelkit }).labelkit;
         const client = createLabelingClient({ url, token, poll: { intervalMs: 50, maxIntervalMs: 200 } });
         try {
           const sets = await getProjectLabelSets(client, 'demo-project', 'LABELER');
-          const job = await startAutoLabel(client, 
+          const job = await startAutoLabel(
+            client,
             { projectId: 'demo-project', labelerEmail: 'browser@example.com', options: { numberOfFilesPerRequest: 1 }, targetAPI: { endpoint: modelUrl, secretKey } },
             { allowInsecureEndpoint: true },
           );
@@ -128,7 +128,7 @@ describe.skipIf(!chromiumPath)('in real Chromium (playwright-core, the system br
     await page.waitForFunction(() => (window as unknown as { labelkitReady?: boolean }).labelkitReady === true);
     const failure = await page.evaluate(
       async ({ url, token }) => {
-        const { createLabelingClient } = (window as unknown as { labelkit: { createLabelingClient: typeof CreateClient } }).labelkit;
+        const { createLabelingClient, getCabinet } = (window as unknown as { labelkit: typeof Labelkit }).labelkit;
         const client = createLabelingClient({ url, token, retry: { maxAttempts: 1 } });
         try {
           await getCabinet(client, 'demo-project', 'LABELER');

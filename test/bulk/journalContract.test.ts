@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useTempDirs } from '../support/tempDirs.js';
 import { autoLabelMany, createMemoryJournal, openFileJournal, openPostgresJournal } from '../../src/bulk/index.js';
-import type { AutoLabelInput, LabelingClient } from '../../src/client/index.js';
+import type { AutoLabelInput } from '../../src/client/index.js';
+import { jobServiceClient } from '../support/jobServiceFetch.js';
 import type { Journal, JournalProjectConfig } from '../../src/bulk/index.js';
 import { startTestPostgres } from '../support/postgres.js';
 
@@ -100,16 +101,10 @@ describe.each(backends)('the journal contract: $name', (backend) => {
         return journal.claim(i);
       },
     };
-    const sent: string[] = [];
-    const client = {
-      url: 'https://service.example.com/graphql',
-      startAutoLabel: async (i: AutoLabelInput) => (sent.push(i.projectId), { id: `job-${i.projectId}`, status: 'IN_PROGRESS', progress: 0 }),
-      waitForJob: async () => {
-        throw new Error('not waited for (wait: false)');
-      },
-    } as unknown as LabelingClient;
+    const { client, sent } = jobServiceClient();
     const inputs = ['p-a', 'p-lost', 'p-b'].map((projectId): AutoLabelInput => ({ projectId, labelerEmail: config.labelerEmail, options: { numberOfFilesPerRequest: 2 }, targetAPI: { endpoint: config.endpoint, secretKey: 'SENTINEL-contract' } }));
     const result = await autoLabelMany(client, inputs, { journal: racing, wait: false, concurrency: 1 });
+    client.close();
     if (rival !== journal) await rival.close();
     expect(raced).toBe(true);
     expect(sent.sort()).toEqual(['p-a', 'p-b']);

@@ -1,36 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AutoLabelInput, Job, JobOutcome, LabelingClient, WaitOptions } from '../../src/client/index.js';
+import type { AutoLabelInput } from '../../src/client/index.js';
 import { autoLabelMany, createMemoryJournal } from '../../src/bulk/index.js';
 import type { Journal, JournalContents, JournalRecord, ManyEvent } from '../../src/bulk/index.js';
+import { jobServiceClient } from '../support/jobServiceFetch.js';
 
 // A journal that fails while the run waits, on a shared journal (the database's shape: a worker
 // id, other workers, `refresh`), where the run waits for its own jobs and takes over those of a
-// dead worker. The client is a stand-in: what is under test is what the run does with the
-// journal's failure, not HTTP.
+// dead worker. The service is a stand-in behind the real client (its `fetch`): what is under
+// test is what the run does with the journal's failure, not HTTP.
 const input = (projectId: string): AutoLabelInput => ({
   projectId,
   labelerEmail: 'a@example.com',
   options: { numberOfFilesPerRequest: 1 },
   targetAPI: { endpoint: 'https://model.example.com/', secretKey: 'SENTINEL-failure-secret' },
 });
-const job = (id: string): Job => ({ id, status: 'DELIVERED', progress: 100, errors: [], resultId: null }) as unknown as Job;
-
-/** Jobs end when `finish(jobId)` is called; a wait whose signal aborts rejects as the client's does. */
-function standInClient() {
-  const finishers = new Map<string, () => void>();
-  const waiting = new Set<string>();
-  const client = {
-    url: 'https://service.example.com/graphql',
-    startAutoLabel: async (i: AutoLabelInput) => ({ id: `job-${i.projectId}`, status: 'IN_PROGRESS', progress: 0 }),
-    waitForJob: (jobId: string, options?: WaitOptions) =>
-      new Promise<JobOutcome>((resolve, reject) => {
-        waiting.add(jobId);
-        finishers.set(jobId, () => resolve({ outcome: 'delivered', job: job(jobId) } as JobOutcome));
-        options?.signal?.addEventListener('abort', () => reject(new Error(`[Network] waiting for job ${jobId} was aborted`)), { once: true });
-      }),
-  } as unknown as LabelingClient;
-  return { client, waiting, finish: (jobId: string) => finishers.get(jobId)?.() };
-}
 
 /** A memory journal shaped as a shared one; `failOutcomeOf` makes the outcome append of those projects fail. */
 function sharedJournal(failOutcomeOf: Set<string>, later: JournalRecord[] = []) {
@@ -68,7 +51,7 @@ const settleTimers = () => new Promise((r) => setTimeout(r, 30));
 
 describe('autoLabelMany when the journal fails while it waits', () => {
   it("rejects with the journal's error when its own wait's outcome cannot be written: every project told, the journal closed, nothing unhandled", async () => {
-    const stand = standInClient();
+    const stand = jobServiceClient();
     const { journal, failure, closed } = sharedJournal(new Set(['p1']));
     const events: ManyEvent[] = [];
     const run = autoLabelMany(stand.client, ['p1', 'p2', 'p3'].map(input), { journal, onEvent: (e) => events.push(e) });
@@ -86,10 +69,11 @@ describe('autoLabelMany when the journal fails while it waits', () => {
     expect(told.get('p1')).toEqual(['delivered', 'job-p1', undefined]); // its end is known, though not journaled
     expect(told.get('p2')).toEqual(['interrupted', 'job-p2', 'job job-p2 started; not waited for to the end: the journal failed']);
     expect(told.get('p3')).toEqual(['interrupted', 'job-p3', 'job job-p3 started; not waited for to the end: the journal failed']);
+    stand.client.close();
   });
 
   it("rejects with the journal's error when a wait taken over from a dead worker cannot write its outcome, nothing unhandled", async () => {
-    const stand = standInClient();
+    const stand = jobServiceClient();
     const at = new Date().toISOString();
     const config = { endpoint: 'https://model.example.com/', numberOfFilesPerRequest: 1, labelerEmail: 'a@example.com', role: null };
     // The dead worker claimed p9 and started its job after this run opened the journal.
@@ -115,5 +99,6 @@ describe('autoLabelMany when the journal fails while it waits', () => {
     const told = events.flatMap((e) => (e.event === 'outcome' ? [[e.projectId, e.outcome]] : []));
     expect(told).toContainEqual(['p9', 'delivered']);
     expect(told).toContainEqual(['p1', 'interrupted']); // its own wait was stopped: nothing more can be journaled
+    stand.client.close();
   });
 });
