@@ -29,6 +29,12 @@ export interface Io {
  * @returns an Io over process.stdout/stderr/stdin/env and SIGINT/SIGTERM
  */
 export function processIo(): Io {
+  // A reader that stops reading (`labelkit export --help | head -3`) closes the pipe: end quietly,
+  // as a Unix tool ended by SIGPIPE does, instead of Node's stack for an unhandled EPIPE.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? 0);
+  });
   return {
     stdout: process.stdout,
     stderr: process.stderr,

@@ -11,7 +11,8 @@ import type { RunningModelServer } from '../../src/model/index.js';
 import { startStubModel } from '../e2e/stubModel.js';
 import type { StubModel } from '../e2e/stubModel.js';
 import { captureStrayOutput } from '../support/strayOutput.js';
-import { killStarted, runCli, runMain, startCli } from './spawnCli.js';
+import { spawn } from 'node:child_process';
+import { BIN, killStarted, runCli, runMain, startCli } from './spawnCli.js';
 
 /** Temporary folders of this file, removed after its tests. */
 const tempDir = useTempDirs();
@@ -71,6 +72,17 @@ describe('labelkit --help, --version and usage errors', () => {
       expect(r.stdout).toMatch(new RegExp(`\\$ labelkit ${names[i]!.join(' ')}`));
       expect(r.stdout).toContain('130  interrupted (Ctrl-C)');
     });
+  });
+
+  it('ends quietly, without an EPIPE stack, when the reader of its output has gone (labelkit export --help | head)', async () => {
+    const child = spawn(process.execPath, [BIN, 'export', '--help'], { env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy(); // the reader is gone before the help is written
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).not.toContain('EPIPE');
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
   });
 
   it('exits 2 naming the command on stderr when the command is unknown', async () => {
