@@ -74,6 +74,29 @@ export async function projectCabinets(client: LabelingClient, projectId: string,
 }
 
 /**
+ * Reads one copy of a project: the reviewer copy, or the copy of the labeler with that e-mail
+ * (compared without case), as `labels` and `export` read it.
+ *
+ * @param client - the client
+ * @param projectId - the project
+ * @param labelerEmail - the labeler whose copy is read; the reviewer copy when left out
+ * @param call - signal and time-out of each call
+ * @returns the copy's cabinet
+ * @throws {@link CopyNotFoundError} when the project has no such copy (with the labelers' e-mails)
+ */
+export async function projectCopy(client: LabelingClient, projectId: string, labelerEmail: string | undefined, call: CallOptions = {}): Promise<Cabinets[number]> {
+  const { cabinets, emailOf, emails } = await projectCabinets(client, projectId, call);
+  const cabinet =
+    labelerEmail === undefined
+      ? cabinets.find((c) => c.role === 'REVIEWER')
+      : cabinets.find((c) => c.role === 'LABELER' && emailOf.get(c.id)?.toLowerCase() === labelerEmail.toLowerCase());
+  if (cabinet) return cabinet;
+  throw labelerEmail === undefined
+    ? new CopyNotFoundError('no-reviewer-copy', `project ${projectId} has no reviewer copy`, emails)
+    : new CopyNotFoundError('no-labeler-copy', `project ${projectId} has no copy of labeler ${labelerEmail}`, emails);
+}
+
+/**
  * Finds the reviewer copy (gold) and one labeler's copy (the model's labels) of a project, pairs
  * their documents, and reads the label names.
  *

@@ -16,7 +16,7 @@ export { mistakesOf, pairOutcome, schemePairs, schemeScore } from './schemes.js'
 export type { SchemeCounts, SchemePairing } from './schemes.js';
 export { CONFUSION_CAPTION, CONFUSION_CORNER, MATCH_MODES, SCHEMES } from './types.js';
 export type { ConfusionCell, DocumentScore, EvalCursor, EvalLabel, EvalSpan, Figures, LabelScore, MatchMode, Mistake, MistakeKind, SchemeName, SchemeReport, SchemeScore, ScoreReport, ZeroDivision } from './types.js';
-export { CopyNotFoundError, findCopies, projectCabinets } from './findCopies.js';
+export { CopyNotFoundError, findCopies, projectCabinets, projectCopy } from './findCopies.js';
 export type { Cabinets, DocumentPair, ProjectCopies } from './findCopies.js';
 export { evaluateProject, notGold, toEvalSpan } from './evaluateProject.js';
 export type { EvalReport, EvaluateOptions, MistakeRow, NotGold } from './evaluateProject.js';

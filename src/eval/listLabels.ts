@@ -3,7 +3,7 @@ import { READ_AHEAD } from '../shared/constants.js';
 import { mapInOrder } from '../shared/mapInOrder.js';
 import type { CallOptions, LabelingClient, TextCursor, TextLabel } from 'labelkit';
 import { GetCellsDocument } from 'labelkit/documents';
-import { CopyNotFoundError, projectCabinets } from './findCopies.js';
+import { projectCopy } from './findCopies.js';
 
 /** One line of a document: its text and where each token starts in it. */
 interface Line {
@@ -160,16 +160,7 @@ export async function* listLabels(
   options: CallOptions & { labelerEmail?: string; onProgress?: (done: number, total: number) => void } = {},
 ): AsyncGenerator<LabelRow> {
   const { labelerEmail, onProgress, ...call } = options;
-  const { cabinets, emailOf, emails } = await projectCabinets(client, projectId, call);
-  const cabinet =
-    labelerEmail === undefined
-      ? cabinets.find((c) => c.role === 'REVIEWER')
-      : cabinets.find((c) => c.role === 'LABELER' && emailOf.get(c.id)?.toLowerCase() === labelerEmail.toLowerCase());
-  if (!cabinet) {
-    throw labelerEmail === undefined
-      ? new CopyNotFoundError('no-reviewer-copy', `project ${projectId} has no reviewer copy`, emails)
-      : new CopyNotFoundError('no-labeler-copy', `project ${projectId} has no copy of labeler ${labelerEmail}`, emails);
-  }
+  const cabinet = await projectCopy(client, projectId, labelerEmail, call);
   const sets = await getLabelSets(client, cabinet.id, call);
   const names = new Map(sets.flatMap((set) => set.labelItems.map((item) => [`${set.index}\u0000${item.id}`, item.labelName] as const)));
   // A document's text and labels together, READ_AHEAD documents ahead of the one being listed.

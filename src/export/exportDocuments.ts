@@ -1,7 +1,7 @@
 import type { CallOptions, LabelingClient, LabelSet } from 'labelkit';
 import { READ_AHEAD } from '../shared/constants.js';
 import { mapInOrder } from '../shared/mapInOrder.js';
-import { CopyNotFoundError, projectCabinets } from '../eval/findCopies.js';
+import { projectCopy } from '../eval/findCopies.js';
 import { readAllLabels, readCells } from '../eval/listLabels.js';
 import { ExportError } from './errors.js';
 import { flattenDocument } from './flattenDocument.js';
@@ -78,16 +78,7 @@ function namesOf(set: LabelSet): Map<string, string> {
 export async function planExport(client: LabelingClient, projectIds: readonly string[], options: ExportCopyOptions = {}): Promise<ExportPlan> {
   const { labelerEmail, layer = 0, format, ...call } = options;
   const readProject = async (projectId: string, signal: AbortSignal) => {
-    const { cabinets, emailOf, emails } = await projectCabinets(client, projectId, { ...call, signal });
-    const cabinet =
-      labelerEmail === undefined
-        ? cabinets.find((c) => c.role === 'REVIEWER')
-        : cabinets.find((c) => c.role === 'LABELER' && emailOf.get(c.id)?.toLowerCase() === labelerEmail.toLowerCase());
-    if (!cabinet) {
-      throw labelerEmail === undefined
-        ? new CopyNotFoundError('no-reviewer-copy', `project ${projectId} has no reviewer copy`, emails)
-        : new CopyNotFoundError('no-labeler-copy', `project ${projectId} has no copy of labeler ${labelerEmail}`, emails);
-    }
+    const cabinet = await projectCopy(client, projectId, labelerEmail, { ...call, signal });
     const sets = await getLabelSets(client, cabinet.id, { ...call, signal });
     const set = sets.find((s) => s.index === layer);
     if (!set) {
