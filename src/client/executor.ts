@@ -201,15 +201,27 @@ async function readCapped(response: Response, max: number): Promise<string> {
   return text;
 }
 
-/** Whether a body is a GraphQL response with errors. */
-function hasGraphQLErrors(text: string): boolean {
+/**
+ * A body's JSON, or undefined when it is not JSON.
+ *
+ * @param text - the body
+ * @returns the parsed value
+ */
+export function jsonOf(text: string): unknown {
   try {
-    const json = JSON.parse(text) as { errors?: unknown } | null;
-    return Array.isArray(json?.errors) && json.errors.length > 0;
+    return JSON.parse(text);
   } catch {
-    return false;
+    return undefined;
   }
 }
+
+/**
+ * The fetch options an operation is sent with (urql's context holds them, or a function making them).
+ *
+ * @param operation - an urql operation
+ * @returns its `fetchOptions`, or undefined
+ */
+export const fetchOptionsOf = ({ context: { fetchOptions } }: Operation): RequestInit | undefined => (typeof fetchOptions === 'function' ? fetchOptions() : fetchOptions);
 
 /**
  * The fetch `postExchange` is given: it refuses a request without `Authorization` (nothing is ever sent
@@ -230,32 +242,26 @@ export function guardedFetch(fetchFn: typeof fetch): typeof fetch {
     if (response.ok) return response;
     const { status, statusText, headers } = response;
     const text = await readCapped(response, MAX_ERROR_BODY_BYTES);
-    if (hasGraphQLErrors(text)) return new Response(text, { status, statusText, headers });
+    const errors = (jsonOf(text) as { errors?: unknown } | null | undefined)?.errors;
+    if (Array.isArray(errors) && errors.length > 0) return new Response(text, { status, statusText, headers });
     throw new HttpStatusError(new Response(null, { status, statusText, headers }), text);
   };
-}
-
-/** An answer's JSON; a body that is not JSON rejects with its text, as urql's fetch does (the cause keeps its start). */
-function parseAnswer(text: string): ExecutionResult {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new Error(text);
-  }
 }
 
 /** Sends one operation as a JSON POST and reads its one JSON answer; a failure becomes urql's error result. */
 async function post(fetchFn: typeof fetch, operation: Operation, signal: AbortSignal): Promise<OperationResult> {
   let response: Response | undefined;
   try {
-    const { fetchOptions } = operation.context;
-    const given = typeof fetchOptions === 'function' ? fetchOptions() : fetchOptions;
+    const given = fetchOptionsOf(operation);
     const { query, variables, extensions } = operation;
     const body = JSON.stringify({ operationName: getOperationName(query), query: stringifyDocument(query), variables, extensions });
     const headers = { accept: 'application/graphql-response+json, application/json', 'content-type': 'application/json', ...given?.headers };
     response = await fetchFn(operation.context.url, { ...given, method: 'POST', body, headers, signal });
     const text = await response.text();
-    return makeResult(operation, parseAnswer(text), response);
+    const json = jsonOf(text);
+    // A body that is not JSON rejects with its text, as urql's fetch does (the cause keeps its start).
+    if (json === undefined) throw new Error(text);
+    return makeResult(operation, json as ExecutionResult, response);
   } catch (error) {
     return makeErrorResult(operation, error as Error, response);
   }
