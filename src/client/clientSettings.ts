@@ -1,14 +1,23 @@
 import type { PollOptions } from './jobPoller.js';
 import type { SchemaChangeEvent, SchemaGeneration } from './labelSetDocuments.js';
 
-/** What the helpers read of a client made by `createLabelingClient` (a stand-in client has none). */
-export interface ClientSettings {
-  /** How often waiting for jobs asks the service (the client's `poll`). */
+/** The options of `createLabelingClient` that only the helpers read (the job poll, the label-set documents). */
+export interface HelperOptions {
+  /** How often waiting for jobs asks the service (`waitForJob` and the other waits). */
   poll?: PollOptions | undefined;
-  /** The label-set documents' generation to send first (the client's `schemaGeneration`). */
+  /**
+   * Which generation of the service's schema the label-set query is written for: `tags` (today's
+   * production, `tagItems`/`tagName`) or `labels` (after the service's rename). A `tags` client
+   * switches to `labels` on its own, once, when the service refuses `tagItems`/`tagName`.
+   * @defaultValue 'tags' (today's production; a service already renamed costs one extra request, once)
+   */
   schemaGeneration?: SchemaGeneration | undefined;
-  /** Told once when the client switches to the renamed documents. */
+  /** Called once when the label-set helpers switch this client to the renamed documents (see `schemaGeneration`). */
   onSchemaChange?: ((event: SchemaChangeEvent) => void) | undefined;
+}
+
+/** What the helpers read of a client made by `createLabelingClient` (a stand-in client has none). */
+export interface ClientSettings extends HelperOptions {
   /** Aborts when the client is closed: a helper's per-client state (the job poll) ends with it. */
   closed?: AbortSignal | undefined;
 }

@@ -49,14 +49,23 @@ export interface AuthContext {
   onToken: (value: string) => void;
 }
 
-/** What the executor needs of the client's options (see `LabelingClientOptions`). */
+/** What the executor needs of the client's options: all but the helpers' own (see `LabelingClientOptions`). */
 export interface ExecutorOptions {
+  /** The GraphQL endpoint, e.g. `https://…/graphql` or the emulator's `http://127.0.0.1:4000/graphql`. */
   url: string;
+  /** A static access token, sent as `Authorization: Bearer <token>` (a refused one is not refreshed). */
   token?: string | undefined;
+  /**
+   * Tokens that are obtained and refreshed, from `clientCredentials({ clientId, clientSecret })`
+   * or `refreshingToken(getToken)`; importing either is what brings urql's `authExchange`.
+   */
   auth?: AuthSource | undefined;
+  /** Time-out of one call, retries included. @defaultValue 30_000 */
   timeoutMs?: number | undefined;
   retry?: RetryOptions | undefined;
+  /** The fetch to use. @defaultValue globalThis.fetch */
   fetch?: typeof fetch | undefined;
+  /** Extra headers for every request. */
   headers?: Record<string, string> | undefined;
 }
 
