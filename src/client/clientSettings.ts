@@ -35,11 +35,22 @@ export function keepSettings(client: object, given: ClientSettings): void {
 }
 
 /**
- * The settings of a client, read by a helper when it first serves it.
+ * A helper's state per client (the job poll, the rename switch), kept beside the client and made
+ * on its first use from the client's settings.
  *
- * @param client - the client a helper was given
- * @returns its settings; none (the defaults) for a client not made by `createLabelingClient`
+ * @param make - makes the state of one client from its settings (none, the defaults, for a client
+ * not made by `createLabelingClient`)
+ * @returns the function that gives a client's state
+ * @example
+ * ```ts
+ * const switchOf = perClient(({ schemaGeneration }) => generationSwitch(schemaGeneration ?? 'tags'));
+ * ```
  */
-export function settingsOf(client: object): ClientSettings {
-  return settings.get(client) ?? {};
+export function perClient<C extends object, T>(make: (settings: ClientSettings, client: C) => T): (client: C) => T {
+  const made = new WeakMap<C, T>();
+  return (client) => {
+    let state = made.get(client);
+    if (state === undefined) made.set(client, (state = make(settings.get(client) ?? {}, client)));
+    return state;
+  };
 }

@@ -43,8 +43,7 @@ export class HttpStatusError extends Error {
  * @returns the response (status and headers), or undefined when none arrived
  */
 export function responseOf(error: CombinedError): Response | undefined {
-  const kept: Response | undefined = error.response;
-  return kept ?? (error.networkError instanceof HttpStatusError ? error.networkError.response : undefined);
+  return (error.response as Response | undefined) ?? (error.networkError instanceof HttpStatusError ? error.networkError.response : undefined);
 }
 
 /**
@@ -152,17 +151,13 @@ export function toLabelkitError(error: CombinedError, call: FailedCall): Labelki
     return code === 'NETWORK' || code === 'TIMEOUT' || code === 'ABORTED' ? new NetworkError(code, text, own) : new AuthError(text, own);
   }
   switch (kindOf(error)) {
-    case 'auth':
-      return new AuthError(
-        `the service refused the access token${status === 401 ? ' (HTTP 401)' : ' (Unauthorized)'}${call.staticToken ? '; check the token' : ' even after a refresh; check the token or client credentials'} ${where}`,
-        details,
-      );
+    case 'auth': {
+      const after = call.staticToken ? '; check the token' : ' even after a refresh; check the token or client credentials';
+      return new AuthError(`the service refused the access token${status === 401 ? ' (HTTP 401)' : ' (Unauthorized)'}${after} ${where}`, details);
+    }
     case 'graphql': {
-      const entries: GraphQLErrorEntry[] = error.graphQLErrors.map((e) => ({
-        message: e.message,
-        ...(e.path && { path: e.path }),
-        ...(e.extensions && Object.keys(e.extensions).length > 0 && { extensions: e.extensions }),
-      }));
+      const entries: GraphQLErrorEntry[] = error.graphQLErrors.map(({ message, path, extensions }) =>
+        ({ message, ...(path && { path }), ...(extensions && Object.keys(extensions).length > 0 && { extensions }) }));
       const err = new GraphQLRequestError(redactValue(entries, secrets), details);
       err.message += ` ${where}`; // stays non-enumerable, as every Error's message
       return err;
