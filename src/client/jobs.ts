@@ -21,7 +21,7 @@ const readJobs = async (client: Requester, jobIds: string[], callOptions?: CallO
   (await client.request(GetJobsDocument, { jobIds }, withExtras(callOptions, { check: (d: { getJobs: unknown }) => listProblem('getJobs', d.getJobs, jobIds.length) }))).getJobs;
 
 /** The one job poll of each client, beside it: made on the first wait, ended by the client's close(). */
-const pollerOf = perClient(({ poll, closed }, client: Requester) => {
+const pollerOf = /* @__PURE__ */ perClient(({ poll, closed }, client: Requester) => {
   const poller = createJobPoller((ids, signal) => readJobs(client, ids, { signal }), poll);
   if (closed?.aborted) poller.close();
   else closed?.addEventListener('abort', () => poller.close(), { once: true });

@@ -19,7 +19,7 @@ const LABEL_SET_WRITE_OUTCOME_HINT =
   '; the write may have reached the service and changed the label set although no answer arrived: read the label sets again before writing again';
 
 /** The one switch across the tag→label rename of each client, beside it: made on its first label-set call. */
-const switchOf = perClient(({ schemaGeneration, onSchemaChange }, _client: Requester) => generationSwitch(schemaGeneration ?? 'tags', onSchemaChange));
+const switchOf = /* @__PURE__ */ perClient(({ schemaGeneration, onSchemaChange }, _client: Requester) => generationSwitch(schemaGeneration ?? 'tags', onSchemaChange));
 
 /** A write's options: the caller's, the label-set hint, and an answer check if any. */
 const write = (options: CallOptions | undefined, check?: CallExtras['check']) => withExtras(options, { outcomeHint: LABEL_SET_WRITE_OUTCOME_HINT, ...(check && { check }) });
