@@ -100,18 +100,15 @@ const tokenTimeout = (given: number | undefined, context: AuthContext) => given 
 
 /** An {@link AuthSource} whose exchange is urql's `authExchange` fed by `next`, each token told to the client. */
 function sourceOf(problems: Problem[], secrets: string[], makeNext: (context: AuthContext) => () => Promise<Token>): AuthSource {
-  return {
-    problems,
-    secrets,
-    exchange: (context) => {
-      const next = makeNext(context);
-      return labelkitAuthExchange(async () => {
-        const token = await next();
-        context.onToken(token.value);
-        return token;
-      });
-    },
+  const exchange = (context: AuthContext) => {
+    const next = makeNext(context);
+    return labelkitAuthExchange(async () => {
+      const token = await next();
+      context.onToken(token.value);
+      return token;
+    });
   };
+  return { problems, secrets, exchange };
 }
 
 /**

@@ -124,22 +124,17 @@ export function createJobPoller(fetchJobs: (ids: string[], signal: AbortSignal) 
       // Infinity (or beyond setTimeout's 2^31-1 ms, which Node would run at once) waits without limit.
       const timedOut = () => [...group].forEach((waiter) => waiter.settle({ outcome: 'timed-out', jobId: waiter.jobId, job: waiter.last }));
       const waitTimer = timeoutMs < MAX_TIMER_MS ? setTimeout(timedOut, timeoutMs) : undefined;
+      const graceMs = options.notFoundGraceMs ?? 10_000;
+      const waitMax = Math.max(options.maxIntervalMs ?? maxIntervalMs, waitInterval);
       jobIds.forEach((jobId, index) => {
-        const waiter: Waiter = {
-          jobId,
-          last: null,
-          graceMs: options.notFoundGraceMs ?? 10_000,
-          intervalMs: waitInterval,
-          maxIntervalMs: Math.max(options.maxIntervalMs ?? maxIntervalMs, waitInterval),
-          onProgress: options.onProgress,
-          settle: (result) => {
-            if (!group.delete(waiter)) return;
-            waiters.delete(waiter);
-            if (result instanceof Error) return end(result);
-            outcomes[index] = result;
-            if (group.size === 0) end(null);
-          },
+        const settle = (result: JobOutcome | Error) => {
+          if (!group.delete(waiter)) return;
+          waiters.delete(waiter);
+          if (result instanceof Error) return end(result);
+          outcomes[index] = result;
+          if (group.size === 0) end(null);
         };
+        const waiter: Waiter = { jobId, last: null, graceMs, intervalMs: waitInterval, maxIntervalMs: waitMax, onProgress: options.onProgress, settle };
         group.add(waiter);
         waiters.add(waiter);
       });
@@ -172,9 +167,7 @@ export function createJobPoller(fetchJobs: (ids: string[], signal: AbortSignal) 
     timer = setTimeout(() => void tick().catch((error: unknown) => failAll(error)), ms);
   }
 
-  function failAll(error: unknown): void {
-    for (const waiter of [...waiters]) waiter.settle(asError(error));
-  }
+  const failAll = (error: unknown) => [...waiters].forEach((waiter) => waiter.settle(asError(error)));
 
   async function tick(): Promise<void> {
     timer = undefined;
