@@ -2,7 +2,7 @@ import type { CombinedError } from '@urql/core';
 import { classifyFailure, errorCode, isTransientStatus } from '../shared/classify.js';
 import { redactValue } from '../shared/redact.js';
 import type { Secrets } from '../shared/redact.js';
-import { AuthError, GraphQLRequestError, isLabelkitError, MUTATION_OUTCOME_UNKNOWN_HINT, NetworkError, ProtocolError } from './errors.js';
+import { AuthError, GraphQLRequestError, isLabelkitError, NetworkError, ProtocolError } from './errors.js';
 import type { GraphQLErrorEntry, LabelkitError } from './errors.js';
 import { inBrowser } from './inBrowser.js';
 
@@ -14,8 +14,8 @@ export interface FailedCall {
   url: string;
   /** Secret values that must not survive into the error (tokens, client secret, secretKey). */
   secrets: Secrets;
-  /** What a mutation of unknown outcome tells the caller to do. @defaultValue MUTATION_OUTCOME_UNKNOWN_HINT (a job's) */
-  outcomeHint?: string;
+  /** What a mutation of unknown outcome tells the caller to do (the helper's, else MUTATION_OUTCOME_UNKNOWN_HINT); empty for a query. */
+  hint: string;
   /** True when the token is a static one (`token`): a refusal was not followed by a refresh. */
   staticToken?: boolean;
 }
@@ -163,7 +163,7 @@ export function toLabelkitError(error: CombinedError, call: FailedCall): Labelki
       return err;
     }
     case 'protocol':
-      return new ProtocolError(`the answer from ${call.url} (HTTP ${status}) is not GraphQL JSON${mutation ? (call.outcomeHint ?? MUTATION_OUTCOME_UNKNOWN_HINT) : ''} ${where}`, { ...details, mutationOutcomeUnknown: mutation, cause });
+      return new ProtocolError(`the answer from ${call.url} (HTTP ${status}) is not GraphQL JSON${call.hint} ${where}`, { ...details, mutationOutcomeUnknown: mutation, cause });
     case 'network': {
       const code = causeCode(cause);
       const ok = status !== undefined && status >= 200 && status < 300;
@@ -178,7 +178,7 @@ export function toLabelkitError(error: CombinedError, call: FailedCall): Labelki
           : `could not reach ${call.url}${code ? ` (${code})` : ''}${inBrowser() ? ' (in a browser this can also be a CORS refusal)' : ''}`;
       // A cut answer is no answer: its 200 status is not kept, so that it classifies as transient.
       const own = { ...details, ...(ok && { status: undefined }), mutationOutcomeUnknown: unknownOutcome, cause };
-      const err = new NetworkError('NETWORK', `${reason}${unknownOutcome ? (call.outcomeHint ?? MUTATION_OUTCOME_UNKNOWN_HINT) : ''} ${where}`, own);
+      const err = new NetworkError('NETWORK', `${reason}${unknownOutcome ? call.hint : ''} ${where}`, own);
       const wish = retryAfterMs(response);
       if (wish !== undefined) err.retryAfterMs = wish;
       return err;
