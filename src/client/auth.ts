@@ -213,13 +213,11 @@ export function labelkitAuthExchange(next: () => Promise<Token>): Exchange {
     // The first token (urql holds every operation until this function returns). A failure is
     // kept and thrown from refreshAuth, so that it reaches the waiting operations as their error
     // result (a throwing init function would only be logged by urql).
-    let token: Token | undefined;
     let initError: unknown;
-    try {
-      token = await next();
-    } catch (error) {
+    let token = await next().catch((error: unknown) => {
       initError = error;
-    }
+      return undefined;
+    });
     // False when the refused request carried a token that has since been replaced.
     let mustRefresh = true;
     return {

@@ -99,9 +99,8 @@ export async function createLabelSet(client: Requester, projectId: string, input
   assertValid('CreateLabelSet', checkCreateLabelSet(projectId, input), options);
   const { labelItems, ...set } = input;
   const call = write(options);
-  const data = await switchOf(client)('CreateLabelSet', (generation) =>
-    generation === 'labels' ? client.request(LabelsCreate, { projectId, input }, call) : client.request(TagsCreate, { projectId, input: { ...set, tagItems: labelItems.map(labelItemInTags) } }, call));
-  return data.createLabelSet;
+  return (await switchOf(client)('CreateLabelSet', (generation) =>
+    generation === 'labels' ? client.request(LabelsCreate, { projectId, input }, call) : client.request(TagsCreate, { projectId, input: { ...set, tagItems: labelItems.map(labelItemInTags) } }, call))).createLabelSet;
 }
 
 /**
@@ -122,9 +121,8 @@ export async function updateLabelSet(client: Requester, input: LabelSetUpdateInp
   assertValid('UpdateProjectLabelSet', checkUpdateLabelSet(input), options);
   const { labelItems, ...change } = input;
   const call = write(options);
-  const data = await switchOf(client)('UpdateProjectLabelSet', (generation) =>
-    generation === 'labels' ? client.request(LabelsUpdate, { input }, call) : client.request(TagsUpdate, { input: { ...change, ...(labelItems && { tagItems: labelItems.map(labelItemInTags) }) } }, call));
-  return data.updateProjectLabelSet;
+  return (await switchOf(client)('UpdateProjectLabelSet', (generation) =>
+    generation === 'labels' ? client.request(LabelsUpdate, { input }, call) : client.request(TagsUpdate, { input: { ...change, ...(labelItems && { tagItems: labelItems.map(labelItemInTags) }) } }, call))).updateProjectLabelSet;
 }
 
 /**
