@@ -1,10 +1,11 @@
 import { authExchange } from '@urql/exchange-auth';
-import type { Exchange, Operation } from '@urql/core';
+import type { Exchange } from '@urql/core';
 import { isTransientStatus } from '../shared/classify.js';
 import { isRecord } from '../shared/isRecord.js';
 import { checkId } from '../shared/problem.js';
 import type { Problem } from '../shared/problem.js';
 import { AuthError, NetworkError } from './errors.js';
+import { fetchOptionsOf, jsonOf } from './executor.js';
 import type { AuthContext, AuthSource } from './executor.js';
 import { isHeaderToken, NOT_A_HEADER_TOKEN } from './headerToken.js';
 import { backoffDelays, pause } from './retryPolicy.js';
@@ -50,9 +51,7 @@ const phase = 'token';
 async function withTimeout<T>(ms: number, work: (signal: AbortSignal) => Promise<T>, late: string): Promise<T> {
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const timedOut = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new NetworkError('TIMEOUT', `${late} within ${ms} ms`, { phase })), ms);
-  });
+  const timedOut = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new NetworkError('TIMEOUT', `${late} within ${ms} ms`, { phase })), ms)));
   try {
     return await Promise.race([work(controller.signal), timedOut]);
   } finally {
@@ -74,21 +73,14 @@ async function requestToken(credentials: ClientCredentials, tokenUrl: string, fe
     throw new NetworkError('NETWORK', `the token endpoint ${tokenUrl} could not be reached`, { cause: error, phase, secrets });
   }
   const { status } = response;
-  if (isTransientStatus(status)) {
-    throw new NetworkError('NETWORK', `the token endpoint ${tokenUrl} answered HTTP ${status}`, { status, phase, secrets, cause: text });
-  }
+  if (isTransientStatus(status)) throw new NetworkError('NETWORK', `the token endpoint ${tokenUrl} answered HTTP ${status}`, { status, phase, secrets, cause: text });
   if (!response.ok) {
     const refused = status === 400 || status === 401 || status === 403;
     const why = refused ? 'refused the client credentials' : 'answered';
     const hint = refused ? 'check the client id and secret' : 'check the token URL';
     throw new AuthError(`the token endpoint ${tokenUrl} ${why} (HTTP ${status}); ${hint}`, { status, phase, secrets });
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    // no access_token: said below
-  }
+  const json = jsonOf(text);
   if (!isRecord(json) || typeof json.access_token !== 'string' || json.access_token === '') {
     throw new AuthError(`the token endpoint ${tokenUrl} answered without an access_token`, { phase, secrets });
   }
@@ -108,18 +100,15 @@ const tokenTimeout = (given: number | undefined, context: AuthContext) => given 
 
 /** An {@link AuthSource} whose exchange is urql's `authExchange` fed by `next`, each token told to the client. */
 function sourceOf(problems: Problem[], secrets: string[], makeNext: (context: AuthContext) => () => Promise<Token>): AuthSource {
-  return {
-    problems,
-    secrets,
-    exchange: (context) => {
-      const next = makeNext(context);
-      return labelkitAuthExchange(async () => {
-        const token = await next();
-        context.onToken(token.value);
-        return token;
-      });
-    },
+  const exchange = (context: AuthContext) => {
+    const next = makeNext(context);
+    return labelkitAuthExchange(async () => {
+      const token = await next();
+      context.onToken(token.value);
+      return token;
+    });
   };
+  return { problems, secrets, exchange };
 }
 
 /**
@@ -148,13 +137,9 @@ export function refreshingToken(getToken: () => string | Promise<string>, option
   ];
   return sourceOf(problems, [], (context) => {
     const timeoutMs = tokenTimeout(options.tokenTimeoutMs, context);
-    const call = async () => {
-      try {
-        return await getToken();
-      } catch (error) {
-        throw new AuthError('getToken() failed; no access token', { cause: error, phase });
-      }
-    };
+    const call = () => (async () => getToken())().catch((error: unknown) => {
+      throw new AuthError('getToken() failed; no access token', { cause: error, phase });
+    });
     return async () => {
       const value = await withTimeout(timeoutMs, call, 'getToken() did not return a token');
       if (typeof value !== 'string' || value === '') throw new AuthError('getToken() returned no token', { phase });
@@ -208,12 +193,6 @@ export function clientCredentials(credentials: ClientCredentials): AuthSource {
   });
 }
 
-/** The `Authorization` header an operation was sent with (from its public `fetchOptions`). */
-function sentAuthorization(operation: Operation): string | undefined {
-  const options = typeof operation.context.fetchOptions === 'function' ? operation.context.fetchOptions() : operation.context.fetchOptions;
-  return (options?.headers as Record<string, string> | undefined)?.authorization;
-}
-
 /**
  * urql's `authExchange`, configured to add `Authorization: Bearer <token>` from a token source.
  *
@@ -234,13 +213,11 @@ export function labelkitAuthExchange(next: () => Promise<Token>): Exchange {
     // The first token (urql holds every operation until this function returns). A failure is
     // kept and thrown from refreshAuth, so that it reaches the waiting operations as their error
     // result (a throwing init function would only be logged by urql).
-    let token: Token | undefined;
     let initError: unknown;
-    try {
-      token = await next();
-    } catch (error) {
+    let token = await next().catch((error: unknown) => {
       initError = error;
-    }
+      return undefined;
+    });
     // False when the refused request carried a token that has since been replaced.
     let mustRefresh = true;
     return {
@@ -252,7 +229,7 @@ export function labelkitAuthExchange(next: () => Promise<Token>): Exchange {
       },
       didAuthError: (error, operation) => {
         if (!isAuthFailure(error)) return false;
-        mustRefresh = token === undefined || sentAuthorization(operation) === `Bearer ${token.value}`;
+        mustRefresh = token === undefined || (fetchOptionsOf(operation)?.headers as Record<string, string> | undefined)?.authorization === `Bearer ${token.value}`;
         return true;
       },
       refreshAuth: async () => {

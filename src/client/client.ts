@@ -1,9 +1,8 @@
 import type { AnyVariables } from '@urql/core';
 import { keepSettings } from './clientSettings.js';
+import type { HelperOptions } from './clientSettings.js';
 import { createExecutor, operationOf } from './executor.js';
-import type { AuthSource, CallOptions, RetryOptions } from './executor.js';
-import type { PollOptions } from './jobPoller.js';
-import type { SchemaChangeEvent, SchemaGeneration } from './labelSetDocuments.js';
+import type { CallOptions, ExecutorOptions } from './executor.js';
 import { assertValid, checkClientOptions } from './validation.js';
 // For TSDoc links only.
 import type { AnyLabelkitError, AuthError, GraphQLRequestError, NetworkError, ValidationError } from './errors.js';
@@ -13,35 +12,7 @@ import type { TypedDocumentNode } from './typedDocument.js';
  * Options of {@link createLabelingClient}. Give exactly one of `token` (a static access token) and
  * `auth` (tokens obtained and refreshed: `clientCredentials(…)` or `refreshingToken(…)`).
  */
-export interface LabelingClientOptions {
-  /** The GraphQL endpoint, e.g. `https://…/graphql` or the emulator's `http://127.0.0.1:4000/graphql`. */
-  url: string;
-  /** A static access token, sent as `Authorization: Bearer <token>` (a refused one is not refreshed). */
-  token?: string | undefined;
-  /**
-   * Tokens that are obtained and refreshed, from `clientCredentials({ clientId, clientSecret })`
-   * or `refreshingToken(getToken)`; importing either is what brings urql's `authExchange`.
-   */
-  auth?: AuthSource | undefined;
-  /** Time-out of one call, retries included. @defaultValue 30_000 */
-  timeoutMs?: number | undefined;
-  retry?: RetryOptions | undefined;
-  /** How often waiting for jobs asks the service (`waitForJob` and the other waits). */
-  poll?: PollOptions | undefined;
-  /** The fetch to use. @defaultValue globalThis.fetch */
-  fetch?: typeof fetch | undefined;
-  /** Extra headers for every request. */
-  headers?: Record<string, string> | undefined;
-  /**
-   * Which generation of the service's schema the label-set query is written for: `tags` (today's
-   * production, `tagItems`/`tagName`) or `labels` (after the service's rename). A `tags` client
-   * switches to `labels` on its own, once, when the service refuses `tagItems`/`tagName`.
-   * @defaultValue 'tags' (today's production; a service already renamed costs one extra request, once)
-   */
-  schemaGeneration?: SchemaGeneration | undefined;
-  /** Called once when the label-set helpers switch this client to the renamed documents (see `schemaGeneration`). */
-  onSchemaChange?: ((event: SchemaChangeEvent) => void) | undefined;
-}
+export type LabelingClientOptions = ExecutorOptions & HelperOptions;
 
 /**
  * The labeling service's client; see {@link createLabelingClient}.

@@ -1,14 +1,23 @@
 import type { PollOptions } from './jobPoller.js';
 import type { SchemaChangeEvent, SchemaGeneration } from './labelSetDocuments.js';
 
-/** What the helpers read of a client made by `createLabelingClient` (a stand-in client has none). */
-export interface ClientSettings {
-  /** How often waiting for jobs asks the service (the client's `poll`). */
+/** The options of `createLabelingClient` that only the helpers read (the job poll, the label-set documents). */
+export interface HelperOptions {
+  /** How often waiting for jobs asks the service (`waitForJob` and the other waits). */
   poll?: PollOptions | undefined;
-  /** The label-set documents' generation to send first (the client's `schemaGeneration`). */
+  /**
+   * Which generation of the service's schema the label-set query is written for: `tags` (today's
+   * production, `tagItems`/`tagName`) or `labels` (after the service's rename). A `tags` client
+   * switches to `labels` on its own, once, when the service refuses `tagItems`/`tagName`.
+   * @defaultValue 'tags' (today's production; a service already renamed costs one extra request, once)
+   */
   schemaGeneration?: SchemaGeneration | undefined;
-  /** Told once when the client switches to the renamed documents. */
+  /** Called once when the label-set helpers switch this client to the renamed documents (see `schemaGeneration`). */
   onSchemaChange?: ((event: SchemaChangeEvent) => void) | undefined;
+}
+
+/** What the helpers read of a client made by `createLabelingClient` (a stand-in client has none). */
+export interface ClientSettings extends HelperOptions {
   /** Aborts when the client is closed: a helper's per-client state (the job poll) ends with it. */
   closed?: AbortSignal | undefined;
 }
@@ -26,11 +35,22 @@ export function keepSettings(client: object, given: ClientSettings): void {
 }
 
 /**
- * The settings of a client, read by a helper when it first serves it.
+ * A helper's state per client (the job poll, the rename switch), kept beside the client and made
+ * on its first use from the client's settings.
  *
- * @param client - the client a helper was given
- * @returns its settings; none (the defaults) for a client not made by `createLabelingClient`
+ * @param make - makes the state of one client from its settings (none, the defaults, for a client
+ * not made by `createLabelingClient`)
+ * @returns the function that gives a client's state
+ * @example
+ * ```ts
+ * const switchOf = perClient(({ schemaGeneration }) => generationSwitch(schemaGeneration ?? 'tags'));
+ * ```
  */
-export function settingsOf(client: object): ClientSettings {
-  return settings.get(client) ?? {};
+export function perClient<C extends object, T>(make: (settings: ClientSettings, client: C) => T): (client: C) => T {
+  const made = new WeakMap<C, T>();
+  return (client) => {
+    let state = made.get(client);
+    if (state === undefined) made.set(client, (state = make(settings.get(client) ?? {}, client)));
+    return state;
+  };
 }

@@ -80,8 +80,7 @@ export class LabelkitError extends Error {
    * status, phase, and each kind's own (`problems`, `mutationOutcomeUnknown`, `job`, …); never `cause`
    */
   toJSON(): Record<string, unknown> {
-    const json: Record<string, unknown> = { message: this.message };
-    return Object.assign(json, this);
+    return Object.assign<Record<string, unknown>, this>({ message: this.message }, this);
   }
 }
 
@@ -242,16 +241,8 @@ export class LabelHierarchyError extends LabelkitError {
  * if (isLabelkitError(error) && error.code === 'JOB_FAILED') console.error(error.job.errors);
  * ```
  */
-export type AnyLabelkitError =
-  | ValidationError
-  | AuthError
-  | NetworkError
-  | GraphQLRequestError
-  | ProtocolError
-  | JobFailedError
-  | JobTimeoutError
-  | JobNotFoundError
-  | LabelHierarchyError;
+export type AnyLabelkitError = ValidationError | AuthError | NetworkError | GraphQLRequestError | ProtocolError
+  | JobFailedError | JobTimeoutError | JobNotFoundError | LabelHierarchyError;
 
 /**
  * Tells whether a value is a labelkit error, across copies of the package.

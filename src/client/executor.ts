@@ -49,14 +49,23 @@ export interface AuthContext {
   onToken: (value: string) => void;
 }
 
-/** What the executor needs of the client's options (see `LabelingClientOptions`). */
+/** What the executor needs of the client's options: all but the helpers' own (see `LabelingClientOptions`). */
 export interface ExecutorOptions {
+  /** The GraphQL endpoint, e.g. `https://…/graphql` or the emulator's `http://127.0.0.1:4000/graphql`. */
   url: string;
+  /** A static access token, sent as `Authorization: Bearer <token>` (a refused one is not refreshed). */
   token?: string | undefined;
+  /**
+   * Tokens that are obtained and refreshed, from `clientCredentials({ clientId, clientSecret })`
+   * or `refreshingToken(getToken)`; importing either is what brings urql's `authExchange`.
+   */
   auth?: AuthSource | undefined;
+  /** Time-out of one call, retries included. @defaultValue 30_000 */
   timeoutMs?: number | undefined;
   retry?: RetryOptions | undefined;
+  /** The fetch to use. @defaultValue globalThis.fetch */
   fetch?: typeof fetch | undefined;
+  /** Extra headers for every request. */
   headers?: Record<string, string> | undefined;
 }
 
@@ -110,36 +119,19 @@ interface Node {
   readonly selectionSet?: { readonly selections: readonly Node[] } | undefined;
 }
 
-/** A selection, read once per document: a field (its key in the answer) or a fragment (its type condition), and what it selects. */
-interface Selected {
-  key: string | undefined;
-  type: string | undefined;
-  inner: Selected[] | undefined;
-}
-
-/** Reads a selection set once: fields by their answer key, fragment spreads resolved (a cycle ends the reading). */
-function selected(selections: readonly Node[], fragments: ReadonlyMap<string, Node>, seen: ReadonlySet<string> = new Set()): Selected[] {
-  return selections.flatMap((node): Selected[] => {
-    const name = node.name?.value ?? '';
-    const fragment = node.kind === 'FragmentSpread' ? (seen.has(name) ? undefined : fragments.get(name)) : node;
-    if (node.kind !== 'Field' && !fragment?.selectionSet) return [];
-    const inner = fragment?.selectionSet && selected(fragment.selectionSet.selections, fragments, node.kind === 'FragmentSpread' ? new Set([...seen, name]) : seen);
-    return [{ key: node.kind === 'Field' ? (node.alias?.value ?? name) : undefined, type: fragment?.typeCondition?.name.value, inner }];
-  });
-}
-
 /**
  * Where an answer misses the selection that asked for it, or undefined: every field selected
  * (aliases as keys, fragments included) is present, an object wherever sub-fields are asked (in
  * lists too). `null` passes (the schema decides nullability, and sends an error for a non-null
  * field it cannot give). A fragment whose type condition names another `__typename` than the
- * object's is skipped; select `__typename` where a union or interface is asked. The path is
+ * object's is skipped; select `__typename` where a union or interface is asked. A fragment spread
+ * already being read on this object is not read again (a cycle ends the reading). The path is
  * built only for a miss, so a good answer costs one pass and no strings.
  */
-function missing(value: unknown, selections: readonly Selected[]): { path: (string | number)[]; lacks: boolean } | undefined {
+function missing(value: unknown, selections: readonly Node[], fragments: ReadonlyMap<string, Node>, seen: ReadonlySet<string> = new Set()): { path: (string | number)[]; lacks: boolean } | undefined {
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const miss = missing(value[i], selections);
+      const miss = missing(value[i], selections, fragments);
       if (miss) return (miss.path.unshift(i), miss);
     }
     return undefined;
@@ -147,24 +139,28 @@ function missing(value: unknown, selections: readonly Selected[]): { path: (stri
   if (value === null) return undefined;
   if (typeof value !== 'object') return { path: [], lacks: false };
   const object = value as Record<string, unknown>;
-  for (const { key, type, inner } of selections) {
-    if (key === undefined) {
-      if (type !== undefined && typeof object.__typename === 'string' && object.__typename !== type) continue;
-      const miss = inner && missing(object, inner);
-      if (miss) return miss;
+  for (const node of selections) {
+    const name = node.name?.value ?? '';
+    if (node.kind === 'Field') {
+      const key = node.alias?.value ?? name;
+      if (object[key] === undefined) return { path: [key], lacks: true };
+      const miss = node.selectionSet && missing(object[key], node.selectionSet.selections, fragments);
+      if (miss) return (miss.path.unshift(key), miss);
       continue;
     }
-    const at = object[key];
-    if (at === undefined) return { path: [key], lacks: true };
-    const miss = inner && missing(at, inner);
-    if (miss) return (miss.path.unshift(key), miss);
+    const spread = node.kind === 'FragmentSpread';
+    const fragment = spread ? (seen.has(name) ? undefined : fragments.get(name)) : node;
+    const type = fragment?.typeCondition?.name.value;
+    if (!fragment?.selectionSet || (type !== undefined && typeof object.__typename === 'string' && object.__typename !== type)) continue;
+    const miss = missing(object, fragment.selectionSet.selections, fragments, spread ? new Set([...seen, name]) : seen);
+    if (miss) return miss;
   }
   return undefined;
 }
 
 /** What is missing from an answer, in words (`the answer's data lacks getJobs[0].progress`), or undefined. */
-function answerProblem(data: unknown, selections: readonly Selected[]): string | undefined {
-  const miss = missing(data, selections);
+function answerProblem(data: unknown, operation: Node | undefined, fragments: ReadonlyMap<string, Node>): string | undefined {
+  const miss = missing(data, operation?.selectionSet?.selections ?? [], fragments);
   if (!miss) return undefined;
   const at = miss.path.map((step, i) => (typeof step === 'number' ? `[${step}]` : i === 0 ? step : `.${step}`)).join('');
   return miss.lacks ? `the answer's data lacks ${at}` : `${at || 'data'} is not an object`;
@@ -187,8 +183,7 @@ export function operationOf(document: { readonly definitions: readonly Node[] })
   if (known) return known;
   const operation = document.definitions.find((d) => d.kind === 'OperationDefinition');
   const fragments = new Map(document.definitions.filter((d) => d.kind === 'FragmentDefinition').map((d) => [d.name?.value ?? '', d]));
-  const selections = selected(operation?.selectionSet?.selections ?? [], fragments);
-  const found = { kind: operation?.operation, operationName: operation?.name?.value ?? 'anonymous', problem: (data: unknown) => answerProblem(data, selections) };
+  const found = { kind: operation?.operation, operationName: operation?.name?.value ?? 'anonymous', problem: (data: unknown) => answerProblem(data, operation, fragments) };
   operations.set(document, found);
   return found;
 }
@@ -215,15 +210,27 @@ async function readCapped(response: Response, max: number): Promise<string> {
   return text;
 }
 
-/** Whether a body is a GraphQL response with errors. */
-function hasGraphQLErrors(text: string): boolean {
+/**
+ * A body's JSON, or undefined when it is not JSON.
+ *
+ * @param text - the body
+ * @returns the parsed value
+ */
+export function jsonOf(text: string): unknown {
   try {
-    const json = JSON.parse(text) as { errors?: unknown } | null;
-    return Array.isArray(json?.errors) && json.errors.length > 0;
+    return JSON.parse(text);
   } catch {
-    return false;
+    return undefined;
   }
 }
+
+/**
+ * The fetch options an operation is sent with (urql's context holds them, or a function making them).
+ *
+ * @param operation - an urql operation
+ * @returns its `fetchOptions`, or undefined
+ */
+export const fetchOptionsOf = ({ context: { fetchOptions } }: Operation): RequestInit | undefined => (typeof fetchOptions === 'function' ? fetchOptions() : fetchOptions);
 
 /**
  * The fetch `postExchange` is given: it refuses a request without `Authorization` (nothing is ever sent
@@ -244,32 +251,26 @@ export function guardedFetch(fetchFn: typeof fetch): typeof fetch {
     if (response.ok) return response;
     const { status, statusText, headers } = response;
     const text = await readCapped(response, MAX_ERROR_BODY_BYTES);
-    if (hasGraphQLErrors(text)) return new Response(text, { status, statusText, headers });
+    const errors = (jsonOf(text) as { errors?: unknown } | null | undefined)?.errors;
+    if (Array.isArray(errors) && errors.length > 0) return new Response(text, { status, statusText, headers });
     throw new HttpStatusError(new Response(null, { status, statusText, headers }), text);
   };
-}
-
-/** An answer's JSON; a body that is not JSON rejects with its text, as urql's fetch does (the cause keeps its start). */
-function parseAnswer(text: string): ExecutionResult {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new Error(text);
-  }
 }
 
 /** Sends one operation as a JSON POST and reads its one JSON answer; a failure becomes urql's error result. */
 async function post(fetchFn: typeof fetch, operation: Operation, signal: AbortSignal): Promise<OperationResult> {
   let response: Response | undefined;
   try {
-    const { fetchOptions } = operation.context;
-    const given = typeof fetchOptions === 'function' ? fetchOptions() : fetchOptions;
+    const given = fetchOptionsOf(operation);
     const { query, variables, extensions } = operation;
     const body = JSON.stringify({ operationName: getOperationName(query), query: stringifyDocument(query), variables, extensions });
     const headers = { accept: 'application/graphql-response+json, application/json', 'content-type': 'application/json', ...given?.headers };
     response = await fetchFn(operation.context.url, { ...given, method: 'POST', body, headers, signal });
     const text = await response.text();
-    return makeResult(operation, parseAnswer(text), response);
+    const json = jsonOf(text);
+    // A body that is not JSON rejects with its text, as urql's fetch does (the cause keeps its start).
+    if (json === undefined) throw new Error(text);
+    return makeResult(operation, json as ExecutionResult, response);
   } catch (error) {
     return makeErrorResult(operation, error as Error, response);
   }
@@ -295,24 +296,17 @@ const isSent = (operation: Operation) => operation.kind === 'query' || operation
 function postExchange(fetchFn: typeof fetch): Exchange {
   return ({ forward }) => (operations$) => {
     const shared$ = share(operations$);
-    const results$ = pipe(
-      shared$,
-      filter(isSent),
-      mergeMap((operation) => {
-        const controller = new AbortController();
-        const { signal } = controller;
-        let answered = false;
-        // A retry the service asked to come back later (`Retry-After`, put in the context by the retry rule) waits first.
-        const wait = operation.context[RETRY_AFTER] as number | undefined;
-        return pipe(
-          fromPromise(wait ? pause(wait, signal).then(() => post(fetchFn, operation, signal)) : post(fetchFn, operation, signal)),
-          onPush(() => (answered = true)),
-          onEnd(() => answered || controller.abort()),
-          takeUntil(pipe(shared$, filter((o) => o.kind === 'teardown' && o.key === operation.key))),
-        );
-      }),
-    );
-    return merge([results$, forward(pipe(shared$, filter((operation) => !isSent(operation))))]);
+    const send = (operation: Operation) => {
+      const controller = new AbortController();
+      const { signal } = controller;
+      let answered = false;
+      // A retry the service asked to come back later (`Retry-After`, put in the context by the retry rule) waits first.
+      const wait = operation.context[RETRY_AFTER] as number | undefined;
+      const teardown$ = pipe(shared$, filter((o) => o.kind === 'teardown' && o.key === operation.key));
+      const answer = wait ? pause(wait, signal).then(() => post(fetchFn, operation, signal)) : post(fetchFn, operation, signal);
+      return pipe(fromPromise(answer), onPush(() => (answered = true)), onEnd(() => answered || controller.abort()), takeUntil(teardown$));
+    };
+    return merge([pipe(shared$, filter(isSent), mergeMap(send)), forward(pipe(shared$, filter((operation) => !isSent(operation))))]);
   };
 }
 
@@ -351,9 +345,11 @@ export function createExecutor(options: ExecutorOptions) {
     // A static token is a header: there is nothing to refresh, so a refused one is not sent again.
     ...(options.token !== undefined && { authorization: `Bearer ${options.token}` }),
   };
+  // Tokens from an auth source (getToken, client credentials) come, and are refreshed, through urql's authExchange; the last 14 are redacted.
+  const onToken = (value: string) => knownSecrets.push(value) > kept + 14 && knownSecrets.splice(kept, 1);
+  const auth = options.auth?.exchange({ url: options.url, fetch: fetchFn, retry: options.retry, timeoutMs: defaultTimeout, signal: closing.signal, onToken });
   const urql = new Client({
     url: options.url,
-    preferGetMethod: false,
     requestPolicy: 'network-only',
     exchanges: [
       retryExchange({
@@ -361,35 +357,18 @@ export function createExecutor(options: ExecutorOptions) {
         retryIf: (error, operation) => operation.kind === 'query' && isRetryable(error),
         retryWith: (error, operation) => {
           const wish = retryAfterMs(responseOf(error));
-          if (wish !== undefined && wish > retry.maxDelayMs) return null;
-          return makeOperation(operation.kind, operation, { ...operation.context, [RETRY_AFTER]: wish });
+          return wish !== undefined && wish > retry.maxDelayMs ? null : makeOperation(operation.kind, operation, { ...operation.context, [RETRY_AFTER]: wish });
         },
       }),
-      // Tokens from an auth source (getToken, client credentials) come, and are refreshed, through urql's authExchange.
-      ...(options.auth
-        ? [
-            options.auth.exchange({
-              url: options.url, fetch: fetchFn, retry: options.retry, timeoutMs: defaultTimeout, signal: closing.signal,
-              onToken: (value) => {
-                knownSecrets.push(value);
-                if (knownSecrets.length > kept + 14) knownSecrets.splice(kept, knownSecrets.length - kept - 14);
-              },
-            }),
-          ]
-        : []),
+      ...(auth ? [auth] : []),
       postExchange(guardedFetch(fetchFn)),
     ],
   });
-  const closers = new Set<() => void>();
   // urql's auth exchange holds operations by key while it waits for a token, and identical
   // mutations share a key: they go one after another (each is still sent once).
   const mutationTurns = new Map<number, Promise<unknown>>();
 
-  const execute = async <Data, Variables extends AnyVariables>(
-    document: TypedDocumentNode<Data, Variables>,
-    given: Variables | undefined,
-    callOptions?: CallOptions,
-  ): Promise<Data> => {
+  const execute = async <Data, Variables extends AnyVariables>(document: TypedDocumentNode<Data, Variables>, given: Variables | undefined, callOptions?: CallOptions): Promise<Data> => {
     const extras: CallExtras = (callOptions as { [CALL_EXTRAS]?: CallExtras } | undefined)?.[CALL_EXTRAS] ?? {};
     const variables = given ?? ({} as Variables);
     const operation = operationOf(document);
@@ -418,7 +397,7 @@ export function createExecutor(options: ExecutorOptions) {
     const onAbort = end('ABORTED', 'the call was aborted');
     const onClose = end('ABORTED', 'the client was closed during the call');
     signal?.addEventListener('abort', onAbort, { once: true });
-    closers.add(onClose);
+    closing.signal.addEventListener('abort', onClose, { once: true });
 
     const request = createRequest(document, variables);
     const sent$ = urql.createRequestOperation(kind, request, { fetchOptions: { headers: { ...baseHeaders, 'x-request-id': requestId } } });
@@ -438,7 +417,7 @@ export function createExecutor(options: ExecutorOptions) {
       if (mutationTurns.get(request.key) === turn) mutationTurns.delete(request.key);
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
-      closers.delete(onClose);
+      closing.signal.removeEventListener('abort', onClose);
     }
     if (!result) {
       const { code, text } = lost ?? { code: 'ABORTED' as const, text: 'the call ended without an answer' };
@@ -446,18 +425,11 @@ export function createExecutor(options: ExecutorOptions) {
       throw new NetworkError(code, `${text}${sent ? hint : '; nothing was sent'} ${where}`, { ...details, mutationOutcomeUnknown: unknownOutcome && sent });
     }
     // The one conversion point: a result becomes the data, or one error of the family.
-    if (result.error) throw toLabelkitError(result.error, { kind, operationName, requestId, url: options.url, secrets: secrets(), outcomeHint: extras.outcomeHint, staticToken: typeof options.token === 'string' });
+    if (result.error) throw toLabelkitError(result.error, { kind, operationName, requestId, url: options.url, secrets: secrets(), hint, staticToken: typeof options.token === 'string' });
     const data = result.data as Data | null | undefined;
     const problem = data == null ? 'the answer has no data' : (operation.problem(data) ?? extras.check?.(data as never));
     if (problem === undefined) return data as Data;
     throw new ProtocolError(`${problem}${hint} ${where}`, { ...details, secrets: secrets(), mutationOutcomeUnknown: unknownOutcome });
   };
-  return {
-    execute,
-    closed: closing.signal,
-    close() {
-      closing.abort();
-      for (const end of [...closers]) end();
-    },
-  };
+  return { execute, closed: closing.signal, close: () => closing.abort() };
 }

@@ -15,7 +15,8 @@
  */
 export { createLabelingClient } from './client.js';
 export type { LabelingClient, LabelingClientOptions, RequestArguments } from './client.js';
-export type { AuthContext, AuthSource, CallOptions, RetryOptions } from './executor.js';
+export type { AuthContext, AuthSource, CallOptions, ExecutorOptions, RetryOptions } from './executor.js';
+export type { HelperOptions } from './clientSettings.js';
 export { clientCredentials, refreshingToken } from './auth.js';
 export type { ClientCredentials, TokenTimeoutOptions } from './auth.js';
 export { appendLabelItems, createLabelSet, deleteLabelSet, getCabinet, getLabelSets, getProjectLabelSets, updateLabelSet } from './labelSets.js';

@@ -48,7 +48,9 @@ function describeJobs(ids: readonly string[]): string {
 }
 
 /**
- * Waits for many jobs with one `getJobs` request per tick, shared by every waiter of a client.
+ * Makes the shared poll of one client, which waits for many jobs with one `getJobs` request per
+ * tick, shared by every waiter of the client; closures, not a class, so that a bundler can
+ * shorten every name.
  *
  * @remarks The interval starts at `intervalMs`, grows by half after each tick in which no job
  * changed (up to `maxIntervalMs`), and returns to `intervalMs` after a change; both are the
@@ -58,35 +60,17 @@ function describeJobs(ids: readonly string[]): string {
  * `Retry-After`; any other (auth, a 404, GraphQL errors, a malformed answer) ends every wait with
  * that error at once. No timer callback can reject: an unexpected exception in a tick ends the
  * waits with it. After `close()`, the request in flight is aborted and none is sent.
- */
-export interface JobPoller {
-  /**
-   * Waits for a group of jobs, with one abort listener and one time-out timer for the group.
-   *
-   * @param jobIds - the jobs
-   * @param options - see {@link WaitOptions}, applied to each job
-   * @returns the outcomes in the order asked; rejects (ending the whole group) on abort, on a
-   * non-transient error, or when `onProgress` throws
-   */
-  waitAll(jobIds: readonly string[], options?: WaitOptions): Promise<JobOutcome[]>;
-  /** Ends every wait with an ABORTED error (the client was closed), aborts the request in flight, and sends none again. */
-  close(): void;
-}
-
-/**
- * Makes the shared poll of one client (see {@link JobPoller}); closures, not a class, so that a
- * bundler can shorten every name.
  *
  * @param fetchJobs - reads the jobs (getJobs), stopping when the signal aborts
  * @param options - the client's poll intervals
- * @returns the poller
+ * @returns the poller: `waitAll(jobIds, options)` waits for a group of jobs, `close()` ends every wait
  * @example
  * ```ts
  * const poller = createJobPoller((ids, signal) => getJobs(client, ids, { signal }), { intervalMs: 500 });
  * const [outcome] = await poller.waitAll(['job-1']);
  * ```
  */
-export function createJobPoller(fetchJobs: (ids: string[], signal: AbortSignal) => Promise<(Job | null)[]>, options: PollOptions = {}): JobPoller {
+export function createJobPoller(fetchJobs: (ids: string[], signal: AbortSignal) => Promise<(Job | null)[]>, options: PollOptions = {}) {
   const waiters = new Set<Waiter>();
   const intervalMs = options.intervalMs ?? 1_000;
   const maxIntervalMs = Math.max(options.maxIntervalMs ?? 10_000, intervalMs);
@@ -124,22 +108,17 @@ export function createJobPoller(fetchJobs: (ids: string[], signal: AbortSignal) 
       // Infinity (or beyond setTimeout's 2^31-1 ms, which Node would run at once) waits without limit.
       const timedOut = () => [...group].forEach((waiter) => waiter.settle({ outcome: 'timed-out', jobId: waiter.jobId, job: waiter.last }));
       const waitTimer = timeoutMs < MAX_TIMER_MS ? setTimeout(timedOut, timeoutMs) : undefined;
+      const graceMs = options.notFoundGraceMs ?? 10_000;
+      const waitMax = Math.max(options.maxIntervalMs ?? maxIntervalMs, waitInterval);
       jobIds.forEach((jobId, index) => {
-        const waiter: Waiter = {
-          jobId,
-          last: null,
-          graceMs: options.notFoundGraceMs ?? 10_000,
-          intervalMs: waitInterval,
-          maxIntervalMs: Math.max(options.maxIntervalMs ?? maxIntervalMs, waitInterval),
-          onProgress: options.onProgress,
-          settle: (result) => {
-            if (!group.delete(waiter)) return;
-            waiters.delete(waiter);
-            if (result instanceof Error) return end(result);
-            outcomes[index] = result;
-            if (group.size === 0) end(null);
-          },
+        const settle = (result: JobOutcome | Error) => {
+          if (!group.delete(waiter)) return;
+          waiters.delete(waiter);
+          if (result instanceof Error) return end(result);
+          outcomes[index] = result;
+          if (group.size === 0) end(null);
         };
+        const waiter: Waiter = { jobId, last: null, graceMs, intervalMs: waitInterval, maxIntervalMs: waitMax, onProgress: options.onProgress, settle };
         group.add(waiter);
         waiters.add(waiter);
       });
@@ -172,9 +151,7 @@ export function createJobPoller(fetchJobs: (ids: string[], signal: AbortSignal) 
     timer = setTimeout(() => void tick().catch((error: unknown) => failAll(error)), ms);
   }
 
-  function failAll(error: unknown): void {
-    for (const waiter of [...waiters]) waiter.settle(asError(error));
-  }
+  const failAll = (error: unknown) => [...waiters].forEach((waiter) => waiter.settle(asError(error)));
 
   async function tick(): Promise<void> {
     timer = undefined;

@@ -2,12 +2,12 @@ import { AutoLabelTokenBasedProjectMutationDocument, GetJobDocument, GetJobsDocu
 import { DEFAULT_JOB_TIMEOUT_MS } from '../shared/constants.js';
 import { checkId } from '../shared/problem.js';
 import type { LabelingClient } from './client.js';
-import { settingsOf } from './clientSettings.js';
+import { perClient } from './clientSettings.js';
 import { JobFailedError, JobNotFoundError, JobTimeoutError } from './errors.js';
 import { withExtras } from './executor.js';
 import type { CallOptions } from './executor.js';
 import { createJobPoller } from './jobPoller.js';
-import type { JobPoller, WaitOptions } from './jobPoller.js';
+import type { WaitOptions } from './jobPoller.js';
 import type { AutoLabelInput, Job, JobOutcome, JobSnapshot } from './types.js';
 import { assertValid, checkJobIds, listProblem, validateAutoLabelInput } from './validation.js';
 // For TSDoc links only.
@@ -21,19 +21,12 @@ const readJobs = async (client: Requester, jobIds: string[], callOptions?: CallO
   (await client.request(GetJobsDocument, { jobIds }, withExtras(callOptions, { check: (d: { getJobs: unknown }) => listProblem('getJobs', d.getJobs, jobIds.length) }))).getJobs;
 
 /** The one job poll of each client, beside it: made on the first wait, ended by the client's close(). */
-const pollers = new WeakMap<object, JobPoller>();
-
-function pollerOf(client: Requester): JobPoller {
-  let poller = pollers.get(client);
-  if (!poller) {
-    const { poll, closed } = settingsOf(client);
-    const made = createJobPoller((ids, signal) => readJobs(client, ids, { signal }), poll);
-    if (closed?.aborted) made.close();
-    else closed?.addEventListener('abort', () => made.close(), { once: true });
-    pollers.set(client, (poller = made));
-  }
+const pollerOf = /* @__PURE__ */ perClient(({ poll, closed }, client: Requester) => {
+  const poller = createJobPoller((ids, signal) => readJobs(client, ids, { signal }), poll);
+  if (closed?.aborted) poller.close();
+  else closed?.addEventListener('abort', () => poller.close(), { once: true });
   return poller;
-}
+});
 
 /**
  * Starts auto-labeling of a project by the customer's model; returns the new job at once.

@@ -86,12 +86,8 @@ export function generationSwitch(first: SchemaGeneration, onSchemaChange?: (even
  * @param item - a label as `appendLabelItems` takes it
  * @returns the service's `AppendTagItemInput`
  */
-export const newLabelItemInTags = ({ id, labelName, color, desc }: NewLabelItemInput): AppendTagItemInput => ({
-  ...(id !== undefined && { id }),
-  tagName: labelName,
-  color: color ?? null,
-  desc: desc ?? null,
-});
+export const newLabelItemInTags = ({ id, labelName, color, desc }: NewLabelItemInput): AppendTagItemInput =>
+  ({ ...(id !== undefined && { id }), tagName: labelName, color: color ?? null, desc: desc ?? null });
 
 /**
  * A label of a write in today's words (`tagName`), unset fields sent as null.

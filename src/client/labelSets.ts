@@ -2,7 +2,7 @@ import { AppendLabelSetLabelItemsDocument as TagsAppend, CreateLabelSetDocument 
 import { AppendLabelSetLabelItemsDocument as LabelsAppend, CreateLabelSetDocument as LabelsCreate, GetCabinetLabelSetsByIdDocument as LabelsLabelSets, UpdateProjectLabelSetDocument as LabelsUpdate } from '../../generated/labels/graphql.js';
 import { checkId } from '../shared/problem.js';
 import type { LabelingClient } from './client.js';
-import { settingsOf } from './clientSettings.js';
+import { perClient } from './clientSettings.js';
 import { withExtras } from './executor.js';
 import type { CallExtras, CallOptions } from './executor.js';
 import { generationSwitch, labelItemInTags, newLabelItemInTags } from './labelSetDocuments.js';
@@ -19,16 +19,7 @@ const LABEL_SET_WRITE_OUTCOME_HINT =
   '; the write may have reached the service and changed the label set although no answer arrived: read the label sets again before writing again';
 
 /** The one switch across the tag→label rename of each client, beside it: made on its first label-set call. */
-const switches = new WeakMap<object, ReturnType<typeof generationSwitch>>();
-
-function switchOf(client: Requester): ReturnType<typeof generationSwitch> {
-  let inGeneration = switches.get(client);
-  if (!inGeneration) {
-    const { schemaGeneration, onSchemaChange } = settingsOf(client);
-    switches.set(client, (inGeneration = generationSwitch(schemaGeneration ?? 'tags', onSchemaChange)));
-  }
-  return inGeneration;
-}
+const switchOf = /* @__PURE__ */ perClient(({ schemaGeneration, onSchemaChange }, _client: Requester) => generationSwitch(schemaGeneration ?? 'tags', onSchemaChange));
 
 /** A write's options: the caller's, the label-set hint, and an answer check if any. */
 const write = (options: CallOptions | undefined, check?: CallExtras['check']) => withExtras(options, { outcomeHint: LABEL_SET_WRITE_OUTCOME_HINT, ...(check && { check }) });
@@ -108,9 +99,8 @@ export async function createLabelSet(client: Requester, projectId: string, input
   assertValid('CreateLabelSet', checkCreateLabelSet(projectId, input), options);
   const { labelItems, ...set } = input;
   const call = write(options);
-  const data = await switchOf(client)('CreateLabelSet', (generation) =>
-    generation === 'labels' ? client.request(LabelsCreate, { projectId, input }, call) : client.request(TagsCreate, { projectId, input: { ...set, tagItems: labelItems.map(labelItemInTags) } }, call));
-  return data.createLabelSet;
+  return (await switchOf(client)('CreateLabelSet', (generation) =>
+    generation === 'labels' ? client.request(LabelsCreate, { projectId, input }, call) : client.request(TagsCreate, { projectId, input: { ...set, tagItems: labelItems.map(labelItemInTags) } }, call))).createLabelSet;
 }
 
 /**
@@ -131,9 +121,8 @@ export async function updateLabelSet(client: Requester, input: LabelSetUpdateInp
   assertValid('UpdateProjectLabelSet', checkUpdateLabelSet(input), options);
   const { labelItems, ...change } = input;
   const call = write(options);
-  const data = await switchOf(client)('UpdateProjectLabelSet', (generation) =>
-    generation === 'labels' ? client.request(LabelsUpdate, { input }, call) : client.request(TagsUpdate, { input: { ...change, ...(labelItems && { tagItems: labelItems.map(labelItemInTags) }) } }, call));
-  return data.updateProjectLabelSet;
+  return (await switchOf(client)('UpdateProjectLabelSet', (generation) =>
+    generation === 'labels' ? client.request(LabelsUpdate, { input }, call) : client.request(TagsUpdate, { input: { ...change, ...(labelItems && { tagItems: labelItems.map(labelItemInTags) }) } }, call))).updateProjectLabelSet;
 }
 
 /**

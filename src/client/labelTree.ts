@@ -136,9 +136,7 @@ export function buildLabelTree(set: LabelSet): LabelTree {
   return tree;
 }
 
-function describe(item: LabelItem): string {
-  return `${item.id} ("${item.labelName}")`;
-}
+const describe = (item: LabelItem): string => `${item.id} ("${item.labelName}")`;
 
 /** Each node's parent, kept off the node so that a node shows (and serialises) only downwards. */
 const parents = new WeakMap<LabelNode, LabelNode>();

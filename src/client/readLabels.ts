@@ -124,11 +124,8 @@ export interface ReadLabelsOfDocumentsOptions extends ReadLabelsOptions {
  * for await (const { documentId, labels } of readLabelsOfDocuments(client, ids, { onProgress: (d, t) => console.error(`${d}/${t}`) })) …
  * ```
  */
-export async function* readLabelsOfDocuments(
-  client: Pick<LabelingClient, 'request'>,
-  documentIds: readonly string[],
-  options: ReadLabelsOfDocumentsOptions = {},
-): AsyncGenerator<{ documentId: string; labels: TextLabel[] }> {
+export async function* readLabelsOfDocuments(client: Pick<LabelingClient, 'request'>, documentIds: readonly string[], options: ReadLabelsOfDocumentsOptions = {})
+  : AsyncGenerator<{ documentId: string; labels: TextLabel[] }> {
   const { onProgress, readAhead = READ_AHEAD, signal, ...readOptions } = options;
   assertReadOptions(options);
   const readAll = async (documentId: string, inFlight: AbortSignal) => {

@@ -2,7 +2,7 @@ import type { CombinedError } from '@urql/core';
 import { classifyFailure, errorCode, isTransientStatus } from '../shared/classify.js';
 import { redactValue } from '../shared/redact.js';
 import type { Secrets } from '../shared/redact.js';
-import { AuthError, GraphQLRequestError, isLabelkitError, MUTATION_OUTCOME_UNKNOWN_HINT, NetworkError, ProtocolError } from './errors.js';
+import { AuthError, GraphQLRequestError, isLabelkitError, NetworkError, ProtocolError } from './errors.js';
 import type { GraphQLErrorEntry, LabelkitError } from './errors.js';
 import { inBrowser } from './inBrowser.js';
 
@@ -14,8 +14,8 @@ export interface FailedCall {
   url: string;
   /** Secret values that must not survive into the error (tokens, client secret, secretKey). */
   secrets: Secrets;
-  /** What a mutation of unknown outcome tells the caller to do. @defaultValue MUTATION_OUTCOME_UNKNOWN_HINT (a job's) */
-  outcomeHint?: string;
+  /** What a mutation of unknown outcome tells the caller to do (the helper's, else MUTATION_OUTCOME_UNKNOWN_HINT); empty for a query. */
+  hint: string;
   /** True when the token is a static one (`token`): a refusal was not followed by a refresh. */
   staticToken?: boolean;
 }
@@ -43,8 +43,7 @@ export class HttpStatusError extends Error {
  * @returns the response (status and headers), or undefined when none arrived
  */
 export function responseOf(error: CombinedError): Response | undefined {
-  const kept: Response | undefined = error.response;
-  return kept ?? (error.networkError instanceof HttpStatusError ? error.networkError.response : undefined);
+  return (error.response as Response | undefined) ?? (error.networkError instanceof HttpStatusError ? error.networkError.response : undefined);
 }
 
 /**
@@ -152,23 +151,19 @@ export function toLabelkitError(error: CombinedError, call: FailedCall): Labelki
     return code === 'NETWORK' || code === 'TIMEOUT' || code === 'ABORTED' ? new NetworkError(code, text, own) : new AuthError(text, own);
   }
   switch (kindOf(error)) {
-    case 'auth':
-      return new AuthError(
-        `the service refused the access token${status === 401 ? ' (HTTP 401)' : ' (Unauthorized)'}${call.staticToken ? '; check the token' : ' even after a refresh; check the token or client credentials'} ${where}`,
-        details,
-      );
+    case 'auth': {
+      const after = call.staticToken ? '; check the token' : ' even after a refresh; check the token or client credentials';
+      return new AuthError(`the service refused the access token${status === 401 ? ' (HTTP 401)' : ' (Unauthorized)'}${after} ${where}`, details);
+    }
     case 'graphql': {
-      const entries: GraphQLErrorEntry[] = error.graphQLErrors.map((e) => ({
-        message: e.message,
-        ...(e.path && { path: e.path }),
-        ...(e.extensions && Object.keys(e.extensions).length > 0 && { extensions: e.extensions }),
-      }));
+      const entries: GraphQLErrorEntry[] = error.graphQLErrors.map(({ message, path, extensions }) =>
+        ({ message, ...(path && { path }), ...(extensions && Object.keys(extensions).length > 0 && { extensions }) }));
       const err = new GraphQLRequestError(redactValue(entries, secrets), details);
       err.message += ` ${where}`; // stays non-enumerable, as every Error's message
       return err;
     }
     case 'protocol':
-      return new ProtocolError(`the answer from ${call.url} (HTTP ${status}) is not GraphQL JSON${mutation ? (call.outcomeHint ?? MUTATION_OUTCOME_UNKNOWN_HINT) : ''} ${where}`, { ...details, mutationOutcomeUnknown: mutation, cause });
+      return new ProtocolError(`the answer from ${call.url} (HTTP ${status}) is not GraphQL JSON${call.hint} ${where}`, { ...details, mutationOutcomeUnknown: mutation, cause });
     case 'network': {
       const code = causeCode(cause);
       const ok = status !== undefined && status >= 200 && status < 300;
@@ -183,7 +178,7 @@ export function toLabelkitError(error: CombinedError, call: FailedCall): Labelki
           : `could not reach ${call.url}${code ? ` (${code})` : ''}${inBrowser() ? ' (in a browser this can also be a CORS refusal)' : ''}`;
       // A cut answer is no answer: its 200 status is not kept, so that it classifies as transient.
       const own = { ...details, ...(ok && { status: undefined }), mutationOutcomeUnknown: unknownOutcome, cause };
-      const err = new NetworkError('NETWORK', `${reason}${unknownOutcome ? (call.outcomeHint ?? MUTATION_OUTCOME_UNKNOWN_HINT) : ''} ${where}`, own);
+      const err = new NetworkError('NETWORK', `${reason}${unknownOutcome ? call.hint : ''} ${where}`, own);
       const wish = retryAfterMs(response);
       if (wish !== undefined) err.retryAfterMs = wish;
       return err;

@@ -204,15 +204,8 @@ const replacedLabels: Rule = (value, path) => checkLabelItems(value, path, 'repl
  * ```
  */
 export function checkCreateLabelSet(projectId: unknown, input: unknown): Problem[] {
-  return [
-    ...checkId(projectId, 'projectId'),
-    ...checkFields(input, {
-      index: setIndex,
-      name: checkId,
-      arrowLabelRequired: (value, path) => unless(value === undefined || typeof value === 'boolean', path, 'must be true or false'),
-      labelItems: replacedLabels,
-    }, 'index, name and labelItems'),
-  ];
+  const arrowLabelRequired: Rule = (value, path) => unless(value === undefined || typeof value === 'boolean', path, 'must be true or false');
+  return [...checkId(projectId, 'projectId'), ...checkFields(input, { index: setIndex, name: checkId, arrowLabelRequired, labelItems: replacedLabels }, 'index, name and labelItems')];
 }
 
 /**
