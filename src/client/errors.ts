@@ -26,6 +26,8 @@ export interface ErrorDetails {
   secrets?: Secrets;
   /** `token` when the failure happened while obtaining an access token (the token endpoint or `getToken`). */
   phase?: 'token';
+  /** For a {@link NetworkError} or {@link ProtocolError}: a mutation that may have reached the service. @defaultValue false */
+  mutationOutcomeUnknown?: boolean;
 }
 
 /**
@@ -69,7 +71,7 @@ export class LabelkitError extends Error {
   constructor(code: ErrorCode, message: string, details: ErrorDetails = {}) {
     super(redact(message, details.secrets ?? []));
     this.code = code;
-    for (const key of ['operationName', 'requestId', 'status', 'phase'] as const) if (details[key] !== undefined) Object.assign(this, { [key]: details[key] });
+    for (const key of ['operationName', 'requestId', 'status', 'phase', 'mutationOutcomeUnknown'] as const) if (details[key] !== undefined) Object.assign(this, { [key]: details[key] });
     Object.defineProperty(this, 'cause', { value: safeCause(details.cause, details.secrets ?? []), enumerable: false, writable: false });
   }
 
@@ -126,17 +128,16 @@ export class NetworkError extends LabelkitError {
    * True for a mutation that may have reached the service before the connection failed: a job
    * may have started, and its id is unknown. Look at the project before starting another.
    */
-  readonly mutationOutcomeUnknown: boolean;
+  declare readonly mutationOutcomeUnknown: boolean;
   /** The server's `Retry-After`, in ms, when it sent one. */
   retryAfterMs?: number;
   /**
    * @param code - `NETWORK` (no usable answer), `TIMEOUT` or `ABORTED`
    * @param message - what failed, without the `[Network]` prefix
-   * @param details - see {@link ErrorDetails}, plus `mutationOutcomeUnknown`
+   * @param details - see {@link ErrorDetails}, `mutationOutcomeUnknown` included
    */
-  constructor(code: 'NETWORK' | 'TIMEOUT' | 'ABORTED', message: string, details: ErrorDetails & { mutationOutcomeUnknown?: boolean } = {}) {
-    super(code, `[Network] ${message}`, details);
-    this.mutationOutcomeUnknown = details.mutationOutcomeUnknown ?? false;
+  constructor(code: 'NETWORK' | 'TIMEOUT' | 'ABORTED', message: string, details: ErrorDetails = {}) {
+    super(code, `[Network] ${message}`, { mutationOutcomeUnknown: false, ...details });
   }
 }
 
@@ -172,14 +173,13 @@ export class ProtocolError extends LabelkitError {
   override name = 'ProtocolError';
   declare readonly code: 'BAD_RESPONSE';
   /** True for a mutation: the request reached a server, so a job may have started. */
-  readonly mutationOutcomeUnknown: boolean;
+  declare readonly mutationOutcomeUnknown: boolean;
   /**
    * @param message - what is wrong with the answer, without the `[Protocol]` prefix
-   * @param details - see {@link ErrorDetails}, plus `mutationOutcomeUnknown`
+   * @param details - see {@link ErrorDetails}, `mutationOutcomeUnknown` included
    */
-  constructor(message: string, details: ErrorDetails & { mutationOutcomeUnknown?: boolean } = {}) {
-    super('BAD_RESPONSE', `[Protocol] ${message}`, details);
-    this.mutationOutcomeUnknown = details.mutationOutcomeUnknown ?? false;
+  constructor(message: string, details: ErrorDetails = {}) {
+    super('BAD_RESPONSE', `[Protocol] ${message}`, { mutationOutcomeUnknown: false, ...details });
   }
 }
 
@@ -218,7 +218,7 @@ export class JobNotFoundError extends LabelkitError {
   }
 }
 
-/** A label set whose hierarchy is broken: orphans, cycles, duplicate names under one parent. */
+/** A label set whose hierarchy is broken: orphans, cycles, duplicate names under one parent; the message names the first 20 problems and counts the rest. */
 export class LabelHierarchyError extends LabelkitError {
   override name = 'LabelHierarchyError';
   declare readonly code: 'LABEL_SET';
@@ -227,7 +227,8 @@ export class LabelHierarchyError extends LabelkitError {
    * @param problems - every problem found (orphans, cycles, duplicate names)
    */
   constructor(readonly labelSetId: string, readonly problems: string[]) {
-    super('LABEL_SET', `[LabelSet] label set ${labelSetId}: ${problems.join('; ')}`);
+    const more = problems.length > 20 ? `; and ${problems.length - 20} more` : '';
+    super('LABEL_SET', `[LabelSet] label set ${labelSetId}: ${problems.slice(0, 20).join('; ')}${more}`);
   }
 }
 

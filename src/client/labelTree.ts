@@ -1,3 +1,4 @@
+import { labelItemProblems } from '../shared/labelItemRules.js';
 import { LabelHierarchyError } from './errors.js';
 import type { LabelItem, LabelSet } from './types.js';
 
@@ -57,9 +58,11 @@ export interface LabelTree {
  * @param set - a label set from `getLabelSets`
  * @returns the tree: `roots`, each label's `children`, `byId`; the maps by name and path are
  * built on first read
- * @throws {@link LabelHierarchyError} listing every problem at once: duplicate ids, orphans (a
- * `parentId` that names no item of the set), cycles, and duplicate names (case-insensitive)
- * under one parent. It never loops, whatever the input.
+ * @throws {@link LabelHierarchyError} listing every problem at once, in the words of the label-item
+ * rules' one home (`labelItemProblems` of src/shared/labelItemRules.ts, blank text compared too):
+ * duplicate ids, duplicate names (case-insensitive) under one parent, orphans (a `parentId` that
+ * names no item of the set), labels their own parent, and each label of a cycle. It never loops,
+ * whatever the input.
  * @remarks A plain build over `Map`s, linear in the number of labels: one node per label, the
  * children in the set's order, depths from one breadth-first pass from the top (no recursion,
  * so a deep chain is fine). A node's `path` is made on each read, from its parents.
@@ -72,57 +75,31 @@ export interface LabelTree {
  * ```
  */
 export function buildLabelTree(set: LabelSet): LabelTree {
-  const problems: string[] = [];
-  const duplicateNames: string[] = []; // listed after the other problems, as the build has always listed them
-  const byId = new Map<string, Node>();
-  for (const item of set.labelItems) {
-    if (byId.has(item.id)) problems.push(`duplicate label id ${item.id}`);
-    else byId.set(item.id, new Node(item));
-  }
+  const items = set.labelItems;
+  const refer = (i: number) => `label ${items[i]!.id} ("${items[i]!.labelName}")`;
+  const problems = labelItemProblems(items, { fields: { name: 'labelName' }, colors: 'any', blanks: true, refer });
+  if (problems.length > 0) throw new LabelHierarchyError(set.id, problems.map((p) => `${refer(p.index)}, ${p.field === 'name' ? 'labelName' : p.field}: ${p.message}`));
+  // Ids are unique, every parent is in the set and no chain is a cycle: each label hangs below its parent.
+  const byId = new Map(items.map((item) => [item.id, new Node(item)]));
   const roots: Node[] = [];
-  const broken: Node[] = []; // orphans and self-parents: what hangs below them is reported through them
-  const siblings = new Map<string, LabelItem>(); // parent id and folded name → the first item of that name there
   for (const node of byId.values()) {
-    const { id, parentId, labelName } = node.item;
-    const parent = parentId == null ? undefined : byId.get(parentId);
-    if (parentId != null && (!parent || parent === node)) {
-      problems.push(`label ${describe(node.item)} ${parent ? 'is its own parent (cycle)' : `has parent ${parentId}, which is not in the set (orphan)`}`);
-      broken.push(node);
-      if (parent) continue;
-    } else (parent ? parent.children : roots).push(node);
-    const key = JSON.stringify([parentId ?? null, labelName.toLowerCase()]);
-    const other = siblings.get(key);
-    if (other) duplicateNames.push(`duplicate name "${labelName}" ${parentId ? `under ${parentId}` : 'at the top level'} (ids ${other.id} and ${id})`);
-    else siblings.set(key, node.item);
+    const parent = node.item.parentId == null ? undefined : byId.get(node.item.parentId);
+    if (parent) parents.set(node, parent);
+    (parent ? parent.children : roots).push(node);
   }
-  // Depths breadth first from the top and from the broken labels: a label not reached is on, or below, a cycle.
-  const queue = [...roots, ...broken];
-  for (const node of queue) {
-    for (const child of node.children) {
-      child.depth = node.depth + 1;
-      parents.set(child, node);
-      queue.push(child);
-    }
-  }
-  const reached = new Set(queue);
-  const onCycle = [...byId.values()].filter((node) => !reached.has(node)).map((node) => describe(node.item));
-  if (onCycle.length > 0) {
-    const more = onCycle.length > 20 ? ` and ${onCycle.length - 20} more` : '';
-    problems.push(`labels ${onCycle.slice(0, 20).join(', ')}${more} form a cycle (no path to a top-level label)`);
-  }
-  problems.push(...duplicateNames);
-  if (problems.length > 0) throw new LabelHierarchyError(set.id, problems);
+  const queue = [...roots];
+  for (const node of queue) for (const child of node.children) queue.push(Object.assign(child, { depth: node.depth + 1 }));
   let idByName: Map<string, string> | undefined;
   let idByPath: Map<string, string> | undefined;
   const tree: LabelTree = {
     labelSetId: set.id,
     roots,
     byId,
-    nameById: new Map(set.labelItems.map((item) => [item.id, item.labelName])),
+    nameById: new Map(items.map((item) => [item.id, item.labelName])),
     get idByName() {
       if (idByName) return idByName;
       const ids = new Map<string, string | null>();
-      for (const { id, labelName } of set.labelItems) ids.set(labelName.toLowerCase(), ids.has(labelName.toLowerCase()) ? null : id);
+      for (const { id, labelName } of items) ids.set(labelName.toLowerCase(), ids.has(labelName.toLowerCase()) ? null : id);
       for (const [name, id] of ids) if (id === null) ids.delete(name);
       return (idByName = ids as Map<string, string>);
     },
@@ -135,8 +112,6 @@ export function buildLabelTree(set: LabelSet): LabelTree {
   };
   return tree;
 }
-
-const describe = (item: LabelItem): string => `${item.id} ("${item.labelName}")`;
 
 /** Each node's parent, kept off the node so that a node shows (and serialises) only downwards. */
 const parents = new WeakMap<LabelNode, LabelNode>();

@@ -57,6 +57,12 @@ interface LabelItemRuleOptions {
    * @defaultValue `(i) => 'label ' + i`
    */
   refer?: (index: number) => string;
+  /**
+   * Compare blank text too (an empty or white-space id, name or `parentId` is one like any other):
+   * for items read from the service, which no shape check of the caller has seen.
+   * @defaultValue false
+   */
+  blanks?: boolean;
 }
 
 const MAX_QUOTED = 40;
@@ -67,9 +73,9 @@ function quote(value: unknown): string {
   return text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}…` : text;
 }
 
-/** Text with something besides white space, or undefined. */
-function usable(value: unknown): string | undefined {
-  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+/** Text with something besides white space (any text with `blanks`), or undefined. */
+function usable(value: unknown, blanks = false): string | undefined {
+  return typeof value === 'string' && (blanks || value.trim() !== '') ? value : undefined;
 }
 
 /**
@@ -100,8 +106,9 @@ export function labelItemProblems(items: readonly unknown[], options: LabelItemR
     const item = items[i];
     return typeof item === 'object' && item !== null ? (item as Record<string, unknown>)[keys[f]] : undefined;
   };
-  const ids = items.map((_, i) => usable(field(i, 'id')));
-  const parents = items.map((_, i) => (hierarchy ? usable(field(i, 'parentId')) : undefined));
+  const { blanks } = options;
+  const ids = items.map((_, i) => usable(field(i, 'id'), blanks));
+  const parents = items.map((_, i) => (hierarchy ? usable(field(i, 'parentId'), blanks) : undefined));
   const problems: LabelItemProblem[] = [];
   const byId = new Map<string, number>();
   const byName = new Map<string, number>();
@@ -112,10 +119,10 @@ export function labelItemProblems(items: readonly unknown[], options: LabelItemR
       if (first === undefined) byId.set(id, i);
       else problems.push({ index: i, field: 'id', message: `${quote(id)} is also the id of ${refer(first)}`, other: first });
     }
-    const name = usable(field(i, 'name'));
+    const name = usable(field(i, 'name'), blanks);
     if (name !== undefined) {
       const parent = options.uniqueNames === 'set' ? undefined : parents[i];
-      const key = `${parent ?? ''}\u0000${name.toLowerCase()}`;
+      const key = JSON.stringify([parent ?? null, name.toLowerCase()]);
       const first = byName.get(key);
       const where = options.uniqueNames === 'set' ? 'names are unique in the set' : `both ${parent === undefined ? 'at the top of the set' : `under the parent ${quote(parent)}`}`;
       if (first === undefined) byName.set(key, i);

@@ -38,11 +38,13 @@ describe('buildLabelTree', () => {
       }
     })() as LabelHierarchyError;
     expect(error).toBeInstanceOf(LabelHierarchyError);
+    // In the words of the label-item rules' one home (src/shared/labelItemRules.ts): each item's own problems first, then the hierarchy's.
     expect(error.problems).toEqual([
-      'label 4 ("Lost") has parent nowhere, which is not in the set (orphan)',
-      'label 7 ("Self") is its own parent (cycle)',
-      'labels 5 ("A"), 6 ("B") form a cycle (no path to a top-level label)',
-      'duplicate name "PERSON" under 1 (ids 2 and 3)',
+      'label 3 ("PERSON"), labelName: "PERSON" is also the name of label 2 ("person") (both under the parent "1"; names compare case-insensitively)',
+      'label 4 ("Lost"), parentId: "nowhere" is not the id of a label of this set',
+      'label 5 ("A"), parentId: the parent chain of "5" comes back to "5" (a cycle: "5" → "6" → "5")',
+      'label 6 ("B"), parentId: the parent chain of "6" comes back to "6" (a cycle: "6" → "5" → "6")',
+      'label 7 ("Self"), parentId: a label cannot be its own parent',
     ]);
     expect(error.message).toMatch(/^\[LabelSet\] label set s1: /);
   });
@@ -60,7 +62,16 @@ describe('buildLabelTree', () => {
 
   it('lists at most 20 labels of a long cycle in the message, and counts the rest', () => {
     const ring = Array.from({ length: 100 }, (_, i) => item(String(i), `L${i}`, String((i + 1) % 100)));
-    expect(() => buildLabelTree(set(...ring))).toThrow(/19 \("L19"\) and 80 more form a cycle/);
+    const error = (() => {
+      try {
+        buildLabelTree(set(...ring));
+      } catch (e) {
+        return e;
+      }
+    })() as LabelHierarchyError;
+    expect(error.problems).toHaveLength(100); // every label of the cycle, in the error's problems
+    expect(error.message).toMatch(/label 19 \("L19"\), parentId: the parent chain of "19" comes back to "19" \(a cycle: [^;]*\); and 80 more$/);
+    expect(error.message).not.toContain('label 20 ("L20")');
   });
 
   it('finds a label by name or path in any case, as a model emits it', () => {
@@ -131,7 +142,11 @@ describe('buildLabelTree', () => {
       expect.objectContaining({
         code: 'LABEL_SET',
         labelSetId: 's1',
-        problems: [expect.stringMatching(/duplicate name "a_k".*ids 1 and 2/), expect.stringMatching(/duplicate name "école".*ids 3 and 4/), expect.stringMatching(/duplicate name "".*ids 5 and 6/)],
+        problems: [
+          expect.stringMatching(/^label 2 \("a_k"\), labelName: "a_k" is also the name of label 1 /),
+          expect.stringMatching(/^label 4 \("école"\), labelName: "école" is also the name of label 3 /),
+          expect.stringMatching(/^label 6 \(""\), labelName: "" is also the name of label 5 /),
+        ],
       }),
     );
     const error = (() => {
@@ -142,17 +157,17 @@ describe('buildLabelTree', () => {
       }
     })() as LabelHierarchyError;
     expect(error.problems).toEqual([
-      'duplicate label id 1',
-      'label 2 ("x") has parent gone, which is not in the set (orphan)',
-      'label 3 ("X") has parent gone, which is not in the set (orphan)',
-      'label 4 ("x") has parent elsewhere, which is not in the set (orphan)',
-      'duplicate name "X" under gone (ids 2 and 3)',
+      'label 1 ("B"), id: "1" is also the id of label 1 ("A")',
+      'label 3 ("X"), labelName: "X" is also the name of label 2 ("x") (both under the parent "gone"; names compare case-insensitively)',
+      'label 2 ("x"), parentId: "gone" is not the id of a label of this set',
+      'label 3 ("X"), parentId: "gone" is not the id of a label of this set',
+      'label 4 ("x"), parentId: "elsewhere" is not the id of a label of this set',
     ]);
   });
 
   it('reports a label hanging below an orphan only through the orphan', () => {
     expect(() => buildLabelTree(set(item('1', 'Lost', 'gone'), item('2', 'Child', '1')))).toThrow(
-      '[LabelSet] label set s1: label 1 ("Lost") has parent gone, which is not in the set (orphan)',
+      '[LabelSet] label set s1: label 1 ("Lost"), parentId: "gone" is not the id of a label of this set',
     );
   });
 });
