@@ -78,6 +78,13 @@ export function createJobPoller(fetchJobs: (ids: string[], signal: AbortSignal) 
   let timer: ReturnType<typeof setTimeout> | undefined;
   let inFlight: AbortController | undefined;
   let closed = false;
+  /** A bound of the shared request's interval: the shortest any current waiter asks for (the client's without waiters). */
+  const bound = (key: 'intervalMs' | 'maxIntervalMs') => (waiters.size === 0 ? { intervalMs, maxIntervalMs }[key] : [...waiters].reduce((least, waiter) => Math.min(least, waiter[key]), Infinity));
+  const failAll = (error: unknown) => [...waiters].forEach((waiter) => waiter.settle(asError(error)));
+  const schedule = (ms: number) => {
+    clearTimeout(timer);
+    if (!closed && waiters.size > 0) timer = setTimeout(() => void tick().catch(failAll), ms);
+  };
 
   /**
    * Waits for a group of jobs, with one abort listener and one time-out timer for the group.
@@ -88,14 +95,14 @@ export function createJobPoller(fetchJobs: (ids: string[], signal: AbortSignal) 
    * non-transient error, or when `onProgress` throws
    */
   function waitAll(jobIds: readonly string[], options: WaitOptions = {}): Promise<JobOutcome[]> {
-    const { signal, timeoutMs = DEFAULT_JOB_TIMEOUT_MS, intervalMs: waitInterval = intervalMs } = options;
+    const { signal, timeoutMs = DEFAULT_JOB_TIMEOUT_MS, intervalMs: waitInterval = intervalMs, notFoundGraceMs: graceMs = 10_000, onProgress } = options;
+    const what = describeJobs(jobIds);
     return new Promise<JobOutcome[]>((resolve, reject) => {
-      if (closed) return reject(aborted(`the client is closed; not waiting for ${describeJobs(jobIds)}`));
-      if (signal?.aborted) return reject(aborted(`waiting for ${describeJobs(jobIds)} was aborted`));
-      const outcomes: JobOutcome[] = new Array<JobOutcome>(jobIds.length);
+      if (closed || signal?.aborted) return reject(aborted(closed ? `the client is closed; not waiting for ${what}` : `waiting for ${what} was aborted`));
+      const outcomes = new Array<JobOutcome>(jobIds.length);
       const group = new Set<Waiter>();
       // Every way to end goes through an emptied group, so the group ends once.
-      const end = (error: Error | null) => {
+      const end = (error?: Error) => {
         clearTimeout(waitTimer);
         signal?.removeEventListener('abort', onAbort);
         for (const waiter of group) waiters.delete(waiter);
@@ -104,11 +111,10 @@ export function createJobPoller(fetchJobs: (ids: string[], signal: AbortSignal) 
         if (error) reject(error);
         else resolve(outcomes);
       };
-      const onAbort = () => end(aborted(`waiting for ${describeJobs(jobIds)} was aborted`));
+      const onAbort = () => end(aborted(`waiting for ${what} was aborted`));
       // Infinity (or beyond setTimeout's 2^31-1 ms, which Node would run at once) waits without limit.
       const timedOut = () => [...group].forEach((waiter) => waiter.settle({ outcome: 'timed-out', jobId: waiter.jobId, job: waiter.last }));
       const waitTimer = timeoutMs < MAX_TIMER_MS ? setTimeout(timedOut, timeoutMs) : undefined;
-      const graceMs = options.notFoundGraceMs ?? 10_000;
       const waitMax = Math.max(options.maxIntervalMs ?? maxIntervalMs, waitInterval);
       jobIds.forEach((jobId, index) => {
         const settle = (result: JobOutcome | Error) => {
@@ -116,67 +122,38 @@ export function createJobPoller(fetchJobs: (ids: string[], signal: AbortSignal) 
           waiters.delete(waiter);
           if (result instanceof Error) return end(result);
           outcomes[index] = result;
-          if (group.size === 0) end(null);
+          if (group.size === 0) end();
         };
-        const waiter: Waiter = { jobId, last: null, graceMs, intervalMs: waitInterval, maxIntervalMs: waitMax, onProgress: options.onProgress, settle };
+        const waiter: Waiter = { jobId, last: null, graceMs, intervalMs: waitInterval, maxIntervalMs: waitMax, onProgress, settle };
         group.add(waiter);
         waiters.add(waiter);
       });
       signal?.addEventListener('abort', onAbort, { once: true });
       // New waiters are asked about at once; those added in the same turn share that request.
-      delay = bounds().min;
+      delay = bound('intervalMs');
       if (!inFlight) schedule(0);
     });
   }
 
-  /** Ends every wait with an ABORTED error (the client was closed), aborts the request in flight, and sends none again. */
-  function close(): void {
-    closed = true;
-    clearTimeout(timer);
-    inFlight?.abort();
-    for (const waiter of [...waiters]) waiter.settle(aborted(`the client was closed while waiting for job ${waiter.jobId}`));
-  }
-
-  /** The interval bounds of the shared request: the shortest any current waiter asks for. */
-  function bounds(): { min: number; max: number } {
-    if (waiters.size === 0) return { min: intervalMs, max: maxIntervalMs };
-    const all = [...waiters];
-    const min = all.reduce((least, waiter) => Math.min(least, waiter.intervalMs), Infinity);
-    return { min, max: all.reduce((least, waiter) => Math.min(least, waiter.maxIntervalMs), Infinity) };
-  }
-
-  function schedule(ms: number): void {
-    clearTimeout(timer);
-    if (closed || waiters.size === 0) return;
-    timer = setTimeout(() => void tick().catch((error: unknown) => failAll(error)), ms);
-  }
-
-  const failAll = (error: unknown) => [...waiters].forEach((waiter) => waiter.settle(asError(error)));
-
   async function tick(): Promise<void> {
-    timer = undefined;
-    if (waiters.size === 0 || closed) return;
+    if (waiters.size === 0) return;
     const ids = [...new Set([...waiters].map((w) => w.jobId))];
     inFlight = new AbortController();
     const read = await fetchJobs(ids, inFlight.signal).then((jobs) => ({ jobs }), (error: unknown) => ({ error }));
     inFlight = undefined;
     if (closed) return;
-    if ('jobs' in read) apply(ids, read.jobs);
-    else if (!isTransientError(read.error)) return failAll(read.error);
-    else {
-      const retryAfter = read.error instanceof NetworkError ? (read.error.retryAfterMs ?? 0) : 0;
-      delay = Math.max(Math.min(delay * 2, bounds().max), retryAfter);
+    if ('error' in read) {
+      if (!isTransientError(read.error)) return failAll(read.error);
+      delay = Math.max(Math.min(delay * 2, bound('maxIntervalMs')), (read.error as NetworkError).retryAfterMs ?? 0);
+      return schedule(delay);
     }
-    schedule(delay);
-  }
-
-  /** Hands each waiter its job; returns nothing, updates `delay`. */
-  function apply(ids: string[], jobs: (Job | null)[]): void {
-    const byId = new Map<string, Job | null>(ids.map((id, i) => [id, jobs[i] ?? null]));
+    // Hands each waiter its job.
+    const byId = new Map(ids.map((id, i) => [id, read.jobs[i] ?? null]));
     let changed = false;
     const now = Date.now();
     for (const waiter of [...waiters]) {
       const job = byId.get(waiter.jobId) ?? null;
+      const settle = (outcome: JobOutcome['outcome']) => waiter.settle({ outcome, jobId: waiter.jobId, job: waiter.last, ...(outcome === 'failed' && { errors: job!.errors }) } as JobOutcome);
       const moved = job !== null && (waiter.last?.status !== job.status || waiter.last.progress !== job.progress);
       if (job) waiter.last = job;
       if (moved) {
@@ -188,15 +165,24 @@ export function createJobPoller(fetchJobs: (ids: string[], signal: AbortSignal) 
           continue;
         }
       }
-      if (job?.status === 'DELIVERED') waiter.settle({ outcome: 'delivered', jobId: waiter.jobId, job });
-      else if (job?.status === 'FAILED') waiter.settle({ outcome: 'failed', jobId: waiter.jobId, job, errors: job.errors });
+      if (job?.status === 'DELIVERED') settle('delivered');
+      else if (job?.status === 'FAILED') settle('failed');
       else if (!job || job.status === 'NONE') {
         waiter.missingSince ??= now;
-        if (now - waiter.missingSince >= waiter.graceMs) waiter.settle({ outcome: 'not-found', jobId: waiter.jobId, job: waiter.last });
+        if (now - waiter.missingSince >= waiter.graceMs) settle('not-found');
       } else delete waiter.missingSince;
     }
-    const { min, max } = bounds();
-    delay = changed ? min : Math.max(min, Math.min(Math.round(delay * 1.5), max));
+    const min = bound('intervalMs');
+    delay = changed ? min : Math.max(min, Math.min(Math.round(delay * 1.5), bound('maxIntervalMs')));
+    schedule(delay);
+  }
+
+  /** Ends every wait with an ABORTED error (the client was closed), aborts the request in flight, and sends none again. */
+  function close(): void {
+    closed = true;
+    clearTimeout(timer);
+    inFlight?.abort();
+    for (const waiter of [...waiters]) waiter.settle(aborted(`the client was closed while waiting for job ${waiter.jobId}`));
   }
   return { waitAll, close };
 }
