@@ -425,7 +425,7 @@ export function createExecutor(options: ExecutorOptions) {
       throw new NetworkError(code, `${text}${sent ? hint : '; nothing was sent'} ${where}`, { ...details, mutationOutcomeUnknown: unknownOutcome && sent });
     }
     // The one conversion point: a result becomes the data, or one error of the family.
-    if (result.error) throw toLabelkitError(result.error, { kind, operationName, requestId, url: options.url, secrets: secrets(), hint, staticToken: typeof options.token === 'string' });
+    if (result.error) throw toLabelkitError(result.error, { kind, details, where, url: options.url, secrets: secrets(), hint, staticToken: typeof options.token === 'string' });
     const data = result.data as Data | null | undefined;
     const problem = data == null ? 'the answer has no data' : (operation.problem(data) ?? extras.check?.(data as never));
     if (problem === undefined) return data as Data;

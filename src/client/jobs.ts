@@ -74,7 +74,6 @@ export async function getJob(client: Requester, jobId: string, options?: CallOpt
  * @throws `BAD_RESPONSE` when the answer does not hold one entry per id
  */
 export async function getJobs(client: Requester, jobIds: string[], options?: CallOptions): Promise<(Job | null)[]> {
-  assertValid('GetJobs', [], options);
   return readJobs(client, jobIds, options);
 }
 

@@ -54,7 +54,6 @@ export async function getCabinet(client: Requester, projectId: string, role: Rol
  * ```
  */
 export async function getLabelSets(client: Requester, cabinetId: string, options?: CallOptions): Promise<LabelSet[]> {
-  assertValid('getCabinetLabelSetsById', [], options);
   const call = withExtras(options, { check: (d: { getCabinetLabelSetsById: unknown }) => listProblem('getCabinetLabelSetsById', d.getCabinetLabelSetsById) });
   const data = await switchOf(client)('getCabinetLabelSetsById', (generation) => client.request(generation === 'tags' ? TagsLabelSets : LabelsLabelSets, { cabinetId }, call));
   return data.getCabinetLabelSetsById.sort((a, b) => a.index - b.index);

@@ -9,8 +9,10 @@ import { inBrowser } from './inBrowser.js';
 /** What the one conversion point knows about the failed call. */
 export interface FailedCall {
   kind: 'query' | 'mutation';
-  operationName: string;
-  requestId: string;
+  /** The operation's name and the request's id, for the error's fields. */
+  details: { operationName: string; requestId: string };
+  /** `(operation X, request Y)`, ending every message. */
+  where: string;
   url: string;
   /** Secret values that must not survive into the error (tokens, client secret, secretKey). */
   secrets: Secrets;
@@ -56,6 +58,9 @@ export function responseOf(error: CombinedError): Response | undefined {
 export function isAuthFailure(error: CombinedError): boolean {
   return responseOf(error)?.status === 401 || error.graphQLErrors.some((e) => e.extensions?.type === 'AuthenticationError' || e.message === 'Unauthorized');
 }
+
+/** True for a 2xx status. */
+const isOk = (status: number | undefined) => status !== undefined && status >= 200 && status < 300;
 
 /** Error codes of a connection that never carried the request: a mutation sent nothing. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'ERR_INVALID_URL']);
@@ -105,8 +110,7 @@ function kindOf(error: CombinedError): FailureKind {
   if (isLabelkitError(cause) || isAuthFailure(error)) return 'auth'; // a token failure (the token source retries those), or refused
   if (error.graphQLErrors.length > 0 && (status === undefined || !isTransientStatus(status))) return 'graphql';
   // A 2xx whose body is not GraphQL JSON; a body cut mid-way (a TypeError, or a socket error code) is no answer.
-  const ok = status !== undefined && status >= 200 && status < 300;
-  if (ok && cause && !(cause instanceof TypeError) && causeCode(cause) === undefined) return 'protocol';
+  if (isOk(status) && cause && !(cause instanceof TypeError) && causeCode(cause) === undefined) return 'protocol';
   return 'network';
 }
 
@@ -120,7 +124,7 @@ function kindOf(error: CombinedError): FailureKind {
 export function isRetryable(error: CombinedError): boolean {
   if (kindOf(error) !== 'network') return false;
   const status = responseOf(error)?.status;
-  return status === undefined || (status >= 200 && status < 300) || isTransientStatus(status);
+  return status === undefined || isOk(status) || isTransientStatus(status);
 }
 
 /**
@@ -137,9 +141,8 @@ export function isRetryable(error: CombinedError): boolean {
 export function toLabelkitError(error: CombinedError, call: FailedCall): LabelkitError {
   const response = responseOf(error);
   const status = response?.status;
-  const where = `(operation ${call.operationName}, request ${call.requestId})`;
-  const { secrets } = call;
-  const details = { operationName: call.operationName, requestId: call.requestId, secrets, ...(status !== undefined && { status }) };
+  const { secrets, where } = call;
+  const details = { ...call.details, secrets, ...(status !== undefined && { status }) };
   const cause = error.networkError;
   const mutation = call.kind === 'mutation';
   // A token failure, or a request refused before it was sent: already a labelkit error.
@@ -166,7 +169,7 @@ export function toLabelkitError(error: CombinedError, call: FailedCall): Labelki
       return new ProtocolError(`the answer from ${call.url} (HTTP ${status}) is not GraphQL JSON${call.hint} ${where}`, { ...details, mutationOutcomeUnknown: mutation, cause });
     case 'network': {
       const code = causeCode(cause);
-      const ok = status !== undefined && status >= 200 && status < 300;
+      const ok = isOk(status);
       // A 4xx (429 included) means the service refused the request: the mutation did not run.
       const refused = status !== undefined && status >= 400 && status < 500;
       const unknownOutcome = mutation && !NEVER_SENT.has(code ?? '') && !refused;
