@@ -9,6 +9,7 @@ import { fetchOptionsOf, jsonOf } from './executor.js';
 import type { AuthContext, AuthSource } from './executor.js';
 import { isHeaderToken, NOT_A_HEADER_TOKEN } from './headerToken.js';
 import { backoffDelays, pause } from './retryPolicy.js';
+import { checkNumber } from './validation.js';
 import { isAuthFailure, isTransientError } from './toLabelkitError.js';
 
 /** How long obtaining one token may take (both factories take it). */
@@ -92,8 +93,7 @@ async function requestToken(credentials: ClientCredentials, tokenUrl: string, fe
 }
 
 /** Checks `tokenTimeoutMs`: absent, or a number ≥ 1. */
-const timeoutProblems = (value: unknown): Problem[] =>
-  value === undefined || (typeof value === 'number' && value >= 1) ? [] : [{ path: 'options.auth.tokenTimeoutMs', message: 'must be a number >= 1' }];
+const timeoutProblems = (value: unknown): Problem[] => checkNumber(value, 'options.auth.tokenTimeoutMs', 1);
 
 /** The time-out of one token request: the factory's, else at most half the client's call time-out. */
 const tokenTimeout = (given: number | undefined, context: AuthContext) => given ?? Math.min(DEFAULT_TOKEN_TIMEOUT_MS, context.timeoutMs / 2);

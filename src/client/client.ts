@@ -1,5 +1,5 @@
 import type { AnyVariables } from '@urql/core';
-import { keepSettings } from './clientSettings.js';
+import { clientSettings } from './clientSettings.js';
 import type { HelperOptions } from './clientSettings.js';
 import { createExecutor, operationOf } from './executor.js';
 import type { CallOptions, ExecutorOptions } from './executor.js';
@@ -102,8 +102,7 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
     close,
   };
   // What the helpers read of this client lives beside it (see clientSettings.ts), not in it.
-  const { poll, schemaGeneration, onSchemaChange } = options;
-  keepSettings(client, { poll, schemaGeneration, onSchemaChange, closed });
+  clientSettings.set(client, { poll: options.poll, schemaGeneration: options.schemaGeneration, onSchemaChange: options.onSchemaChange, closed });
   return client;
 }
 

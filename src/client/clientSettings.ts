@@ -22,17 +22,11 @@ export interface ClientSettings extends HelperOptions {
   closed?: AbortSignal | undefined;
 }
 
-const settings = new WeakMap<object, ClientSettings>();
-
 /**
- * Keeps a client's settings for the helpers, beside the client (not on it).
- *
- * @param client - a client made by `createLabelingClient`
- * @param given - its options the helpers read, and its close signal
+ * Each client's settings for the helpers, kept beside the client (not on it): `createLabelingClient`
+ * sets a client's options the helpers read, and its close signal.
  */
-export function keepSettings(client: object, given: ClientSettings): void {
-  settings.set(client, given);
-}
+export const clientSettings = new WeakMap<object, ClientSettings>();
 
 /**
  * A helper's state per client (the job poll, the rename switch), kept beside the client and made
@@ -50,7 +44,7 @@ export function perClient<C extends object, T>(make: (settings: ClientSettings, 
   const made = new WeakMap<C, T>();
   return (client) => {
     let state = made.get(client);
-    if (state === undefined) made.set(client, (state = make(settings.get(client) ?? {}, client)));
+    if (state === undefined) made.set(client, (state = make(clientSettings.get(client) ?? {}, client)));
     return state;
   };
 }

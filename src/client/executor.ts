@@ -371,8 +371,7 @@ export function createExecutor(options: ExecutorOptions) {
   const execute = async <Data, Variables extends AnyVariables>(document: TypedDocumentNode<Data, Variables>, given: Variables | undefined, callOptions?: CallOptions): Promise<Data> => {
     const extras: CallExtras = (callOptions as { [CALL_EXTRAS]?: CallExtras } | undefined)?.[CALL_EXTRAS] ?? {};
     const variables = given ?? ({} as Variables);
-    const operation = operationOf(document);
-    const { kind, operationName } = operation;
+    const { kind, operationName, problem: answerProblemOf } = operationOf(document);
     const requestId = newRequestId();
     const details = { operationName, requestId };
     const where = `(operation ${operationName}, request ${requestId})`;
@@ -427,7 +426,7 @@ export function createExecutor(options: ExecutorOptions) {
     // The one conversion point: a result becomes the data, or one error of the family.
     if (result.error) throw toLabelkitError(result.error, { kind, details, where, url: options.url, secrets: secrets(), hint, staticToken: typeof options.token === 'string' });
     const data = result.data as Data | null | undefined;
-    const problem = data == null ? 'the answer has no data' : (operation.problem(data) ?? extras.check?.(data as never));
+    const problem = data == null ? 'the answer has no data' : (answerProblemOf(data) ?? extras.check?.(data as never));
     if (problem === undefined) return data as Data;
     throw new ProtocolError(`${problem}${hint} ${where}`, { ...details, secrets: secrets(), mutationOutcomeUnknown: unknownOutcome });
   };
