@@ -119,6 +119,16 @@ describe('labelItemProblems', () => {
     expect(labelItemProblems(items)).toEqual([]);
   });
 
+  it('with blanks, compares blank ids, names and parents like any other text (items read from the service)', () => {
+    const items = [{ id: '', name: '' }, { id: '', name: ' ' }, { id: 'b', name: '' }, { id: 'c', name: 'C', parentId: ' ' }];
+    expect(labelItemProblems(items, { blanks: true })).toEqual([
+      { index: 1, field: 'id', message: '"" is also the id of label 0', other: 0 },
+      { index: 2, field: 'name', message: '"" is also the name of label 0 (both at the top of the set; names compare case-insensitively)', other: 0 },
+      { index: 3, field: 'parentId', message: '" " is not the id of a label of this set' },
+    ]);
+    expect(labelItemProblems(items)).toEqual([]); // without it, blank text is the caller's to refuse
+  });
+
   it('lists every problem at once: each item’s, in list order, then the hierarchy’s', () => {
     const items = [
       { id: 'a', name: 'A', color: 'red' },
