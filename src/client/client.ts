@@ -59,6 +59,9 @@ export interface LabelingClient {
   close(): void;
 }
 
+/** What a helper needs of a client: its `request` (a client made by `createLabelingClient`, or a stand-in). */
+export type Requester = Pick<LabelingClient, 'request'>;
+
 /**
  * The arguments of {@link LabelingClient.request} after the document: the variables (optional
  * when the operation has none or only optional ones), then the call's options.

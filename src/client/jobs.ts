@@ -1,7 +1,7 @@
 import { AutoLabelTokenBasedProjectMutationDocument, GetJobDocument, GetJobsDocument } from '../../generated/tags/graphql.js';
 import { DEFAULT_JOB_TIMEOUT_MS } from '../shared/constants.js';
 import { checkId } from '../shared/problem.js';
-import type { LabelingClient } from './client.js';
+import type { Requester } from './client.js';
 import { perClient } from './clientSettings.js';
 import { JobFailedError, JobNotFoundError, JobTimeoutError } from './errors.js';
 import { withExtras } from './executor.js';
@@ -13,8 +13,6 @@ import { assertValid, checkJobIds, listProblem, validateAutoLabelInput } from '.
 // For TSDoc links only.
 import type { NetworkError } from './errors.js';
 
-/** What a helper needs of a client: its `request` (a client made by `createLabelingClient`, or a stand-in). */
-type Requester = Pick<LabelingClient, 'request'>;
 
 /** Reads jobs without validating the ids again (a poll's ids were checked when its wait began). */
 const readJobs = async (client: Requester, jobIds: string[], callOptions?: CallOptions) =>
@@ -48,8 +46,7 @@ const pollerOf = /* @__PURE__ */ perClient(({ poll, closed }, client: Requester)
 export async function startAutoLabel(client: Requester, input: AutoLabelInput, options?: CallOptions & { allowInsecureEndpoint?: boolean | undefined }): Promise<JobSnapshot> {
   assertValid('AutoLabelTokenBasedProjectMutation', validateAutoLabelInput(input, { allowInsecureEndpoint: options?.allowInsecureEndpoint }), options);
   const job = { ...input, options: { ...input.options, serviceProvider: input.options.serviceProvider ?? 'CUSTOM' } } satisfies AutoLabelInput;
-  const callOptions: CallOptions = { signal: options?.signal, timeoutMs: options?.timeoutMs };
-  return (await client.request(AutoLabelTokenBasedProjectMutationDocument, { input: job }, callOptions)).result;
+  return (await client.request(AutoLabelTokenBasedProjectMutationDocument, { input: job }, options)).result;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { AppendLabelSetLabelItemsDocument as TagsAppend, CreateLabelSetDocument as TagsCreate, DeleteLabelSetDocument, GetCabinetDocument, GetCabinetLabelSetsByIdDocument as TagsLabelSets, UpdateProjectLabelSetDocument as TagsUpdate } from '../../generated/tags/graphql.js';
 import { AppendLabelSetLabelItemsDocument as LabelsAppend, CreateLabelSetDocument as LabelsCreate, GetCabinetLabelSetsByIdDocument as LabelsLabelSets, UpdateProjectLabelSetDocument as LabelsUpdate } from '../../generated/labels/graphql.js';
 import { checkId } from '../shared/problem.js';
-import type { LabelingClient } from './client.js';
+import type { Requester } from './client.js';
 import { perClient } from './clientSettings.js';
 import { withExtras } from './executor.js';
 import type { CallExtras, CallOptions } from './executor.js';
@@ -11,8 +11,6 @@ import { assertValid, checkAppendLabelItems, checkCreateLabelSet, checkUpdateLab
 // For TSDoc links only.
 import type { GraphQLRequestError, NetworkError } from './errors.js';
 
-/** What a helper needs of a client: its `request` (a client made by `createLabelingClient`, or a stand-in). */
-type Requester = Pick<LabelingClient, 'request'>;
 
 /** What a label-set write of unknown outcome tells the caller (instead of the job's hint). */
 const LABEL_SET_WRITE_OUTCOME_HINT =

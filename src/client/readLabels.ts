@@ -1,5 +1,5 @@
 import { GetLabelsPaginatedDocument } from '../../generated/tags/graphql.js';
-import type { LabelingClient } from './client.js';
+import type { Requester } from './client.js';
 import { isRecord } from '../shared/isRecord.js';
 import { ProtocolError, ValidationError } from './errors.js';
 import { MAX_GRAPHQL_INT, READ_AHEAD } from '../shared/constants.js';
@@ -80,7 +80,7 @@ function assertReadOptions(options: ReadLabelsOptions & { readAhead?: unknown })
  * for await (const page of readDocumentLabels(client, documentId)) for (const label of page) console.log(label.l);
  * ```
  */
-export async function* readDocumentLabels(client: Pick<LabelingClient, 'request'>, documentId: string, options: ReadLabelsOptions = {}): AsyncGenerator<TextLabel[]> {
+export async function* readDocumentLabels(client: Requester, documentId: string, options: ReadLabelsOptions = {}): AsyncGenerator<TextLabel[]> {
   assertReadOptions(options);
   const { pageSize = 100, ...callOptions } = options;
   let input: { cursor?: string; page?: { skip: number; take: number } } = { page: { skip: 0, take: pageSize } };
@@ -124,7 +124,7 @@ export interface ReadLabelsOfDocumentsOptions extends ReadLabelsOptions {
  * for await (const { documentId, labels } of readLabelsOfDocuments(client, ids, { onProgress: (d, t) => console.error(`${d}/${t}`) })) …
  * ```
  */
-export async function* readLabelsOfDocuments(client: Pick<LabelingClient, 'request'>, documentIds: readonly string[], options: ReadLabelsOfDocumentsOptions = {})
+export async function* readLabelsOfDocuments(client: Requester, documentIds: readonly string[], options: ReadLabelsOfDocumentsOptions = {})
   : AsyncGenerator<{ documentId: string; labels: TextLabel[] }> {
   const { onProgress, readAhead = READ_AHEAD, signal, ...readOptions } = options;
   assertReadOptions(options);
