@@ -95,6 +95,9 @@ const app = await Application.bootstrapWithPlugins({
   tsconfig: 'tsconfig.typedoc.json',
   out: 'docs/api',
   readme: 'none',
+  // No source links: the packages name no repository yet, and TypeDoc would guess one from the
+  // checkout's git remote (a warning, so a failure, in a clone without an `origin` it can read).
+  disableSources: true,
   excludePrivate: true,
   excludeInternal: true,
   excludeExternals: true,
