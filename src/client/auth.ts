@@ -179,7 +179,7 @@ export function clientCredentials(credentials: ClientCredentials): AuthSource {
     const once = () => withTimeout(timeoutMs, (timeout) => requestToken(credentials, tokenUrl, context.fetch, timeout), late);
     const { signal } = context;
     return async () => {
-      for (const delays = backoffDelays(context.retry); ; ) {
+      for (const delays = backoffDelays(context.backoff); ; ) {
         try {
           return await once();
         } catch (error) {

@@ -40,7 +40,8 @@ export interface AuthContext {
   url: string;
   /** The fetch the client calls: its `fetch` option, else the global one. */
   fetch: typeof fetch;
-  retry: RetryOptions | undefined;
+  /** The client's `retry` option: the token endpoint's back-off follows it. */
+  backoff: RetryOptions | undefined;
   /** The client's call time-out, in ms. */
   timeoutMs: number;
   /** Aborts when the client is closed. */
@@ -347,7 +348,7 @@ export function createExecutor(options: ExecutorOptions) {
   };
   // Tokens from an auth source (getToken, client credentials) come, and are refreshed, through urql's authExchange; the last 14 are redacted.
   const onToken = (value: string) => knownSecrets.push(value) > kept + 14 && knownSecrets.splice(kept, 1);
-  const auth = options.auth?.exchange({ url: options.url, fetch: fetchFn, retry: options.retry, timeoutMs: defaultTimeout, signal: closing.signal, onToken });
+  const auth = options.auth?.exchange({ url: options.url, fetch: fetchFn, backoff: options.retry, timeoutMs: defaultTimeout, signal: closing.signal, onToken });
   const urql = new Client({
     url: options.url,
     requestPolicy: 'network-only',
