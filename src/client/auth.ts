@@ -108,7 +108,8 @@ function sourceOf(problems: Problem[], secrets: string[], makeNext: (context: Au
       return token;
     });
   };
-  return { problems, secrets, exchange };
+  // `secrets` is not enumerable: an app that logs its options (console.log, JSON) does not print the client secret.
+  return Object.defineProperty({ problems, exchange }, 'secrets', { value: secrets }) as AuthSource;
 }
 
 /**

@@ -83,6 +83,12 @@ describe('every view of every error holds no secret in any form', () => {
     expectNoSecret(error, [SECRET_KEY, TOKEN]);
   });
 
+  it('keeps the client secret out of every view of the credential source an app may log', () => {
+    const source = clientCredentials({ clientId: 'cid', clientSecret: CLIENT_SECRET });
+    for (const view of [inspect(source, { depth: 10 }), JSON.stringify(source), String(Object.values(source))]) expect(view).not.toContain(CLIENT_SECRET);
+    expect(source.secrets).toEqual([CLIENT_SECRET]); // still there for the redactor
+  });
+
   it('redacts the token from a query error that quotes the Authorization header', async () => {
     server.plan({ respond: (r) => ({ status: 503, statusText: '', body: echo(r, [TOKEN]) }) });
     const error = await getJob(client, 'j1').catch((e: unknown) => e);
