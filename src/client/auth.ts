@@ -109,7 +109,7 @@ function sourceOf(problems: Problem[], secrets: string[], makeNext: (context: Au
     });
   };
   // `secrets` is not enumerable: an app that logs its options (console.log, JSON) does not print the client secret.
-  return Object.defineProperty({ problems, exchange }, 'secrets', { value: secrets }) as AuthSource;
+  return Object.defineProperty({ problems, secrets, exchange }, 'secrets', { enumerable: false });
 }
 
 /**
