@@ -4,19 +4,25 @@ import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
+// The package's entries, as packages/labelkit/package.json maps them (tsconfig.json's paths for the sources).
+const ENTRIES = { labelkit: './src/client/index.ts', 'labelkit/documents': './generated/tags/graphql.ts' };
+
+/** A minified browser bundle, as an app's bundler makes one, of the client's entry or of an app's code. */
+const browserBuild = (input: { entry: string } | { app: string }) =>
+  build({
+    ...('entry' in input ? { entryPoints: [input.entry] } : { stdin: { contents: input.app, resolveDir: root, loader: 'ts' as const }, alias: ENTRIES }),
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
 
 describe('the browser build of the client', () => {
   it('bundles for the browser without any module of the graphql package', async () => {
-    const result = await build({
-      entryPoints: [join(root, 'src', 'client', 'index.ts')],
-      bundle: true,
-      minify: true,
-      format: 'esm',
-      platform: 'browser',
-      write: false,
-      metafile: true,
-      logLevel: 'silent',
-    });
+    const result = await browserBuild({ entry: join(root, 'src', 'client', 'index.ts') });
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs.some((p) => p.includes('@urql/core'))).toBe(true);
     expect(inputs.filter((p) => /node_modules\/graphql\//.test(p))).toEqual([]);
@@ -27,19 +33,8 @@ describe('the browser build of the client', () => {
   });
 
   it('carries no module of the rooms above the client (bulk runs, label-set plans, emulator, CLI) nor the model kit', async () => {
-    const result = await build({
-      stdin: {
-        contents: "import { createLabelingClient } from './src/client/index.ts';\nexport const run = (url, token) => createLabelingClient({ url, token }).getProjectLabelSets('p', 'LABELER');",
-        resolveDir: root,
-        loader: 'ts',
-      },
-      bundle: true,
-      minify: true,
-      format: 'esm',
-      platform: 'browser',
-      write: false,
-      metafile: true,
-      logLevel: 'silent',
+    const result = await browserBuild({
+      app: "import { createLabelingClient, getProjectLabelSets, startAutoLabel, waitForJob } from 'labelkit';\nexport const run = (url, token, input) => { const c = createLabelingClient({ url, token }); return [getProjectLabelSets(c, 'p', 'LABELER'), startAutoLabel(c, input), waitForJob(c, 'j')]; };",
     });
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs).toContain('src/client/client.ts');
@@ -47,25 +42,12 @@ describe('the browser build of the client', () => {
   });
 
   it('carries each document once in an app that imports labelkit and labelkit/documents', async () => {
-    const result = await build({
-      stdin: {
-        contents: [
-          "import { createLabelingClient, getProjectLabelSets, startAutoLabel, waitForJob } from 'labelkit';",
-          "import { GetCabinetDocument, GetJobsDocument } from 'labelkit/documents';",
-          'export const run = (url, token, input) => { const c = createLabelingClient({ url, token }); return [getProjectLabelSets(c, "p", "LABELER"), startAutoLabel(c, input), waitForJob(c, "j"), c.request(GetCabinetDocument, { projectId: "p", role: "LABELER" }), c.request(GetJobsDocument, { jobIds: ["j"] })]; };',
-        ].join('\n'),
-        resolveDir: root,
-        loader: 'ts',
-      },
-      // The package's entries, as packages/labelkit/package.json maps them (tsconfig.json's paths for the sources).
-      alias: { labelkit: './src/client/index.ts', 'labelkit/documents': './generated/tags/graphql.ts' },
-      bundle: true,
-      minify: true,
-      format: 'esm',
-      platform: 'browser',
-      write: false,
-      metafile: true,
-      logLevel: 'silent',
+    const result = await browserBuild({
+      app: [
+        "import { createLabelingClient, getProjectLabelSets, startAutoLabel, waitForJob } from 'labelkit';",
+        "import { GetCabinetDocument, GetJobsDocument } from 'labelkit/documents';",
+        'export const run = (url, token, input) => { const c = createLabelingClient({ url, token }); return [getProjectLabelSets(c, "p", "LABELER"), startAutoLabel(c, input), waitForJob(c, "j"), c.request(GetCabinetDocument, { projectId: "p", role: "LABELER" }), c.request(GetJobsDocument, { jobIds: ["j"] })]; };',
+      ].join('\n'),
     });
     const text = result.outputFiles[0]!.text;
     const count = (name: string) => text.split(`value:"${name}"`).length - 1;
@@ -75,17 +57,7 @@ describe('the browser build of the client', () => {
 
   it('ships no token refresh and no rename switch in a static-token app that runs one request, and both once a factory or a label-set helper is imported', async () => {
     const shipped = async (contents: string) => {
-      const result = await build({
-        stdin: { contents, resolveDir: root, loader: 'ts' },
-        alias: { labelkit: './src/client/index.ts', 'labelkit/documents': './generated/tags/graphql.ts' },
-        bundle: true,
-        minify: true,
-        format: 'esm',
-        platform: 'browser',
-        write: false,
-        metafile: true,
-        logLevel: 'silent',
-      });
+      const result = await browserBuild({ app: contents });
       // Modules with code left after tree-shaking (the metafile's inputs list every module read).
       const output = Object.values(result.metafile.outputs)[0]!;
       return Object.entries(output.inputs).filter(([, input]) => input.bytesInOutput > 0).map(([path]) => path);
