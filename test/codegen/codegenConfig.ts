@@ -25,20 +25,23 @@ export function operationTypeNames(generated: string): string[] {
   return [...generated.matchAll(re)].map((m) => m[1]!).sort();
 }
 
+/** The compiler options the type checks of these tests share: strict, Node's ES modules, no ambient types. */
+export const STRICT_NODENEXT: ts.CompilerOptions = {
+  strict: true,
+  noEmit: true,
+  skipLibCheck: true,
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  types: [],
+};
+
 /**
  * Type-checks a TypeScript file with the project's compiler options and returns its
  * diagnostics as text (empty when it compiles).
  */
 export function typeCheck(file: string): string[] {
-  const program = ts.createProgram([file], {
-    strict: true,
-    noEmit: true,
-    skipLibCheck: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    types: [],
-  });
+  const program = ts.createProgram([file], STRICT_NODENEXT);
   return ts
     .getPreEmitDiagnostics(program)
     .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));

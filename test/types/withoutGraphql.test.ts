@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
+import { STRICT_NODENEXT } from '../codegen/codegenConfig.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'labelkit-without-graphql-'));
@@ -40,13 +41,7 @@ export const nope = getCabinet.name; // TS2339
 /** Each error as `file line TSxxxx` with graphql hidden from the program, and whether any file of graphql was read. */
 function compile(): { errors: string[]; readGraphql: boolean } {
   const options: ts.CompilerOptions = {
-    strict: true,
-    noEmit: true,
-    skipLibCheck: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    types: [],
+    ...STRICT_NODENEXT,
     // The published names mean the sources, as in tsconfig.json.
     paths: {
       labelkit: [join(repo, 'src', 'client', 'index.ts')],
