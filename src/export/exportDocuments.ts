@@ -4,7 +4,7 @@ import { mapInOrder } from '../shared/mapInOrder.js';
 import { projectCopy } from '../eval/findCopies.js';
 import { readAllLabels, readCells } from '../eval/listLabels.js';
 import { ExportError } from './errors.js';
-import { flattenDocument } from './flattenDocument.js';
+import { flattenDocument, labelDepths } from './flattenDocument.js';
 import { tagList, unwritable } from './formats.js';
 import type { ExportedDocument, ExportFormat } from './types.js';
 import { getLabelSets } from 'labelkit';
@@ -33,7 +33,7 @@ export interface PlannedDocument {
 /** What an export reads, found before anything is read or written: the copies, the label set, the documents. */
 export interface ExportPlan {
   /** The projects, in order, with the copy exported and its label set's item id → name. */
-  projects: { projectId: string; cabinetId: string; names: ReadonlyMap<string, string> }[];
+  projects: { projectId: string; cabinetId: string; names: ReadonlyMap<string, string>; depth: ReadonlyMap<string, number> }[];
   /** Every document of every project, in the export's order. */
   documents: PlannedDocument[];
   /** The label names, each once, in label-set order (projects in order, new names after). */
@@ -85,18 +85,18 @@ export async function planExport(client: LabelingClient, projectIds: readonly st
       const known = sets.map((s) => `${s.index} "${s.name}"`).join(', ') || 'none';
       throw new ExportError('LAYER', '--layer', `project ${projectId} has no label set at index ${layer} (its label sets: ${known})`);
     }
-    return { projectId, cabinet, names: namesOf(set) };
+    return { projectId, cabinet, names: namesOf(set), depth: labelDepths(set.labelItems) };
   };
   const plan: ExportPlan = { projects: [], documents: [], labels: [], tags: [], layer, copy: labelerEmail ?? 'reviewer' };
   const seen = new Set<string>();
-  for await (const { projectId, cabinet, names } of mapInOrder(projectIds, READ_AHEAD, readProject, call.signal)) {
+  for await (const { projectId, cabinet, names, depth } of mapInOrder(projectIds, READ_AHEAD, readProject, call.signal)) {
     for (const name of names.values()) {
       const problem = format && unwritable(format, name);
       if (problem) throw new ExportError('FORMAT', '--format', `label "${name}" of project ${projectId} ${problem}: use jsonl or spacy`);
       if (!seen.has(name)) plan.labels.push(name);
       seen.add(name);
     }
-    const project = plan.projects.push({ projectId, cabinetId: cabinet.id, names }) - 1;
+    const project = plan.projects.push({ projectId, cabinetId: cabinet.id, names, depth }) - 1;
     for (const d of cabinet.documents) plan.documents.push({ project, copyId: d.id, documentId: d.originId ?? d.id, fileName: d.fileName });
   }
   plan.tags = tagList(plan.labels);
@@ -154,7 +154,7 @@ export async function* exportDocuments(client: LabelingClient, source: string | 
   for await (const { cells, labels } of mapInOrder(documents, readAhead, read, copy.signal)) {
     const doc = plan.documents[i]!;
     const project = plan.projects[doc.project]!;
-    const { lines, leftOut } = flattenDocument(cells, labels, { layer: plan.layer, names: project.names, strict, where: `${project.projectId}/${doc.documentId}` });
+    const { lines, leftOut } = flattenDocument(cells, labels, { layer: plan.layer, names: project.names, depth: project.depth, strict, where: `${project.projectId}/${doc.documentId}` });
     yield { projectId: project.projectId, documentId: doc.documentId, fileName: doc.fileName, index: i, lines, leftOut };
     i++;
     onProgress?.(i, plan.documents.length);

@@ -35,6 +35,35 @@ export interface FlattenOptions {
   strict: boolean;
   /** The document, for messages: `<project>/<document>`. */
   where: string;
+  /**
+   * The layer's label item id → its depth in the label tree (0 for a label without a parent): on
+   * identical spans the deeper label (a child before its parent) wins. {@link labelDepths} makes it.
+   * @defaultValue every label at depth 0 (the label set's order decides)
+   */
+  depth?: ReadonlyMap<string, number> | undefined;
+}
+
+/**
+ * Each label item's depth in its label tree: 0 for a label without a parent, its parent's depth
+ * plus one otherwise.
+ *
+ * @param items - the label set's items (`id`, `parentId`)
+ * @returns item id → depth; a parent that is not in the set counts as none, and a cycle stops at
+ * the number of items
+ * @example
+ * ```ts
+ * labelDepths([{ id: '1', parentId: null }, { id: '2', parentId: '1' }]); // Map { '1' => 0, '2' => 1 }
+ * ```
+ */
+export function labelDepths(items: readonly { id: string; parentId: string | null }[]): Map<string, number> {
+  const parent = new Map(items.map((item) => [item.id, item.parentId]));
+  const depth = new Map<string, number>();
+  for (const item of items) {
+    let d = 0;
+    for (let up = item.parentId; up !== null && parent.has(up) && d < items.length; up = parent.get(up)!) d++;
+    depth.set(item.id, d);
+  }
+  return depth;
 }
 
 const WHY: Record<LeftOutReason, string> = {
@@ -69,13 +98,15 @@ const WHY: Record<LeftOutReason, string> = {
  * (`snapped`, kept). Then per line, spans are taken by start, the longer first (then the label
  * set's order): one that meets a span already taken is left out as `duplicate` (same tokens and
  * label), `nested` (inside it) or `overlapping` (crossing it). So the outer span of a nesting
- * wins, and of two crossing spans the one that starts first.
+ * wins, and of two crossing spans the one that starts first. On identical spans (same tokens) the
+ * deeper label of the tree wins (`depth`: a child such as `PERSON` over its parent `ENTITY`, which
+ * is left out as `nested`), then the label set's order.
  */
 export function flattenDocument(cells: readonly Cell[], labels: readonly TextLabel[], options: FlattenOptions): { lines: ExportedLine[]; leftOut: LeftOut } {
-  const { layer, names, strict, where } = options;
+  const { layer, names, strict, where, depth } = options;
   const leftOut = noneLeftOut();
   const order = new Map([...names.keys()].map((id, i) => [id, i]));
-  const byLine = new Map<number, { cell: Cell; starts: number[]; spans: (ExportedSpan & { rank: number })[] }>();
+  const byLine = new Map<number, { cell: Cell; starts: number[]; spans: (ExportedSpan & { rank: number; depth: number })[] }>();
   for (const cell of cells) {
     if (cell.status !== 'DISPLAYED') {
       leftOut.lines[cell.status === 'HIDDEN' ? 'hidden' : 'deleted']++;
@@ -126,12 +157,12 @@ export function flattenDocument(cells: readonly Cell[], labels: readonly TextLab
     if (start.charId !== 0 || end.charId !== tokens[end.tokenId]!.length - 1) skip('snapped', label);
     const from = line.starts[start.tokenId]!;
     const to = line.starts[end.tokenId]! + tokens[end.tokenId]!.length;
-    line.spans.push({ startToken: start.tokenId, endToken: end.tokenId, start: from, end: to, label: name, rank: order.get(label.l)! });
+    line.spans.push({ startToken: start.tokenId, endToken: end.tokenId, start: from, end: to, label: name, rank: order.get(label.l)!, depth: depth?.get(label.l) ?? 0 });
   }
   const lines: ExportedLine[] = [];
   for (const { cell, starts, spans } of byLine.values()) {
     if (cell.status !== 'DISPLAYED') continue;
-    spans.sort((a, b) => a.startToken - b.startToken || b.endToken - a.endToken || a.rank - b.rank);
+    spans.sort((a, b) => a.startToken - b.startToken || b.endToken - a.endToken || b.depth - a.depth || a.rank - b.rank);
     const kept: ExportedSpan[] = [];
     const tags = cell.tokens.map(() => 'O');
     for (const span of spans) {

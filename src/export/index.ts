@@ -10,7 +10,7 @@
  */
 export { exportDocuments, planExport } from './exportDocuments.js';
 export type { ExportCopyOptions, ExportDocumentsOptions, ExportPlan, ExportReadOptions, PlannedDocument } from './exportDocuments.js';
-export { flattenDocument, StrictExportError } from './flattenDocument.js';
+export { flattenDocument, labelDepths, StrictExportError } from './flattenDocument.js';
 export type { FlattenOptions } from './flattenDocument.js';
 export { CONLL_DOCSTART, formatDocument, tagList, unwritable } from './formats.js';
 export { ExportError } from './errors.js';

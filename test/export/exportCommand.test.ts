@@ -160,6 +160,14 @@ describe('labelkit export of the demo project', () => {
 });
 
 describe('labelkit export progress', () => {
+  it("plans each label's depth in the demo's label tree, so a child beats its parent on identical spans", async () => {
+    const client = createLabelingClient({ url: emu.url, token: emu.token });
+    const plan = await planExport(client, [DEMO_PROJECT_ID]).finally(() => client.close());
+    const { names, depth } = plan.projects[0]!;
+    const byName = Object.fromEntries([...names].map(([id, name]) => [name, depth.get(id)]));
+    expect(byName).toEqual({ ENTITY: 0, PERSON: 1, ORGANIZATION: 1, LOCATION: 1, DATE: 0 });
+  });
+
   it('shows a progress line on a terminal (stderr) and clears it; nothing of it when stderr is not one', async () => {
     const tty = fakeIo(env, { tty: true });
     expect(await main(argv('export', '--project', DEMO_PROJECT_ID, '--format', 'spacy', '--out', join(dir, 'tty.jsonl')), tty)).toBe(0);

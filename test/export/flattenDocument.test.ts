@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TextLabel } from '../../src/client/index.js';
 import type { Cell } from '../../src/eval/index.js';
-import { ExportError, flattenDocument, formatDocument, StrictExportError, tagList } from '../../src/export/index.js';
+import { ExportError, flattenDocument, formatDocument, labelDepths, StrictExportError, tagList } from '../../src/export/index.js';
 
 // Tokens: Ada(0) Lovelace(1) visited(2) New(3) York(4) City(5) .(6)
 const TEXT = 'Ada Lovelace visited New York City.';
@@ -62,6 +62,39 @@ describe('flattenDocument', () => {
       labels: { deleted: 1, rejected: 1, conflict: 1, otherLayer: 1, unknownLabel: 1, multiLine: 1, hiddenLine: 1, nested: 0, overlapping: 0, duplicate: 0, snapped: 0 },
       lines: { hidden: 1, deleted: 1 },
     });
+  });
+
+  it('keeps the child of the label tree over its parent on identical spans (the parent left out as nested), whatever their order', () => {
+    // ENTITY › PERSON: the parent is first in the label set's order, and first in the labels.
+    const tree = new Map([
+      ['entity', 'ENTITY'],
+      ['per', 'PERSON'],
+      ['loc', 'LOCATION'],
+    ]);
+    const depth = labelDepths([
+      { id: 'entity', parentId: null },
+      { id: 'per', parentId: 'entity' },
+      { id: 'loc', parentId: null },
+    ]);
+    expect([...depth]).toEqual([
+      ['entity', 0],
+      ['per', 1],
+      ['loc', 0],
+    ]);
+    for (const labels of [
+      [label('entity', 0, 0, 1), label('per', 0, 0, 1)],
+      [label('per', 0, 0, 1), label('entity', 0, 0, 1)],
+    ]) {
+      const { lines, leftOut } = flattenDocument([cell(0)], labels, { layer: 0, names: tree, depth, strict: false, where: 'p/d' });
+      expect(lines[0]!.tags.slice(0, 2)).toEqual(['B-PERSON', 'I-PERSON']);
+      expect(leftOut.labels.nested).toBe(1);
+    }
+    // Not related by the tree and at one depth: the label set's order decides, as before.
+    const { lines } = flattenDocument([cell(0)], [label('loc', 0, 0, 1), label('entity', 0, 0, 1)], { layer: 0, names: tree, depth, strict: false, where: 'p/d' });
+    expect(lines[0]!.spans.map((s) => s.label)).toEqual(['ENTITY']);
+    // A longer parent span still holds its nested child out (the outer span of a nesting wins).
+    const outer = flattenDocument([cell(0)], [label('entity', 0, 0, 2), label('per', 0, 0, 1)], { layer: 0, names: tree, depth, strict: false, where: 'p/d' });
+    expect(outer.lines[0]!.spans.map((s) => s.label)).toEqual(['ENTITY']);
   });
 
   it('widens a span that starts or ends inside a token to whole tokens, and counts it', () => {
