@@ -5,6 +5,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer } from 'vitest/node';
 import type { TestSpecification } from 'vitest/node';
 import { fileURLToPath } from 'node:url';
+import { STARTS_PROCESSES } from './test/support/tiers.js';
 
 const require = createRequire(import.meta.url);
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -29,6 +30,7 @@ const NEEDS_OWN_PROCESS = [
   // shared worker they would stay, and a later file's Ctrl-C test would end the worker.
   'test/codegen/rename.test.ts',
 ];
+
 
 /**
  * The slowest test files, slowest first (each takes 10-20 s on two cores; most others take well
@@ -87,36 +89,39 @@ export default defineConfig({
     sequence: { sequencer: SlowestFirst },
     // A temporary folder of the run's own; the run fails when a test leaves a labelkit-* entry in it.
     globalSetup: ['test/support/tempFolderCheck.ts'],
-    // The JSON report is what .ci/run counts ("tests: N passed, N failed").
-    reporters: ['default', ['json', { outputFile: '.vitest-report.json' }]],
+    // The JSON report is what .ci/run counts ("tests: N passed, N failed"); the CPU report names the
+    // five test files that cost the most CPU, at the end of every run.
+    reporters: ['default', ['json', { outputFile: '.vitest-report.json' }], './test/support/cpuReporter.ts'],
+    // Two tiers. `npm run test:quick` runs the projects whose name starts with `quick` (vitest
+    // --project 'quick*'): every file that starts no separate process. `npm test` runs all three.
     projects: [
       {
         extends: true,
         test: {
-          name: 'shared',
+          name: 'quick',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...NEEDS_OWN_PROCESS],
+          exclude: [...configDefaults.exclude, ...NEEDS_OWN_PROCESS, ...STARTS_PROCESSES],
           isolate: false,
           // Fails a file that leaves fake timers, a stubbed global or a process listener behind.
-          setupFiles: ['test/support/sharedProcessGuard.ts'],
-          // Type tests (*.test-d.ts) pin the public types; see test/types/. Vitest runs their tsc
-          // after every other file has finished, so it checks them and what they import only
-          // (test/types/tsconfig.typetests.json); the whole project's type check (src, tests,
-          // bench) is a test file that starts first, test/types/typecheck.test.ts.
-          // Only here: every project with typecheck enabled would start its own tsc.
-          typecheck: {
-            enabled: true,
-            include: ['test/**/*.test-d.ts'],
-            tsconfig: './test/types/tsconfig.typetests.json',
-          },
+          setupFiles: ['test/support/sharedProcessGuard.ts', 'test/support/fileCpu.ts'],
         },
       },
       {
         extends: true,
         test: {
-          name: 'own-process',
+          name: 'quick-own-process',
           include: NEEDS_OWN_PROCESS,
           isolate: true,
+          setupFiles: ['test/support/fileCpu.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'processes',
+          include: STARTS_PROCESSES,
+          isolate: false,
+          setupFiles: ['test/support/sharedProcessGuard.ts', 'test/support/fileCpu.ts'],
         },
       },
     ],

@@ -2,9 +2,9 @@
 // `npm run typecheck` runs it: `tsc --noEmit -p tsconfig.json`, with no error. It is a test file
 // rather than vitest's `typecheck`, which runs after every test file has finished: there its tsc
 // (the longest single step of npm test) was the last seconds of the run, alone on one core. Here it
-// starts first (vitest.config.ts: SLOWEST_FIRST) and runs beside the other files. Vitest's
-// `typecheck` still runs the type tests (*.test-d.ts), over what they import only
-// (test/types/tsconfig.typetests.json).
+// starts first (vitest.config.ts: SLOWEST_FIRST) and runs beside the other files. It type-checks
+// the type tests (*.test-d.ts) too, which vitest's `typecheck` used to check a second time with the
+// same options (test/build/testTiers.test.ts checks that each is one of this program's files).
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

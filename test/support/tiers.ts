@@ -1,0 +1,30 @@
+// The tiers of the suite, for vitest.config.ts and test/build/testTiers.test.ts.
+
+/**
+ * The test files of `npm test` that `npm run test:quick` leaves out: each starts a separate process
+ * (the built CLI, tsc, npm, node, esbuild's service), a browser, a database, a package install or a
+ * copy of the repository. Every other file is the quick tier: in-process only (test/lint/tiers.test.ts
+ * fails a file that starts one of these and is not listed here, or is listed and starts none).
+ */
+export const STARTS_PROCESSES = [
+  'test/browser/browser.test.ts', // Chromium, an esbuild bundle
+  'test/browser/evalResults.test.ts', // Chromium
+  'test/build/browserBundle.test.ts', // esbuild's service process
+  'test/build/buildIfStale.test.ts', // node scripts/buildIfStale.mjs, npm run demo in a copy
+  'test/build/packInstall.test.ts', // npm pack, npm install, tsc, the apps
+  'test/build/packageExports.test.ts', // node importing the built packages
+  'test/build/readmeShellBlocks.test.ts', // bash, the CLI, PostgreSQL
+  'test/build/typedDocuments.test.ts', // node running the samples
+  'test/bulk/fileJournal.test.ts', // a node process that ends, for a dead lock holder
+  'test/bulk/journalContract.test.ts', // PostgreSQL
+  'test/bulk/journalOutage.test.ts', // PostgreSQL, stopped and started
+  'test/bulk/manyWorkers.test.ts', // PostgreSQL, CLI workers
+  'test/bulk/postgresJournal.test.ts', // PostgreSQL
+  'test/cli/autoLabelMany.test.ts', // the built CLI
+  'test/cli/binary.test.ts', // the built CLI
+  'test/cli/serverExit.test.ts', // the built CLI
+  'test/cli/usage.test.ts', // the built CLI's shim
+  'test/codegen/renameSteps.test.ts', // a copy of the repository, sed, codegen, tsc
+  'test/export/killResume.test.ts', // the built CLI, killed
+  'test/types/typecheck.test.ts', // tsc
+];
