@@ -84,6 +84,8 @@ export interface Emulator {
   clientId: string;
   /** The client secret accepted at `/api/oauth/token` (a local test secret: do not print it). */
   clientSecret: string;
+  /** The ids of the projects loaded from `dataDir`, in the folder's order (empty without one). */
+  readonly dataProjects: readonly string[];
   /** The schema generation the emulator speaks now. */
   readonly schemaGeneration: SchemaGeneration;
   /**
@@ -171,7 +173,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const store = new EmulatorStore();
   if (options.demoProject ?? true) store.addProject(demoProject());
   for (const project of demoProjects(options.demoProjects ?? 0)) store.addProject(project);
-  if (options.dataDir !== undefined) for (const project of loadDataDir(options.dataDir)) store.addProject(project);
+  const dataProjects = options.dataDir === undefined ? [] : loadDataDir(options.dataDir).map((project) => store.addProject(project).id);
   const auth = new TokenAuthority(options);
   const runner = new JobRunner(store, options.model, options.log);
   const corsOrigins = options.corsOrigins;
@@ -221,6 +223,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     token: auth.staticToken,
     clientId: auth.clientId,
     clientSecret: auth.clientSecret,
+    dataProjects,
     get schemaGeneration() {
       return generation;
     },

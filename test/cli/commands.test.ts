@@ -108,6 +108,8 @@ describe.each(SCHEMA_GENERATIONS)('against the emulator speaking the %s schema',
       expect(body.cabinetId).toBe('demo-project:labeler');
       expect(body.labelSets.map((s) => s.name)).toEqual(['Entities']);
       expect(body.labelSets[0]!.labelItems.map((l) => l.labelName)).toEqual(['ENTITY', 'PERSON', 'ORGANIZATION', 'LOCATION', 'DATE']);
+      // Pretty-printed, two spaces (a pulled labels.json is reviewed in diffs), one object, one final newline.
+      expect(io.out()).toBe(`${JSON.stringify(body, null, 2)}\n`);
     });
 
     it('exits 2 and sends nothing when both --cabinet and --project are given', async () => {

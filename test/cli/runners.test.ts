@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { useTempDirs } from '../support/tempDirs.js';
 import { runCabinet } from '../../src/cli/commands/cabinet/runner.js';
 import { printEmulatorStarted } from '../../src/cli/commands/emulator/logger.js';
@@ -120,6 +120,25 @@ describe('labelkit emulator --data', () => {
     expect(await main(argv('emulator', '--port', '0', '--data', dir), io)).toBe(2);
     expect(io.err()).toMatch(new RegExp(`--data: ${dir}/p1/project\\.json:2: `));
     expect(io.out()).toBe('');
+  });
+
+  it('names the projects it loaded from the folder in its start banner', async () => {
+    const dir = tempDir('labelkit-cli-data-');
+    for (const id of ['news', 'contracts']) {
+      mkdirSync(join(dir, id, 'documents'), { recursive: true });
+      writeFileSync(join(dir, id, 'project.json'), `{ "name": "${id}" }\n`);
+      writeFileSync(join(dir, id, 'documents', 'a.txt'), 'Ada Lovelace lives in London.\n');
+      mkdirSync(join(dir, id, 'label-sets'));
+      writeFileSync(join(dir, id, 'label-sets', '1-entities.json'), JSON.stringify({ name: 'Entities', labels: [{ id: `${id}-p`, name: 'PERSON' }] }));
+    }
+    const io = fakeIo();
+    const run = main(argv('emulator', '--port', '0', '--data', dir), io);
+    await vi.waitFor(() => expect(io.out(), io.err()).toContain('Ctrl-C stops'), { timeout: 10_000, interval: 20 });
+    const banner = io.out().split('\n');
+    const line = banner.find((l) => l.startsWith('Projects from '));
+    expect(line).toMatch(new RegExp(`^Projects from ${dir} \\(2\\): (contracts, news|news, contracts)$`));
+    io.interrupt();
+    expect(await run).toBe(0);
   });
 });
 

@@ -8,6 +8,7 @@ import type { RunningEmulator } from '../../src/emulator/index.js';
 import { SCHEMA_GENERATIONS } from '../../src/shared/schemaGeneration.js';
 import { startMockServer } from '../support/mockServer.js';
 import type { MockServer } from '../support/mockServer.js';
+import { readDoc } from '../support/docs.js';
 import { productionSdl } from '../support/productionSchema.js';
 import { argv, fakeIo } from './fakeIo.js';
 
@@ -74,6 +75,17 @@ describe.each(SCHEMA_GENERATIONS)('labelkit schema check against the emulator sp
     // …and the breaking changes of the entry of documents that does not pass here.
     const failing = documents.find((d) => !d.compatible)!;
     for (const b of failing.breaking) expect(out).toContain(`  BREAKING ${b.path}: ${oneLine(b.message)}`);
+  });
+
+  it('finds, beyond schema.graphql, only the provider values docs/emulator.md says the emulator adds, as many as it says', async () => {
+    const io = fakeIo(env());
+    expect(await main(argv('schema', 'check', '--json'), io)).toBe(0);
+    const { otherChanges } = JSON.parse(io.out()) as { otherChanges: { type: string; path: string }[] };
+    const page = readDoc('docs/emulator.md');
+    const paragraph = page.split('\n\n').find((p) => p.includes('GqlAutoLabelServiceProvider') && /other changes/.test(p)) ?? '';
+    const named = [...paragraph.matchAll(/`([A-Z][A-Z_]+)`/g)].map((m) => m[1]!).filter((v) => v !== 'CUSTOM');
+    expect(otherChanges.map((c) => `${c.type} ${c.path}`).sort()).toEqual(named.map((v) => `ENUM_VALUE_ADDED GqlAutoLabelServiceProvider.${v}`).sort());
+    expect(paragraph).toContain(`"${otherChanges.length} other changes"`);
   });
 
   it('is right about the documents: sent as another client sends them, the entry it calls broken fails and the other works', async () => {

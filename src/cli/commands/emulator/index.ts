@@ -36,6 +36,7 @@ export function emulatorCommand(io: Io, done: (code: number) => void): Command {
           json: flags.json === true,
           ...(flags.clientSecretEnv && { clientSecretEnv: flags.clientSecretEnv }),
           demoProjects: demoProjectCount(flags.demoProjects),
+          ...(flags.data !== undefined && { dataDir: flags.data }),
         });
         await untilAborted(context.signal);
         await emu.close();

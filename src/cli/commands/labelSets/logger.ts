@@ -48,11 +48,13 @@ function labelSetLines(set: LabelSet, color: boolean): string[] {
  *
  * @param printer - where to print
  * @param result - the cabinet and its sets
- * @param options - `json`: one JSON object `{ projectId?, role?, cabinetId, labelSets }`; `color`: swatches
+ * @param options - `json`: one JSON object `{ projectId?, role?, cabinetId, labelSets }`, indented
+ * by two spaces (the file `label-sets plan` reads is this output: a pulled file reviews line by
+ * line in a diff); `color`: swatches
  */
 export function printLabelSets(printer: Printer, result: LabelSetsResult, options: { json: boolean; color: boolean }): void {
   if (options.json) {
-    printer.json(result);
+    printer.json(result, { indent: 2 });
     return;
   }
   if (result.labelSets.length === 0) {
