@@ -16,7 +16,8 @@
 //   typecheck, lint, codegen) is skipped with a line that says so: they would rewrite the
 //   checkout's node_modules/, dist/ or generated/ under the other test files, and npm test has
 //   just run the build they assume. `npx` runs for real. The fork's rename steps (sed on
-//   schema.graphql, npm run codegen, npm test) run for real in test/codegen/renameSteps.test.ts.
+//   schema.graphql, npm run codegen) run for real in test/codegen/renameSteps.test.ts, which says
+//   what stands for their npm test.
 // - `DATABASE_URL` (which the "Many workers" blocks ask the reader to set) names a PostgreSQL
 //   server of the test's own (test/support/postgres.ts); where none can start (and CI does not
 //   require one), the blocks that use it are replaced by a line that says so.

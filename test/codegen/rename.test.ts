@@ -3,16 +3,11 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type * as ClientModule from '../../src/client/index.js';
 import type * as EmulatorModule from '../../src/emulator/index.js';
-import { generateFrom, operationTypeNames, repoRoot, typeCheck } from './codegenConfig.js';
+import { generateFrom, operationTypeNames, renameSchema, repoRoot, typeCheck } from './codegenConfig.js';
 
-/**
- * The service will rename tag to label (tagItems → labelItems, tagName → labelName).
- * These are the steps the README gives ("When the service renames tags to labels"), applied to a
- * copy of the repository (a fork): rename the fields in schema.graphql, run codegen. Nothing else.
- */
-function renameSchema(sdl: string): string {
-  return sdl.replace(/\btagItems:/g, 'labelItems:').replace(/\btagName:/g, 'labelName:');
-}
+// The service will rename tag to label (tagItems → labelItems, tagName → labelName). These are the
+// steps docs/rename.md gives, applied to a copy of the repository (a fork): rename the fields in
+// schema.graphql (renameSchema), run codegen. Nothing else.
 /** The optional tidy-up: the aliases are no longer needed once the schema is renamed. */
 function dropRenameAliases(operation: string): string {
   return operation.replace(/\blabelItems:\s*tagItems\b/g, 'labelItems').replace(/\blabelName:\s*tagName\b/g, 'labelName');
