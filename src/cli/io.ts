@@ -1,3 +1,4 @@
+import { ColouredText, terminalLine, terminalOwnText, terminalText } from '../shared/escape.js';
 import { OwnText, redact, withOwnPhrases } from '../shared/redact.js';
 
 /** A writable stream as the CLI uses it (process.stdout, process.stderr, or a test's buffer). */
@@ -57,15 +58,22 @@ export function processIo(): Io {
 }
 
 /**
+ * A line to print: a plain string (every control character in it is shown escaped), an own text
+ * (labelkit's wording kept, its values escaped) or a line labelkit coloured (`coloured` of
+ * `shared/escape`: its colour sequences kept).
+ */
+export type Line = string | OwnText | ColouredText;
+
+/**
  * What commands print through: lines to stdout/stderr, each passed through the one redactor
  * (`shared/redact`). A line built with the `own` tag keeps labelkit's fixed wording even when a
  * secret is a common word; a plain string is redacted whole.
  */
 export interface Printer {
   /** A line to stdout (the result). */
-  out(line: string | OwnText): void;
+  out(line: Line): void;
   /** A line to stderr (progress, warnings, errors). */
-  err(line: string | OwnText): void;
+  err(line: Line): void;
   /**
    * One JSON value on stdout (one line; `indent` spreads it over lines as `JSON.stringify` does),
    * redacted, but labelkit's field names such as `secretKey` stay whole; `phrases` are labelkit's
@@ -89,13 +97,33 @@ export interface Printer {
  */
 export function createPrinter(io: Io): Printer {
   const secrets: (string | undefined)[] = [];
+  const shown = (line: Line) => `${shownLine(line, secrets)}\n`;
   return {
-    out: (line) => void io.stdout.write(`${redact(line, secrets)}\n`),
-    err: (line) => void io.stderr.write(`${redact(line, secrets)}\n`),
-    json: (value, options = {}) => void io.stdout.write(`${redact(jsonText(value, options.phrases ?? [], options.indent ?? 0), secrets)}\n`),
+    out: (line) => void io.stdout.write(shown(line)),
+    err: (line) => void io.stderr.write(shown(line)),
+    json: (value, options = {}) => void io.stdout.write(shown(jsonText(value, options.phrases ?? [], options.indent ?? 0))),
     addSecret: (secret) => void secrets.push(secret),
     secrets,
   };
+}
+
+/**
+ * A line as the printer writes it: redacted (`shared/redact`) and with every control character
+ * from elsewhere escaped (`shared/escape`): text from the service is data on a terminal too.
+ *
+ * @param line - a plain string (escaped whole), a coloured line (its colour sequences kept: its
+ * values were escaped with `terminalText` before they were coloured) or an own text (its values
+ * are escaped whole, colour and all; its fixed words are kept)
+ * @param secrets - the secrets to redact
+ * @returns the text to write
+ * @remarks An own text is escaped before it is redacted, so that the redactor still sees which
+ * parts are labelkit's wording; each secret is also looked for as escaped.
+ */
+function shownLine(line: Line, secrets: ReadonlyArray<string | undefined>): string {
+  if (typeof line === 'string') return terminalLine(redact(line, secrets), false);
+  if (line instanceof ColouredText) return terminalLine(redact(line.text, secrets), true);
+  const escaped = secrets.flatMap((s) => (s === undefined || terminalText(s) === s ? [] : [terminalText(s)]));
+  return redact(terminalOwnText(line), [...secrets, ...escaped]);
 }
 
 /**

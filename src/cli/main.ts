@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../shared/constants.js';
+import { terminalLine, terminalText } from '../shared/escape.js';
 import { autoLabelCommand } from './commands/autoLabel/index.js';
 import { cabinetCommand } from './commands/cabinet/index.js';
 import { demoCommand } from './commands/demo/index.js';
@@ -52,7 +53,7 @@ export function buildProgram(io: Io, done: (code: number) => void): Command {
     .version(VERSION, '-V, --version', 'print the version')
     .exitOverride()
     .enablePositionalOptions()
-    .configureOutput({ writeOut: (s) => void io.stdout.write(s), writeErr: (s) => void io.stderr.write(s) })
+    .configureOutput({ writeOut: (s) => void io.stdout.write(terminalLine(s, true)), writeErr: (s) => void io.stderr.write(terminalLine(s, true)) })
     .addHelpText('after', `\n${ENVIRONMENT_HELP}\n\n${EXIT_CODE_HELP}\n\nExample:\n  $ labelkit demo`);
   const commands = [
     cabinetCommand(io, done),
@@ -106,7 +107,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     await program.parseAsync(argv);
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    io.stderr.write(`labelkit: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr.write(`labelkit: unexpected error: ${terminalText(error instanceof Error ? error.message : String(error))}\n`);
     return EXIT.unexpected;
   }
   return code;

@@ -1,4 +1,5 @@
 import pc from 'picocolors';
+import { terminalText } from '../shared/escape.js';
 import { destructiveSteps, planIsEmpty } from './plan.js';
 import type { LabelSetPlan, PlanItem, PlanStep, PlanWrite } from './plan.js';
 
@@ -67,9 +68,10 @@ export function describeStep(step: PlanStep): string {
 
 /** The lines of one step in the diff: a sign, then one line per label (or one for the set). */
 function stepLines(step: PlanStep, c: ReturnType<typeof pc.createColors>): string[] {
-  const add = (text: string) => c.green(`  + ${text}`);
-  const change = (text: string) => c.yellow(`  ~ ${text}`);
-  const remove = (text: string) => c.red(`  - ${text}`);
+  // The names in a line come from the file and the service: escaped before the line is coloured.
+  const add = (text: string) => c.green(`  + ${terminalText(text)}`);
+  const change = (text: string) => c.yellow(`  ~ ${terminalText(text)}`);
+  const remove = (text: string) => c.red(`  - ${terminalText(text)}`);
   switch (step.kind) {
     case 'create-set':
       return step.items.length === 0 ? [add('(no labels)')] : step.items.map((item) => add(label(item)));
@@ -99,7 +101,7 @@ function stepLines(step: PlanStep, c: ReturnType<typeof pc.createColors>): strin
  * @param plan - the plan
  * @param options - `color`: green, yellow and red signs (for a terminal); `destructiveAllowed`:
  * the apply was given `--allow-destructive` (the destructive line then says so instead of asking for it)
- * @returns the lines, without line ends
+ * @returns the lines, without line ends; control characters in names shown escaped (`shared/escape`)
  * @example
  * ```ts
  * for (const line of formatLabelSetPlan(plan, { color: false })) console.log(line);
@@ -117,7 +119,7 @@ export function formatLabelSetPlan(plan: LabelSetPlan, options: { color?: boolea
     let current = '';
     for (const step of plan.steps) {
       const title = `label set ${step.setIndex} "${step.setName}" ${step.setId === null ? '(new)' : `(id ${step.setId})`}`;
-      if (title !== current) lines.push(c.bold(title));
+      if (title !== current) lines.push(c.bold(terminalText(title)));
       current = title;
       lines.push(...stepLines(step, c));
     }
@@ -130,6 +132,6 @@ export function formatLabelSetPlan(plan: LabelSetPlan, options: { color?: boolea
       lines.push(c.red(`Destructive: ${plural(steps.length, 'step')} ${steps.length === 1 ? 'removes' : 'remove'} ${count} (${allowed}).`));
     }
   }
-  for (const warning of plan.warnings) lines.push(c.yellow(`warning: ${warning}`));
+  for (const warning of plan.warnings) lines.push(c.yellow(`warning: ${terminalText(warning)}`));
   return lines;
 }

@@ -1,7 +1,7 @@
 import { access, constants, stat, writeFile } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
 import type { EvalCursor, MistakeRow } from '../../../eval/index.js';
-import { csvField } from '../../csvField.js';
+import { csvRow } from '../../../shared/escape.js';
 import type { UsageProblem } from '../../usageError.js';
 
 /** Where `--errors` writes, and in which format (from the file's extension). */
@@ -80,9 +80,7 @@ export function formatErrors(rows: readonly MistakeRow[], format: ErrorsTarget['
   const lines = [ERRORS_CSV_COLUMNS.join(',')];
   for (const r of rows) {
     lines.push(
-      [r.documentId, r.fileName, r.line, r.kind, r.layer, r.goldLabel, cursor(r.goldStart), cursor(r.goldEnd), r.goldText, r.predictedLabel, cursor(r.predictedStart), cursor(r.predictedEnd), r.predictedText, r.confidence]
-        .map(csvField)
-        .join(','),
+      csvRow([r.documentId, r.fileName, r.line, r.kind, r.layer, r.goldLabel, cursor(r.goldStart), cursor(r.goldEnd), r.goldText, r.predictedLabel, cursor(r.predictedStart), cursor(r.predictedEnd), r.predictedText, r.confidence]),
     );
   }
   return `${lines.join('\n')}\n`;

@@ -3,6 +3,7 @@ import { buildLabelTree } from 'labelkit';
 import type { LabelNode, LabelSet, SchemaChangeEvent } from 'labelkit';
 import type { Printer } from '../../io.js';
 import { drawTree } from '../../../shared/drawTree.js';
+import { coloured, terminalText } from '../../../shared/escape.js';
 import type { LabelSetsResult } from './runner.js';
 
 const HEX = /^#?([0-9a-f]{6}|[0-9a-f]{3})$/i;
@@ -38,8 +39,10 @@ function swatch(color: string | null): string {
 function labelSetLines(set: LabelSet, color: boolean): string[] {
   const c = pc.createColors(color);
   const count = set.labelItems.length;
-  const heading = `${c.bold(set.name)} (label set ${set.index}, id ${set.id}, ${count} label${count === 1 ? '' : 's'})`;
-  const line = ({ item: { labelName, color: hue, id } }: LabelNode) => `${color ? swatch(hue) : ''}${labelName}${hue ? ` ${c.dim(hue)}` : ''} ${c.dim(`(id ${id})`)}`;
+  // Names, colours and ids come from the service: escaped before labelkit colours them.
+  const t = terminalText;
+  const heading = `${c.bold(t(set.name))} (label set ${set.index}, id ${t(set.id)}, ${count} label${count === 1 ? '' : 's'})`;
+  const line = ({ item: { labelName, color: hue, id } }: LabelNode) => `${color ? swatch(hue) : ''}${t(labelName)}${hue ? ` ${c.dim(t(hue))}` : ''} ${c.dim(`(id ${t(id)})`)}`;
   return [heading, ...drawTree(buildLabelTree(set).roots, line)];
 }
 
@@ -63,7 +66,7 @@ export function printLabelSets(printer: Printer, result: LabelSetsResult, option
   }
   result.labelSets.forEach((set, i) => {
     if (i > 0) printer.out('');
-    for (const line of labelSetLines(set, options.color)) printer.out(line);
+    for (const line of labelSetLines(set, options.color)) printer.out(coloured(line));
   });
 }
 

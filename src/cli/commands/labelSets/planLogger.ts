@@ -2,6 +2,7 @@ import pc from 'picocolors';
 import { ApplyError, DestructiveStepsError, formatLabelSetPlan, isLabelSetsAsCodeError } from '../../../labelSets/index.js';
 import type { AppliedWrite, CountProgress, LabelSetPlan } from '../../../labelSets/index.js';
 import type { Io, Printer } from '../../io.js';
+import { coloured, terminalText } from '../../../shared/escape.js';
 import type { LabelSetsApplyOutcome } from './applyRunner.js';
 import type { LabelSetsPlanResult } from './planRunner.js';
 
@@ -14,7 +15,7 @@ import type { LabelSetsPlanResult } from './planRunner.js';
  */
 export function printPlan(printer: Printer, result: LabelSetsPlanResult, options: { json: boolean; color: boolean }): void {
   if (options.json) printer.json(result.plan);
-  else for (const line of formatLabelSetPlan(result.plan, { color: options.color })) printer.out(line);
+  else for (const line of formatLabelSetPlan(result.plan, { color: options.color })) printer.out(coloured(line));
   if (result.savedTo !== undefined) printer.err(`labelkit: plan saved to ${result.savedTo} (apply it with: labelkit label-sets apply --plan ${result.savedTo})`);
 }
 
@@ -27,7 +28,7 @@ export function printPlan(printer: Printer, result: LabelSetsPlanResult, options
  * @param destructiveAllowed - `--allow-destructive` was given (the destructive line says so)
  */
 export function printApplyPlan(printer: Printer, plan: LabelSetPlan, color: boolean, destructiveAllowed = false): void {
-  for (const line of formatLabelSetPlan(plan, { color, destructiveAllowed })) printer.out(line);
+  for (const line of formatLabelSetPlan(plan, { color, destructiveAllowed })) printer.out(coloured(line));
 }
 
 /**
@@ -127,7 +128,7 @@ export function printLabelSetsError(printer: Printer, error: unknown, color: boo
   // A destructive refusal's message names the library's option (allowDestructive); the CLI's way
   // to allow it is its flag, which the hint names.
   const [first, ...rest] = error instanceof DestructiveStepsError ? [`${error.refusal}:`, ...error.steps] : error.message.split('\n');
-  printer.err(pc.createColors(color).red(`labelkit: ${first}`));
+  printer.err(coloured(pc.createColors(color).red(`labelkit: ${terminalText(first ?? '')}`)));
   for (const line of rest) printer.err(`  ${line}`);
   const hint = {
     FILE: 'fix the file and plan again',

@@ -1,5 +1,5 @@
 import type { LabelRow } from '../../../eval/index.js';
-import { csvField } from '../../csvField.js';
+import { csvRow } from '../../../shared/escape.js';
 import type { Printer } from '../../io.js';
 
 /**
@@ -43,9 +43,7 @@ export function labelPrinter(printer: Printer, format: 'text' | 'json' | 'csv'):
     printer.out(LABEL_CSV_COLUMNS.join(','));
     return (r) =>
       printer.out(
-        [r.documentId, r.fileName, r.start.sentenceId, r.start.tokenId, r.start.charId, r.end.sentenceId, r.end.tokenId, r.end.charId, r.text, r.label ?? r.labelId, r.labelId, r.layer, r.labeledBy, r.confidenceScore, r.deleted]
-          .map(csvField)
-          .join(','),
+        csvRow([r.documentId, r.fileName, r.start.sentenceId, r.start.tokenId, r.start.charId, r.end.sentenceId, r.end.tokenId, r.end.charId, r.text, r.label ?? r.labelId, r.labelId, r.layer, r.labeledBy, r.confidenceScore, r.deleted]),
       );
   }
   return (r) => {

@@ -1,4 +1,5 @@
 import pc from 'picocolors';
+import { coloured, terminalText } from '../../../shared/escape.js';
 import type { Printer } from '../../io.js';
 import type { DocumentsCheck, SchemaChangeRow, SchemaCheckResult } from './runner.js';
 
@@ -67,12 +68,15 @@ export function printSchemaCheck(printer: Printer, result: SchemaCheckResult, op
   const c = pc.createColors(options.color);
   const level = (row: SchemaChangeRow) => (row.level === 'BREAKING' ? c.red(row.level) : row.level === 'DANGEROUS' ? c.yellow(row.level) : row.level);
   // One line per change: a message that quotes a description keeps its words, not its line breaks.
-  const line = (row: SchemaChangeRow) => `  ${level(row)} ${row.path}: ${row.message.replace(/\s*\n\s*/g, ' ')}`;
+  // The path and message quote the service's schema: escaped before the line is coloured.
+  const line = (row: SchemaChangeRow) => coloured(`  ${level(row)} ${terminalText(row.path)}: ${terminalText(row.message.replace(/\s*\n\s*/g, ' '))}`);
   const counts = `${result.breaking.length} breaking, ${result.dangerous.length} dangerous; ${result.otherChanges.length} other changes touch nothing labelkit uses${options.verbose ? ', listed below' : ' (--verbose lists them)'}`;
   printer.out(
-    result.compatible
-      ? `compatible: no breaking change touches what labelkit uses (${counts})`
-      : `${c.red('incompatible')}: the service's schema breaks what labelkit uses (${counts})`,
+    coloured(
+      result.compatible
+        ? `compatible: no breaking change touches what labelkit uses (${counts})`
+        : `${c.red('incompatible')}: the service's schema breaks what labelkit uses (${counts})`,
+    ),
   );
   for (const row of [...result.breaking, ...result.dangerous]) printer.out(line(row));
   printer.out(documentsLine(result));
