@@ -15,8 +15,9 @@ export const EXIT = {
   jobFailed: 5,
   jobTimedOut: 6,
   jobNotFound: 7,
+  /** `schema check`: the service breaks what labelkit uses; `documents check`: an app's operation breaks. */
   schemaIncompatible: 8,
-  /** `label-sets plan --exit-code`: the plan has changes (the label sets differ from the file). */
+  /** `label-sets plan --exit-code`: the plan has changes (the label sets differ from the file); `documents migrate --check`: a rewrite is due. */
   labelSetsDiffer: 9,
   /** `label-sets apply`: the sets changed since the plan, or while it wrote; nothing more was written. */
   labelSetsChanged: 10,
@@ -42,8 +43,9 @@ export const EXIT_CODE_HELP = [
   '  5    a job FAILED',
   '  6    waiting for a job timed out (--timeout)',
   '  7    a job was not found',
-  '  8    schema check: the service\'s schema breaks what labelkit uses',
-  '  9    label-sets plan --exit-code: the label sets differ from the file (there is something to apply)',
+  '  8    schema check: the service\'s schema breaks what labelkit uses; documents check: an operation breaks',
+  '  9    label-sets plan --exit-code: the label sets differ from the file (there is something to apply);',
+  '       documents migrate --check: a rewrite is due',
   '  10   label-sets apply: the label sets changed since the plan (or while it wrote); nothing more was written (plan again)',
   '  11   eval --fail-under: the model\'s micro F1 is under the threshold',
   '  12   eval --max-drop: micro F1 or a label\'s F1 dropped from the --baseline report by more than allowed, beyond noise',

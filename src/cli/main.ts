@@ -4,6 +4,7 @@ import { terminalLine, terminalText } from '../shared/escape.js';
 import { autoLabelCommand } from './commands/autoLabel/index.js';
 import { cabinetCommand } from './commands/cabinet/index.js';
 import { demoCommand } from './commands/demo/index.js';
+import { documentsCommand } from './commands/documents/index.js';
 import { emulatorCommand } from './commands/emulator/index.js';
 import { evalCommand } from './commands/eval/index.js';
 import { exportCommand } from './commands/export/index.js';
@@ -66,6 +67,7 @@ export function buildProgram(io: Io, done: (code: number) => void): Command {
     emulatorCommand(io, done),
     modelCommand(io, done),
     schemaCommand(io, done),
+    documentsCommand(io, done),
     demoCommand(io, done),
   ];
   // Parser errors through the printer, so that even they pass the one redactor (`Bearer …`).

@@ -157,3 +157,79 @@ export function operationsInGeneration(source: string, to: SchemaGeneration): st
   });
   return print(renamed);
 }
+
+/** One splice of an operation's text: `text` replaces the characters `[start, end)`. */
+export interface RenameEdit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/**
+ * The splices that move operations (and fragments) across the rename, each touching one renamed
+ * field and nothing else, so that a caller can rewrite a file in place: comments, formatting and
+ * every other character stay as they are.
+ *
+ * @param document - operations parsed with their locations (graphql's `parse`, the default)
+ * @param to - `both`: the form that runs on today's schema and gives the renamed result keys
+ * (`labelItems: tagItems { labelName: tagName }`, as labelkit's own operations/); `labels`: the
+ * renamed schema's form, whose result keys are the same (`labelItems { labelName }`)
+ * @returns the edits in source order (offsets into the source the document was parsed from);
+ * none when the document is already in that form
+ * @remarks The result type of an operation in the `both` form and of its `labels` form is the
+ * same. `both` changes a result key once: an unaliased `tagItems` becomes `labelItems: tagItems`
+ * (an alias that is there stays: `items: tagItems`). `labels` keeps every result key: the alias
+ * that equals the renamed name goes, any other alias stays (`items: labelItems`), and an unaliased
+ * `tagItems` becomes `tagItems: labelItems`. Input fields written inline (`{ tagItems: $items }`)
+ * take the names of the schema aimed at (today's for `both`); the variables' types are type names,
+ * which the rename keeps. Fields are matched by name, as {@link operationsInGeneration} does.
+ * @example
+ * ```ts
+ * const source = '{ getCabinetLabelSetsById(cabinetId: "c") { tagItems { tagName } } }';
+ * renameEdits(parse(source), 'both'); // two inserts: "labelItems: " and "labelName: "
+ * ```
+ */
+export function renameEdits(document: DocumentNode, to: 'both' | 'labels'): RenameEdit[] {
+  const edits: RenameEdit[] = [];
+  const span = (node: FieldNode) => ({ start: (node.alias ?? node.name).loc!.start, end: node.name.loc!.end });
+  visit(document, {
+    Field(node: FieldNode) {
+      const name = node.name.value;
+      const key = node.alias?.value ?? name;
+      const r = ALL_RENAMES.find((x) => x.tags === name || x.labels === name);
+      if (!r || !node.name.loc) return;
+      const target = to === 'both' ? r.tags : r.labels;
+      if (to === 'both' && name === r.tags) {
+        if (!node.alias) edits.push({ start: node.name.loc.start, end: node.name.loc.start, text: `${r.labels}: ` });
+        return;
+      }
+      if (name === target) return;
+      edits.push({ ...span(node), text: key === target ? target : `${key}: ${target}` });
+    },
+    ObjectField(node: ObjectFieldNode) {
+      const name = node.name.value;
+      const r = ALL_RENAMES.find((x) => x.tags === name || x.labels === name);
+      if (!r || !node.name.loc) return;
+      const target = to === 'both' ? r.tags : r.labels;
+      if (name !== target) edits.push({ start: node.name.loc.start, end: node.name.loc.end, text: target });
+    },
+  });
+  return edits.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * Applies {@link renameEdits} to the text they were computed from.
+ *
+ * @param text - the source text (the whole body the document was parsed from)
+ * @param edits - the edits, in source order, not overlapping
+ * @returns the text with each edit spliced in
+ */
+export function applyRenameEdits(text: string, edits: readonly RenameEdit[]): string {
+  let out = '';
+  let at = 0;
+  for (const edit of edits) {
+    out += text.slice(at, edit.start) + edit.text;
+    at = edit.end;
+  }
+  return out + text.slice(at);
+}

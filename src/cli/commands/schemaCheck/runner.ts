@@ -9,7 +9,7 @@ import type { SchemaGeneration } from '../../../shared/schemaGeneration.js';
 import { requireConnection } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
 import type { ActionContext } from '../../runAction.js';
-import { introspect } from './introspect.js';
+import { introspect } from '../../introspect.js';
 import { touchesUsed, usedFields } from './usedFields.js';
 
 /** Flags of `labelkit schema check`. */

@@ -2,8 +2,8 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { getIntrospectionQuery, parse } from 'graphql';
 import type { IntrospectionQuery } from 'graphql';
 import { createLabelingClient } from 'labelkit';
-import type { Connection } from '../../connection.js';
-import { clientAuth } from '../../connection.js';
+import type { Connection } from './connection.js';
+import { clientAuth } from './connection.js';
 
 /** The introspection query, a typed document like any other (graphql's own query text). */
 const IntrospectionDocument: TypedDocumentNode<IntrospectionQuery, Record<string, never>> = parse(getIntrospectionQuery());
