@@ -6,6 +6,7 @@ import { BaseSequencer } from 'vitest/node';
 import type { TestSpecification } from 'vitest/node';
 import { fileURLToPath } from 'node:url';
 import { STARTS_PROCESSES } from './test/support/tiers.js';
+import { within } from './test/support/testEnvironment.js';
 
 const require = createRequire(import.meta.url);
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -83,9 +84,9 @@ export default defineConfig({
     // workers; four were no faster than three: the two cores are then busy).
     maxWorkers: Math.max(3, availableParallelism() - 1),
     // Servers in tests listen on 127.0.0.1 and are closed by each file; a slow 2-core
-    // machine running several files at once needs room.
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // machine running several files at once needs room (LABELKIT_TEST_TIME_FACTOR scales it).
+    testTimeout: within(30_000),
+    hookTimeout: within(30_000),
     sequence: { sequencer: SlowestFirst },
     // A temporary folder of the run's own; the run fails when a test leaves a labelkit-* entry in it.
     globalSetup: ['test/support/tempFolderCheck.ts'],

@@ -19,7 +19,7 @@ const SECRET = 'browser-model-SENTINEL-31ab';
 const VIEWPORT = { width: 1280, height: 800 }; // a laptop screen
 const XSS_LINE = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script> & more';
 
-// Undefined (skip, with a line saying why) only off CI: under CI=true a missing Chromium fails the file.
+// Undefined (skip, with a line saying why) only off CI: under CI (CI=true, CI=1) a missing Chromium fails the file.
 const chromiumPath = findChromium();
 
 /** What the page reports back from the client flow. */

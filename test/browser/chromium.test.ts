@@ -47,9 +47,12 @@ describe('findChromium', () => {
     expect(warn).toHaveBeenCalledWith(SKIP_LINE);
   });
 
-  it('fails instead of skipping under CI=true or LABELKIT_REQUIRE_CHROMIUM=1 when there is none', () => {
+  it('fails instead of skipping under CI=true, CI=1 or LABELKIT_REQUIRE_CHROMIUM=1 when there is none', () => {
     expect(() => findChromium({ PATH: empty, CI: 'true' })).toThrow(/browser tests cannot run: no Chromium found on PATH.*CI=true/);
     expect(() => findChromium({ PATH: empty, LABELKIT_REQUIRE_CHROMIUM: '1' })).toThrow(/LABELKIT_REQUIRE_CHROMIUM=1 requires them/);
+    // CI=1 as much as CI=true (GitLab and others set 1); CI=false or 0 is not CI.
+    expect(() => findChromium({ PATH: empty, CI: '1' })).toThrow(/browser tests cannot run: no Chromium found on PATH/);
+    for (const off of ['false', '0', '']) expect(findChromium({ PATH: empty, CI: off })).toBeUndefined();
   });
 
   it('uses LABELKIT_CHROMIUM alone when set, and fails under CI when it names nothing runnable', () => {

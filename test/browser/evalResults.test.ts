@@ -10,7 +10,7 @@ import { PROJECT, startEvalFixture } from '../eval/evalFixture.js';
 import { findChromium } from './chromium.js';
 
 const OUTPUT = join(import.meta.dirname, 'output');
-// Undefined (skip, with a line saying why) only off CI: under CI=true a missing Chromium fails the file.
+// Undefined (skip, with a line saying why) only off CI: under CI (CI=true, CI=1) a missing Chromium fails the file.
 const chromiumPath = findChromium();
 
 describe.skipIf(!chromiumPath)('the results page scores the job against gold (real Chromium)', () => {

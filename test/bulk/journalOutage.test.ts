@@ -13,6 +13,7 @@ import type { SeenRequest } from '../e2e/stubModel.js';
 import { startCountingService } from '../support/countingService.js';
 import type { CountingService } from '../support/countingService.js';
 import { startTestPostgres } from '../support/postgres.js';
+import { within } from '../support/testEnvironment.js';
 import { useTempDirs } from '../support/tempDirs.js';
 
 // The PostgreSQL journal when its database goes away: the built `labelkit` in 4 processes while
@@ -104,7 +105,7 @@ describe.skipIf(pg.skip !== undefined || pg.cluster === undefined)(`a PostgreSQL
     holdGate();
     const workers: CliProcess[] = Array.from({ length: 4 }, () => startCli(args, env()));
     const started = () => workers.reduce((n, w) => n + (w.stdout().match(/"event":"started"/g)?.length ?? 0), 0);
-    await Promise.any(workers.map((w) => w.waitFor(/"event":"started"/, 20_000)));
+    await Promise.any(workers.map((w) => w.waitFor(/"event":"started"/, within(20_000))));
     const duringStarts = started();
     let clock = Date.now();
     await pg.cluster!.restart();
@@ -145,7 +146,7 @@ describe.skipIf(pg.skip !== undefined || pg.cluster === undefined)(`a PostgreSQL
       .filter((e) => e.event === 'plan')
       .map((e) => e.journalState);
     expect(states).toEqual(projects.map(() => 'delivered'));
-  }, 60_000);
+  }, within(60_000));
 
   it('ends the run with the summary of what was done, one labelkit line and exit 4 when the database stays away longer than --journal-retry', async () => {
     const projects = ids(PROJECTS + 1, PROJECTS + 4);
@@ -155,7 +156,7 @@ describe.skipIf(pg.skip !== undefined || pg.cluster === undefined)(`a PostgreSQL
     ];
     holdGate();
     const worker = startCli(args, env());
-    await worker.waitFor(new RegExp(`(started job[^]*){${projects.length}}`), 20_000);
+    await worker.waitFor(new RegExp(`(started job[^]*){${projects.length}}`), within(20_000));
     await pg.cluster!.stop();
     openGate(); // the jobs end while the database is away: their outcomes cannot be written
     let run: CliRun;
@@ -175,7 +176,7 @@ describe.skipIf(pg.skip !== undefined || pg.cluster === undefined)(`a PostgreSQL
     expect(run.stdout + run.stderr).not.toMatch(STACK);
     expect(run.stdout + run.stderr).not.toContain(DB_PASSWORD);
     expect(projects.map((p) => service.jobsStarted.get(p) ?? 0)).toEqual(projects.map(() => 1));
-  }, 30_000);
+  }, within(30_000));
 
   it('exits 3 on a wrong password (one line, no password), 2 naming what to create for a missing database or missing rights', async () => {
     const port = new URL(pg.url!).port;

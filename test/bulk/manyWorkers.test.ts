@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTempDirs } from '../support/tempDirs.js';
+import { within } from '../support/testEnvironment.js';
 import { demoProjectId } from '../../src/emulator/index.js';
 import { startModelServer } from '../../src/model/index.js';
 import type { RunningModelServer } from '../../src/model/index.js';
@@ -63,7 +64,7 @@ describe.skipIf(pg.skip !== undefined)(`many workers on one PostgreSQL journal${
     let kills = 0;
     const restarted = await Promise.all(
       workers.slice(0, 2).map(async (w) => {
-        await w.waitFor(/"event":"started"/, 15_000);
+        await w.waitFor(/"event":"started"/, within(15_000));
         await new Promise((r) => setTimeout(r, Math.random() * 100));
         if (w.child.exitCode === null && w.child.kill('SIGKILL')) kills++;
         await w.exited;
@@ -120,5 +121,5 @@ describe.skipIf(pg.skip !== undefined)(`many workers on one PostgreSQL journal${
     const everything = [...runs, ...killedRuns, report].map((r) => r.stdout + r.stderr).join('\n') + rows.rows.map((r) => r.row).join('\n');
     for (const secret of [SECRET, DB_PASSWORD, service.token]) expect(everything).not.toContain(secret);
     expect(report.stdout).toContain('postgres://postgres:***@127.0.0.1');
-  }, 60_000);
+  }, within(60_000));
 });

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { isCi } from './testEnvironment.js';
 
 const run = promisify(execFile);
 
@@ -62,7 +63,7 @@ const freePort = () =>
  *
  * @param options - `durable`: keep fsync on (a benchmark of commits); tests run with fsync off
  * @returns the server's URL, or `skip` with the reason there is none
- * @throws when there is none and `CI=true` or `LABELKIT_REQUIRE_PG=1` (CI must run these tests:
+ * @throws when there is none and CI is set (`CI=true`, `CI=1`: {@link isCi}) or `LABELKIT_REQUIRE_PG=1` (CI must run these tests:
  * `.ci/run` installs the server and sets the latter)
  */
 export async function startTestPostgres(options: { durable?: boolean } = {}): Promise<TestPostgres> {
@@ -71,7 +72,7 @@ export async function startTestPostgres(options: { durable?: boolean } = {}): Pr
   const why = await startCluster(options.durable === true).catch((error: unknown) => String((error as Error).message ?? error).split('\n')[0]!);
   if (typeof why !== 'string') return why;
   const skip = `no PostgreSQL for these tests: ${why} (install PostgreSQL's server, or set LABELKIT_TEST_PG_URL)`;
-  if (process.env.CI === 'true' || process.env.LABELKIT_REQUIRE_PG === '1') throw new Error(`${skip}; CI=true or LABELKIT_REQUIRE_PG=1 requires them`);
+  if (isCi() || process.env.LABELKIT_REQUIRE_PG === '1') throw new Error(`${skip}; CI (CI=true, CI=1) or LABELKIT_REQUIRE_PG=1 requires them`);
   return { skip, close: async () => undefined };
 }
 
