@@ -1,0 +1,95 @@
+// Generated documents and an in-memory release, for the tests of splits, manifests, deltas and
+// the card: the same builder and split functions the release writer uses, without a service.
+import { createHash } from 'node:crypto';
+import { createReleaseBuilder, createStratifier, formatDocument, noneLeftOut, splitOf, tagList } from '../../src/export/index.js';
+import type { ExportedDocument, ReleaseManifest, ReleaseOptions } from '../../src/export/index.js';
+
+export const LABELS = ['PERSON', 'ORG', 'PLACE', 'DATE', 'EVENT', 'LAW'];
+const WORDS = ['Ada', 'met', 'Grace', 'in', 'London', 'on', 'Monday', 'with', 'Acme', 'engineers'];
+
+/** A generated document: one line per label it holds (and one plain line), each label on one token. */
+export function makeDocument(id: string, labels: readonly string[], variant = 0, project = 'p'): ExportedDocument {
+  const lines = [...labels, null].map((label, line) => {
+    const tokens = Array.from({ length: 5 }, (_, w) => WORDS[(id.length * 3 + line * 7 + w + variant) % WORDS.length]!);
+    const starts: number[] = [];
+    let text = '';
+    for (const t of tokens) {
+      starts.push(text.length === 0 ? 0 : text.length + 1);
+      text += (text.length === 0 ? '' : ' ') + t;
+    }
+    const at = (line + variant) % tokens.length;
+    const spans = label === null ? [] : [{ startToken: at, endToken: at, start: starts[at]!, end: starts[at]! + tokens[at]!.length, label }];
+    const tags = tokens.map((_, t) => (label !== null && t === at ? `B-${label}` : 'O'));
+    return { line, text, tokens, starts, tags, spans };
+  });
+  return { projectId: project, documentId: id, fileName: `${id}.txt`, index: 0, lines, leftOut: noneLeftOut() };
+}
+
+/** A set of documents whose labels have skewed frequencies (PERSON in most, LAW in few). */
+export function generatedDocuments(n: number, prefix = 'doc'): ExportedDocument[] {
+  const share = [0.6, 0.35, 0.2, 0.1, 0.05, 0.02];
+  return Array.from({ length: n }, (_, i) => {
+    const h = createHash('sha256').update(`${prefix}-${i}`).digest();
+    const labels = LABELS.filter((_, l) => h[l]! / 256 < share[l]!);
+    return makeDocument(`${prefix}-${String(i).padStart(5, '0')}`, labels);
+  });
+}
+
+export const OPTIONS: ReleaseOptions = {
+  format: 'jsonl',
+  projects: ['p'],
+  copy: 'reviewer',
+  layer: 0,
+  strict: false,
+  splits: [
+    { name: 'train', share: 0.8 },
+    { name: 'dev', share: 0.1 },
+    { name: 'test', share: 0.1 },
+  ],
+  seed: '7',
+  stratify: false,
+  status: null,
+  labels: null,
+  documents: null,
+};
+
+export interface BuiltRelease {
+  manifest: ReleaseManifest;
+  manifestText: string;
+  /** The full files (under --since: only what the delta writes, in `delta`). */
+  files: Map<string, Buffer>;
+  delta: Map<string, Buffer>;
+}
+
+/** Builds a release in memory as the writer does: split, bytes, manifest (and the delta under `since`). */
+export function buildRelease(docs: readonly ExportedDocument[], options: Partial<ReleaseOptions> = {}, since?: BuiltRelease): BuiltRelease {
+  const opts = { ...OPTIONS, ...options };
+  const tags = tagList(LABELS);
+  const tagIndex = new Map(tags.map((t, i) => [t, i]));
+  const builder = createReleaseBuilder({
+    options: opts,
+    tags,
+    labels: LABELS.map((name, i) => ({ name, ids: { p: `l${i}` } })),
+    created: '2026-11-29',
+    format: (doc) => formatDocument(opts.format, doc, tagIndex),
+    since: since && { manifest: since.manifest, sha256: createHash('sha256').update(since.manifestText).digest('hex') },
+  });
+  const assigned = new Map(since?.manifest.documents.filter((d) => docs.some((x) => x.documentId === d.id)).map((d) => [d.id, d.split]));
+  const deal = opts.stratify ? createStratifier({ splits: opts.splits, seed: opts.seed, total: docs.length, assigned }) : undefined;
+  const files = new Map<string, Buffer[]>();
+  const delta = new Map<string, Buffer[]>();
+  for (const doc of docs) {
+    const split = deal ? deal.assign(doc.documentId, doc.lines.flatMap((l) => l.spans.map((s) => s.label))) : splitOf(doc.documentId, opts.seed, opts.splits);
+    const placed = builder.add(doc, split);
+    const name = `${split}.${opts.format}`;
+    files.set(name, [...(files.get(name) ?? []), placed.bytes]);
+    if (placed.delta) delta.set(split, [...(delta.get(split) ?? []), placed.bytes]);
+  }
+  const manifest = builder.finish();
+  const join = (m: Map<string, Buffer[]>) => new Map([...m].map(([k, v]) => [k, Buffer.concat(v)]));
+  const byPath = new Map(manifest.files.map((f) => [f.path, join(files).get(`${f.split}.${opts.format}`) ?? Buffer.alloc(0)]));
+  const deltaByPath = new Map((manifest.delta?.files ?? []).map((f) => [f.path, join(delta).get(f.split) ?? Buffer.alloc(0)]));
+  return { manifest, manifestText: JSON.stringify(manifest), files: byPath, delta: deltaByPath };
+}
+
+export const sha256 = (bytes: Buffer | string): string => createHash('sha256').update(bytes).digest('hex');
