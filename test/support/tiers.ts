@@ -17,6 +17,7 @@ export const STARTS_PROCESSES = [
   'test/build/typedDocuments.test.ts', // node running the samples
   'test/bulk/fileJournal.test.ts', // a node process that ends, for a dead lock holder
   'test/bulk/journalContract.test.ts', // PostgreSQL
+  'test/bulk/journalLostAnswer.test.ts', // PostgreSQL
   'test/bulk/journalOutage.test.ts', // PostgreSQL, stopped and started
   'test/bulk/manyWorkers.test.ts', // PostgreSQL, CLI workers
   'test/bulk/postgresJournal.test.ts', // PostgreSQL
