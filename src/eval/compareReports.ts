@@ -1,4 +1,5 @@
 import type { Interval, F1Intervals } from './bootstrap.js';
+import { MATCH_MODES } from './types.js';
 import type { EvalLabel, MatchMode } from './types.js';
 
 /** What a comparison reads of a saved `labelkit eval --json` report (the baseline). */
@@ -62,12 +63,19 @@ export function readBaselineReport(value: unknown): { report?: BaselineReport; p
   const problems: string[] = [];
   if (value.version !== 1) problems.push(`its "version" is ${JSON.stringify(value.version) ?? 'missing'}, not 1`);
   if (typeof value.projectId !== 'string') problems.push('it has no "projectId"');
-  if (typeof value.match !== 'string') problems.push('it has no "match"');
+  // Every field the comparison prints is checked here, before anything is printed: a report is a
+  // file anyone can edit, and its values reach a pull-request comment.
+  if (value.match === undefined) problems.push('it has no "match"');
+  else if (typeof value.match !== 'string' || !(MATCH_MODES as readonly string[]).includes(value.match)) problems.push(`its "match" is not one of ${MATCH_MODES.join(', ')}`);
+  if (value.documents === undefined) problems.push('it has no "documents"');
+  else if (!Number.isSafeInteger(value.documents) || (value.documents as number) < 0) problems.push('its "documents" is not a whole number of documents');
+  if (value.labelerEmail !== undefined && value.labelerEmail !== null && typeof value.labelerEmail !== 'string') problems.push('its "labelerEmail" is not a text or null');
+  if (value.layer !== undefined && value.layer !== null && !(Number.isSafeInteger(value.layer) && (value.layer as number) >= 0)) problems.push('its "layer" is not a layer index or null');
   if (!isRecord(value.micro) || !isFraction(value.micro.f1)) problems.push('its "micro.f1" is not a number from 0 to 1');
   if (!Array.isArray(value.labels)) problems.push('its "labels" is not a list');
   else {
-    const bad = value.labels.findIndex((l) => !isRecord(l) || typeof l.id !== 'string' || !Number.isInteger(l.layer) || !isFraction(l.f1));
-    if (bad >= 0) problems.push(`its "labels[${bad}]" lacks an id, a layer or an f1 from 0 to 1`);
+    const bad = value.labels.findIndex((l) => !isRecord(l) || typeof l.id !== 'string' || !Number.isInteger(l.layer) || !isFraction(l.f1) || (l.name !== undefined && l.name !== null && typeof l.name !== 'string'));
+    if (bad >= 0) problems.push(`its "labels[${bad}]" lacks an id, a layer or an f1 from 0 to 1, or has a name that is not a text`);
   }
   if (problems.length > 0) return { problems };
   return { report: value as unknown as BaselineReport, problems };

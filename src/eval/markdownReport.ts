@@ -1,3 +1,4 @@
+import { markdownText } from '../shared/escape.js';
 import type { F1Intervals, Interval } from './bootstrap.js';
 import type { F1Change, ReportComparison } from './compareReports.js';
 import type { EvalLabel, Figures } from './types.js';
@@ -14,8 +15,8 @@ export interface MarkdownInput {
   comparison?: ReportComparison | undefined;
 }
 
-/** A table cell's text: a bar or a line break would end the cell, a backslash or backtick would be read as markup. */
-const cell = (text: string) => text.replace(/[\\`*_|<>[\]]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
+/** A value's text in the report: no line break, markup, HTML or autolink of its own (`shared/escape`). */
+const cell = markdownText;
 const nameOf = (l: EvalLabel) => cell(l.name ?? `[${l.id}]`);
 const f3 = (n: number) => n.toFixed(3);
 const range = (i: Interval | null | undefined) => (i ? `${f3(i[0])}–${f3(i[1])}` : '');
@@ -36,7 +37,8 @@ function verdict(c: F1Change, maxDrop: number | null): string {
  *
  * @param report - the report of `labelkit eval` (with `intervals` and `comparison` when asked)
  * @returns the lines
- * @remarks Label names are escaped so that none can break the table or add markup. The figures
+ * @remarks Every value from elsewhere (names, the project, the labeler, the baseline's file, the
+ * notes) is escaped so that none can break the table or add markup, HTML or a link. The figures
  * are rounded to 3 places; `--json` has them unrounded.
  * @example
  * ```ts
@@ -44,7 +46,7 @@ function verdict(c: F1Change, maxDrop: number | null): string {
  * ```
  */
 export function markdownReport(report: MarkdownInput): string[] {
-  const lines = [`#### labelkit eval · ${cell(report.projectId)} · ${cell(report.labelerEmail ?? '(unnamed)')} · match ${report.match} · ${report.documents} document${report.documents === 1 ? '' : 's'}`, ''];
+  const lines = [`#### labelkit eval · ${cell(report.projectId)} · ${cell(report.labelerEmail ?? '(unnamed)')} · match ${cell(report.match)} · ${report.documents} document${report.documents === 1 ? '' : 's'}`, ''];
   const ci = report.intervals;
   const cmp = report.comparison;
   if (cmp) {
@@ -57,7 +59,7 @@ export function markdownReport(report: MarkdownInput): string[] {
     const failed = cmp.regressions > 0 ? `**${cmp.regressions} F1${cmp.regressions === 1 ? '' : 's'} dropped more than ${cmp.maxDrop} beyond noise.**` : cmp.maxDrop !== null ? `No F1 dropped more than ${cmp.maxDrop} beyond noise.` : '';
     // The file's name only: a comment on a pull request has no use for the runner's folders.
     const file = cmp.baseline.path === null ? 'a saved report' : (cmp.baseline.path.split(/[\\/]/).pop() ?? cmp.baseline.path);
-    lines.push(`Baseline: ${cell(file)} (${cmp.baseline.documents} documents, match ${cmp.baseline.match}).${failed ? ` ${failed}` : ''}`);
+    lines.push(`Baseline: ${cell(file)} (${cmp.baseline.documents} documents, match ${cell(cmp.baseline.match)}).${failed ? ` ${failed}` : ''}`);
     for (const note of cmp.notes) lines.push('', `> Note: ${cell(note)}.`);
   } else {
     const head = ci ? ` ${Math.round(ci.level * 100)} % interval |` : '';

@@ -145,18 +145,23 @@ export function csvRow(cells: readonly CsvCell[]): string {
 }
 
 /**
- * A value from elsewhere inside a markdown line (a table cell, a heading, a sentence): every
- * ASCII punctuation character backslash-escaped (CommonMark shows each as itself), so that no
- * HTML, link, emphasis, table bar or autolink can start in it, and every line break (CRLF, a lone
- * CR or LF) and other control character turned into a space, so that it cannot end the line.
+ * A value from elsewhere inside a markdown line (a table cell, a heading, a sentence), so that it
+ * renders as exactly its text: every line break (CRLF, a lone CR or LF) and other control
+ * character becomes a space, so that it cannot end the line (and with it the table); and every
+ * character that can start inline markup in CommonMark or GFM is backslash-escaped (each then
+ * renders as itself): backslash, backtick, star, underscore, tilde, brackets, angle brackets and
+ * ampersand (HTML, links, images, emphasis, code, entities), the bar (a table cell), colon, at
+ * sign and full stop (autolinks: `https://…`, `a@b.c`, `www.…`) and the exclamation mark.
  *
  * @param value - the value
- * @returns the value as markdown that renders to exactly its text, on one line
+ * @returns the value as markdown that renders to its text, on one line
+ * @remarks Block markup (`#`, `>`, `-`, a fence) starts only at the beginning of a line; the value
+ * never begins one, since its line breaks are gone.
  * @example
  * ```ts
- * markdownText('CR\r# <img src=x> [a](http://x)'); // 'CR \\# \\<img src\\=x\\> \\[a\\]\\(http\\:\\/\\/x\\)'
+ * markdownText('CR\r# <img src=x> [a](http://x)'); // 'CR # \\<img src=x\\> \\[a\\](http\\://x)'
  * ```
  */
 export function markdownText(value: string): string {
-  return value.replace(/\r\n?|[\u0000-\u001f\u007f]/g, ' ').replace(/[!-/:-@[-`{-~]/g, (c) => `\\${c}`);
+  return value.replace(/\r\n?|[\u0000-\u001f\u007f]/g, ' ').replace(/[\\`*_~[\]<>&|:@.!]/g, (c) => `\\${c}`);
 }

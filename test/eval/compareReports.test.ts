@@ -50,8 +50,9 @@ describe('readBaselineReport', () => {
     expect(readBaselineReport([1, 2]).problems).toEqual(['it is not a JSON object']);
     expect(readBaselineReport({ version: 2, projectId: 'p', match: 'strict', micro: { f1: 2 }, labels: [{ id: 'a', layer: 0 }] }).problems).toEqual([
       'its "version" is 2, not 1',
+      'it has no "documents"',
       'its "micro.f1" is not a number from 0 to 1',
-      'its "labels[0]" lacks an id, a layer or an f1 from 0 to 1',
+      'its "labels[0]" lacks an id, a layer or an f1 from 0 to 1, or has a name that is not a text',
     ]);
     expect(readBaselineReport(JSON.parse(JSON.stringify(baseline)))).toEqual({ report: baseline, problems: [] });
   });

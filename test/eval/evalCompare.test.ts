@@ -1,6 +1,7 @@
 // labelkit eval --ci, --baseline, --max-drop and --format markdown over real HTTP against the
 // emulator: a project of twenty labels, two model copies that differ in one label (the second
 // misses most of L07), and the first model's report saved as the baseline.
+import { markdownText } from '../../src/shared/escape.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -129,7 +130,8 @@ describe('labelkit eval --baseline --max-drop', () => {
     const md = await cli('eval', '--project', PROJECT, '--labeler', WORSE, '--baseline', baseline, '--max-drop', '0.05', '--seed', '1', '--format', 'markdown');
     expect(md.code).toBe(12);
     const lines = md.out.split('\n');
-    expect(lines[0]).toBe(`#### labelkit eval · ${PROJECT} · ${WORSE} · match strict · ${DOCUMENTS} documents`);
+    // The labeler's address is a value: its @ and dots are escaped (no mailto link), and render as written.
+    expect(lines[0]).toBe(`#### labelkit eval · ${PROJECT} · ${markdownText(WORSE)} · match strict · ${DOCUMENTS} documents`);
     expect(lines[2]).toBe('| label | F1 | 95 % interval | baseline | change | |');
     expect(lines[3]).toBe('|:--|--:|:-:|--:|--:|:--|');
     expect(lines.filter((l) => l.startsWith('| ')).length).toBe(1 + 21); // the header, micro and twenty labels
@@ -142,7 +144,7 @@ describe('labelkit eval --baseline --max-drop', () => {
     const notReport = save('not-a-report.json', JSON.stringify({ version: 1, labels: 'x' }));
     const bad = await cli('eval', '--project', PROJECT, '--baseline', notReport, '--max-drop', '-0.1', '--resamples', '0', '--seed', 'x', '--format', 'html', '--url', 'http://127.0.0.1:9', '--token', 't');
     expect(bad.code).toBe(EXIT.usage);
-    expect(bad.err).toContain(`--baseline: ${notReport} is not a report of labelkit eval --json: it has no "projectId"; it has no "match"; its "micro.f1" is not a number from 0 to 1; its "labels" is not a list`);
+    expect(bad.err).toContain(`--baseline: ${notReport} is not a report of labelkit eval --json: it has no "projectId"; it has no "match"; it has no "documents"; its "micro.f1" is not a number from 0 to 1; its "labels" is not a list`);
     expect(bad.err).toContain('--max-drop: must be a number from 0 to 1');
     expect(bad.err).toContain('--resamples: must be a whole number from 1 to 1000000');
     expect(bad.err).toContain('--seed: must be a whole number from 0 to 4294967295');
