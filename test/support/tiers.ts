@@ -10,6 +10,7 @@ export const STARTS_PROCESSES = [
   'test/browser/browser.test.ts', // Chromium, an esbuild bundle
   'test/browser/evalResults.test.ts', // Chromium
   'test/build/browserBundle.test.ts', // esbuild's service process
+  'test/build/docsStartBlocks.test.ts', // bash running the docs' start lines, the built CLI
   'test/build/buildIfStale.test.ts', // node scripts/buildIfStale.mjs, npm run demo in a copy
   'test/build/packInstall.test.ts', // npm pack, npm install, tsc, the apps
   'test/build/packageExports.test.ts', // node importing the built packages
