@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { clientCredentials } from 'labelkit';
 import type { ClientCredentials, LabelingClientOptions, RetryOptions } from 'labelkit';
 import { ROLES } from '../shared/constants.js';
+import { urlSecrets } from '../shared/redact.js';
 import type { Io } from './io.js';
 import { readSecretFile } from './readSecretFile.js';
 import { CliUsageError } from './usageError.js';
@@ -273,6 +274,8 @@ export async function requireConnection(
 ): Promise<Connection> {
   const result = await resolveConnection(flags, io);
   for (const secret of result.connection?.secrets ?? []) printer.addSecret(secret);
+  // The service URL's query values (an API key under any name) are never printed either.
+  for (const secret of urlSecrets(flags.url ?? io.env.LABELKIT_URL ?? '', { everyQueryValue: true })) printer.addSecret(secret);
   for (const warning of result.warnings) printer.err(`labelkit: ${warning}`);
   const problems = [...otherProblems, ...result.problems];
   if (problems.length > 0 || !result.connection) {

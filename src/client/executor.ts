@@ -4,7 +4,7 @@ import { retryExchange } from '@urql/exchange-retry';
 import { filter, fromPromise, makeSubject, merge, mergeMap, onEnd, onPush, pipe, share, take, takeUntil, toPromise } from 'wonka';
 import { MAX_TIMER_MS } from '../shared/constants.js';
 import { AuthError, MUTATION_OUTCOME_UNKNOWN_HINT, NetworkError, ProtocolError, ValidationError } from './errors.js';
-import { secretsIn } from '../shared/redact.js';
+import { redactUrl, secretsIn, urlSecrets } from '../shared/redact.js';
 import { inBrowser } from './inBrowser.js';
 import { newRequestId } from './requestId.js';
 import { pause, retrySettings } from './retryPolicy.js';
@@ -335,7 +335,9 @@ export function createExecutor(options: ExecutorOptions) {
   const retry = retrySettings(options.retry);
   const closing = new AbortController();
   // Every secret the client has held, so that no error can echo one (tokens join on refresh).
-  const knownSecrets: (string | undefined)[] = [options.token, ...(options.auth?.secrets ?? [])];
+  // The URL's query values are secrets too (an API key under any name), and the URL is shown without them.
+  const knownSecrets: (string | undefined)[] = [options.token, ...(options.auth?.secrets ?? []), ...urlSecrets(options.url, { everyQueryValue: true })];
+  const shownUrl = redactUrl(options.url, { everyQueryValue: true });
   const kept = knownSecrets.length;
   const baseHeaders: Record<string, string> = {
     // Lower-case names, as urql's own fetch sends them (the guarded fetch looks for `authorization`).
@@ -425,7 +427,7 @@ export function createExecutor(options: ExecutorOptions) {
       throw new NetworkError(code, `${text}${sent ? hint : '; nothing was sent'} ${where}`, { ...details, mutationOutcomeUnknown: unknownOutcome && sent });
     }
     // The one conversion point: a result becomes the data, or one error of the family.
-    if (result.error) throw toLabelkitError(result.error, { kind, details, where, url: options.url, secrets: secrets(), hint, staticToken: typeof options.token === 'string' });
+    if (result.error) throw toLabelkitError(result.error, { kind, details, where, url: shownUrl, secrets: secrets(), hint, staticToken: typeof options.token === 'string' });
     const data = result.data as Data | null | undefined;
     const problem = data == null ? 'the answer has no data' : (answerProblemOf(data) ?? extras.check?.(data as never));
     if (problem === undefined) return data as Data;

@@ -89,6 +89,19 @@ function urlPieces(url: string): { head: string; password?: string; middle: stri
 /** A query pair as written: the key, and `=value` (empty when there is no `=`). */
 const isSecretPair = ([key, value]: [string, string]) => value.length > 1 && isSecretKeyName(decoded(key));
 
+/** Which query values of a URL are secrets. */
+export interface UrlSecretOptions {
+  /**
+   * Every query value, whatever its key: for the service's URL, whose query (an API key under any
+   * name, a signed parameter) labelkit cannot tell from the rest, and never needs to show.
+   *
+   * @defaultValue false: only values under a secret-like key (see {@link isSecretKeyName})
+   */
+  everyQueryValue?: boolean;
+}
+
+const hiddenPair = (pair: [string, string], options: UrlSecretOptions) => (options.everyQueryValue ? pair[1].length > 1 : isSecretPair(pair));
+
 /**
  * The secrets a URL carries: the password of its user part and the value of every query
  * parameter under a secret-like name (`?password=…`, `?sslpassword=…`, `?access_token=…`; see
@@ -96,14 +109,15 @@ const isSecretPair = ([key, value]: [string, string]) => value.length > 1 && isS
  * `URL` refuses (a port out of range), which an error message may still quote.
  *
  * @param url - a URL, possibly not one (then no secret is found)
+ * @param options - `everyQueryValue`: every query value is a secret (the service's URL)
  * @returns the secret values, to pass to {@link redact}
  */
-export function urlSecrets(url: string): string[] {
+export function urlSecrets(url: string, options: UrlSecretOptions = {}): string[] {
   const pieces = urlPieces(url);
   if (!pieces) return [];
   const found: string[] = [];
   if (pieces.password) found.push(decoded(pieces.password, false), pieces.password);
-  for (const pair of pieces.query) if (isSecretPair(pair)) found.push(decoded(pair[1].slice(1)), pair[1].slice(1));
+  for (const pair of pieces.query) if (hiddenPair(pair, options)) found.push(decoded(pair[1].slice(1)), pair[1].slice(1));
   return [...new Set(found)];
 }
 
@@ -112,17 +126,19 @@ export function urlSecrets(url: string): string[] {
  * parameter replaced by {@link REDACTED}, whatever their length; also in a URL that `URL` refuses.
  *
  * @param url - a URL, possibly not one (then it is redacted as a text of its {@link urlSecrets})
+ * @param options - `everyQueryValue`: replace every query value (the service's URL: see {@link UrlSecretOptions})
  * @returns the URL with no secret left in it
  * @example
  * ```ts
  * redactUrl('postgres://u:pw@db/x?password=pw2&sslmode=require'); // 'postgres://u:***@db/x?password=***&sslmode=require'
+ * redactUrl('https://api.example/graphql?key=k1&v=2', { everyQueryValue: true }); // 'https://api.example/graphql?key=***&v=***'
  * ```
  */
-export function redactUrl(url: string): string {
+export function redactUrl(url: string, options: UrlSecretOptions = {}): string {
   const pieces = urlPieces(url);
   if (!pieces) return redact(url);
-  const query = pieces.query.map((pair) => `${pair[0]}${isSecretPair(pair) ? `=${REDACTED}` : pair[1]}`).join('&');
-  return redact(`${pieces.head}${pieces.password !== undefined ? (pieces.password === '' ? '' : REDACTED) : ''}${pieces.middle}${query}${pieces.tail}`, urlSecrets(url));
+  const query = pieces.query.map((pair) => `${pair[0]}${hiddenPair(pair, options) ? `=${REDACTED}` : pair[1]}`).join('&');
+  return redact(`${pieces.head}${pieces.password !== undefined ? (pieces.password === '' ? '' : REDACTED) : ''}${pieces.middle}${query}${pieces.tail}`, urlSecrets(url, options));
 }
 
 function utf8Bytes(text: string): Uint8Array {
