@@ -1,4 +1,4 @@
-// The results page's evaluation in real Chromium: the fixture of test/eval/evalFixture.ts (known
+// The results page's evaluation in real Chromium: the fixture of test/support/evalFixture.ts (known
 // gold, a model with a wrong boundary, a wrong label, a missed and a spurious span) scored on the
 // page as labelkit eval scores it, with the counts computed by hand in test/eval/evalCommand.test.ts.
 import { mkdirSync } from 'node:fs';
@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT, startEvalFixture } from '../eval/evalFixture.js';
+import { PROJECT, startEvalFixture } from '../support/evalFixture.js';
 import { findChromium } from './chromium.js';
 
 const OUTPUT = join(import.meta.dirname, 'output');

@@ -7,11 +7,11 @@ import type { JournalRecord } from '../../src/bulk/index.js';
 import { demoProjectId } from '../../src/emulator/index.js';
 import { startModelServer } from '../../src/model/index.js';
 import type { RunningModelServer } from '../../src/model/index.js';
-import { startStubModel } from '../e2e/stubModel.js';
+import { startStubModel } from '../support/stubModel.js';
 import { startCountingService } from '../support/countingService.js';
 import type { CountingService } from '../support/countingService.js';
-import { argv, fakeIo } from './fakeIo.js';
-import { killStarted, runCli, startCli } from './spawnCli.js';
+import { argv, fakeIo } from '../support/fakeIo.js';
+import { killStarted, runCli, startCli } from '../support/spawnCli.js';
 
 /** Temporary folders of this file, removed after its tests. */
 const tempDir = useTempDirs();

@@ -8,11 +8,11 @@ import { startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { startModelServer } from '../../src/model/index.js';
 import type { RunningModelServer } from '../../src/model/index.js';
-import { startStubModel } from '../e2e/stubModel.js';
-import type { StubModel } from '../e2e/stubModel.js';
+import { startStubModel } from '../support/stubModel.js';
+import type { StubModel } from '../support/stubModel.js';
 import { captureStrayOutput } from '../support/strayOutput.js';
 import { spawn } from 'node:child_process';
-import { BIN, killStarted, runCli, runMain, startCli } from './spawnCli.js';
+import { BIN, killStarted, runCli, runMain, startCli } from '../support/spawnCli.js';
 
 /** Temporary folders of this file, removed after its tests. */
 const tempDir = useTempDirs();
@@ -21,7 +21,7 @@ const tempDir = useTempDirs();
 // - runCli/startCli spawn the built binary (node packages/labelkit-tools/bin/labelkit.js), for what only a real process
 //   shows: the exit status it ends with, signals (Ctrl-C), stdin and stdout as pipes that are not
 //   terminals (progress comes as plain lines), and the bundle in packages/labelkit-tools/dist loading at all;
-// - runMain runs the same command in this process (main(argv, io), test/cli/fakeIo.ts) with the
+// - runMain runs the same command in this process (main(argv, io), test/support/fakeIo.ts) with the
 //   same arguments, environment and stdin, and returns the same { code, stdout, stderr }: for
 //   what a command prints, which needs no process start of about half a second each.
 const SENTINEL = 'SENTINEL-e2e-secret-91c7d3';

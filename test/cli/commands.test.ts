@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { startStubModel } from '../e2e/stubModel.js';
-import type { StubModel } from '../e2e/stubModel.js';
-import { argv, fakeIo } from './fakeIo.js';
+import { startStubModel } from '../support/stubModel.js';
+import type { StubModel } from '../support/stubModel.js';
+import { argv, fakeIo } from '../support/fakeIo.js';
 import { SCHEMA_GENERATIONS } from '../../src/shared/schemaGeneration.js';
 
 // The commands run in process through main(argv, io) with an in-memory Io, against a real

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../support/tempDirs.js';
 import { resolveConnection } from '../../src/cli/connection.js';
-import { fakeIo } from './fakeIo.js';
+import { fakeIo } from '../support/fakeIo.js';
 
 /** Temporary folders of this file, removed after its tests. */
 const tempDir = useTempDirs();

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { argv, fakeIo } from './fakeIo.js';
+import { argv, fakeIo } from '../support/fakeIo.js';
 
 describe('labelkit demo --keep', () => {
   it('prints the results page URL and keeps the emulator serving it until Ctrl-C when --keep is given', async () => {

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/main.js';
 import { headings, readDoc } from '../support/docs.js';
-import { fakeIo } from './fakeIo.js';
+import { fakeIo } from '../support/fakeIo.js';
 
 const PAGE = 'docs/cli.md';
 

@@ -10,7 +10,7 @@ import type { RunningEmulator } from '../../src/emulator/index.js';
 import { startMockServer } from '../support/mockServer.js';
 import { projectSdl } from '../support/mockServer.js';
 import { useTempDirs } from '../support/tempDirs.js';
-import { argv, fakeIo } from './fakeIo.js';
+import { argv, fakeIo } from '../support/fakeIo.js';
 
 const tempDir = useTempDirs();
 

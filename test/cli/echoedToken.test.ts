@@ -9,7 +9,7 @@ import { useTempDirs } from '../support/tempDirs.js';
 import { main } from '../../src/cli/main.js';
 import { createLabelingClient, getCabinet, getJob, getLabelSets, startAutoLabel, waitForJob } from '../../src/client/index.js';
 import { DEMO_PROJECT_ID, startEmulator } from '../../src/emulator/index.js';
-import { argv, fakeIo } from './fakeIo.js';
+import { argv, fakeIo } from '../support/fakeIo.js';
 
 /** Temporary folders of this file, removed after its tests. */
 const tempDir = useTempDirs();

@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { argv, fakeIo } from './fakeIo.js';
+import { argv, fakeIo } from '../support/fakeIo.js';
 
 describe('labelkit emulator --cors-origin', () => {
   it('lets browser pages on each given origin call the emulator, besides loopback, when the flag is repeated', async () => {

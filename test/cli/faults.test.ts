@@ -3,7 +3,7 @@ import { main } from '../../src/cli/main.js';
 import { advance, until, useFakeClock } from '../support/fakeClock.js';
 import { mockJob, startMockServer } from '../support/mockServer.js';
 import type { MockServer, RecordedRequest } from '../support/mockServer.js';
-import { argv, fakeIo } from './fakeIo.js';
+import { argv, fakeIo } from '../support/fakeIo.js';
 
 // The CLI in process (main with an in-memory Io) against a mock service on 127.0.0.1 that
 // misbehaves: it echoes secrets in every wire form, answers 404 or 429 during a wait.

@@ -8,7 +8,7 @@ import { connectionSources } from '../../src/cli/connection.js';
 import { main } from '../../src/cli/main.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { argv, fakeIo } from './fakeIo.js';
+import { argv, fakeIo } from '../support/fakeIo.js';
 
 /** Temporary folders of this file, removed after its tests. */
 const tempDir = useTempDirs();

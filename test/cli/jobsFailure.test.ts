@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { DEMO_PROJECT_ID, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { startStubModel } from '../e2e/stubModel.js';
-import type { StubModel } from '../e2e/stubModel.js';
-import { argv, fakeIo } from './fakeIo.js';
+import { startStubModel } from '../support/stubModel.js';
+import type { StubModel } from '../support/stubModel.js';
+import { argv, fakeIo } from '../support/fakeIo.js';
 
 // Item 3 of issue 19: a job whose model is unreachable showed "FAILED 99%". Progress counts the
 // batches whose labels were stored, and `labelkit jobs` says what failed next to it. Everything

@@ -6,7 +6,7 @@ import { main } from '../../src/cli/main.js';
 import { demoProjectId, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { SCHEMA_GENERATIONS } from '../../src/shared/schemaGeneration.js';
-import { argv, fakeIo } from './fakeIo.js';
+import { argv, fakeIo } from '../support/fakeIo.js';
 
 // Issue 23 item 8: the README says the CLI tells a switch to the renamed schema with --verbose;
 // `label-sets plan --verbose` and `label-sets apply --verbose` did not.

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { LABEL_CSV_COLUMNS, labelPrinter } from '../../src/cli/commands/labels/logger.js';
 import { createPrinter } from '../../src/cli/io.js';
 import type { LabelRow } from '../../src/eval/index.js';
-import { fakeIo } from './fakeIo.js';
+import { fakeIo } from '../support/fakeIo.js';
 import { docSection } from '../support/docs.js';
 
 /** A label from token 3 of line 0 ("Acme") to the 4th character of token 0 of line 1 ("Corp"). */

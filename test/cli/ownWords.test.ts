@@ -6,7 +6,7 @@ import { main } from '../../src/cli/main.js';
 import { startModelServer } from '../../src/model/index.js';
 import type { RunningModelServer } from '../../src/model/index.js';
 import { MODEL_WRONG_SECRET_MESSAGE } from '../../src/shared/constants.js';
-import { argv, fakeIo } from './fakeIo.js';
+import { argv, fakeIo } from '../support/fakeIo.js';
 
 // Issue 23 item 10: a secret that is a common word must not blank out labelkit's own words
 // ("wrong ***: send Authorization: Bearer <***Key>"), and must still be blanked out wherever it

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createPrinter } from '../../src/cli/io.js';
 import { own } from '../../src/shared/redact.js';
-import { fakeIo } from './fakeIo.js';
+import { fakeIo } from '../support/fakeIo.js';
 
 describe('createPrinter', () => {
   const value = { a: 1, list: [true, null, 'x', { b: [] }], empty: {}, skipped: undefined, when: new Date(0), 'not a name': 'v', nested: { secretKey: 'secret', endpoint: 'http://h/?k=secret' } };

@@ -14,7 +14,7 @@ import { startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { startModelServer, validateSpanRequest } from '../../src/model/index.js';
 import type { RunningModelServer } from '../../src/model/index.js';
-import { argv, fakeIo } from './fakeIo.js';
+import { argv, fakeIo } from '../support/fakeIo.js';
 
 /** Temporary folders of this file, removed after its tests. */
 const tempDir = useTempDirs();

@@ -10,7 +10,7 @@ import { startMockServer } from '../support/mockServer.js';
 import type { MockServer } from '../support/mockServer.js';
 import { readDoc } from '../support/docs.js';
 import { productionSdl } from '../support/productionSchema.js';
-import { argv, fakeIo } from './fakeIo.js';
+import { argv, fakeIo } from '../support/fakeIo.js';
 
 const lines = (text: string) => text.split('\n').filter(Boolean);
 

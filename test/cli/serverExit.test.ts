@@ -10,7 +10,7 @@ import type { Socket } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { killStarted, startCli } from './spawnCli.js';
+import { killStarted, startCli } from '../support/spawnCli.js';
 
 const WATCH = { NODE_OPTIONS: `--import=${pathToFileURL(join(import.meta.dirname, '..', 'support', 'exitWatch.mjs')).href}` };
 

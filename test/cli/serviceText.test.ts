@@ -13,9 +13,9 @@ import { createLabelingClient, startAutoLabel, waitForJob } from '../../src/clie
 import { main } from '../../src/cli/main.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { startStubModel } from '../e2e/stubModel.js';
-import type { SeenRequest, StubModel } from '../e2e/stubModel.js';
-import { argv, fakeIo } from './fakeIo.js';
+import { startStubModel } from '../support/stubModel.js';
+import type { SeenRequest, StubModel } from '../support/stubModel.js';
+import { argv, fakeIo } from '../support/fakeIo.js';
 
 const PROJECT = 'hostile';
 const MODEL = 'model@example.com';

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTempDirs } from '../support/tempDirs.js';
 import { main } from '../../src/cli/main.js';
-import { argv, fakeIo } from './fakeIo.js';
-import { BIN } from './spawnCli.js';
+import { argv, fakeIo } from '../support/fakeIo.js';
+import { BIN } from '../support/spawnCli.js';
 
 /** Temporary folders of this file, removed after its tests. */
 const tempDir = useTempDirs();

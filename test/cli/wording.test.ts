@@ -6,7 +6,7 @@ import { main } from '../../src/cli/main.js';
 import { createLabelingClient, getCabinet } from '../../src/client/index.js';
 import { demoProjectId, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { argv, fakeIo } from './fakeIo.js';
+import { argv, fakeIo } from '../support/fakeIo.js';
 import { docSection } from '../support/docs.js';
 
 // Issue 23 item 11: the CLI's words say what is true (flags given, numbers, which flag).

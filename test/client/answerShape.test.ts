@@ -1,35 +1,30 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLabelingClient, getCabinet, getJob, getJobs, getLabelSets, startAutoLabel, waitForJob } from '../../src/client/index.js';
+import { getCabinet, getJob, getJobs, getLabelSets, startAutoLabel, waitForJob } from '../../src/client/index.js';
 import { ProtocolError } from '../../src/client/errors.js';
 import type { LabelingClient } from '../../src/client/index.js';
 import { advance, until, useFakeClock } from '../support/fakeClock.js';
-import { mockJob, startMockServer } from '../support/mockServer.js';
+import { mockJob, startMockClient } from '../support/mockServer.js';
 import type { MockServer } from '../support/mockServer.js';
+import { autoLabelInput } from '../support/autoLabelInput.js';
 
-const input = {
-  projectId: 'p1',
-  labelerEmail: 'ann@example.com',
-  options: { numberOfFilesPerRequest: 1 },
-  targetAPI: { endpoint: 'https://model.example.com/', secretKey: 'k3y-k3y-k3y' },
-};
+const input = autoLabelInput();
 const answer = (data: unknown) => ({ status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data }) });
 
 describe('answers that lack their field', () => {
   let server: MockServer;
   let client: LabelingClient;
+  let close: () => Promise<void>;
   const unhandled: unknown[] = [];
   const onUnhandled = (reason: unknown) => unhandled.push(reason);
   beforeEach(async () => {
     unhandled.length = 0;
     process.on('unhandledRejection', onUnhandled);
-    server = await startMockServer();
-    client = createLabelingClient({ url: server.url, token: 'test-token', retry: { maxAttempts: 3 }, poll: { intervalMs: 1_000 } });
+    ({ server, client, close } = await startMockClient({ retry: { maxAttempts: 3 }, poll: { intervalMs: 1_000 } }));
   });
   afterEach(async () => {
     vi.useRealTimers();
     process.off('unhandledRejection', onUnhandled);
-    client.close();
-    await server.close();
+    await close();
   });
 
   const cases: Array<[string, unknown, (c: LabelingClient) => Promise<unknown>, string, RegExp]> = [

@@ -1,18 +1,14 @@
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLabelingClient, getJobs, startAutoLabel } from '../../src/client/index.js';
+import { getJobs, startAutoLabel } from '../../src/client/index.js';
 import { NetworkError, ProtocolError } from '../../src/client/errors.js';
 import type { LabelingClient } from '../../src/client/index.js';
 import { advance, until, useFakeClock } from '../support/fakeClock.js';
-import { startMockServer } from '../support/mockServer.js';
+import { startMockClient } from '../support/mockServer.js';
 import type { MockServer } from '../support/mockServer.js';
+import { autoLabelInput } from '../support/autoLabelInput.js';
 
-const input = {
-  projectId: 'p1',
-  labelerEmail: 'ann@example.com',
-  options: { numberOfFilesPerRequest: 1 },
-  targetAPI: { endpoint: 'https://model.example.com/', secretKey: 'k3y-k3y-k3y' },
-};
+const input = autoLabelInput();
 
 /** Everything an error shows, its cause chain included. */
 function everyView(error: unknown): string {
@@ -29,14 +25,13 @@ function everyView(error: unknown): string {
 describe('answers cut or too large', () => {
   let server: MockServer;
   let client: LabelingClient;
+  let close: () => Promise<void>;
   beforeEach(async () => {
-    server = await startMockServer();
-    client = createLabelingClient({ url: server.url, token: 'test-token', retry: { maxAttempts: 2, initialDelayMs: 100 } });
+    ({ server, client, close } = await startMockClient({ retry: { maxAttempts: 2, initialDelayMs: 100 } }));
   });
   afterEach(async () => {
     vi.useRealTimers();
-    client.close();
-    await server.close();
+    await close();
   });
 
   it('retries a query whose connection drops mid-body after the 200 headers', async () => {

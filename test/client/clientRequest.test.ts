@@ -6,7 +6,7 @@ import * as labels from 'labelkit/documents/labels';
 import { createLabelingClient, isLabelkitError } from '../../src/client/index.js';
 import type { LabelingClient } from '../../src/client/index.js';
 import { startEmulator } from '../../src/emulator/index.js';
-import { mockJob, startMockServer } from '../support/mockServer.js';
+import { mockJob, startMockClient } from '../support/mockServer.js';
 import type { MockServer } from '../support/mockServer.js';
 
 /** An importer's own operation, as its codegen would type it (graphql's `parse` stands in for the generated object). */
@@ -32,13 +32,12 @@ const answer = (data: unknown) => ({ status: 200, headers: { 'content-type': 'ap
 describe('client.request', () => {
   let server: MockServer;
   let client: LabelingClient;
+  let close: () => Promise<void>;
   beforeEach(async () => {
-    server = await startMockServer();
-    client = createLabelingClient({ url: server.url, token: 'test-token', retry: { initialDelayMs: 5, maxAttempts: 3 } });
+    ({ server, client, close } = await startMockClient({ retry: { initialDelayMs: 5, maxAttempts: 3 } }));
   });
   afterEach(async () => {
-    client.close();
-    await server.close();
+    await close();
   });
 
   it('runs a document of labelkit/documents and resolves with its data', async () => {

@@ -2,15 +2,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLabelingClient, getCabinet, getJob, isLabelkitError, LabelkitError, startAutoLabel } from '../../src/client/index.js';
 import { AuthError, GraphQLRequestError, JobFailedError, JobNotFoundError, JobTimeoutError, LabelHierarchyError, NetworkError, ValidationError } from '../../src/client/errors.js';
 import type { LabelingClient } from '../../src/client/index.js';
-import { mockJob, projectSdl, startMockServer } from '../support/mockServer.js';
+import { mockJob, projectSdl, startMockClient, startMockServer } from '../support/mockServer.js';
 import type { MockServer } from '../support/mockServer.js';
+import { autoLabelInput } from '../support/autoLabelInput.js';
 
-const input = {
-  projectId: 'p1',
-  labelerEmail: 'ann@example.com',
-  options: { numberOfFilesPerRequest: 1 },
-  targetAPI: { endpoint: 'https://model.example.com/', secretKey: 'k3y-k3y' },
-};
+const input = autoLabelInput();
 
 async function failure(promise: Promise<unknown>): Promise<LabelkitError> {
   return promise.then(
@@ -24,16 +20,15 @@ async function failure(promise: Promise<unknown>): Promise<LabelkitError> {
 describe('the error family over HTTP', () => {
   let server: MockServer;
   let client: LabelingClient;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    server = await startMockServer();
-    client = createLabelingClient({ url: server.url, token: 'test-token', retry: { initialDelayMs: 5, maxAttempts: 2 } });
+    ({ server, client, close } = await startMockClient({ retry: { initialDelayMs: 5, maxAttempts: 2 } }));
   });
   beforeEach(() => {
     server.requests.length = 0;
   });
   afterAll(async () => {
-    client.close();
-    await server.close();
+    await close();
   });
 
   it('gives a GraphQLRequestError with message, path and extensions when the service answers errors', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLabelingClient, getCabinet, getJob, getProjectLabelSets, startAutoLabel, waitForJob } from '../../src/client/index.js';
+import { getCabinet, getJob, getProjectLabelSets, startAutoLabel, waitForJob } from '../../src/client/index.js';
 import type { LabelingClient } from '../../src/client/index.js';
-import { startMockServer } from '../support/mockServer.js';
+import { startMockClient } from '../support/mockServer.js';
 import { productionSdl } from '../support/productionSchema.js';
 import type { MockServer } from '../support/mockServer.js';
 
@@ -9,16 +9,15 @@ import type { MockServer } from '../support/mockServer.js';
 describe('the client against the whole production schema', () => {
   let server: MockServer;
   let client: LabelingClient;
+  let close: () => Promise<void>;
   beforeAll(async () => {
     const typeDefs = productionSdl();
     const scalars = [...typeDefs.matchAll(/^scalar (\w+)/gm)].map((m) => m[1]!);
     expect(scalars.length).toBeGreaterThan(1);
-    server = await startMockServer({ typeDefs, mocks: Object.fromEntries(scalars.map((s) => [s, () => ({})])) });
-    client = createLabelingClient({ url: server.url, token: 'test-token', poll: { intervalMs: 10 } });
+    ({ server, client, close } = await startMockClient({ poll: { intervalMs: 10 } }, { typeDefs, mocks: Object.fromEntries(scalars.map((s) => [s, () => ({})])) }));
   });
   afterAll(async () => {
-    client.close();
-    await server.close();
+    await close();
   });
 
   it('runs every operation without a GraphQL error', async () => {

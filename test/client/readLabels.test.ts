@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLabelingClient, readDocumentLabels, readLabelsOfDocuments } from '../../src/client/index.js';
 import type { LabelingClient, TextLabel } from '../../src/client/index.js';
-import { startMockServer } from '../support/mockServer.js';
+import { startMockClient } from '../support/mockServer.js';
 import type { MockServer } from '../support/mockServer.js';
 
 const answer = (nodes: unknown[], nextCursor: string | null) => ({
@@ -32,13 +32,12 @@ const label = (id: string, extra: Record<string, unknown> = {}) => ({
 describe('readDocumentLabels', () => {
   let server: MockServer;
   let client: LabelingClient;
+  let close: () => Promise<void>;
   beforeEach(async () => {
-    server = await startMockServer();
-    client = createLabelingClient({ url: server.url, token: 'test-token', retry: { maxAttempts: 1 } });
+    ({ server, client, close } = await startMockClient({ retry: { maxAttempts: 1 } }));
   });
   afterEach(async () => {
-    client.close();
-    await server.close();
+    await close();
   });
 
   it('pages as the vendor does: { page: { skip: 0, take: 100 } } first, then { cursor } until it is null', async () => {

@@ -4,19 +4,18 @@ import { createLabelingClient, getCabinet, getJob, getJobs, getLabelSets, getPro
 import { ValidationError } from '../../src/client/errors.js';
 import { GetCabinetDocument } from '../../generated/tags/graphql.js';
 import type { LabelingClient } from '../../src/client/index.js';
-import { startMockServer } from '../support/mockServer.js';
+import { startMockClient, startMockServer } from '../support/mockServer.js';
 import type { MockServer } from '../support/mockServer.js';
 
 describe('createLabelingClient: requests', () => {
   let server: MockServer;
   let client: LabelingClient;
+  let close: () => Promise<void>;
   beforeEach(async () => {
-    server = await startMockServer();
-    client = createLabelingClient({ url: server.url, token: 'test-token', retry: { initialDelayMs: 5 } });
+    ({ server, client, close } = await startMockClient({ retry: { initialDelayMs: 5 } }));
   });
   afterEach(async () => {
-    client.close();
-    await server.close();
+    await close();
   });
 
   it('sends a JSON POST with operationName, query, variables and the identifying headers', async () => {

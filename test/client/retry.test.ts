@@ -5,13 +5,9 @@ import type { LabelingClient } from '../../src/client/index.js';
 import { advance, advanceUntil, track, until, useFakeClock } from '../support/fakeClock.js';
 import { startMockServer } from '../support/mockServer.js';
 import type { MockServer } from '../support/mockServer.js';
+import { autoLabelInput } from '../support/autoLabelInput.js';
 
-const input = {
-  projectId: 'p1',
-  labelerEmail: 'ann@example.com',
-  options: { numberOfFilesPerRequest: 1 },
-  targetAPI: { endpoint: 'https://model.example.com/', secretKey: 'k3y-k3y' },
-};
+const input = autoLabelInput();
 
 // Fake time: back-off delays, Retry-After and time-outs pass in steps while the requests
 // travel over real HTTP between them.

@@ -2,8 +2,9 @@ import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clientCredentials, createLabelingClient, getCabinet, getJob, isLabelkitError, refreshingToken, startAutoLabel } from '../../src/client/index.js';
 import type { LabelingClient } from '../../src/client/index.js';
-import { startMockServer } from '../support/mockServer.js';
+import { startMockClient } from '../support/mockServer.js';
 import type { MockServer, RecordedRequest } from '../support/mockServer.js';
+import { autoLabelInput } from '../support/autoLabelInput.js';
 
 // Sentinels with the characters that an encoder changes: `"` and `\` (JSON), `&`, `+`, `%`
 // (URL and form encoding) and non-ASCII (\uXXXX, UTF-8 percent-encoding). An access token
@@ -49,24 +50,18 @@ function expectNoSecret(error: unknown, secrets: string[]): void {
 const echo = (r: RecordedRequest, secrets: string[]) =>
   [r.body, r.headers.authorization ?? '', ...secrets.flatMap(wireForms)].join(' | ');
 
-const input = {
-  projectId: 'p1',
-  labelerEmail: 'ann@example.com',
-  options: { numberOfFilesPerRequest: 1 },
-  targetAPI: { endpoint: 'https://model.example.com/', secretKey: SECRET_KEY },
-};
+const input = autoLabelInput({ secretKey: SECRET_KEY });
 const json = { 'content-type': 'application/json' };
 
 describe('every view of every error holds no secret in any form', () => {
   let server: MockServer;
   let client: LabelingClient;
+  let close: () => Promise<void>;
   beforeEach(async () => {
-    server = await startMockServer({ validTokens: [TOKEN], clientId: 'cid', clientSecret: CLIENT_SECRET });
-    client = createLabelingClient({ url: server.url, token: TOKEN, retry: { maxAttempts: 1 } });
+    ({ server, client, close } = await startMockClient({ token: TOKEN, retry: { maxAttempts: 1 } }, { validTokens: [TOKEN], clientId: 'cid', clientSecret: CLIENT_SECRET }));
   });
   afterEach(async () => {
-    client.close();
-    await server.close();
+    await close();
   });
 
   const mutationCases: Array<[string, (r: RecordedRequest) => { status: number; headers?: Record<string, string>; body: string; statusText?: string }]> = [

@@ -2,8 +2,9 @@ import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clientCredentials, createLabelingClient, getCabinet, getJob, isLabelkitError, startAutoLabel } from '../../src/client/index.js';
 import type { LabelingClient } from '../../src/client/index.js';
-import { startMockServer } from '../support/mockServer.js';
+import { startMockClient } from '../support/mockServer.js';
 import type { MockServer } from '../support/mockServer.js';
+import { autoLabelInput } from '../support/autoLabelInput.js';
 
 const SECRET_KEY = 'secretKey-SENTINEL-91c2';
 const TOKEN = 'token-SENTINEL-5d0e';
@@ -21,23 +22,17 @@ function everyView(error: unknown): string {
   ].join('\n');
 }
 
-const input = (endpoint: string, secretKey = SECRET_KEY) => ({
-  projectId: 'p1',
-  labelerEmail: 'ann@example.com',
-  options: { numberOfFilesPerRequest: 1 },
-  targetAPI: { endpoint, secretKey },
-});
+const input = (endpoint: string, secretKey = SECRET_KEY) => autoLabelInput({ endpoint, secretKey });
 
 describe('errors never hold a secret', () => {
   let server: MockServer;
   let client: LabelingClient;
+  let close: () => Promise<void>;
   beforeEach(async () => {
-    server = await startMockServer({ validTokens: [TOKEN] });
-    client = createLabelingClient({ url: server.url, token: TOKEN, retry: { initialDelayMs: 5, maxAttempts: 2 } });
+    ({ server, client, close } = await startMockClient({ token: TOKEN, retry: { initialDelayMs: 5, maxAttempts: 2 } }, { validTokens: [TOKEN] }));
   });
   afterEach(async () => {
-    client.close();
-    await server.close();
+    await close();
   });
 
   const cases: Array<[string, (s: MockServer) => void, (c: LabelingClient) => Promise<unknown>]> = [

@@ -5,14 +5,10 @@ import type { LabelingClient } from '../../src/client/index.js';
 import { advance, track, until, useFakeClock } from '../support/fakeClock.js';
 import { startMockServer } from '../support/mockServer.js';
 import type { MockServer } from '../support/mockServer.js';
+import { autoLabelInput } from '../support/autoLabelInput.js';
 
 const SECRET = 'client-secret-SENTINEL-3b9f';
-const input = {
-  projectId: 'p1',
-  labelerEmail: 'ann@example.com',
-  options: { numberOfFilesPerRequest: 1 },
-  targetAPI: { endpoint: 'https://model.example.com/', secretKey: 'k3y-k3y-k3y' },
-};
+const input = autoLabelInput();
 
 describe('the token request under faults', () => {
   let server: MockServer;

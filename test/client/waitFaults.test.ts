@@ -6,18 +6,14 @@ import type { LabelingClient, LabelingClientOptions } from '../../src/client/ind
 import { advance, track, until, useFakeClock } from '../support/fakeClock.js';
 import { mockJob, startMockServer } from '../support/mockServer.js';
 import type { MockServer } from '../support/mockServer.js';
+import { autoLabelInput } from '../support/autoLabelInput.js';
 
 const jsonErrors = (status: number, headers: Record<string, string> = {}) => ({
   status,
   headers: { 'content-type': 'application/json', ...headers },
   body: JSON.stringify({ errors: [{ message: status === 429 ? 'Too many requests' : 'Service unavailable' }] }),
 });
-const input = {
-  projectId: 'p1',
-  labelerEmail: 'ann@example.com',
-  options: { numberOfFilesPerRequest: 1 },
-  targetAPI: { endpoint: 'https://model.example.com/', secretKey: 'k3y-k3y-k3y' },
-};
+const input = autoLabelInput();
 
 describe('faults during calls and waits', () => {
   let server: MockServer;

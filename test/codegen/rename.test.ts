@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type * as ClientModule from '../../src/client/index.js';
 import type * as EmulatorModule from '../../src/emulator/index.js';
-import { generateFrom, operationTypeNames, renameSchema, repoRoot, typeCheck } from './codegenConfig.js';
+import { generateFrom, operationTypeNames, renameSchema, repoRoot, typeCheck } from '../support/codegenConfig.js';
 
 // The service will rename tag to label (tagItems → labelItems, tagName → labelName). These are the
 // steps docs/rename.md gives, applied to a copy of the repository (a fork): rename the fields in

@@ -26,7 +26,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readDoc } from '../support/docs.js';
 import { runBlocks, shellBlocks, stopBlockGroups } from '../support/shellBlocks.js';
 import type { Block } from '../support/shellBlocks.js';
-import { renameSchema } from './codegenConfig.js';
+import { renameSchema } from '../support/codegenConfig.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 /** The page of rename day, and the words that open the fork's steps on it. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { buildSchema, parse, validate } from 'graphql';
 import type { GraphQLSchema } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { renameSchema, repoRoot } from './codegenConfig.js';
+import { renameSchema, repoRoot } from '../support/codegenConfig.js';
 import { emulatorSchemaSource } from '../../src/emulator/schemaSource.js';
 import { generationOfSchema, operationsInGeneration, RENAMED_WRITE_FIELDS, SCHEMA_GENERATIONS, schemaInGeneration } from '../../src/shared/schemaGeneration.js';
 import { productionSchema } from '../support/productionSchema.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { buildSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { generationOfSchema, operationsInGeneration, RENAMED_WRITE_FIELDS, schemaInGeneration } from '../../src/shared/schemaGeneration.js';
-import { repoRoot } from './codegenConfig.js';
+import { repoRoot } from '../support/codegenConfig.js';
 
 const sdl = () => readFile(join(repoRoot, 'schema.graphql'), 'utf8');
 const fieldsOf = (text: string, type: string) => Object.keys((buildSchema(text).getType(type) as unknown as { getFields(): object }).getFields()).sort();

@@ -4,8 +4,8 @@ import type { JobOutcome, LabelingClient } from '../../src/client/index.js';
 import { demoProject } from '../../src/emulator/demoProject.js';
 import { DEMO_PROJECT_ID, startEmulator } from '../../src/emulator/index.js';
 import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/index.js';
-import { startStubModel, stubPredict } from './stubModel.js';
-import type { SeenRequest, StubBehaviour, StubModel } from './stubModel.js';
+import { startStubModel, stubPredict } from '../support/stubModel.js';
+import type { SeenRequest, StubBehaviour, StubModel } from '../support/stubModel.js';
 import { SCHEMA_GENERATIONS } from '../../src/shared/schemaGeneration.js';
 import type { SchemaGeneration } from '../../src/shared/schemaGeneration.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { demoProjects } from '../../src/emulator/demoProject.js';
 import { createEmulator, MAX_DEMO_PROJECTS } from '../../src/emulator/index.js';
-import { argv, fakeIo } from '../cli/fakeIo.js';
+import { argv, fakeIo } from '../support/fakeIo.js';
 
 describe('demoProjects', () => {
   it('makes N numbered projects with the demo label set and a few lines each', () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLabelingClient } from '../../src/client/index.js';
 import { evaluateCopy } from '../../src/emulator/pages/evalPanel.js';
 import { evaluateProject } from '../../src/eval/index.js';
-import { GOLD, LINES, MODEL, PROJECT, startEvalFixture } from '../eval/evalFixture.js';
+import { GOLD, LINES, MODEL, PROJECT, startEvalFixture } from '../support/evalFixture.js';
 
 describe('evaluateCopy (the results page) scores the copy as labelkit eval does', () => {
   let fixture: Awaited<ReturnType<typeof startEvalFixture>>;

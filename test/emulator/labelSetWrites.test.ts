@@ -3,7 +3,7 @@ import { demoProject, DEMO_PROJECT_ID } from '../../src/emulator/demoProject.js'
 import { labelSetSignature } from '../../src/emulator/labelSetCheck.js';
 import { EmulatorStore } from '../../src/emulator/store.js';
 import { LabelSetWriteRefusedError, nextLabelId } from '../../src/emulator/labelSetWrites.js';
-import { storedLabelCounts } from './storedLabelCounts.js';
+import { storedLabelCounts } from '../support/storedLabelCounts.js';
 
 const ann = { labelerEmail: 'ann@example.com', role: 'LABELER' as const };
 const rev = { labelerEmail: 'rex@example.com', role: 'REVIEWER' as const };

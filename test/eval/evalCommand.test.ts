@@ -9,8 +9,8 @@ import { createLabelingClient, startAutoLabel, waitForJob } from '../../src/clie
 import { main } from '../../src/cli/main.js';
 import { EXIT } from '../../src/cli/exitCodes.js';
 import type { EvalReport } from '../../src/eval/index.js';
-import { argv, fakeIo } from '../cli/fakeIo.js';
-import { MODEL, PROJECT, startEvalFixture } from './evalFixture.js';
+import { argv, fakeIo } from '../support/fakeIo.js';
+import { MODEL, PROJECT, startEvalFixture } from '../support/evalFixture.js';
 
 let fixture: Awaited<ReturnType<typeof startEvalFixture>>;
 let env: Record<string, string>;

@@ -11,7 +11,7 @@ import { EXIT } from '../../src/cli/exitCodes.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { EvalReport } from '../../src/eval/index.js';
-import { argv, fakeIo } from '../cli/fakeIo.js';
+import { argv, fakeIo } from '../support/fakeIo.js';
 
 const PROJECT = 'twenty-labels';
 const [GOOD, WORSE] = ['good@example.com', 'worse@example.com'];

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { compareReports, markdownReport, readBaselineReport } from '../../src/eval/index.js';
 import type { BaselineReport, MarkdownInput } from '../../src/eval/index.js';
 import { main } from '../../src/cli/main.js';
-import { argv, fakeIo } from '../cli/fakeIo.js';
+import { argv, fakeIo } from '../support/fakeIo.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { EXIT } from '../../src/cli/exitCodes.js';
 import type { EvalReport } from '../../src/eval/index.js';
-import { argv, fakeIo } from '../cli/fakeIo.js';
+import { argv, fakeIo } from '../support/fakeIo.js';
 import { docSection } from '../support/docs.js';
 
 const section = docSection('How good is my model?').text;

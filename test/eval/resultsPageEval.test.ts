@@ -6,8 +6,8 @@ import { main } from '../../src/cli/main.js';
 import { PAGE_COOKIE } from '../../src/emulator/pages/pageAccess.js';
 import { CONFUSION_CORNER } from '../../src/eval/index.js';
 import type { EvalReport } from '../../src/eval/index.js';
-import { argv, fakeIo } from '../cli/fakeIo.js';
-import { MODEL, PROJECT, startEvalFixture } from './evalFixture.js';
+import { argv, fakeIo } from '../support/fakeIo.js';
+import { MODEL, PROJECT, startEvalFixture } from '../support/evalFixture.js';
 
 let fixture: Awaited<ReturnType<typeof startEvalFixture>>;
 let html: string;

@@ -16,7 +16,7 @@ import type { EvalReport, EvalSpan } from '../../src/eval/index.js';
 import { planExport } from '../../src/export/index.js';
 import type { ExportSummary } from '../../src/export/index.js';
 import { createSampleModel, startModelServer } from '../../src/model/index.js';
-import { argv, fakeIo } from '../cli/fakeIo.js';
+import { argv, fakeIo } from '../support/fakeIo.js';
 import { conllSpans, readConll, readJsonl, readSpacy } from './loaders.js';
 import type { LoadedSpan } from './loaders.js';
 import { docSection } from '../support/docs.js';

@@ -11,8 +11,8 @@ import { main } from '../../src/cli/main.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { ExportSummary } from '../../src/export/index.js';
-import { argv, fakeIo } from '../cli/fakeIo.js';
-import { killStarted, startCli } from '../cli/spawnCli.js';
+import { argv, fakeIo } from '../support/fakeIo.js';
+import { killStarted, startCli } from '../support/spawnCli.js';
 import { within } from '../support/testEnvironment.js';
 
 const PROJECT = 'big-project';

@@ -10,7 +10,7 @@ import { createLabelingClient, createLabelSet, getProjectLabelSets, updateLabelS
 import type { LabelingClient, LabelSet } from '../../src/client/index.js';
 import { demoProjectId, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { argv, fakeIo } from '../cli/fakeIo.js';
+import { argv, fakeIo } from '../support/fakeIo.js';
 import { startDroppingFront } from './droppingFront.js';
 import type { DroppingFront } from './droppingFront.js';
 

@@ -7,8 +7,8 @@ import { applyLabelSetPlan, countAppliedLabels, DestructiveStepsError, planLabel
 import type { CountProgress, LabelSetSpec } from '../../src/labelSets/index.js';
 import { createCountProgress } from '../../src/cli/commands/labelSets/planLogger.js';
 import { createPrinter } from '../../src/cli/io.js';
-import { fakeIo } from '../cli/fakeIo.js';
-import { storedLabelCounts } from '../emulator/storedLabelCounts.js';
+import { fakeIo } from '../support/fakeIo.js';
+import { storedLabelCounts } from '../support/storedLabelCounts.js';
 import { memoryClient } from './memoryClient.js';
 
 const pull = (service: ReturnType<typeof memoryClient>): LabelSetSpec[] => structuredClone(service.state).map(({ signature: _s, ...set }) => set);

@@ -9,7 +9,7 @@ import { createLabelingClient, getProjectLabelSets } from '../../src/client/inde
 import { demoProjectId, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { diffLabelSets, LabelSetsFileError, parseLabelSetsFile } from '../../src/labelSets/index.js';
-import { argv, fakeIo } from '../cli/fakeIo.js';
+import { argv, fakeIo } from '../support/fakeIo.js';
 import { demoSets } from './memoryClient.js';
 import { saying } from '../support/saying.js';
 import { docSection } from '../support/docs.js';

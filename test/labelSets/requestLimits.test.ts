@@ -9,7 +9,7 @@ import { main } from '../../src/cli/main.js';
 import { demoProjectId, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { MAX_BODY_BYTES } from '../../src/shared/constants.js';
-import { argv, fakeIo } from '../cli/fakeIo.js';
+import { argv, fakeIo } from '../support/fakeIo.js';
 
 describe('label-set writes larger than a request may carry', () => {
   let emu: RunningEmulator;

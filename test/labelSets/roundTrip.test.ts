@@ -9,12 +9,12 @@ import { createLabelingClient, getProjectLabelSets, updateLabelSet } from '../..
 import { demoProjectId, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { SCHEMA_GENERATIONS } from '../../src/shared/schemaGeneration.js';
-import { argv, fakeIo } from '../cli/fakeIo.js';
-import type { FakeIo } from '../cli/fakeIo.js';
+import { argv, fakeIo } from '../support/fakeIo.js';
+import type { FakeIo } from '../support/fakeIo.js';
 import { startDroppingFront } from './droppingFront.js';
 import type { DroppingFront } from './droppingFront.js';
 import { saying } from '../support/saying.js';
-import { storedLabelCounts } from '../emulator/storedLabelCounts.js';
+import { storedLabelCounts } from '../support/storedLabelCounts.js';
 
 interface PulledItem {
   id?: string;

@@ -9,6 +9,8 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import { addMocksToSchema } from '@graphql-tools/mock';
 import type { IMocks } from '@graphql-tools/mock';
 import { schemaInGeneration } from '../../src/shared/schemaGeneration.js';
+import { createLabelingClient } from '../../src/client/index.js';
+import type { LabelingClient, LabelingClientOptions } from '../../src/client/index.js';
 
 /** One request as the server saw it. */
 export interface RecordedRequest {
@@ -243,4 +245,32 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
   return state;
+}
+
+/** A mock server and a client of it: what most client tests start before each test. */
+export interface MockClient {
+  server: MockServer;
+  client: LabelingClient;
+  /** Closes the client, then the server. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a mock server and a client pointed at it, with a static token (`test-token` unless
+ * given) and the other options given.
+ *
+ * @param clientOptions - the client's options but its URL (the server's)
+ * @param serverOptions - the server's ({@link MockServerOptions})
+ */
+export async function startMockClient(clientOptions: Partial<LabelingClientOptions> = {}, serverOptions: MockServerOptions = {}): Promise<MockClient> {
+  const server = await startMockServer(serverOptions);
+  const client = createLabelingClient({ token: 'test-token', ...clientOptions, url: server.url } as LabelingClientOptions);
+  return {
+    server,
+    client,
+    close: async () => {
+      client.close();
+      await server.close();
+    },
+  };
 }

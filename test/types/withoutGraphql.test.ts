@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
-import { STRICT_NODENEXT } from '../codegen/codegenConfig.js';
+import { STRICT_NODENEXT } from '../support/codegenConfig.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'labelkit-without-graphql-'));

@@ -4,8 +4,8 @@
 import { createLabelingClient, startAutoLabel, waitForJob } from '../../src/client/index.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { startStubModel } from '../e2e/stubModel.js';
-import type { SeenRequest, StubModel } from '../e2e/stubModel.js';
+import { startStubModel } from './stubModel.js';
+import type { SeenRequest, StubModel } from './stubModel.js';
 
 // Tokens (the emulator cuts at white space and punctuation):
 //   line 0: Ada(0) Lovelace(1) joined(2) Acme(3) Corp(4) in(5) London(6)
