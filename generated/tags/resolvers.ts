@@ -534,6 +534,8 @@ export type TextDocument = {
   fileName: Scalars['String']['output'];
   /** The id of this copy: what `getLabelsPaginated` and `getCells` take. */
   id: Scalars['ID']['output'];
+  /** Whether the copy's owner (the reviewer, in the reviewer copy) marked the document complete. */
+  isCompleted: Scalars['Boolean']['output'];
   /** The id of the project's document this copies; the same in every cabinet. */
   originId?: Maybe<Scalars['ID']['output']>;
 };
@@ -902,6 +904,7 @@ export type TextCursorResolvers<ContextType = any, ParentType extends ResolversP
 export type TextDocumentResolvers<ContextType = any, ParentType extends ResolversParentTypes['TextDocument'] = ResolversParentTypes['TextDocument']> = {
   fileName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  isCompleted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   originId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
 };
 

@@ -39,6 +39,7 @@ export function demoProject(): ProjectInput {
     documents: withGold([
       {
         id: 'doc-1',
+        completed: true,
         name: 'conference.txt',
         lines: [
           'Ada Lovelace opened the conference in London on Monday.',
@@ -48,6 +49,7 @@ export function demoProject(): ProjectInput {
       },
       {
         id: 'doc-2',
+        completed: true,
         name: 'aid.txt',
         lines: [
           'The Red Cross sent supplies to Nairobi in March.',
@@ -59,6 +61,7 @@ export function demoProject(): ProjectInput {
       },
       {
         id: 'doc-3',
+        completed: true,
         name: 'startup.txt',
         lines: [
           'Initech opened an office in Berlin in 2024.',

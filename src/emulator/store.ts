@@ -183,7 +183,7 @@ export class EmulatorStore {
       const ids = labelSets.map((s) => s.id);
       ids.forEach((id, i) => ids.indexOf(id) !== i && problems.push({ path: ['labelSets', i, 'id'], message: `label set id "${id}" is used twice` }));
     }
-    const documents: { id: string; name: string; lines: string[] }[] = [];
+    const documents: { id: string; name: string; lines: string[]; completed: boolean }[] = [];
     const review = new Map<string, ReviewLabelInput[]>();
     if (!Array.isArray(raw.documents)) problems.push({ path: ['documents'], message: 'documents must be an array' });
     else {
@@ -194,10 +194,11 @@ export class EmulatorStore {
         if (typeof d.id !== 'string' || d.id === '') problems.push({ path: ['documents', i, 'id'], message: 'id must be a non-empty string' });
         else if (seen.has(d.id)) problems.push({ path: ['documents', i, 'id'], message: `document id "${d.id}" is used twice` });
         else seen.add(d.id);
+        if (d.completed !== undefined && typeof d.completed !== 'boolean') problems.push({ path: ['documents', i, 'completed'], message: 'completed must be true or false' });
         if (!Array.isArray(d.lines) || !d.lines.every((l) => typeof l === 'string')) {
           problems.push({ path: ['documents', i, 'lines'], message: 'lines must be an array of strings (one sentence per line)' });
         } else {
-          documents.push({ id: String(d.id), name: typeof d.name === 'string' ? d.name : String(d.id), lines: [...(d.lines as string[])] });
+          documents.push({ id: String(d.id), name: typeof d.name === 'string' ? d.name : String(d.id), lines: [...(d.lines as string[])], completed: d.completed === true });
           if (d.review !== undefined) {
             const checked = checkReviewLabels(d.review, d.lines as string[], labelSets);
             problems.push(...checked.problems.map((p) => ({ path: ['documents', i, 'review', ...p.path], message: p.message })));
@@ -271,11 +272,12 @@ export class EmulatorStore {
    *
    * @param cabinet - a cabinet of {@link EmulatorStore.cabinet}
    * @returns `id` = `<cabinet id>:<document id>` (what `getLabelsPaginated` and `getCells` take),
-   * `originId` = the project's document id, `fileName` = the document's name
+   * `originId` = the project's document id, `fileName` = the document's name, `isCompleted` = the
+   * document was given `completed` and the cabinet is the reviewer copy
    */
   cabinetDocuments(cabinet: StoredCabinet): StoredTextDocument[] {
     const project = this.projectMap.get(cabinet.projectId);
-    return (project?.documents ?? []).map((d) => ({ id: documentCopyId(cabinet.id, d.id), originId: d.id, fileName: d.name }));
+    return (project?.documents ?? []).map((d) => ({ id: documentCopyId(cabinet.id, d.id), originId: d.id, fileName: d.name, isCompleted: cabinet.role === 'REVIEWER' && d.completed }));
   }
 
   /**

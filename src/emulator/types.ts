@@ -58,6 +58,11 @@ export interface DocumentInput {
    * `EmulatorStore.setReviewLabels`). @defaultValue none
    */
   review?: ReviewLabelInput[];
+  /**
+   * Whether the reviewer copy's document is marked complete (`TextDocument.isCompleted`, what
+   * `labelkit export --status completed` keeps); a labeler copy's document is not. @defaultValue false
+   */
+  completed?: boolean;
 }
 
 /** A project as given to {@link EmulatorStore.addProject}. */
@@ -99,6 +104,8 @@ export interface StoredTextDocument {
   originId: string;
   /** The document's file name. */
   fileName: string;
+  /** Marked complete in this copy (the emulator: the reviewer copy's documents given `completed`). */
+  isCompleted: boolean;
 }
 
 /** A project's cabinet: a labeler's copy or the reviewer copy (schema `Cabinet`; its `documents` has a resolver). */
@@ -115,6 +122,8 @@ export interface StoredDocument {
   id: string;
   name: string;
   lines: readonly string[];
+  /** The reviewer copy's document is marked complete. */
+  completed: boolean;
 }
 
 /** A project held by the store. */

@@ -28,6 +28,8 @@ export interface PlannedDocument {
   /** The project's document id (`originId`). */
   documentId: string;
   fileName: string;
+  /** The copy's owner marked it complete (`TextDocument.isCompleted`): what `--status` filters on. */
+  completed: boolean;
 }
 
 /** What an export reads, found before anything is read or written: the copies, the label set, the documents. */
@@ -97,7 +99,7 @@ export async function planExport(client: LabelingClient, projectIds: readonly st
       seen.add(name);
     }
     const project = plan.projects.push({ projectId, cabinetId: cabinet.id, names, depth }) - 1;
-    for (const d of cabinet.documents) plan.documents.push({ project, copyId: d.id, documentId: d.originId ?? d.id, fileName: d.fileName });
+    for (const d of cabinet.documents) plan.documents.push({ project, copyId: d.id, documentId: d.originId ?? d.id, fileName: d.fileName, completed: d.isCompleted });
   }
   plan.tags = tagList(plan.labels);
   return plan;

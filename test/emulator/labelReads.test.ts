@@ -113,8 +113,8 @@ describe('getProjectCabinets', () => {
         role: 'REVIEWER',
         status: 'IN_PROGRESS',
         documents: [
-          { id: 'reads:reviewer:d1', originId: 'd1', fileName: 'd1.txt' },
-          { id: 'reads:reviewer:d2', originId: 'd2', fileName: 'd2.txt' },
+          { id: 'reads:reviewer:d1', originId: 'd1', fileName: 'd1.txt', isCompleted: false },
+          { id: 'reads:reviewer:d2', originId: 'd2', fileName: 'd2.txt', isCompleted: false },
         ],
       },
     ]);

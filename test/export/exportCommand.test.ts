@@ -168,6 +168,18 @@ describe('labelkit export progress', () => {
     expect(byName).toEqual({ ENTITY: 0, PERSON: 1, ORGANIZATION: 1, LOCATION: 1, DATE: 0 });
   });
 
+  it('reads whether each document is marked complete in the copy (TextDocument.isCompleted), what --status filters on', async () => {
+    const client = createLabelingClient({ url: emu.url, token: emu.token });
+    const [gold, model] = await Promise.all([planExport(client, [DEMO_PROJECT_ID]), planExport(client, [DEMO_PROJECT_ID], { labelerEmail: MODEL })]).finally(() => client.close());
+    expect(gold.documents.map((d) => [d.documentId, d.completed])).toEqual([
+      ['doc-1', true],
+      ['doc-2', true],
+      ['doc-3', true],
+      ['doc-4', false],
+    ]);
+    expect(model.documents.every((d) => !d.completed)).toBe(true);
+  });
+
   it('shows a progress line on a terminal (stderr) and clears it; nothing of it when stderr is not one', async () => {
     const tty = fakeIo(env, { tty: true });
     expect(await main(argv('export', '--project', DEMO_PROJECT_ID, '--format', 'spacy', '--out', join(dir, 'tty.jsonl')), tty)).toBe(0);
