@@ -16,16 +16,17 @@ const noImportOf = (rooms, why) => ({
 
 /**
  * The rooms above the client (every room but client, model and shared) reach the client package
- * only by its published names, `labelkit`, `labelkit/documents`, `labelkit/documents/labels` and
- * `labelkit/model`, never by a relative path into src/client, src/model or generated/: in the
+ * only by its published names, `labelkit`, `labelkit/documents`, `labelkit/documents/labels`,
+ * `labelkit/labels` and `labelkit/model`, never by a relative path into src/client, src/labels,
+ * src/model or generated/: in the
  * checkout those names mean the sources (tsconfig `paths`, vitest aliases), in labelkit-tools'
  * build they stay imports of the labelkit package. Exception: the emulator's resolver types,
  * generated/<generation>/resolvers.ts, are the emulator's own (not part of labelkit), types only.
  */
 const throughPublicNames = (room) => ({
   // Only paths that climb out (`../`): `./commands/model/` inside the CLI is not src/model.
-  regex: `^(?:\\.\\./)+(?:src/)?(?:client|model)(?:/|$)|^(?:\\.\\./)+generated/${room === 'emulator' ? '(?!(?:tags|labels)/resolvers(?:\\.js)?$)' : ''}`,
-  message: `src/${room} imports the client package by its published names only: labelkit, labelkit/documents, labelkit/documents/labels, labelkit/model (docs/ARCHITECTURE.md)`,
+  regex: `^(?:\\.\\./)+(?:src/)?(?:client|labels|model)(?:/|$)|^(?:\\.\\./)+generated/${room === 'emulator' ? '(?!(?:tags|labels)/resolvers(?:\\.js)?$)' : ''}`,
+  message: `src/${room} imports the client package by its published names only: labelkit, labelkit/documents, labelkit/documents/labels, labelkit/labels, labelkit/model (docs/ARCHITECTURE.md)`,
 });
 
 /** A no-restricted-imports pattern that refuses a bare import of one of labelkit's own packages. */
@@ -45,6 +46,8 @@ const rooms = [
     patterns: [
       noImportOf(['emulator', 'model', 'cli', 'demo', 'bulk', 'labelSets', 'eval', 'export'], 'the client (the published package, also for browsers) imports only src/shared and generated/'),
       noPackage(['labelkit', 'labelkit-tools'], 'the client imports its own files relatively, and nothing of labelkit-tools'),
+      // labelkit/labels reads through the client, never the other way round (generated/labels/ is the documents' own).
+      { regex: '^(?:\\.\\./)+labels(?:/|$)', message: 'the client imports nothing of src/labels, which sits on it (docs/ARCHITECTURE.md)' },
       { regex: '^node:|(?:^|/)serveFetchHandler(?:\\.js)?$', message: 'the client runs in browsers too: no Node built-ins, no server adapter (docs/ARCHITECTURE.md)' },
       // schemaGeneration rewrites documents with the graphql package: its types only.
       { regex: '(?:^|/)schemaGeneration(?:\\.js)?$', allowTypeImports: true, message: 'the client may take only types from schemaGeneration, which loads the graphql package (docs/ARCHITECTURE.md)' },
@@ -53,9 +56,22 @@ const rooms = [
     paths: [{ name: 'graphql', allowTypeImports: true, message: 'the client must not load the graphql package at run time: it would join the browser bundle (docs/ARCHITECTURE.md)' }],
   },
   {
+    // Reading a project back (labelkit/labels, shipped in the labelkit package, also for browsers):
+    // over the client's public names only, and src/shared.
+    files: ['src/labels/**/*.ts'],
+    patterns: [
+      throughPublicNames('labels'),
+      noImportOf(['emulator', 'model', 'cli', 'demo', 'bulk', 'labelSets', 'eval', 'export'], 'reading a project back sits on the client: it may import labelkit, labelkit/documents (public) and src/shared'),
+      noPackage(['labelkit/model', 'labelkit/labels', 'labelkit-tools'], 'reading a project back sits on the client: it may import labelkit, labelkit/documents (public) and src/shared, its own files relatively'),
+      { regex: '^node:|(?:^|/)(?:serveFetchHandler|schemaGeneration)(?:\\.js)?$', message: 'labelkit/labels runs in browsers too: no Node built-ins, no server adapter, no graphql (docs/ARCHITECTURE.md)' },
+    ],
+    paths: [{ name: 'graphql', message: 'labelkit/labels must not load the graphql package: it would join the browser bundle (docs/ARCHITECTURE.md)' }],
+  },
+  {
     files: ['src/model/**/*.ts'],
     patterns: [
       noImportOf(['client', 'emulator', 'cli', 'demo', 'bulk', 'labelSets', 'eval', 'export', 'generated'], 'the model kit (labelkit/model) is for model authors: it imports only src/shared'),
+      { regex: '^(?:\\.\\./)+labels(?:/|$)', message: 'the model kit (labelkit/model) is for model authors: it imports only src/shared (docs/ARCHITECTURE.md)' },
       // Zero dependencies: a model author installs labelkit for it without urql mattering.
       { regex: '^(?!node:)[^./]', message: 'the model kit has no dependencies: Node built-ins and src/shared only (docs/ARCHITECTURE.md)' },
     ],
@@ -68,7 +84,7 @@ const rooms = [
       noImportOf(['cli', 'demo', 'bulk', 'labelSets', 'export'], 'the emulator stands in for the service: it may import labelkit/model, labelkit/documents and src/shared, not the CLI'),
       // The results page scores the job's copy against gold with the pure scoring of src/eval (no client).
       { regex: '^\\.{1,2}/(?:.*/)?eval/(?!(?:scoreLabels|matchSpans|maxMatching|schemes|types|prCurve)(?:\\.js)?$)', message: 'the emulator may import only the pure scoring of src/eval (scoreLabels, matchSpans, maxMatching, schemes, types, prCurve), not what reads through the client (docs/ARCHITECTURE.md)' },
-      { regex: '^labelkit$|^labelkit-tools(?:/|$)', message: 'the emulator stands in for the service: it does not use the client (docs/ARCHITECTURE.md)' },
+      { regex: '^labelkit(?:/labels)?$|^labelkit-tools(?:/|$)', message: 'the emulator stands in for the service: it does not use the client (docs/ARCHITECTURE.md)' },
     ],
   },
   {
@@ -99,9 +115,9 @@ const rooms = [
     files: ['src/export/**/*.ts'],
     patterns: [
       throughPublicNames('export'),
-      // It reads copies as eval does (projectCabinets, readCells, readAllLabels, notGold): eval's, imported, never copied.
-      noImportOf(['emulator', 'cli', 'demo', 'bulk', 'labelSets'], 'the export sits above the client: it may import labelkit (public), src/eval and src/shared'),
-      noPackage(['labelkit/model', 'labelkit-tools'], 'the export sits above the client: it may import labelkit (public), src/eval and src/shared'),
+      // It reads copies through labelkit/labels (projectCopy, readCells, readAllLabels, notGold), as eval does: not through eval.
+      noImportOf(['emulator', 'cli', 'demo', 'bulk', 'labelSets', 'eval'], 'the export sits above the client: it may import labelkit, labelkit/labels (public) and src/shared'),
+      noPackage(['labelkit/model', 'labelkit-tools'], 'the export sits above the client: it may import labelkit, labelkit/labels (public) and src/shared'),
     ],
   },
   {

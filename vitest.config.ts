@@ -72,6 +72,7 @@ export default defineConfig({
       { find: /^labelkit\/documents$/, replacement: source('./generated/tags/graphql.ts') },
       { find: /^labelkit\/documents\/labels$/, replacement: source('./generated/labels/graphql.ts') },
       { find: /^labelkit\/model$/, replacement: source('./src/model/index.ts') },
+      { find: /^labelkit\/labels$/, replacement: source('./src/labels/index.ts') },
       // One copy of graphql: @graphql-tools and graphql-yoga require() its CommonJS build, so
       // tests must not load the ESM build beside it ("Cannot use GraphQLSchema from another realm").
       { find: 'graphql', replacement: require.resolve('graphql') },

@@ -1,5 +1,7 @@
-import { buildLabelTree, createLabelingClient, getLabelSets } from '../src/client/index.js';
-import type { LabelNode, LabelSet } from '../src/client/index.js';
+import { createLabelingClient, getLabelSets } from '../src/client/index.js';
+import type { LabelSet } from '../src/client/index.js';
+import { buildLabelTree } from '../src/labels/index.js';
+import type { LabelNode } from '../src/labels/index.js';
 import { labelSetsPayload, startFixedServer } from './support/fixedServer.js';
 import { collectGarbage, median, smoke } from './support/stats.js';
 import type { Figure } from './support/stats.js';

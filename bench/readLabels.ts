@@ -1,6 +1,7 @@
 import { Client, fetchExchange } from '@urql/core';
 import { GetLabelsPaginatedDocument } from '../generated/tags/graphql.js';
-import { createLabelingClient, readLabelsOfDocuments } from '../src/client/index.js';
+import { createLabelingClient } from '../src/client/index.js';
+import { readLabelsOfDocuments } from '../src/labels/index.js';
 import { Scorer, toEvalSpan } from '../src/eval/index.js';
 import { startAnswerServer } from './support/fixedServer.js';
 import { collectGarbage, median, smoke } from './support/stats.js';

@@ -42,8 +42,13 @@ export async function sizeAndStartup(): Promise<Figure[]> {
   const unused = oneRequest.shipped.filter((p) => /@urql\/exchange-auth|src\/client\/(auth|labelSetDocuments)\.ts|generated\/labels\//.test(p));
   // Each helper's own cost: an app of the client, one request and that helper, less the one-request app.
   const clientEntry = join(root, 'src', 'client', 'index.ts').replaceAll('\\', '/');
-  const helperApp = (names: string) =>
-    bundle({ stdin: { contents: `import { createLabelingClient, ${names} } from '${clientEntry}';\nexport { createLabelingClient, ${names} };`, resolveDir: root, loader: 'ts' } });
+  // The label reads are labelkit/labels' (src/labels, which reaches the client by tsconfig's paths).
+  const labelsEntry = join(root, 'src', 'labels', 'index.ts').replaceAll('\\', '/');
+  const fromLabels = new Set(['readDocumentLabels', 'readLabelsOfDocuments']);
+  const helperApp = (name: string) =>
+    bundle({
+      stdin: { contents: `import { createLabelingClient } from '${clientEntry}';\nimport { ${name} } from '${fromLabels.has(name) ? labelsEntry : clientEntry}';\nexport { createLabelingClient, ${name} };`, resolveDir: root, loader: 'ts' },
+    });
   const base = await bundle({ stdin: { contents: `export { createLabelingClient } from '${clientEntry}';`, resolveDir: root, loader: 'ts' } });
   const helpers = ['getCabinet', 'getLabelSets', 'getProjectLabelSets', 'startAutoLabel', 'getJob', 'getJobs', 'waitForJob', 'waitForJobs', 'waitForJobOrThrow', 'createLabelSet', 'updateLabelSet', 'appendLabelItems', 'deleteLabelSet', 'readDocumentLabels', 'readLabelsOfDocuments', 'clientCredentials', 'refreshingToken'];
   const helperCost: Figure[] = [];

@@ -31,7 +31,6 @@ const INTENTIONALLY_NOT_EXPORTED = [
   'LABELED_BY', // src/emulator/compactLines.ts: the values of the exported LabeledBy
   'Secrets', // src/shared/redact.ts: the secrets an error's redaction knows (never enumerable)
   'SpanInput', // src/emulator/compactLines.ts: one entity of EmulatorStore.setLineLabels
-  'Line', // src/eval/listLabels.ts: one row that readLines yields
   'Requester', // src/client/jobs.ts, labelSets.ts: what a helper takes as its client, Pick<LabelingClient, 'request'>
   'DocumentNodeOrShape', // src/client/typedDocument.ts: graphql's DocumentNode where the app has graphql, a structural one where not
 ];

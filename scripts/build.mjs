@@ -1,6 +1,7 @@
 // `npm run build`: builds both packages of the workspace from src/ and generated/.
 //
-//   packages/labelkit/dist/        the client, the typed documents (both generations), the model kit
+//   packages/labelkit/dist/        the client, the typed documents (both generations), the model kit,
+//                                  reading a project back (labelkit/labels)
 //   packages/labelkit-tools/dist/  the CLI (bin/labelkit.js loads dist/cli.js), the emulator, bulk runs
 //
 // Declarations: one tsc pass (emitDeclarationOnly) over every entry point into dist-types/, then
@@ -9,7 +10,8 @@
 // with code splitting, ESM for Node 20, no source maps.
 //
 // - labelkit keeps every package import external: its dependencies are @urql/* (and wonka, which
-//   its transport exchange imports); the model kit uses Node built-ins only.
+//   its transport exchange imports); the model kit uses Node built-ins only; labelkit/labels
+//   shares the client's chunks (see step 5).
 // - labelkit-tools bundles its server-side dependencies (graphql-yoga, graphql, GraphiQL's page,
 //   graphql-inspector, commander, …) at the versions this repository's lockfile resolves, with
 //   its `overrides` applied (and pg, the PostgreSQL journal's driver, in a chunk loaded only for a
@@ -43,6 +45,7 @@ const PACKAGES = {
       documents: 'generated/tags/graphql.ts',
       'documents-labels': 'generated/labels/graphql.ts',
       model: 'src/model/index.ts',
+      labels: 'src/labels/index.ts',
     },
   },
   'labelkit-tools': {
@@ -199,7 +202,11 @@ rmSync(typesDir, { recursive: true, force: true });
 // Its declarations may name its optional peer graphql (src/client/typedDocument.ts: types only;
 // an app without graphql gets a structural document type instead).
 const optionalPeers = (pkg) => Object.keys(pkg.peerDependenciesMeta ?? {}).filter((peer) => pkg.peerDependenciesMeta[peer].optional && peer in (pkg.peerDependencies ?? {}));
-checkImports('labelkit', labelkitBuild.metafile, new Set(Object.keys(manifest('labelkit').dependencies ?? {})), new Set(optionalPeers(manifest('labelkit'))));
+// labelkit/labels imports the client by its public names (`labelkit`, `labelkit/documents`): in the
+// JavaScript esbuild resolves them to the sources (tsconfig.json's paths), so labels.js shares the
+// client's chunks (one client, no import of the package by itself); its declarations keep the names,
+// which TypeScript resolves to the package's own exports.
+checkImports('labelkit', labelkitBuild.metafile, new Set(Object.keys(manifest('labelkit').dependencies ?? {})), new Set(['labelkit', ...optionalPeers(manifest('labelkit'))]));
 // pg (bundled: the PostgreSQL journal's driver, loaded only for a postgres:// journal) keeps a
 // `require('pg-native')` inside a try, reached only through `pg.native`, which labelkit never uses.
 checkImports('labelkit-tools', toolsBuild.metafile, new Set([...Object.keys(manifest('labelkit-tools').dependencies ?? {}), 'pg-native']));

@@ -3,7 +3,8 @@
  * `npx tsx --cpu-prof --cpu-prof-dir=/tmp/prof bench/support/profileReads.ts [documents]`,
  * then `tsx bench/support/summarizeProfile.ts /tmp/prof/*.cpuprofile`.
  */
-import { createLabelingClient, readLabelsOfDocuments } from '../../src/client/index.js';
+import { createLabelingClient } from '../../src/client/index.js';
+import { readLabelsOfDocuments } from '../../src/labels/index.js';
 import { startAnswerServer } from './fixedServer.js';
 
 const documents = Number(process.argv[2] ?? 5000);

@@ -9,7 +9,7 @@ import { fetchOptionsOf, jsonOf } from './executor.js';
 import type { AuthContext, AuthSource } from './executor.js';
 import { isHeaderToken, NOT_A_HEADER_TOKEN } from './headerToken.js';
 import { backoffDelays, pause } from './retryPolicy.js';
-import { checkNumber } from './validation.js';
+import { checkNumber } from '../shared/problem.js';
 import { isAuthFailure, isTransientError } from './toLabelkitError.js';
 
 /** How long obtaining one token may take (both factories take it). */

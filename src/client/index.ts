@@ -28,10 +28,6 @@ export type { AnyLabelkitError, ErrorCode, ErrorDetails, GraphQLErrorEntry } fro
 export { validateAutoLabelInput } from './validation.js';
 export type { AutoLabelValidationOptions, ValidationProblem } from './validation.js';
 export type { Problem } from '../shared/problem.js';
-export { readDocumentLabels, readLabelsOfDocuments } from './readLabels.js';
-export type { ReadLabelsOfDocumentsOptions, ReadLabelsOptions, TextCursor, TextLabel } from './readLabels.js';
-export { buildLabelTree } from './labelTree.js';
-export type { LabelNode, LabelTree } from './labelTree.js';
 export type { SchemaChangeEvent, SchemaGeneration } from './labelSetDocuments.js';
 export type { AutoLabelInput, Cabinet, Job, JobErrorEntry, JobOutcome, JobSnapshot, JobStatus, LabelItem, LabelItemInput, LabelItemsAppendInput, LabelSet, LabelSetCreateInput, LabelSetUpdateInput, NewLabelItemInput, Role } from './types.js';
 export { VERSION } from './version.js';

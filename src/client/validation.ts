@@ -2,7 +2,7 @@ import { isBadPort } from '../shared/badPorts.js';
 import { autoLabelInputProblems } from '../shared/autoLabelRules.js';
 import type { AutoLabelValidationOptions } from '../shared/autoLabelRules.js';
 import { labelItemProblems, labelSetIndexProblem } from '../shared/labelItemRules.js';
-import { checkId } from '../shared/problem.js';
+import { checkId, checkNumber, checkTimingOptions, problemUnless } from '../shared/problem.js';
 import { isRecord } from '../shared/isRecord.js';
 import { isHeaderToken, NOT_A_HEADER_TOKEN } from './headerToken.js';
 import type { Problem } from '../shared/problem.js';
@@ -43,40 +43,6 @@ export function checkJobIds(value: unknown): Problem[] {
  */
 export const validateAutoLabelInput: (input: unknown, options?: AutoLabelValidationOptions) => Problem[] = autoLabelInputProblems;
 
-/** A problem at `path` unless `ok`. */
-const unless = (ok: boolean, path: string, message: string): Problem[] => (ok ? [] : [{ path, message }]);
-
-/** A number option: absent, or a number ≥ min (Infinity allowed), an integer if asked, at most max if given. */
-export function checkNumber(value: unknown, path: string, min: number, integer = false, max = Infinity): Problem[] {
-  const ok = value === undefined || (typeof value === 'number' && !Number.isNaN(value) && value >= min && value <= max && (!integer || Number.isInteger(value)));
-  return unless(ok, path, `must be ${integer ? 'an integer' : 'a number'} ${max < Infinity ? `from ${min} to ${max}` : `>= ${min}`}`);
-}
-
-/**
- * Checks time-outs, poll intervals, a signal and a progress callback: the one rule for the
- * client's options (`timeoutMs`, `poll`) and for each call's and each wait's options.
- *
- * @param options - the options as given (absent is fine)
- * @param path - where they sit, e.g. `options` or `options.poll`
- * @returns every problem, each naming its option
- * @example
- * ```ts
- * checkTimingOptions({ intervalMs: 0, timeoutMs: -1 }, 'options');
- * // [{ path: 'options.timeoutMs', … }, { path: 'options.intervalMs', message: 'must be a number >= 1' }]
- * ```
- */
-export function checkTimingOptions(options: object | undefined, path: string): Problem[] {
-  if (options === undefined) return [];
-  if (!isRecord(options)) return [{ path, message: 'must be an object' }];
-  const { signal, onProgress } = options;
-  return [
-    ...(['timeoutMs', 'intervalMs', 'maxIntervalMs'] as const).flatMap((key) => checkNumber(options[key], `${path}.${key}`, 1)),
-    ...checkNumber(options.notFoundGraceMs, `${path}.notFoundGraceMs`, 0),
-    ...unless(signal === undefined || (isRecord(signal) && 'aborted' in signal && 'addEventListener' in signal), `${path}.signal`, 'must be an AbortSignal'),
-    ...unless(onProgress === undefined || typeof onProgress === 'function', `${path}.onProgress`, 'must be a function'),
-  ];
-}
-
 /**
  * Checks the options of `createLabelingClient`: an absolute http(s) URL, exactly one source
  * of credentials (`token`, or `auth` from a credential factory, whose own problems join these),
@@ -97,23 +63,23 @@ export function checkClientOptions(given: object): Problem[] {
   }
   const httpUrl = url?.protocol === 'http:' || url?.protocol === 'https:';
   return [
-    ...unless(httpUrl, 'options.url', 'must be an absolute http(s) URL of the GraphQL endpoint'),
+    ...problemUnless(httpUrl, 'options.url', 'must be an absolute http(s) URL of the GraphQL endpoint'),
     // Every fetch (Node's and browsers') refuses these ports: without this, each call would fail after its retries.
-    ...unless(!httpUrl || options.fetch !== undefined || !isBadPort(url!.port), 'options.url', `uses port ${url?.port}, which fetch refuses to call (a "bad port" of the Fetch standard); serve the API on another port`),
-    ...unless((token === undefined) !== (auth === undefined), 'options', 'give exactly one of token, auth (clientCredentials(…) or refreshingToken(…))'),
+    ...problemUnless(!httpUrl || options.fetch !== undefined || !isBadPort(url!.port), 'options.url', `uses port ${url?.port}, which fetch refuses to call (a "bad port" of the Fetch standard); serve the API on another port`),
+    ...problemUnless((token === undefined) !== (auth === undefined), 'options', 'give exactly one of token, auth (clientCredentials(…) or refreshingToken(…))'),
     // The credential options of before the factories: named, so that they are not silently ignored.
-    ...unless(options.clientCredentials === undefined, 'options.clientCredentials', 'is not an option: pass auth: clientCredentials({ clientId, clientSecret })'),
-    ...unless(options.getToken === undefined, 'options.getToken', 'is not an option: pass auth: refreshingToken(getToken)'),
+    ...problemUnless(options.clientCredentials === undefined, 'options.clientCredentials', 'is not an option: pass auth: clientCredentials({ clientId, clientSecret })'),
+    ...problemUnless(options.getToken === undefined, 'options.getToken', 'is not an option: pass auth: refreshingToken(getToken)'),
     ...(token === undefined ? [] : checkId(token, 'options.token')),
-    ...unless(typeof token !== 'string' || token.trim() === '' || isHeaderToken(token), 'options.token', NOT_A_HEADER_TOKEN),
+    ...problemUnless(typeof token !== 'string' || token.trim() === '' || isHeaderToken(token), 'options.token', NOT_A_HEADER_TOKEN),
     ...(auth === undefined ? [] : isRecord(auth) && Array.isArray(auth.problems) && typeof auth.exchange === 'function' ? (auth.problems as Problem[]) : [{ path: 'options.auth', message: 'must come from clientCredentials(…) or refreshingToken(…)' }]),
     ...checkTimingOptions({ timeoutMs: options.timeoutMs }, 'options'),
     ...checkNumber(retry.maxAttempts, 'options.retry.maxAttempts', 1, true),
     ...checkNumber(retry.initialDelayMs, 'options.retry.initialDelayMs', 0),
     ...checkNumber(retry.maxDelayMs, 'options.retry.maxDelayMs', 0),
     ...checkTimingOptions(options.poll ?? undefined, 'options.poll'),
-    ...unless(schemaGeneration === undefined || schemaGeneration === 'tags' || schemaGeneration === 'labels', 'options.schemaGeneration', "must be 'tags' or 'labels'"),
-    ...unless(onSchemaChange === undefined || typeof onSchemaChange === 'function', 'options.onSchemaChange', 'must be a function'),
+    ...problemUnless(schemaGeneration === undefined || schemaGeneration === 'tags' || schemaGeneration === 'labels', 'options.schemaGeneration', "must be 'tags' or 'labels'"),
+    ...problemUnless(onSchemaChange === undefined || typeof onSchemaChange === 'function', 'options.onSchemaChange', 'must be a function'),
   ];
 }
 
@@ -168,13 +134,13 @@ function checkLabelItems(value: unknown, path: string, kind: 'replace' | 'append
     const { id, parentId } = item;
     return [
       ...(append
-        ? unless(id === undefined || checkId(id, '').length === 0, `${at}.id`, 'must be a non-empty string, or absent to have one generated')
+        ? problemUnless(id === undefined || checkId(id, '').length === 0, `${at}.id`, 'must be a non-empty string, or absent to have one generated')
         : checkId(id, `${at}.id`)),
       ...(append
-        ? unless(parentId === undefined, `${at}.parentId`, 'cannot be given: appended labels go at the top of the set (to add a child, replace the labels with updateLabelSet)')
-        : unless(parentId == null || checkId(parentId, '').length === 0, `${at}.parentId`, 'must be the id of another label of the list, or null')),
+        ? problemUnless(parentId === undefined, `${at}.parentId`, 'cannot be given: appended labels go at the top of the set (to add a child, replace the labels with updateLabelSet)')
+        : problemUnless(parentId == null || checkId(parentId, '').length === 0, `${at}.parentId`, 'must be the id of another label of the list, or null')),
       ...checkId(item.labelName, `${at}.labelName`),
-      ...unless(item.desc == null || typeof item.desc === 'string', `${at}.desc`, 'must be a string or null'),
+      ...problemUnless(item.desc == null || typeof item.desc === 'string', `${at}.desc`, 'must be a string or null'),
     ];
   });
   const rules = labelItemProblems(value, { fields: { name: 'labelName' }, hierarchy: kind === 'replace', refer: (i) => `${path}[${i}]` });
@@ -204,7 +170,7 @@ const replacedLabels: Rule = (value, path) => checkLabelItems(value, path, 'repl
  * ```
  */
 export function checkCreateLabelSet(projectId: unknown, input: unknown): Problem[] {
-  const arrowLabelRequired: Rule = (value, path) => unless(value === undefined || typeof value === 'boolean', path, 'must be true or false');
+  const arrowLabelRequired: Rule = (value, path) => problemUnless(value === undefined || typeof value === 'boolean', path, 'must be true or false');
   return [...checkId(projectId, 'projectId'), ...checkFields(input, { index: setIndex, name: checkId, arrowLabelRequired, labelItems: replacedLabels }, 'index, name and labelItems')];
 }
 

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { buildLabelTree, createLabelingClient, getCabinet, getLabelSets, isLabelkitError, startAutoLabel, waitForJob } from 'labelkit';
+import { createLabelingClient, getCabinet, getLabelSets, isLabelkitError, startAutoLabel, waitForJob } from 'labelkit';
 import type { LabelSet } from 'labelkit';
 import { DEMO_PROJECT_ID, startEmulator } from '../emulator/index.js';
 import type { RunningEmulator } from '../emulator/index.js';
+import { buildLabelTree } from 'labelkit/labels';
 import { startModelServer } from 'labelkit/model';
 import type { RunningModelServer } from 'labelkit/model';
 import { drawTree } from '../shared/drawTree.js';

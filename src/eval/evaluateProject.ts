@@ -1,9 +1,7 @@
-import { READ_AHEAD } from '../shared/constants.js';
-import { mapInOrder } from '../shared/mapInOrder.js';
-import type { CallOptions, LabelingClient, TextLabel } from 'labelkit';
-import { findCopies } from './findCopies.js';
-import { readAllLabels, readLines, spanText } from './listLabels.js';
-import type { ProjectCopies } from './findCopies.js';
+import { findCopies, notGold, readAhead, readAllLabels, readLines, spanText } from 'labelkit/labels';
+import type { NotGold, ProjectCopies } from 'labelkit/labels';
+import type { CallOptions, LabelingClient } from 'labelkit';
+import type { TextLabel } from 'labelkit/labels';
 import { bootstrapF1, DocumentCounts } from './bootstrap.js';
 import type { F1Intervals } from './bootstrap.js';
 import type { ReportComparison } from './compareReports.js';
@@ -12,24 +10,6 @@ import type { ConfidenceCurves } from './prCurve.js';
 import { Scorer } from './scoreLabels.js';
 import type { ScoreOptions } from './scoreLabels.js';
 import type { EvalCursor, EvalLabel, EvalSpan, Mistake, MistakeKind, ScoreReport } from './types.js';
-
-/** Why a label of the reviewer copy is not gold, or null when it is. */
-export type NotGold = 'conflict' | 'rejected' | 'deleted';
-
-/**
- * Whether a label of the reviewer copy counts as gold.
- *
- * @param label - a label read with `readDocumentLabels`
- * @returns null for gold, else why not: `deleted` (`deleted: true`), `conflict`
- * (`labeledBy: CONFLICT`, a disagreement nobody settled) or `rejected` (a `rejectedByUserId`,
- * the field the service's conflict records carry, or `rejected: true`)
- */
-export function notGold(label: TextLabel): NotGold | null {
-  if (label.deleted === true) return 'deleted';
-  if (label.labeledBy === 'CONFLICT') return 'conflict';
-  if ((label.rejectedByUserId !== undefined && label.rejectedByUserId !== null) || label.rejected === true) return 'rejected';
-  return null;
-}
 
 /**
  * A label as the scoring reads it.
@@ -138,7 +118,7 @@ function mistakeRow(m: Mistake, fileName: string, lines: Awaited<ReturnType<type
  * @param options - match mode, layer, confidence floor, whose copy, progress, signal and time-out
  * @returns the report (see {@link EvalReport}; `labelkit eval --json` prints it)
  * @throws `CopyNotFoundError` (see {@link findCopies}); a labelkit error when a call fails
- * @remarks Reads both copies of a document at once, a few documents ahead (`READ_AHEAD`), and keeps
+ * @remarks Reads both copies of a document at once, a few documents ahead (`READ_AHEAD` of `labelkit/labels`), and keeps
  * only counts between documents, no span: the scores' counts, and for the confidence curves one
  * pair of counts per distinct confidence and label (so memory grows with the distinct confidences
  * at most, never with the spans). With `ci`, it also keeps each document's counts per label (a
@@ -163,29 +143,18 @@ export async function evaluateProject(client: LabelingClient, projectId: string,
   const curves = new ConfidenceCollector();
   // With intervals: each document's counts per label, kept for the resamples (a few numbers per document and label).
   const counts = options.ci ? new DocumentCounts() : undefined;
-  // Both copies of a document at once (and its lines when the mistakes are asked for), READ_AHEAD
-  // documents ahead of the one being scored.
-  // Each document's requests listen to a signal of its own, which alone listens to the shared
-  // one: three requests × READ_AHEAD documents on one signal would pass Node's 10-listener warning.
-  const read = async (doc: (typeof copies.documents)[number], shared: AbortSignal) => {
-    const own = new AbortController();
-    const stop = () => own.abort(shared.reason);
-    shared.addEventListener('abort', stop, { once: true });
-    if (shared.aborted) stop();
-    const signal = own.signal;
+  // Both copies of a document at once (and its lines when the mistakes are asked for), a few
+  // documents ahead of the one being scored; each document's requests share its own signal.
+  const read = async (doc: (typeof copies.documents)[number], signal: AbortSignal) => {
     const linesOf = doc.goldId ?? doc.predictedId;
-    try {
-      return await Promise.all([
-        readAllLabels(client, doc.goldId, { ...call, signal }),
-        readAllLabels(client, doc.predictedId, { ...call, signal }),
-        onMistakeRow && linesOf !== null ? readLines(client, linesOf, { ...call, signal }) : Promise.resolve(null),
-      ]);
-    } finally {
-      shared.removeEventListener('abort', stop);
-    }
+    return await Promise.all([
+      readAllLabels(client, doc.goldId, { ...call, signal }),
+      readAllLabels(client, doc.predictedId, { ...call, signal }),
+      onMistakeRow && linesOf !== null ? readLines(client, linesOf, { ...call, signal }) : Promise.resolve(null),
+    ]);
   };
   let i = 0;
-  for await (const [goldLabels, predictedLabels, lines] of mapInOrder(copies.documents, READ_AHEAD, read, options.signal)) {
+  for await (const [goldLabels, predictedLabels, lines] of readAhead(copies.documents, read, { signal: options.signal })) {
     const doc = copies.documents[i++]!;
     current = { fileName: doc.fileName, lines };
     const gold: EvalSpan[] = [];

@@ -2,8 +2,9 @@
  * How good is my model? Read back a job's labels and score the model per label.
  *
  * @remarks A workflow room above the client: the scoring (`scoreLabels`, `Scorer`) is pure
- * functions over spans; the reading goes through the client's public API only (package
- * `labelkit`), taking the client as a parameter as `autoLabelMany` and the label-set plans do.
+ * functions over spans; the reading (the copies, gold, the labels a few documents ahead) is
+ * `labelkit/labels`', over the client's public API only, taking the client as a parameter as
+ * `autoLabelMany` and the label-set plans do.
  * @packageDocumentation
  */
 export { scoreLabels, Scorer, figuresOf } from './scoreLabels.js';
@@ -16,12 +17,8 @@ export { mistakesOf, pairOutcome, schemePairs, schemeScore } from './schemes.js'
 export type { SchemeCounts, SchemePairing } from './schemes.js';
 export { CONFUSION_CAPTION, CONFUSION_CORNER, MATCH_MODES, SCHEMES } from './types.js';
 export type { ConfusionCell, DocumentScore, EvalCursor, EvalLabel, EvalSpan, Figures, LabelScore, MatchMode, Mistake, MistakeKind, SchemeName, SchemeReport, SchemeScore, ScoreReport, ZeroDivision } from './types.js';
-export { CopyNotFoundError, findCopies, projectCabinets, projectCopy } from './findCopies.js';
-export type { Cabinets, DocumentPair, ProjectCopies } from './findCopies.js';
-export { evaluateProject, notGold, toEvalSpan } from './evaluateProject.js';
-export type { EvalReport, EvaluateOptions, MistakeRow, NotGold } from './evaluateProject.js';
-export { listLabels, readCells, readLines, spanText, tokenStarts } from './listLabels.js';
-export type { Cell, LabelRow } from './listLabels.js';
+export { evaluateProject, toEvalSpan } from './evaluateProject.js';
+export type { EvalReport, EvaluateOptions, MistakeRow } from './evaluateProject.js';
 export { ConfidenceCollector, precisionRecallCurve } from './prCurve.js';
 export type { ConfidenceCurves, PrCurve } from './prCurve.js';
 export { bootstrapF1, DEFAULT_RESAMPLES, DocumentCounts, mulberry32 } from './bootstrap.js';

@@ -1,8 +1,5 @@
 import type { CallOptions, LabelingClient, LabelSet } from 'labelkit';
-import { READ_AHEAD } from '../shared/constants.js';
-import { mapInOrder } from '../shared/mapInOrder.js';
-import { projectCopy } from '../eval/findCopies.js';
-import { readAllLabels, readCells } from '../eval/listLabels.js';
+import { projectCopy, readAhead, READ_AHEAD, readAllLabels, readCells } from 'labelkit/labels';
 import { ExportError } from './errors.js';
 import { flattenDocument, labelDepths } from './flattenDocument.js';
 import { tagList, unwritable } from './formats.js';
@@ -71,7 +68,7 @@ function namesOf(set: LabelSet): Map<string, string> {
  * @param options - `labelerEmail` (default: the reviewer copy), `layer` (default 0), `format`,
  * signal and time-out of each call
  * @returns the plan: nothing is read of the documents yet
- * @throws `CopyNotFoundError` (from `labelkit-tools/eval`) when a project has no such copy;
+ * @throws `CopyNotFoundError` (from `labelkit/labels`) when a project has no such copy;
  * {@link ExportError} `LAYER` when a project has no label set at `layer`, `FORMAT` when `conll`
  * cannot hold a label's name; a labelkit error when a call fails
  * @remarks Reads `getProjectCabinets` (and `getProjectsFinalReport` for the e-mail behind each
@@ -91,7 +88,7 @@ export async function planExport(client: LabelingClient, projectIds: readonly st
   };
   const plan: ExportPlan = { projects: [], documents: [], labels: [], tags: [], layer, copy: labelerEmail ?? 'reviewer' };
   const seen = new Set<string>();
-  for await (const { projectId, cabinet, names, depth } of mapInOrder(projectIds, READ_AHEAD, readProject, call.signal)) {
+  for await (const { projectId, cabinet, names, depth } of readAhead(projectIds, readProject, { signal: call.signal })) {
     for (const name of names.values()) {
       const problem = format && unwritable(format, name);
       if (problem) throw new ExportError('FORMAT', '--format', `label "${name}" of project ${projectId} ${problem}: use jsonl or spacy`);
@@ -144,7 +141,7 @@ export interface ExportDocumentsOptions extends ExportReadOptions {
  * ```
  */
 export async function* exportDocuments(client: LabelingClient, source: string | readonly string[] | ExportPlan, options: ExportDocumentsOptions = {}): AsyncGenerator<ExportedDocument> {
-  const { strict = false, from = 0, readAhead = READ_AHEAD, onProgress, ...copy } = options;
+  const { strict = false, from = 0, readAhead: width = READ_AHEAD, onProgress, ...copy } = options;
   const call: CallOptions = { ...(copy.timeoutMs !== undefined && { timeoutMs: copy.timeoutMs }) };
   const plan = typeof source === 'string' || Array.isArray(source) ? await planExport(client, typeof source === 'string' ? [source] : (source as string[]), copy) : (source as ExportPlan);
   const documents = plan.documents.slice(from);
@@ -153,7 +150,7 @@ export async function* exportDocuments(client: LabelingClient, source: string | 
     return { cells, labels };
   };
   let i = from;
-  for await (const { cells, labels } of mapInOrder(documents, readAhead, read, copy.signal)) {
+  for await (const { cells, labels } of readAhead(documents, read, { width, signal: copy.signal })) {
     const doc = plan.documents[i]!;
     const project = plan.projects[doc.project]!;
     const { lines, leftOut } = flattenDocument(cells, labels, { layer: plan.layer, names: project.names, depth: project.depth, strict, where: `${project.projectId}/${doc.documentId}` });

@@ -1,8 +1,6 @@
 import { ProtocolError } from 'labelkit';
-import type { TextLabel } from 'labelkit';
-import { notGold } from '../eval/evaluateProject.js';
-import { tokenStarts } from '../eval/listLabels.js';
-import type { Cell } from '../eval/listLabels.js';
+import { notGold, tokenStarts } from 'labelkit/labels';
+import type { Cell, TextLabel } from 'labelkit/labels';
 import { noneLeftOut, STRICT_REASONS } from './types.js';
 import type { ExportedLine, ExportedSpan, LeftOut, LeftOutReason } from './types.js';
 

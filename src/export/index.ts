@@ -3,7 +3,7 @@
  * CoNLL (IOB2), JSON lines (`tokens`, `ner_tags`) or spaCy's (`text`, `entities`) format.
  *
  * @remarks A workflow room above the client: it reads through the client's public API only
- * (`getProjectCabinets`, `getCells`, `getLabelsPaginated`, with eval's copy finding and reads),
+ * (`getProjectCabinets`, `getCells`, `getLabelsPaginated`, through `labelkit/labels`' copy finding and reads),
  * a few documents ahead, and writes a document at a time: memory stays flat. `writeExport` is
  * atomic and resumable (a checkpoint beside the output); `exportDocuments` yields the documents.
  * @packageDocumentation

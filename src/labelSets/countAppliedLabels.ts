@@ -1,8 +1,5 @@
-import { readDocumentLabels } from 'labelkit';
-import { READ_AHEAD } from '../shared/constants.js';
-import { mapInOrder } from '../shared/mapInOrder.js';
 import type { CallOptions, LabelingClient, LabelSet } from 'labelkit';
-import { GetProjectCabinetsDocument } from 'labelkit/documents';
+import { readAhead, readCabinets, readDocumentLabels } from 'labelkit/labels';
 import type { AppliedLabelCounts } from './types.js';
 
 /** Where counting the applied labels of a project is (see {@link countAppliedLabels}). */
@@ -60,10 +57,10 @@ export async function countAppliedLabels(
     const bySet = (counts[set.id] = Object.fromEntries(set.labelItems.map((item) => [item.id, 0])));
     setOfLayer.set(set.index, bySet);
   }
-  const { getProjectCabinets: cabinets } = await client.request(GetProjectCabinetsDocument, { projectId }, call);
+  const cabinets = await readCabinets(client, projectId, call);
   const progress: CountProgress = { copies: cabinets.length, documents: 0, totalDocuments: cabinets.reduce((n, c) => n + c.documents.length, 0), labels: 0 };
   onProgress?.({ ...progress });
-  // Each document's labels are counted as they come, READ_AHEAD documents at once; progress
+  // Each document's labels are counted as they come, a few documents at once; progress
   // follows the documents' order.
   const countDocument = async (documentId: string, signal: AbortSignal) => {
     let read = 0;
@@ -78,7 +75,7 @@ export async function countAppliedLabels(
     return read;
   };
   const documentIds = cabinets.flatMap((cabinet) => cabinet.documents.map((document) => document.id));
-  for await (const read of mapInOrder(documentIds, READ_AHEAD, countDocument, call.signal)) {
+  for await (const read of readAhead(documentIds, countDocument, { signal: call.signal })) {
     progress.labels += read;
     progress.documents += 1;
     onProgress?.({ ...progress });

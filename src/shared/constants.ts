@@ -27,18 +27,6 @@ export const ROLES = ['LABELER', 'REVIEWER'] as const;
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
- * How many documents the label reads (`readLabelsOfDocuments`, `labelkit eval`, `labelkit labels`,
- * the applied-label counts of a label-set plan) keep in flight: over a network each document costs
- * a round trip or more, and one at a time a 1,000-document project takes 1,000 of them.
- *
- * @example
- * ```ts
- * for await (const labels of mapInOrder(documentIds, READ_AHEAD, read)) …
- * ```
- */
-export const READ_AHEAD = 4;
-
-/**
  * The largest value of a GraphQL `Int` (a signed 32-bit integer, 2^31-1).
  *
  * @example

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
 // The package's entries, as packages/labelkit/package.json maps them (tsconfig.json's paths for the sources).
-const ENTRIES = { labelkit: './src/client/index.ts', 'labelkit/documents': './generated/tags/graphql.ts' };
+const ENTRIES = { labelkit: './src/client/index.ts', 'labelkit/documents': './generated/tags/graphql.ts', 'labelkit/labels': './src/labels/index.ts' };
 
 /** A minified browser bundle, as an app's bundler makes one, of the client's entry or of an app's code. */
 const browserBuild = (input: { entry: string } | { app: string }) =>
@@ -39,6 +39,22 @@ describe('the browser build of the client', () => {
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs).toContain('src/client/client.ts');
     expect(inputs.filter((p) => /^src\/(?!client\/|shared\/)/.test(p))).toEqual([]);
+  });
+
+  it('bundles labelkit/labels (reading a project back) for the browser over the same client, without graphql or Node built-ins', async () => {
+    const result = await browserBuild({
+      app: [
+        "import { createLabelingClient } from 'labelkit';",
+        "import { buildLabelTree, findCopies, readLabelsOfDocuments } from 'labelkit/labels';",
+        "export const run = (url, token) => { const c = createLabelingClient({ url, token }); return [findCopies(c, 'p'), readLabelsOfDocuments(c, ['d']), buildLabelTree];  };",
+      ].join('\n'),
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs).toEqual(expect.arrayContaining(['src/labels/readLabels.ts', 'src/labels/readAhead.ts', 'src/labels/copies.ts', 'src/client/client.ts']));
+    expect(inputs.filter((p) => /node_modules\/graphql\//.test(p))).toEqual([]);
+    expect(inputs.filter((p) => /^node:|node_modules\/(undici|ws)\//.test(p))).toEqual([]);
+    // One client: the labels' own `labelkit` import is the app's, not a second copy of the package.
+    expect(inputs.filter((p) => p.includes('packages/labelkit/'))).toEqual([]);
   });
 
   it('carries each document once in an app that imports labelkit and labelkit/documents', async () => {

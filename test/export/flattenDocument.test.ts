@@ -1,8 +1,7 @@
 // The rules of what a flat format cannot hold (flattenDocument), one case each, with the counts
 // the summary reports and what --strict does; and the formats' own refusals.
 import { describe, expect, it } from 'vitest';
-import type { TextLabel } from '../../src/client/index.js';
-import type { Cell } from '../../src/eval/index.js';
+import type { Cell, TextLabel } from '../../src/labels/index.js';
 import { ExportError, flattenDocument, formatDocument, labelDepths, StrictExportError, tagList } from '../../src/export/index.js';
 
 // Tokens: Ada(0) Lovelace(1) visited(2) New(3) York(4) City(5) .(6)

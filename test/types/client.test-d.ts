@@ -25,9 +25,10 @@ import {
   type Role,
   type TypedDocumentNode as LabelkitTypedDocumentNode,
 } from '../../src/client/index.js';
+import { buildLabelTree } from '../../src/labels/index.js';
+import type { LabelNode, LabelTree } from '../../src/labels/index.js';
 import type { GraphQLRequestError, JobTimeoutError, NetworkError, ProtocolError, ValidationError } from '../../src/client/errors.js';
 import {
-  buildLabelTree,
   isLabelkitError,
   validateAutoLabelInput,
   VERSION,
@@ -39,8 +40,6 @@ import {
   type LabelkitError,
   type AnyLabelkitError,
   type GraphQLErrorEntry,
-  type LabelNode,
-  type LabelTree,
   type ValidationProblem,
   type WaitOptions,
 } from '../../src/client/index.js';

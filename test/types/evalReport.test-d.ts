@@ -1,10 +1,10 @@
-// The public types of reading labels back (labelkit) and of the evaluation (labelkit-tools/eval):
+// The public types of reading labels back (labelkit/labels) and of the evaluation (labelkit-tools/eval):
 // what `labelkit eval --json` documents, pinned.
 import { describe, expectTypeOf, it } from 'vitest';
-import { readDocumentLabels, readLabelsOfDocuments } from '../../src/client/index.js';
-import type { TextCursor, TextLabel } from '../../src/client/index.js';
+import { readDocumentLabels, readLabelsOfDocuments } from '../../src/labels/index.js';
+import type { NotGold, TextCursor, TextLabel } from '../../src/labels/index.js';
 import { evaluateProject, scoreLabels } from '../../src/eval/index.js';
-import type { ConfidenceCurves, ConfusionCell, DocumentScore, EvalLabel, EvalReport, F1Intervals, LabelScore, MatchMode, MistakeKind, MistakeRow, NotGold, PrCurve, ReportComparison, SchemeName, SchemeReport, SchemeScore } from '../../src/eval/index.js';
+import type { ConfidenceCurves, ConfusionCell, DocumentScore, EvalLabel, EvalReport, F1Intervals, LabelScore, MatchMode, MistakeKind, MistakeRow, PrCurve, ReportComparison, SchemeName, SchemeReport, SchemeScore } from '../../src/eval/index.js';
 
 describe('reading labels back', () => {
   it('yields pages of TextLabel, and documents with their labels', () => {

@@ -2,8 +2,9 @@
 // documented, and a tree whose structure the caller reads but does not assign (its nodes and maps
 // are made by the tree on first use).
 import { describe, expectTypeOf, it } from 'vitest';
-import { buildLabelTree } from '../../src/client/index.js';
-import type { LabelItem, LabelNode, LabelSet, LabelTree } from '../../src/client/index.js';
+import type { LabelItem, LabelSet } from '../../src/client/index.js';
+import { buildLabelTree } from '../../src/labels/index.js';
+import type { LabelNode, LabelTree } from '../../src/labels/index.js';
 
 declare const set: LabelSet;
 

@@ -2,7 +2,8 @@
 // (`labelkit` resolves to the sources through tsconfig paths; `labelkit-tools/bulk` is
 // src/bulk/). If one stops compiling, fix the README too.
 import { describe, expectTypeOf, it } from 'vitest';
-import { buildLabelTree, clientCredentials, createLabelingClient, isLabelkitError, refreshingToken, startAutoLabel, waitForJobOrThrow, waitForJobs } from 'labelkit';
+import { clientCredentials, createLabelingClient, isLabelkitError, refreshingToken, startAutoLabel, waitForJobOrThrow, waitForJobs } from 'labelkit';
+import { buildLabelTree } from 'labelkit/labels';
 import type { AutoLabelInput, Job, JobOutcome, LabelSet, LabelingClient } from 'labelkit';
 import { GetCabinetDocument } from 'labelkit/documents';
 import { autoLabelMany, openFileJournal } from '../../src/bulk/index.js';

@@ -1,5 +1,6 @@
 import { createLabelingClient } from 'labelkit';
-import { compareReports, CopyNotFoundError, evaluateProject, MATCH_MODES, SCHEMES, ScoringError } from '../../../eval/index.js';
+import { compareReports, evaluateProject, MATCH_MODES, SCHEMES, ScoringError } from '../../../eval/index.js';
+import { CopyNotFoundError } from 'labelkit/labels';
 import type { EvalReport, MatchMode, MistakeRow, SchemeName } from '../../../eval/index.js';
 import { clientAuth, requireConnection, requireId } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';

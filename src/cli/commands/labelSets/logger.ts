@@ -1,6 +1,7 @@
 import pc from 'picocolors';
-import { buildLabelTree } from 'labelkit';
-import type { LabelNode, LabelSet, SchemaChangeEvent } from 'labelkit';
+import type { LabelSet, SchemaChangeEvent } from 'labelkit';
+import { buildLabelTree } from 'labelkit/labels';
+import type { LabelNode } from 'labelkit/labels';
 import type { Printer } from '../../io.js';
 import { drawTree } from '../../../shared/drawTree.js';
 import { coloured, terminalText } from '../../../shared/escape.js';

@@ -1,4 +1,4 @@
-import type { LabelRow } from '../../../eval/index.js';
+import type { LabelRow } from 'labelkit/labels';
 import { csvRow } from '../../../shared/escape.js';
 import type { Printer } from '../../io.js';
 

@@ -1,6 +1,6 @@
 import { createLabelingClient } from 'labelkit';
-import { listLabels } from '../../../eval/index.js';
-import type { LabelRow } from '../../../eval/index.js';
+import { listLabels } from 'labelkit/labels';
+import type { LabelRow } from 'labelkit/labels';
 import { clientAuth, requireConnection, requireId } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
 import type { ActionContext } from '../../runAction.js';

@@ -1,8 +1,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLabelingClient, readDocumentLabels, readLabelsOfDocuments } from '../../src/client/index.js';
-import type { LabelingClient, TextLabel } from '../../src/client/index.js';
+import { createLabelingClient } from '../../src/client/index.js';
+import type { LabelingClient } from '../../src/client/index.js';
+import { readDocumentLabels, readLabelsOfDocuments } from '../../src/labels/index.js';
+import type { TextLabel } from '../../src/labels/index.js';
 import { startMockClient } from '../support/mockServer.js';
 import type { MockServer } from '../support/mockServer.js';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildLabelTree } from '../../src/client/index.js';
 import { LabelHierarchyError } from '../../src/client/errors.js';
-import type { LabelItem, LabelNode, LabelSet } from '../../src/client/index.js';
+import type { LabelItem, LabelSet } from '../../src/client/index.js';
+import { buildLabelTree } from '../../src/labels/index.js';
+import type { LabelNode } from '../../src/labels/index.js';
 
 const item = (id: string, labelName: string, parentId: string | null = null): LabelItem => ({ id, labelName, parentId, color: null, desc: null });
 const set = (...labelItems: LabelItem[]): LabelSet => ({ id: 's1', index: 0, name: 'Entities', signature: null, labelItems });

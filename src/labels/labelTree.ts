@@ -1,6 +1,6 @@
+import { LabelHierarchyError } from 'labelkit';
+import type { LabelItem, LabelSet } from 'labelkit';
 import { labelItemProblems } from '../shared/labelItemRules.js';
-import { LabelHierarchyError } from './errors.js';
-import type { LabelItem, LabelSet } from './types.js';
 
 /** One label in its hierarchy (the same object however it is reached). */
 export interface LabelNode {
@@ -58,7 +58,7 @@ export interface LabelTree {
  * @param set - a label set from `getLabelSets`
  * @returns the tree: `roots`, each label's `children`, `byId`; the maps by name and path are
  * built on first read
- * @throws {@link LabelHierarchyError} listing every problem at once, in the words of the label-item
+ * @throws `LabelHierarchyError` (of `labelkit`, code `LABEL_SET`) listing every problem at once, in the words of the label-item
  * rules' one home (`labelItemProblems` of src/shared/labelItemRules.ts, blank text compared too):
  * duplicate ids, duplicate names (case-insensitive) under one parent, orphans (a `parentId` that
  * names no item of the set), labels their own parent, and each label of a cycle. It never loops,

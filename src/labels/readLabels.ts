@@ -1,11 +1,13 @@
-import { GetLabelsPaginatedDocument } from '../../generated/tags/graphql.js';
-import type { Requester } from './client.js';
+import { ProtocolError, ValidationError } from 'labelkit';
+import type { CallOptions, LabelingClient } from 'labelkit';
+import { GetLabelsPaginatedDocument } from 'labelkit/documents';
+import { MAX_GRAPHQL_INT } from '../shared/constants.js';
 import { isRecord } from '../shared/isRecord.js';
-import { ProtocolError, ValidationError } from './errors.js';
-import { MAX_GRAPHQL_INT, READ_AHEAD } from '../shared/constants.js';
-import { mapInOrder } from '../shared/mapInOrder.js';
-import type { CallOptions } from './executor.js';
-import { checkNumber, checkTimingOptions } from './validation.js';
+import { checkNumber, checkTimingOptions } from '../shared/problem.js';
+import { readAhead, READ_AHEAD } from './readAhead.js';
+
+/** What the reads take as their client: only its `request` is used. */
+export type Requester = Pick<LabelingClient, 'request'>;
 
 /** A place in a document: a character of a token of a line (`TextCursor`). */
 export interface TextCursor {
@@ -126,7 +128,7 @@ export interface ReadLabelsOfDocumentsOptions extends ReadLabelsOptions {
  */
 export async function* readLabelsOfDocuments(client: Requester, documentIds: readonly string[], options: ReadLabelsOfDocumentsOptions = {})
   : AsyncGenerator<{ documentId: string; labels: TextLabel[] }> {
-  const { onProgress, readAhead = READ_AHEAD, signal, ...readOptions } = options;
+  const { onProgress, readAhead: width = READ_AHEAD, signal, ...readOptions } = options;
   assertReadOptions(options);
   const readAll = async (documentId: string, inFlight: AbortSignal) => {
     const labels: TextLabel[] = [];
@@ -134,9 +136,23 @@ export async function* readLabelsOfDocuments(client: Requester, documentIds: rea
     return labels;
   };
   let done = 0;
-  for await (const labels of mapInOrder(documentIds, readAhead, readAll, signal)) {
+  for await (const labels of readAhead(documentIds, readAll, { width, signal })) {
     const documentId = documentIds[done++] as string;
     onProgress?.(done, documentIds.length);
     yield { documentId, labels };
   }
+}
+
+/**
+ * Every label of one document copy, read page by page (none for a copy that does not exist).
+ *
+ * @param client - the client
+ * @param documentId - the copy's id, or null for none
+ * @param options - as {@link readDocumentLabels}
+ * @returns the labels, in the service's order
+ */
+export async function readAllLabels(client: Requester, documentId: string | null, options: ReadLabelsOptions = {}): Promise<TextLabel[]> {
+  const labels: TextLabel[] = [];
+  if (documentId !== null) for await (const page of readDocumentLabels(client, documentId, options)) for (const l of page) labels.push(l);
+  return labels;
 }

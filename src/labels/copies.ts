@@ -1,8 +1,17 @@
+import { getLabelSets } from 'labelkit';
 import type { CallOptions, LabelingClient } from 'labelkit';
 import { GetProjectCabinetsDocument, GetProjectsFinalReportDocument } from 'labelkit/documents';
 import type { GetProjectCabinetsQuery } from 'labelkit/documents';
-import type { EvalLabel } from './types.js';
-import { getLabelSets } from 'labelkit';
+import type { Requester, TextLabel } from './readLabels.js';
+
+/** A label of a project's label sets: its item id, its set's index and its name. */
+export interface ProjectLabel {
+  /** The label item's id (`TagItem.id`, `TextLabel.l`). */
+  id: string;
+  /** The label set's index (`TextLabel.layer`). */
+  layer: number;
+  name: string;
+}
 
 /** One document of a project in both copies: the reviewer's (gold) and the labeler's (the model's). */
 export interface DocumentPair {
@@ -27,7 +36,7 @@ export interface ProjectCopies {
   /** The project's documents, by `originId`, in the reviewer copy's order. */
   documents: DocumentPair[];
   /** Every label of every label set: id, layer (the set's index) and name. */
-  labels: EvalLabel[];
+  labels: ProjectLabel[];
 }
 
 /** Why the copies to compare could not be chosen; `labelerEmails` lists the labelers the service knows. */
@@ -52,6 +61,19 @@ export class CopyNotFoundError extends Error {
 export type Cabinets = GetProjectCabinetsQuery['getProjectCabinets'];
 
 /**
+ * A project's cabinets: every labeler's copy and the reviewer's, each with its documents.
+ *
+ * @param client - the client (only its `request` is used)
+ * @param projectId - the project
+ * @param call - signal and time-out of the call
+ * @returns the cabinets, as `getProjectCabinets` answers
+ * @throws a labelkit error when the call fails
+ */
+export async function readCabinets(client: Requester, projectId: string, call: CallOptions = {}): Promise<Cabinets> {
+  return (await client.request(GetProjectCabinetsDocument, { projectId }, call)).getProjectCabinets;
+}
+
+/**
  * A project's cabinets, and the e-mail of the labeler behind each labeler copy.
  *
  * @param client - the client
@@ -60,8 +82,8 @@ export type Cabinets = GetProjectCabinetsQuery['getProjectCabinets'];
  * @returns the cabinets, cabinet id → e-mail (from `getProjectsFinalReport`), and the e-mails sorted
  */
 export async function projectCabinets(client: LabelingClient, projectId: string, call: CallOptions = {}): Promise<{ cabinets: Cabinets; emailOf: Map<string, string>; emails: string[] }> {
-  const [{ getProjectCabinets: cabinets }, { getProjectsFinalReport: reports }] = await Promise.all([
-    client.request(GetProjectCabinetsDocument, { projectId }, call),
+  const [cabinets, { getProjectsFinalReport: reports }] = await Promise.all([
+    readCabinets(client, projectId, call),
     client.request(GetProjectsFinalReportDocument, { projectIds: [projectId] }, call),
   ]);
   const emailOf = new Map<string, string>();
@@ -143,4 +165,22 @@ export async function findCopies(client: LabelingClient, projectId: string, opti
   const sets = await getLabelSets(client, labeler.id, call);
   const labels = sets.flatMap((set) => set.labelItems.map((item) => ({ id: item.id, layer: set.index, name: item.labelName })));
   return { projectId, reviewerCabinetId: reviewer.id, labelerCabinetId: labeler.id, labelerEmail: emailOf.get(labeler.id) ?? labelerEmail ?? null, documents, labels };
+}
+
+/** Why a label of the reviewer copy is not gold, or null when it is. */
+export type NotGold = 'conflict' | 'rejected' | 'deleted';
+
+/**
+ * Whether a label of the reviewer copy counts as gold.
+ *
+ * @param label - a label read with `readDocumentLabels`
+ * @returns null for gold, else why not: `deleted` (`deleted: true`), `conflict`
+ * (`labeledBy: CONFLICT`, a disagreement nobody settled) or `rejected` (a `rejectedByUserId`,
+ * the field the service's conflict records carry, or `rejected: true`)
+ */
+export function notGold(label: TextLabel): NotGold | null {
+  if (label.deleted === true) return 'deleted';
+  if (label.labeledBy === 'CONFLICT') return 'conflict';
+  if ((label.rejectedByUserId !== undefined && label.rejectedByUserId !== null) || label.rejected === true) return 'rejected';
+  return null;
 }
