@@ -20,7 +20,7 @@ const ASSUMED: Record<string, string> = {
   sets: "declare const sets: import('labelkit').LabelSet[];",
   jobIds: 'declare const jobIds: string[];',
   input: "declare const input: import('labelkit').AutoLabelInput;",
-  buildLabelTree: "import { buildLabelTree } from 'labelkit';",
+  buildLabelTree: "import { buildLabelTree } from 'labelkit/labels';",
 };
 
 /** The block with a declaration for each assumed name it uses but does not declare or import. */
