@@ -1,5 +1,5 @@
-import type { TextLabel } from 'labelkit';
-import { notGold } from '../eval/evaluateProject.js';
+import type { TextLabel } from 'labelkit/labels';
+import { notGold } from 'labelkit/labels';
 import type { Problem } from '../shared/problem.js';
 
 /**

@@ -2,10 +2,9 @@
 // flags, the manifest and its delta (rebuilt byte for byte), and the dataset card's layout.
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import type { TextLabel } from '../../src/client/index.js';
+import type { Cell, TextLabel } from '../../src/labels/index.js';
 import { createStratifier, datasetCard, deltaSlices, flattenDocument, keepLabels, parseDocumentIds, parseLabelNames, parseSplits, parseStatuses, quotas, splitOf } from '../../src/export/index.js';
 import type { ReleaseManifest } from '../../src/export/index.js';
-import type { Cell } from '../../src/eval/index.js';
 import { buildRelease, generatedDocuments, LABELS, makeDocument, OPTIONS, sha256 } from './releaseParts.js';
 import type { BuiltRelease } from './releaseParts.js';
 
