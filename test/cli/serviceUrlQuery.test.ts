@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLabelingClient, getCabinet } from '../../src/client/index.js';
 import { main } from '../../src/cli/main.js';
-import { argv, fakeIo } from './fakeIo.js';
+import { argv, fakeIo } from '../support/fakeIo.js';
 
 const KEY = 'SENTINEL-query-key-5e1d';
 const SHORT = 'q7z'; // shorter than any secret the redactor looks for in free text
