@@ -1,4 +1,4 @@
-import { isLabelkitError, startAutoLabel, ValidationError, waitForJob } from 'labelkit';
+import { isLabelkitError, startAutoLabel, ValidationError, waitForJobs } from 'labelkit';
 import type { AutoLabelInput, ErrorCode, Job, JobOutcome, JobSnapshot, LabelingClient } from 'labelkit';
 import { redact } from '../shared/redact.js';
 import { createMemoryJournal, replayJournal } from './journal.js';
@@ -264,24 +264,33 @@ async function runJournaledJobs(
     async function runProjects(): Promise<void> {
       for (const p of worklist) if (p.action === 'skip') settle(p.index, outcomeFromJournal(p, replay.projects.get(p.projectId)?.errors));
       for (const p of worklist) if (p.action === 'wait') wait(p.index, p.projectId, p.jobId!, true);
-      const queue = worklist.filter((p) => p.action === 'start');
+      // The projects to start, taken from `next` on (no shift: at 100,000 projects each shift moves the whole rest).
+      let queue = worklist.filter((p) => p.action === 'start');
+      let next = 0;
       // Workers sharing a journal begin at different places in the same list: each claims mostly
       // projects nobody else is after, and no worker waits for another. A lost claim means this
       // worker ran into another's part: it drops every project claimed meanwhile (one request) and
-      // goes on from another random place.
-      const scatter = () => queue.push(...queue.splice(0, Math.floor(Math.random() * queue.length)));
+      // goes on from another random place. (Slices and concat, never push(...): no spread of a
+      // long list overflows the stack.)
+      const scatter = () => {
+        const rest = queue.slice(next);
+        const cut = Math.floor(Math.random() * rest.length);
+        queue = rest.slice(cut).concat(rest.slice(0, cut));
+        next = 0;
+      };
       if (contents.shared) scatter();
       let pruning: Promise<void> | undefined;
       const prune = () =>
         (pruning ??= (async () => {
           const held = await journal.claims?.().catch(() => undefined);
           if (held) {
-            const kept = queue.filter((p) => (held.get(p.projectId)?.attempt ?? 0) < (p.attempt ?? 1));
-            for (const p of queue) {
+            const rest = queue.slice(next);
+            queue = rest.filter((p) => (held.get(p.projectId)?.attempt ?? 0) < (p.attempt ?? 1));
+            next = 0;
+            for (const p of rest) {
               const claim = held.get(p.projectId);
               if (claim && claim.attempt >= (p.attempt ?? 1)) settleLost(p, claim.worker);
             }
-            queue.splice(0, queue.length, ...kept);
           }
           scatter();
         })().finally(() => (pruning = undefined)));
@@ -290,7 +299,7 @@ async function runJournaledJobs(
         settle(p.index, { projectId: p.projectId, outcome: 'claimed-elsewhere', ...(worker && { worker }), error: { message }, fromJournal: false });
       };
       const worker = async () => {
-        for (let p = queue.shift(); p; p = queue.shift()) {
+        for (let p = queue[next++]; p; p = queue[next++]) {
           if (journalError) return;
           if (options.signal?.aborted) {
             settle(p.index, { projectId: p.projectId, outcome: 'interrupted', error: { code: 'ABORTED', message: 'not started: the run was interrupted first' }, fromJournal: false });
@@ -299,9 +308,9 @@ async function runJournaledJobs(
           await startOne(p, settleLost, contents.shared ? prune : undefined);
         }
       };
-      await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, Math.max(queue.length, 1)) }, worker));
+      await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, Math.max(queue.length - next, 1)) }, worker));
       if (journalError) return;
-      const own = Promise.all(toWait.map((w) => waitFor(w.index, w.projectId, w.jobId)));
+      const own = waitGroup(toWait);
       await (contents.shared && journal.refresh && options.wait !== false ? takeOverDeadWorkers(own) : own);
     }
 
@@ -351,45 +360,67 @@ async function runJournaledJobs(
       wait(p.index, p.projectId, job.id, false);
     }
 
-    /** Waits for one job and journals its outcome. Rejects never (see startOne). */
-    async function waitFor(index: number, projectId: string, jobId: string): Promise<void> {
-      if (journalError) return; // settled with what is known at the end
-      let result: JobOutcome;
+    /**
+     * Waits for a group of jobs with one registration (the client's shared poll asks about them
+     * in chunks, one round per interval), and journals each outcome as its job ends. Rejects
+     * never (see startOne).
+     */
+    async function waitGroup(entries: readonly { index: number; projectId: string; jobId: string }[]): Promise<void> {
+      if (journalError || entries.length === 0) return; // settled with what is known at the end
+      const byJob = new Map<string, { index: number; projectId: string; jobId: string }>();
+      for (const e of entries) byJob.set(e.jobId, e);
+      const ended = new Set<string>();
+      const appends: Promise<void>[] = [];
+      const finish = (e: { index: number; projectId: string; jobId: string }, result: JobOutcome) => {
+        if (ended.has(e.jobId)) return;
+        ended.add(e.jobId);
+        const errors = result.outcome === 'failed' ? firstLines(result.job).map((line) => redact(line, secrets)) : undefined;
+        appends.push(
+          journal.append({ type: 'outcome', at: now(), projectId: e.projectId, outcome: result.outcome, jobId: e.jobId, ...(errors && { errors }) }).catch(journalFailed),
+        );
+        // The job's end is known either way; the journal may still say `started` (a rerun waits again).
+        settle(e.index, { projectId: e.projectId, outcome: result.outcome, jobId: e.jobId, job: result.job, ...(errors && { errors }), fromJournal: false });
+      };
       const controller = new AbortController();
       if (options.signal?.aborted) controller.abort();
       waitControllers.add(controller);
       try {
-        result = await waitForJob(client, jobId, {
+        const jobIds = Array.from(byJob.keys());
+        const results = await waitForJobs(client, jobIds, {
           ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
           ...(options.notFoundGraceMs !== undefined && { notFoundGraceMs: options.notFoundGraceMs }),
           signal: controller.signal,
-          onProgress: (job) => emit({ event: 'progress', projectId, jobId, status: job.status, progress: job.progress }),
+          // A job that ends is journaled and told at once, not when the whole group has ended.
+          onProgress: (job) => {
+            const e = byJob.get(job.id);
+            if (!e || journalError) return;
+            emit({ event: 'progress', projectId: e.projectId, jobId: e.jobId, status: job.status, progress: job.progress });
+            if (job.status === 'DELIVERED') finish(e, { outcome: 'delivered', jobId: job.id, job });
+            else if (job.status === 'FAILED') finish(e, { outcome: 'failed', jobId: job.id, job, errors: job.errors });
+          },
         });
+        results.forEach((result, i) => !journalError && finish(byJob.get(jobIds[i]!)!, result));
       } catch (error) {
-        if (journalError) return;
-        // Stopped (Ctrl-C) or a non-transient failure (auth): the journal still says `started`.
-        const stopped = options.signal?.aborted === true;
-        const why = stopped ? { code: 'ABORTED' as const, message: `job ${jobId} started; the run was interrupted while waiting for it (it keeps running on the service)` } : errorOf(error, secrets);
-        settle(index, { projectId, outcome: 'interrupted', jobId, error: why, fromJournal: false });
-        return;
+        if (!journalError) {
+          // Stopped (Ctrl-C) or a non-transient failure (auth): the journal still says `started`.
+          const stopped = options.signal?.aborted === true;
+          for (const e of entries) {
+            if (ended.has(e.jobId)) continue;
+            const why = stopped ? { code: 'ABORTED' as const, message: `job ${e.jobId} started; the run was interrupted while waiting for it (it keeps running on the service)` } : errorOf(error, secrets);
+            settle(e.index, { projectId: e.projectId, outcome: 'interrupted', jobId: e.jobId, error: why, fromJournal: false });
+          }
+        }
       } finally {
         waitControllers.delete(controller);
       }
-      const errors = result.outcome === 'failed' ? firstLines(result.job).map((e) => redact(e, secrets)) : undefined;
-      try {
-        await journal.append({ type: 'outcome', at: now(), projectId, outcome: result.outcome, jobId, ...(errors && { errors }) });
-      } catch (error) {
-        journalFailed(error);
-      }
-      // The job's end is known either way; the journal may still say `started` (a rerun waits again).
-      settle(index, { projectId, outcome: result.outcome, jobId, job: result.job, ...(errors && { errors }), fromJournal: false });
+      await Promise.all(appends);
     }
 
     /**
      * While this run waits for its own jobs, and once more after: every heartbeat, reads the
      * journal again and waits for the started jobs (of this run's projects) of workers that died.
      * Waiting is only reading: a worker taken for dead that still runs makes two readers of one
-     * job, never a second job. `own` and every adopted wait never reject (see waitFor).
+     * job, never a second job. `own` and every adopted wait never reject (see waitGroup).
      */
     async function takeOverDeadWorkers(own: Promise<unknown>): Promise<void> {
       const everyMs = contents.shared!.heartbeatMs;
@@ -403,7 +434,7 @@ async function runJournaledJobs(
         clearTimeout(timer);
         if (options.signal?.aborted || journalError) break;
         const fresh = await journal.refresh!().catch(() => undefined);
-        let found = 0;
+        const found: { index: number; projectId: string; jobId: string }[] = [];
         if (fresh) {
           const live = liveWorkers(fresh);
           for (const [projectId, s] of replayJournal(fresh.records).projects) {
@@ -411,11 +442,11 @@ async function runJournaledJobs(
             if (index === undefined || waited.has(projectId) || s.state !== 'started' || !s.jobId) continue;
             if (s.worker === me || (s.worker !== undefined && live.has(s.worker))) continue;
             waited.add(projectId);
-            found++;
-            adopted.push(waitFor(index, projectId, s.jobId));
+            found.push({ index, projectId, jobId: s.jobId });
           }
         }
-        if (ownDone && found === 0) break;
+        if (found.length > 0) adopted.push(waitGroup(found));
+        if (ownDone && found.length === 0) break;
         if (ownDone) await Promise.all(adopted);
       }
       await Promise.all([ownEnded, ...adopted]);

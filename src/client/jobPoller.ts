@@ -1,7 +1,7 @@
 import { NetworkError } from './errors.js';
 import { isTransientError } from './toLabelkitError.js';
 import type { Job, JobOutcome } from './types.js';
-import { DEFAULT_JOB_TIMEOUT_MS, MAX_TIMER_MS } from '../shared/constants.js';
+import { DEFAULT_JOB_TIMEOUT_MS, JOB_POLL_CHUNK, MAX_TIMER_MS } from '../shared/constants.js';
 
 /** Options of one wait (see `LabelingClient.waitForJob`). */
 export interface WaitOptions {
@@ -78,8 +78,31 @@ export function createJobPoller(fetchJobs: (ids: string[], signal: AbortSignal) 
   let timer: ReturnType<typeof setTimeout> | undefined;
   let inFlight: AbortController | undefined;
   let closed = false;
+  // How many current waiters ask for each interval (usually one value): adding or ending a wait
+  // costs no scan of every waiter, so registering 100,000 waits is linear, not quadratic.
+  const asked = { intervalMs: new Map<number, number>(), maxIntervalMs: new Map<number, number>() };
+  const count = (waiter: Waiter, by: 1 | -1) => {
+    for (const key of ['intervalMs', 'maxIntervalMs'] as const) {
+      const n = (asked[key].get(waiter[key]) ?? 0) + by;
+      if (n > 0) asked[key].set(waiter[key], n);
+      else asked[key].delete(waiter[key]);
+    }
+  };
+  const addWaiter = (waiter: Waiter) => {
+    if (waiters.has(waiter)) return;
+    waiters.add(waiter);
+    count(waiter, 1);
+  };
+  const removeWaiter = (waiter: Waiter) => {
+    if (waiters.delete(waiter)) count(waiter, -1);
+  };
   /** A bound of the shared request's interval: the shortest any current waiter asks for (the client's without waiters). */
-  const bound = (key: 'intervalMs' | 'maxIntervalMs') => (waiters.size === 0 ? { intervalMs, maxIntervalMs }[key] : [...waiters].reduce((least, waiter) => Math.min(least, waiter[key]), Infinity));
+  const bound = (key: 'intervalMs' | 'maxIntervalMs') => {
+    if (waiters.size === 0) return { intervalMs, maxIntervalMs }[key];
+    let least = Infinity;
+    for (const ms of asked[key].keys()) least = Math.min(least, ms);
+    return least;
+  };
   const failAll = (error: unknown) => [...waiters].forEach((waiter) => waiter.settle(asError(error)));
   const schedule = (ms: number) => {
     clearTimeout(timer);
@@ -105,7 +128,7 @@ export function createJobPoller(fetchJobs: (ids: string[], signal: AbortSignal) 
       const end = (error?: Error) => {
         clearTimeout(waitTimer);
         signal?.removeEventListener('abort', onAbort);
-        for (const waiter of group) waiters.delete(waiter);
+        for (const waiter of group) removeWaiter(waiter);
         group.clear();
         if (waiters.size === 0) clearTimeout(timer);
         if (error) reject(error);
@@ -119,14 +142,14 @@ export function createJobPoller(fetchJobs: (ids: string[], signal: AbortSignal) 
       jobIds.forEach((jobId, index) => {
         const settle = (result: JobOutcome | Error) => {
           if (!group.delete(waiter)) return;
-          waiters.delete(waiter);
+          removeWaiter(waiter);
           if (result instanceof Error) return end(result);
           outcomes[index] = result;
           if (group.size === 0) end();
         };
         const waiter: Waiter = { jobId, last: null, graceMs, intervalMs: waitInterval, maxIntervalMs: waitMax, onProgress, settle };
         group.add(waiter);
-        waiters.add(waiter);
+        addWaiter(waiter);
       });
       signal?.addEventListener('abort', onAbort, { once: true });
       // New waiters are asked about at once; those added in the same turn share that request.
@@ -137,18 +160,26 @@ export function createJobPoller(fetchJobs: (ids: string[], signal: AbortSignal) 
 
   async function tick(): Promise<void> {
     if (waiters.size === 0) return;
-    const ids = [...new Set([...waiters].map((w) => w.jobId))];
+    const ids = [...new Set(Array.from(waiters, (w) => w.jobId))];
+    // In chunks of JOB_POLL_CHUNK ids, one after another: each request stays far within the
+    // service's request size limit however many jobs are waited for.
+    const byId = new Map<string, Job | null>();
     inFlight = new AbortController();
-    const read = await fetchJobs(ids, inFlight.signal).then((jobs) => ({ jobs }), (error: unknown) => ({ error }));
+    let failure: { error: unknown } | undefined;
+    for (const chunk of chunks(ids)) {
+      if (failure || closed) break;
+      const read = await fetchJobs(chunk, inFlight.signal).then((jobs) => ({ jobs }), (error: unknown) => ({ error }));
+      if ('error' in read) failure = read;
+      else for (let i = 0; i < chunk.length; i++) byId.set(chunk[i]!, read.jobs[i] ?? null);
+    }
     inFlight = undefined;
     if (closed) return;
-    if ('error' in read) {
-      if (!isTransientError(read.error)) return failAll(read.error);
-      delay = Math.max(Math.min(delay * 2, bound('maxIntervalMs')), (read.error as NetworkError).retryAfterMs ?? 0);
+    if (failure) {
+      if (!isTransientError(failure.error)) return failAll(failure.error);
+      delay = Math.max(Math.min(delay * 2, bound('maxIntervalMs')), (failure.error as NetworkError).retryAfterMs ?? 0);
       return schedule(delay);
     }
     // Hands each waiter its job.
-    const byId = new Map(ids.map((id, i) => [id, read.jobs[i] ?? null]));
     let changed = false;
     const now = Date.now();
     for (const waiter of [...waiters]) {
@@ -185,6 +216,26 @@ export function createJobPoller(fetchJobs: (ids: string[], signal: AbortSignal) 
     for (const waiter of [...waiters]) waiter.settle(aborted(`the client was closed while waiting for job ${waiter.jobId}`));
   }
   return { waitAll, close };
+}
+
+/** Job ids in runs of at most {@link JOB_POLL_CHUNK} ids and bytes (an id longer than that alone). */
+function chunks(ids: readonly string[]): string[][] {
+  const out: string[][] = [];
+  let chunk: string[] = [];
+  let bytes = 0;
+  for (const id of ids) {
+    // An id's bytes in the request: its UTF-8 length at most 3 per UTF-16 unit, quotes and a comma.
+    const size = id.length * 3 + 3;
+    if (chunk.length > 0 && (chunk.length === JOB_POLL_CHUNK.ids || bytes + size > JOB_POLL_CHUNK.bytes)) {
+      out.push(chunk);
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(id);
+    bytes += size;
+  }
+  if (chunk.length > 0) out.push(chunk);
+  return out;
 }
 
 const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));

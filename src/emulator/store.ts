@@ -60,6 +60,8 @@ export class EmulatorStore {
   /** Scratch of {@link EmulatorStore.setBatchLabels}: 1 for each line of the batch the answer set. */
   private answeredLines = new Uint8Array(0);
   private labelSetCounter = 0;
+  /** Which projects use each label set id (kept by {@link EmulatorStore.putProject}): a new id or a lookup costs no scan of every project. */
+  private readonly labelSetOwners = new Map<string, Set<string>>();
 
   /** Every project, by id. */
   get projects(): ReadonlyMap<string, StoredProject> {
@@ -87,7 +89,7 @@ export class EmulatorStore {
   addProject(input: ProjectInput): StoredProject {
     const { project, review, problems } = this.checkProject(input);
     if (!project) throw new EmulatorDataError(`project ${JSON.stringify((input as Partial<ProjectInput> | undefined)?.id ?? null)}`, problems);
-    this.projectMap.set(project.id, project);
+    this.putProject(project);
     this.copies.delete(project.id);
     for (const [documentId, labels] of review ?? []) this.writeReviewLabels(project, this.documentOf(project.id, documentId)!, labels);
     return project;
@@ -643,7 +645,10 @@ export class EmulatorStore {
 
   private labelSetOrThrow(id: string): { project: StoredProject; set: StoredLabelSet } {
     const found: { project: StoredProject; set: StoredLabelSet }[] = [];
-    for (const project of this.projectMap.values()) for (const set of project.labelSets) if (set.id === id) found.push({ project, set });
+    for (const projectId of this.labelSetOwners.get(id) ?? []) {
+      const project = this.projectMap.get(projectId);
+      for (const set of project?.labelSets ?? []) if (set.id === id) found.push({ project: project!, set });
+    }
     if (found.length === 0) throw new LabelSetWriteRefusedError('NOT_FOUND', `no label set has the id "${id}"`);
     if (found.length > 1) {
       const where = found.map((f) => `"${f.project.id}"`).join(', ');
@@ -654,12 +659,25 @@ export class EmulatorStore {
 
   /** A numeric-text label set id that no project uses (nor `reserved`). */
   private newLabelSetId(reserved: ReadonlySet<string> = new Set()): string {
-    const used = new Set(reserved);
-    for (const project of this.projectMap.values()) for (const set of project.labelSets) used.add(set.id);
     let id: string;
     do id = String(++this.labelSetCounter);
-    while (used.has(id));
+    while (reserved.has(id) || this.labelSetOwners.has(id));
     return id;
+  }
+
+  /** Stores a project (new, or with new label sets) and keeps the index of label set ids in step. */
+  private putProject(project: StoredProject): void {
+    for (const set of this.projectMap.get(project.id)?.labelSets ?? []) {
+      const owners = this.labelSetOwners.get(set.id);
+      owners?.delete(project.id);
+      if (owners?.size === 0) this.labelSetOwners.delete(set.id);
+    }
+    this.projectMap.set(project.id, project);
+    for (const set of project.labelSets) {
+      const owners = this.labelSetOwners.get(set.id) ?? new Set<string>();
+      owners.add(project.id);
+      this.labelSetOwners.set(set.id, owners);
+    }
   }
 
   /**
@@ -667,7 +685,7 @@ export class EmulatorStore {
    * removed label items from every copy, and lets the copies bind names to the sets as they are now.
    */
   private setLabelSets(project: StoredProject, labelSets: StoredLabelSet[], removedItems: readonly string[]): void {
-    this.projectMap.set(project.id, { ...project, labelSets: [...labelSets].sort((a, b) => a.index - b.index) });
+    this.putProject({ ...project, labelSets: [...labelSets].sort((a, b) => a.index - b.index) });
     const gone = new Set(removedItems);
     for (const copy of this.copies.get(project.id)?.all() ?? []) {
       if (gone.size > 0) {

@@ -71,6 +71,18 @@ export const MAX_LABEL_SETS = 5;
 export const MAX_BODY_BYTES = 1_048_576;
 
 /**
+ * The most job ids in one `getJobs` request of the shared job poll, and the most bytes of ids (a
+ * quarter of {@link MAX_BODY_BYTES}): more waits are asked about in several requests per tick. A
+ * poll of every id at once passed the emulator's 1 MiB limit near 96,000 jobs.
+ *
+ * @example
+ * ```ts
+ * if (chunk.length === JOB_POLL_CHUNK.ids || bytes + id.length > JOB_POLL_CHUNK.bytes) chunks.push((chunk = []));
+ * ```
+ */
+export const JOB_POLL_CHUNK = { ids: 2_000, bytes: MAX_BODY_BYTES / 4 } as const;
+
+/**
  * The heartbeats a worker of a shared (PostgreSQL) journal may choose, in ms: 50 ms to 10 minutes.
  * The journal's `heartbeatMs` and the CLI's `--heartbeat` both check against it.
  *

@@ -126,7 +126,9 @@ export async function createManyProgress(io: Io, printer: Printer, options: { js
 }
 
 function table(rows: string[][]): string[] {
-  const widths = rows[0]!.map((_, c) => Math.min(40, Math.max(...rows.map((r) => r[c]!.length))));
+  // Loops, not Math.max(...column): a spread over 150,000 rows overflows the stack.
+  const widths = rows[0]!.map(() => 0);
+  for (const r of rows) r.forEach((cell, c) => (widths[c] = Math.min(40, Math.max(widths[c]!, cell.length))));
   return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  ').trimEnd());
 }
 
@@ -156,10 +158,11 @@ export function printManySummary(printer: Printer, run: AutoLabelManyRun, json: 
   }
   if (run.dryRun) {
     printer.err(`labelkit: dry run, nothing was sent${run.journal ? ` and ${run.journal} was only read` : ''}. The plan:`);
-    for (const line of table([['PROJECT', 'ACTION', 'JOB', 'WHY'], ...run.worklist.map((p) => [p.projectId, p.action, p.jobId ?? '-', inFlagTerms(p.reason, AUTO_LABEL_OPTIONS)])])) printer.out(line);
+    const rows = [['PROJECT', 'ACTION', 'JOB', 'WHY']].concat(run.worklist.map((p) => [p.projectId, p.action, p.jobId ?? '-', inFlagTerms(p.reason, AUTO_LABEL_OPTIONS)]));
+    for (const line of table(rows)) printer.out(line);
   } else {
     const rows = run.outcomes.map((o) => [o.projectId, o.jobId ?? '-', o.outcome + (o.fromJournal ? ' (journal)' : ''), detail(o)]);
-    for (const line of table([['PROJECT', 'JOB', 'OUTCOME', 'LABELS/ERRORS'], ...rows])) printer.out(line);
+    for (const line of table([['PROJECT', 'JOB', 'OUTCOME', 'LABELS/ERRORS']].concat(rows))) printer.out(line);
   }
   const summary = [...tally].map(([k, n]) => `${n} ${k}`).join(', ');
   printer.err(`labelkit: ${items.length} project${items.length === 1 ? '' : 's'}: ${summary}`);
