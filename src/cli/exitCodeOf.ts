@@ -2,7 +2,8 @@ import { isLabelkitError } from 'labelkit';
 import { EXIT } from './exitCodes.js';
 import type { ExitCode } from './exitCodes.js';
 import { isLabelSetsAsCodeError } from '../labelSets/errors.js';
-import { WaitInterrupted } from './interrupted.js';
+import { FileWriteError } from '../shared/fileWrites.js';
+import { Interrupted } from './interrupted.js';
 import { JournalFailure } from './journalFailure.js';
 import { CliUsageError } from './usageError.js';
 
@@ -10,7 +11,8 @@ import { CliUsageError } from './usageError.js';
  * Maps any error to the exit code of the `labelkit` command.
  *
  * @param error - anything a command threw
- * @returns the exit code: by the labelkit error's `code`, 2 for a {@link CliUsageError}, by the
+ * @returns the exit code: by the labelkit error's `code`, 2 for a {@link CliUsageError}, 130 for
+ * an {@link Interrupted} command, 4 for a file that could not be written (`FileWriteError`), by the
  * journal failure's cause's, by the
  * label-set workflow's `code` (file, plan, destructive: 2; changed since the plan: 10; a failed
  * write: its cause's), else 1
@@ -24,7 +26,9 @@ import { CliUsageError } from './usageError.js';
  */
 export function exitCodeOf(error: unknown): ExitCode {
   if (error instanceof CliUsageError) return EXIT.usage;
-  if (error instanceof WaitInterrupted) return EXIT.interrupted;
+  if (error instanceof Interrupted) return EXIT.interrupted;
+  // A file that could not be written (a full disk): the environment failed, as for the network.
+  if (error instanceof FileWriteError) return EXIT.network;
   // A many-project run's journal: the code of what failed (4 unreachable, 3 login refused).
   if (error instanceof JournalFailure) return exitCodeOf(error.cause);
   if (isLabelSetsAsCodeError(error)) {

@@ -3,7 +3,8 @@ import { isLabelkitError } from 'labelkit';
 import type { LabelkitError } from 'labelkit';
 import type { ConnectionSources } from './connection.js';
 import type { Printer } from './io.js';
-import { WaitInterrupted } from './interrupted.js';
+import { FileWriteError } from '../shared/fileWrites.js';
+import { Interrupted, WaitInterrupted } from './interrupted.js';
 import { JournalFailure } from './journalFailure.js';
 import { inFlagTerms } from './optionFlags.js';
 import type { OptionFlags } from './optionFlags.js';
@@ -116,6 +117,12 @@ export function reportError(error: unknown, printer: Printer, options: { verbose
     const again = error.jobIds.length > 0 ? ` (hint: labelkit jobs ${error.jobIds.join(' ')} --wait waits again)` : '';
     printer.err(`labelkit: ${error.message}${again}`);
     return;
+  } else if (error instanceof Interrupted) {
+    printer.err(own`labelkit: ${error.message}`);
+    return;
+  } else if (error instanceof FileWriteError) {
+    // Names the file (the user's own path) and what the file system said.
+    printer.err(own`labelkit: ${error.message}`);
   } else if (error instanceof JournalFailure) {
     // The journal's message names it (a database URL without its password); the hint its flag.
     printer.err(own`labelkit: ${error.message} (hint: ${ownWords(error.hint)})`);

@@ -1,10 +1,11 @@
 /** What an {@link ExportError} is about. */
-export type ExportErrorCode = 'FORMAT' | 'LAYER' | 'OUT' | 'RESUME';
+export type ExportErrorCode = 'FORMAT' | 'LAYER' | 'OUT' | 'LOCKED' | 'RESUME';
 
 /**
  * An export that cannot be done as asked: a format that does not exist or cannot hold a label or
- * token, a label set that is not there, an output that cannot be written, or a resume with other
- * flags than the export it would go on from.
+ * token, a label set that is not there, an output that cannot be written or that another export
+ * writes (`LOCKED`), or a resume with other flags than the export it would go on from, or from a
+ * checkpoint or partial file that does not prove itself (`RESUME`).
  *
  * @remarks `field` is the CLI flag at fault (`--format`, `--layer`, `--out`); the CLI prints it as a
  * usage problem (exit 2). Thrown before anything is written, except `FORMAT` for a token that
@@ -23,5 +24,30 @@ export class ExportError extends Error {
     message: string,
   ) {
     super(message);
+  }
+}
+
+/**
+ * An export stopped by its signal (Ctrl-C): what was written is checkpointed, and the same call
+ * goes on from there.
+ *
+ * @remarks The CLI prints the message and exits 130.
+ */
+export class ExportInterrupted extends Error {
+  override name = 'ExportInterrupted';
+  /**
+   * @param documents - the documents written (all of them checkpointed); null when it stopped before the documents were planned
+   * @param total - the documents planned (the projects, when it stopped before)
+   */
+  constructor(
+    readonly documents: number | null,
+    readonly total: number,
+  ) {
+    const n = (count: number) => count.toLocaleString('en');
+    super(
+      documents === null
+        ? 'interrupted before anything was written; run the same command to start again'
+        : `interrupted at document ${n(documents)} of ${n(total)}; run the same command to resume`,
+    );
   }
 }

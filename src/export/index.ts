@@ -13,7 +13,7 @@ export type { ExportCopyOptions, ExportDocumentsOptions, ExportPlan, ExportReadO
 export { flattenDocument, labelDepths, StrictExportError } from './flattenDocument.js';
 export type { FlattenOptions } from './flattenDocument.js';
 export { CONLL_DOCSTART, formatDocument, tagList, unwritable } from './formats.js';
-export { ExportError } from './errors.js';
+export { ExportError, ExportInterrupted } from './errors.js';
 export type { ExportErrorCode } from './errors.js';
 export { outputProblem, writeExport } from './writeExport.js';
 export type { ExportSummary, WriteExportOptions } from './writeExport.js';

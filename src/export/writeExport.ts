@@ -1,11 +1,18 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { access, constants, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import type { Hash } from 'node:crypto';
+import { constants } from 'node:fs';
+import { access, lstat, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
-import { basename, dirname, resolve } from 'node:path';
+import { hostname } from 'node:os';
+import { dirname, resolve } from 'node:path';
 import type { LabelingClient } from 'labelkit';
 import { errorCode } from '../shared/classify.js';
-import { ExportError } from './errors.js';
+import { FileLockHeld, FileWriteError, openExclusive, openNoFollow, syncFolder, takeFileLock, writeFileAtomically } from '../shared/fileWrites.js';
+import type { FileLock } from '../shared/fileWrites.js';
+import { isRecord } from '../shared/isRecord.js';
+import { checkpointProblems, sealCheckpoint } from './checkpoint.js';
+import type { Checkpoint, Progress } from './checkpoint.js';
+import { ExportError, ExportInterrupted } from './errors.js';
 import { exportDocuments, planExport } from './exportDocuments.js';
 import type { ExportReadOptions } from './exportDocuments.js';
 import { StrictExportError } from './flattenDocument.js';
@@ -59,48 +66,9 @@ export interface ExportSummary {
   resumedAt: number | null;
 }
 
-/** What the checkpoint holds between documents (all of it but the file's bytes). */
-interface Progress {
-  documents: number;
-  bytes: number;
-  lines: number;
-  tokens: number;
-  spans: Record<string, number>;
-  leftOut: LeftOut;
-}
-
-/** The checkpoint file beside the partial output. */
-interface Checkpoint {
-  checkpoint: 1;
-  identity: Record<string, unknown>;
-  /** A digest of the documents and tags planned: the project must be the same to go on. */
-  planned: string;
-  progress: Progress;
-  /** Set once the output is complete, just before it is renamed into place. */
-  summary?: ExportSummary;
-}
-
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
-/** Writes a small file durably and atomically: a temporary file, fsync, rename. */
-async function writeDurably(path: string, text: string): Promise<void> {
-  const temporary = `${path}.tmp`;
-  const handle = await open(temporary, 'w');
-  try {
-    await handle.writeFile(text);
-    await handle.datasync();
-  } finally {
-    await handle.close();
-  }
-  await rename(temporary, path);
-}
-
-/** Makes a rename in `dir` durable (where the platform allows opening a folder). */
-async function syncFolder(dir: string): Promise<void> {
-  const handle = await open(dir, 'r').catch(() => undefined);
-  await handle?.sync().catch(() => undefined);
-  await handle?.close();
-}
+/** Said when a write of the export fails (a full disk). */
+const KEPT = 'what was written so far is kept: run the same command to go on once that is fixed';
 
 /**
  * Why an export cannot be written to `out`, or undefined: its folder missing, not a folder or not
@@ -125,34 +93,79 @@ function differences(saved: Record<string, unknown>, now: Record<string, unknown
   return [...keys].filter((k) => JSON.stringify(saved[k]) !== JSON.stringify(now[k])).map((k) => `${k} was ${JSON.stringify(saved[k]) ?? 'unset'}, now ${JSON.stringify(now[k]) ?? 'unset'}`);
 }
 
-/** Reads the SHA-256 of a file's first `bytes` bytes into `hash`. */
-async function hashPrefix(path: string, bytes: number, hash: ReturnType<typeof createHash>): Promise<void> {
-  if (bytes === 0) return;
-  for await (const chunk of createReadStream(path, { start: 0, end: bytes - 1 })) hash.update(chunk as Buffer);
+/** Reads a file's first `bytes` bytes through its open handle into `hash`. */
+async function hashFrom(handle: FileHandle, bytes: number, hash: Hash): Promise<void> {
+  const buffer = Buffer.allocUnsafe(Math.min(bytes, 1 << 20));
+  for (let at = 0; at < bytes; ) {
+    const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, bytes - at), at);
+    if (bytesRead === 0) break;
+    hash.update(buffer.subarray(0, bytesRead));
+    at += bytesRead;
+  }
+}
+
+/** The SHA-256 of a whole file (never through a symbolic link), and its size; undefined when it is not a plain file. */
+async function fileDigest(path: string): Promise<{ sha256: string; bytes: number } | undefined> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => undefined);
+  if (!handle) return undefined;
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) return undefined;
+    const hash = createHash('sha256');
+    await hashFrom(handle, info.size, hash);
+    return { sha256: hash.digest('hex'), bytes: info.size };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Takes `<out>.lock`, or says who holds it. */
+async function lockOutput(out: string): Promise<FileLock> {
+  const lockPath = `${out}.lock`;
+  try {
+    return await takeFileLock(lockPath);
+  } catch (error) {
+    if (!(error instanceof FileLockHeld)) throw new FileWriteError(lockPath, error);
+    const { pid, host } = error.holder;
+    if (Number.isNaN(pid)) throw new ExportError('LOCKED', '--out', `${lockPath} names no process (edited?): delete it once you know no export writes ${out}`);
+    if (error.otherHost) {
+      throw new ExportError('LOCKED', '--out', `${out} is being written by another export, process ${pid} on the host ${host} (lock ${lockPath}); whether it still runs cannot be told from ${hostname()}: wait for it to end, or delete ${lockPath} once you know it does not run`);
+    }
+    throw new ExportError('LOCKED', '--out', `${out} is being written by another export, process ${pid} (lock ${lockPath}): wait for it to end`);
+  }
 }
 
 /**
  * Exports one copy of one or more projects to a file in a training format: streamed, atomic and
- * resumable.
+ * resumable, one writer at a time.
  *
  * @param client - the client
  * @param projectIds - the projects, in the file's order
  * @param options - `format`, `out`, the copy (`labelerEmail`, default the reviewer copy),
  * `layer` (default 0), `strict`, `readAhead`, `onProgress`, `identity`, signal and time-out
  * @returns the summary (documents, lines, tokens, spans per label, what was left out and why, the
- * output's SHA-256)
+ * SHA-256 of the file's bytes as they are on disk)
  * @throws {@link ExportError} before anything is written: a format that does not exist, an output
- * that cannot be written, a label set not there, a resume with other flags or of a changed
- * project; `CopyNotFoundError` when a project has no such copy; `StrictExportError` under
- * `strict` (the partial output is then removed); a labelkit error when a call fails (the partial
- * output and its checkpoint stay, to go on from)
- * @remarks Documents are written as they are read, in order, to `<out>.partial`; every
- * `checkpointMs` the partial file is fsynced and `<out>.checkpoint` records its length, the
- * documents written and the counts so far (written to a temporary file, fsynced, renamed).
- * Killed at any moment, a run with the same flags truncates the partial file to the
- * checkpoint's length and goes on from the next document; the result has the same bytes as a run
- * never interrupted. At the end the partial file is renamed to `out` (and for `jsonl` the tag
- * list is written to `<out>.labels.json` first) and the checkpoint removed.
+ * that cannot be written, `LOCKED` when another export writes `out`, a label set not there,
+ * `RESUME` for a resume with other flags, of a changed project, or from a checkpoint or partial
+ * file that does not prove itself; `CopyNotFoundError` when a project has no such copy;
+ * `StrictExportError` under `strict` (the partial output is then removed);
+ * {@link ExportInterrupted} when `signal` aborts (what was written is checkpointed);
+ * `FileWriteError` when the disk is full (what was written is kept); a labelkit error when a call
+ * fails (the partial output and its checkpoint stay, to go on from)
+ * @remarks The export holds `<out>.lock` (its process id and host) while it runs: a second export
+ * to the same file is refused; a lock left by a process that no longer runs is taken over.
+ * Documents are written as they are read, in order, to `<out>.partial` (created exclusively);
+ * every `checkpointMs` the partial file is fsynced and `<out>.checkpoint` records its length, the
+ * SHA-256 of those bytes, the documents written and the counts so far, sealed by a digest of it
+ * all (written to a temporary file created exclusively, fsynced, renamed). Killed at any moment, a
+ * run with the same flags checks the checkpoint (every field, the seal) and the partial file (a
+ * plain file, not a link, whose first bytes have the checkpoint's digest), truncates the partial
+ * file to the checkpoint's length and goes on from the next document; the result has the same
+ * bytes as a run never interrupted. Anything that does not prove itself is refused, never
+ * resumed. At the end the partial file is read back and its digest is the summary's; it is
+ * renamed to `out` (for `jsonl` the tag list is written to `<out>.labels.json` first) and the
+ * checkpoint removed.
  * @example
  * ```ts
  * const summary = await writeExport(client, ['demo-project'], { format: 'conll', out: 'gold.conll' });
@@ -160,61 +173,130 @@ async function hashPrefix(path: string, bytes: number, hash: ReturnType<typeof c
  * ```
  */
 export async function writeExport(client: LabelingClient, projectIds: readonly string[], options: WriteExportOptions): Promise<ExportSummary> {
-  const { format, identity: extra = {}, checkpointMs = 200, onProgress, ...read } = options;
-  if (!EXPORT_FORMATS.includes(format)) throw new ExportError('FORMAT', '--format', `must be ${EXPORT_FORMATS.join(', ')}`);
+  if (!EXPORT_FORMATS.includes(options.format)) throw new ExportError('FORMAT', '--format', `must be ${EXPORT_FORMATS.join(', ')}`);
   const out = resolve(options.out);
   const unwritable = await outputProblem(out);
   if (unwritable) throw new ExportError('OUT', '--out', unwritable);
-  const plan = await planExport(client, projectIds, { ...read, format });
+  const lock = await lockOutput(out);
+  try {
+    return await writeLocked(client, projectIds, options, out);
+  } finally {
+    await lock.release();
+  }
+}
+
+async function writeLocked(client: LabelingClient, projectIds: readonly string[], options: WriteExportOptions, out: string): Promise<ExportSummary> {
+  const { format, identity: extra = {}, checkpointMs = 200, onProgress, ...read } = options;
+  const interrupted = () => read.signal?.aborted === true;
+  const plan = await planExport(client, projectIds, { ...read, format }).catch((error: unknown) => {
+    throw interrupted() ? new ExportInterrupted(null, projectIds.length) : error;
+  });
   const strict = read.strict === true;
   const partial = `${out}.partial`;
   const checkpointPath = `${out}.checkpoint`;
+  const checkpointTemporary = `${checkpointPath}.tmp`;
   const tagsFile = format === 'jsonl' ? `${out}.labels.json` : null;
   const identity: Record<string, unknown> = { format, copy: plan.copy, layer: plan.layer, strict, projects: [...projectIds], ...extra };
   const planned = sha256(JSON.stringify([plan.tags, plan.documents.map((d) => [d.project, d.documentId])]));
   const tagIndex = new Map(plan.tags.map((t, i) => [t, i]));
+  const total = plan.documents.length;
+  const summaryOf = (progress: Progress, digest: string, resumedAt: number | null): ExportSummary => ({
+    version: 1,
+    format,
+    out,
+    tagsFile,
+    projects: [...projectIds],
+    copy: plan.copy,
+    layer: plan.layer,
+    strict,
+    documents: progress.documents,
+    lines: progress.lines,
+    tokens: progress.tokens,
+    spans: progress.spans,
+    leftOut: progress.leftOut,
+    tags: plan.tags,
+    bytes: progress.bytes,
+    sha256: digest,
+    resumedAt,
+  });
+  const refuse = (why: string) => new ExportError('RESUME', '--out', `cannot go on from the unfinished export of ${out}: ${why}; delete ${partial} and ${checkpointPath} to start over`);
+  const cleanUp = () => Promise.all([rm(checkpointPath, { force: true }), rm(checkpointTemporary, { force: true })]);
 
   let progress: Progress = { documents: 0, bytes: 0, lines: 0, tokens: 0, spans: Object.fromEntries(plan.labels.map((l) => [l, 0])), leftOut: noneLeftOut() };
   let resumedAt: number | null = null;
   const hash = createHash('sha256');
-  const saved = await readFile(checkpointPath, 'utf8').then((text) => JSON.parse(text) as Checkpoint, (error: unknown) => {
+  const savedText = await readFile(checkpointPath, { encoding: 'utf8', flag: constants.O_RDONLY | constants.O_NOFOLLOW }).catch((error: unknown) => {
     if (errorCode(error) === 'ENOENT') return undefined;
-    throw new ExportError('RESUME', '--out', `cannot read the checkpoint ${checkpointPath} of an unfinished export (${errorCode(error) ?? String(error)}): delete it and ${basename(partial)} to start over`);
+    throw refuse(errorCode(error) === 'ELOOP' ? `${checkpointPath} is a symbolic link` : `${checkpointPath} cannot be read (${errorCode(error) ?? String(error)})`);
   });
   let handle: FileHandle;
-  if (saved) {
-    const changed = differences(saved.identity, identity);
-    const again = `run it again with the same flags, or delete ${partial} and ${checkpointPath} to start over`;
-    if (changed.length > 0) throw new ExportError('RESUME', '--out', `${out} has an unfinished export with other flags (${changed.join('; ')}): ${again}`);
-    if (saved.planned !== planned) throw new ExportError('RESUME', '--out', `the documents or the label set changed since the unfinished export of ${out} began: delete ${partial} and ${checkpointPath} to start over`);
-    const partialSize = (await stat(partial).catch(() => undefined))?.size;
-    if (saved.summary && partialSize === undefined && (await stat(out).catch(() => undefined))?.isFile()) {
-      // Killed after the rename, before the checkpoint was removed: the output is complete.
-      await Promise.all([rm(checkpointPath, { force: true }), rm(`${checkpointPath}.tmp`, { force: true })]);
-      return saved.summary;
+  if (savedText !== undefined) {
+    let saved: unknown;
+    try {
+      saved = JSON.parse(savedText);
+    } catch {
+      throw refuse(`its checkpoint ${checkpointPath} is not valid JSON (cut short or edited)`);
     }
-    if (partialSize === undefined || partialSize < saved.progress.bytes) throw new ExportError('RESUME', '--out', `${partial} is missing or shorter than its checkpoint says: delete ${checkpointPath} to start over`);
-    progress = saved.progress;
+    if (isRecord(saved) && isRecord(saved.identity)) {
+      const changed = differences(saved.identity, identity);
+      if (changed.length > 0) throw new ExportError('RESUME', '--out', `${out} has an unfinished export with other flags (${changed.join('; ')}): run it again with the same flags, or delete ${partial} and ${checkpointPath} to start over`);
+      if (saved.planned !== planned) throw new ExportError('RESUME', '--out', `the documents or the label set changed since the unfinished export of ${out} began: delete ${partial} and ${checkpointPath} to start over`);
+    }
+    const problems = checkpointProblems(saved, { labels: plan.labels, documents: total });
+    if (problems.length > 0) throw refuse(`its checkpoint ${checkpointPath} ${problems.join('; ')}`);
+    const checkpoint = saved as unknown as Checkpoint<ExportSummary>;
+    if (checkpoint.summary !== undefined) {
+      // Every field of the summary is what the checkpoint's progress and plan make it.
+      const { resumedAt: summaryResumedAt } = checkpoint.summary;
+      const valid = summaryResumedAt === null || (Number.isSafeInteger(summaryResumedAt) && summaryResumedAt >= 0 && summaryResumedAt <= total);
+      if (!valid || JSON.stringify(checkpoint.summary) !== JSON.stringify(summaryOf(checkpoint.progress, checkpoint.prefix, summaryResumedAt))) throw refuse(`the summary in its checkpoint ${checkpointPath} is not the export it describes`);
+      const partialThere = await lstat(partial).then(() => true, () => false);
+      if (!partialThere) {
+        // Killed after the rename, before the checkpoint was removed: the output is complete, if it is still the file described.
+        const written = await fileDigest(out);
+        if (written?.sha256 !== checkpoint.prefix || written.bytes !== checkpoint.progress.bytes) throw refuse(`${out} is not the file its checkpoint describes (${written ? 'its sha256 differs' : 'missing, or not a plain file'})`);
+        if (tagsFile && (await readFile(tagsFile, 'utf8').catch(() => undefined)) !== JSON.stringify(plan.tags) + '\n') throw refuse(`${tagsFile} is not the tag list of the export`);
+        await cleanUp();
+        return checkpoint.summary;
+      }
+    }
+    progress = checkpoint.progress;
+    handle = await openNoFollow(partial).catch((error: unknown) => {
+      const code = errorCode(error);
+      throw refuse(code === 'ELOOP' ? `${partial} is a symbolic link` : code === 'ENOENT' ? `${partial} is missing` : `${partial} cannot be opened (${code ?? String(error)})`);
+    });
+    try {
+      const info = await handle.stat();
+      if (!info.isFile()) throw refuse(`${partial} is not a plain file`);
+      if (info.nlink > 1) throw refuse(`${partial} has other names (hard links): it is not the export's own file`);
+      if (info.size < progress.bytes) throw refuse(`${partial} is shorter (${info.size} bytes) than its checkpoint says (${progress.bytes})`);
+      await hashFrom(handle, progress.bytes, hash);
+      if (hash.copy().digest('hex') !== checkpoint.prefix) throw refuse(`the first ${progress.bytes} bytes of ${partial} are not those its checkpoint describes (changed since)`);
+      await handle.truncate(progress.bytes);
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
     resumedAt = progress.documents;
-    handle = await open(partial, 'r+');
-    await handle.truncate(progress.bytes);
-    await hashPrefix(partial, progress.bytes, hash);
   } else {
-    await rm(partial, { force: true });
-    await writeDurably(checkpointPath, JSON.stringify({ checkpoint: 1, identity, planned, progress } satisfies Checkpoint));
-    handle = await open(partial, 'w');
+    await Promise.all([rm(partial, { force: true }), rm(checkpointTemporary, { force: true })]);
+    await writeFileAtomically(checkpointPath, JSON.stringify(sealCheckpoint<ExportSummary>({ identity, planned, progress, prefix: hash.copy().digest('hex') })), { temporary: checkpointTemporary });
+    handle = await openExclusive(partial).catch((error: unknown) => Promise.reject(new FileWriteError(partial, error)));
   }
   const checkpoint = async (summary?: ExportSummary) => {
-    await handle.datasync();
-    await writeDurably(checkpointPath, JSON.stringify({ checkpoint: 1, identity, planned, progress, ...(summary && { summary }) } satisfies Checkpoint));
+    await handle.datasync().catch((error: unknown) => Promise.reject(new FileWriteError(partial, error, KEPT)));
+    const sealed = sealCheckpoint<ExportSummary>({ identity, planned, progress, prefix: hash.copy().digest('hex'), ...(summary && { summary }) });
+    await writeFileAtomically(checkpointPath, JSON.stringify(sealed), { temporary: checkpointTemporary, kept: KEPT });
   };
 
   try {
     let last = Date.now();
     const documents = exportDocuments(client, plan, { ...read, from: progress.documents, ...(onProgress && { onProgress }) });
     for await (const doc of documents) {
+      // Read ahead is not written after Ctrl-C: the run stops at the document it is at.
+      read.signal?.throwIfAborted();
       const bytes = Buffer.from(formatDocument(format, doc, tagIndex));
-      await handle.write(bytes, 0, bytes.length, progress.bytes);
+      await handle.write(bytes, 0, bytes.length, progress.bytes).catch((error: unknown) => Promise.reject(new FileWriteError(partial, error, KEPT)));
       hash.update(bytes);
       progress.documents++;
       progress.bytes += bytes.length;
@@ -231,43 +313,33 @@ export async function writeExport(client: LabelingClient, projectIds: readonly s
         last = Date.now();
       }
     }
+    await handle.datasync().catch((error: unknown) => Promise.reject(new FileWriteError(partial, error, KEPT)));
   } catch (error) {
     // What the same flags would meet again: nothing to go on from.
     const final = error instanceof StrictExportError || (error instanceof ExportError && error.code === 'FORMAT');
-    // Otherwise (Ctrl-C, a lost connection) keep every document written so far for the next run.
+    // Otherwise (Ctrl-C, a lost connection, a full disk) keep every document written so far for the next run.
     if (!final) await checkpoint().catch(() => undefined);
     await handle.close();
-    if (final) await Promise.all([rm(partial, { force: true }), rm(checkpointPath, { force: true })]);
-    throw error;
+    if (final) await Promise.all([rm(partial, { force: true }), cleanUp()]);
+    throw interrupted() && !final ? new ExportInterrupted(progress.documents, total) : error;
   }
-  const summary: ExportSummary = {
-    version: 1,
-    format,
-    out,
-    tagsFile,
-    projects: [...projectIds],
-    copy: plan.copy,
-    layer: plan.layer,
-    strict,
-    documents: progress.documents,
-    lines: progress.lines,
-    tokens: progress.tokens,
-    spans: progress.spans,
-    leftOut: progress.leftOut,
-    tags: plan.tags,
-    bytes: progress.bytes,
-    sha256: hash.digest('hex'),
-    resumedAt,
-  };
+  let summary: ExportSummary;
   try {
+    // The summary's digest is of the bytes on disk, read back: what was hashed while writing must be them.
+    const onDisk = createHash('sha256');
+    const { size } = await handle.stat();
+    await hashFrom(handle, size, onDisk);
+    const digest = onDisk.digest('hex');
+    if (size !== progress.bytes || digest !== hash.copy().digest('hex')) throw refuse(`${partial} changed while it was written (its bytes are not those labelkit wrote)`);
+    summary = summaryOf(progress, digest, resumedAt);
     await checkpoint(summary);
   } finally {
     await handle.close();
   }
-  if (tagsFile) await writeDurably(tagsFile, JSON.stringify(plan.tags) + '\n');
+  if (tagsFile) await writeFileAtomically(tagsFile, JSON.stringify(plan.tags) + '\n', { temporary: `${tagsFile}.tmp` });
   await rename(partial, out);
   await syncFolder(dirname(out));
   // The checkpoint, and a temporary one a kill may have left half written.
-  await Promise.all([rm(checkpointPath, { force: true }), rm(`${checkpointPath}.tmp`, { force: true })]);
+  await cleanUp();
   return summary;
 }

@@ -3,7 +3,7 @@
 // flags (and once interrupted by Ctrl-C, which checkpoints what it wrote): the file has the bytes
 // of an export never interrupted, every document once and in order.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, watch } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,10 +109,13 @@ describe('labelkit export killed with SIGKILL', () => {
     interrupted.interrupt();
     expect(await stopped).toBe(130);
     const after = JSON.parse(readFileSync(`${out}.checkpoint`, 'utf8')) as { progress: { documents: number; bytes: number } };
+    // Said as an interruption of the export, where it stopped and what to do (not a network failure).
+    expect(interrupted.err()).toBe(`labelkit: interrupted at document ${after.progress.documents} of ${DOCUMENTS}; run the same command to resume\n`);
     expect(after.progress.documents).toBeGreaterThan(before.progress.documents);
     expect(statSync(`${out}.partial`).size).toBe(after.progress.bytes);
     const last = await startCli(args, env).exited;
-    expect(last.stderr).toBe('');
+    // Nothing but the progress lines a run off a terminal prints every 10 s.
+    expect(last.stderr.replace(/^reading documents \d+\/\d+\n/gm, '')).toBe('');
     expect(last.code).toBe(0);
     const summary = JSON.parse(last.stdout) as ExportSummary;
     expect(summary.resumedAt).toBeGreaterThan(0);
@@ -128,4 +131,34 @@ describe('labelkit export killed with SIGKILL', () => {
     expect(existsSync(`${out}.partial`) || existsSync(`${out}.checkpoint`) || existsSync(`${out}.checkpoint.tmp`)).toBe(false);
     expect(killedAt.every((s) => s > 0)).toBe(true);
   }, within(60_000));
+});
+
+describe('two labelkit exports to the same --out (two processes)', () => {
+  it('the second is refused in one line naming the first one\'s process and the file (exit 2); the first writes the file, and its printed sha256 is the file\'s', async () => {
+    const out = join(dir, 'race.jsonl');
+    const args = ['export', '--project', PROJECT, '--format', 'jsonl', '--out', out, '--json'];
+    const first = startCli(args, env);
+    let ended = false;
+    void first.exited.then(() => (ended = true));
+    await untilSize(`${out}.partial`, 1, () => ended);
+    expect(ended, `the first export ended before it wrote: ${first.stderr()}`).toBe(false);
+    // The first one held still while the second starts (however fast it would have ended), as in a
+    // second terminal: SIGSTOP, the second run, SIGCONT.
+    first.child.kill('SIGSTOP');
+    try {
+      const second = await startCli(args, env).exited;
+      expect(second).toEqual({ code: 2, stdout: '', stderr: `labelkit: --out: ${out} is being written by another export, process ${first.child.pid} (lock ${out}.lock): wait for it to end\n` });
+    } finally {
+      first.child.kill('SIGCONT');
+    }
+    const won = await first.exited;
+    expect({ code: won.code, stderr: won.stderr.replace(/^reading documents \d+\/\d+\n/gm, '') }).toEqual({ code: 0, stderr: '' });
+    const summary = JSON.parse(won.stdout) as ExportSummary;
+    expect(summary.sha256).toBe(sha256(out));
+    // The file is whole: every document once, in order, every line.
+    const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { document: string });
+    expect([...new Set(rows.map((r) => r.document))]).toEqual(Array.from({ length: DOCUMENTS }, (_, d) => `doc-${String(d).padStart(3, '0')}`));
+    expect(rows.length).toBe(summary.lines);
+    expect(readdirSync(dir).filter((f) => f.startsWith('race'))).toEqual(['race.jsonl', 'race.jsonl.labels.json']);
+  }, within(90_000));
 });

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { createLabelingClient } from 'labelkit';
-import { EXPORT_FORMATS, ExportError, outputProblem, StrictExportError, writeExport } from '../../../export/index.js';
+import { EXPORT_FORMATS, ExportError, ExportInterrupted, outputProblem, StrictExportError, writeExport } from '../../../export/index.js';
 import type { ExportFormat, ExportSummary } from '../../../export/index.js';
 import { clientAuth, requireConnection } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
+import { Interrupted } from '../../interrupted.js';
 import type { ActionContext } from '../../runAction.js';
 import { CliUsageError } from '../../usageError.js';
 import type { UsageProblem } from '../../usageError.js';
@@ -25,10 +26,12 @@ export interface ExportFlags extends ConnectionFlags {
  * Turns what the export room refuses into a usage problem of the flag at fault (exit 2).
  *
  * @param error - what `writeExport` threw
- * @returns a usage error, or the error unchanged
+ * @returns a usage error, the interruption in the CLI's terms (exit 130), or the error unchanged
  */
 function exportProblem(error: unknown): unknown {
-  if (error instanceof ExportError) return new CliUsageError([{ field: error.field, message: error.message }]);
+  // A refused resume and a held lock say what to do in their own words: no hint after them.
+  if (error instanceof ExportError) return new CliUsageError([{ field: error.field, message: error.message }], error.code === 'LOCKED' || error.code === 'RESUME' ? '' : undefined);
+  if (error instanceof ExportInterrupted) return new Interrupted(error.message);
   if (error instanceof StrictExportError) return new CliUsageError([{ field: '--strict', message: `${error.message}; without --strict it is left out (or widened) and counted` }]);
   return copyProblem(error);
 }
@@ -43,8 +46,10 @@ function exportProblem(error: unknown): unknown {
  * @returns the summary
  * @throws {@link CliUsageError} listing every problem with the flags (nothing is sent, nothing
  * written); naming `--project`/`--labeler` when a copy does not exist, `--layer` when a label set
- * is not there, `--out` for a resume with other flags, `--strict` for a label it refuses; the
- * client's errors as they come (an interrupted export goes on when run again)
+ * is not there, `--out` for a resume with other flags or from a checkpoint that does not prove
+ * itself, and for an output another export writes (its lock), `--strict` for a label it refuses;
+ * {@link Interrupted} on Ctrl-C (the export goes on when run again); a `FileWriteError` for a full
+ * disk; the client's errors as they come
  */
 export async function runExport(flags: ExportFlags, context: ActionContext, onProgress?: (done: number, total: number) => void): Promise<ExportSummary> {
   const problems: UsageProblem[] = [];
