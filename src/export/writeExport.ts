@@ -291,6 +291,8 @@ async function writeLocked(client: LabelingClient, projectIds: readonly string[]
 
   try {
     let last = Date.now();
+    // The count is known: said before the first document (a progress line shows from the start).
+    onProgress?.(progress.documents, total);
     const documents = exportDocuments(client, plan, { ...read, from: progress.documents, ...(onProgress && { onProgress }) });
     for await (const doc of documents) {
       // Read ahead is not written after Ctrl-C: the run stops at the document it is at.

@@ -1,7 +1,8 @@
-import { access, constants, stat, writeFile } from 'node:fs/promises';
+import { access, constants, stat } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
 import type { EvalCursor, MistakeRow } from '../../../eval/index.js';
 import { csvRow } from '../../../shared/escape.js';
+import { writeFileAtomically } from '../../../shared/fileWrites.js';
 import type { UsageProblem } from '../../usageError.js';
 
 /** Where `--errors` writes, and in which format (from the file's extension). */
@@ -87,12 +88,14 @@ export function formatErrors(rows: readonly MistakeRow[], format: ErrorsTarget['
 }
 
 /**
- * Writes the mistakes to the `--errors` file (replacing it).
+ * Writes the mistakes to the `--errors` file, whole or not at all: a temporary file beside it
+ * (created exclusively, never through a symbolic link), fsynced, renamed onto it.
  *
  * @param target - from {@link checkErrorsFile}
  * @param rows - the mistakes
- * @throws the file system's error when the write fails
+ * @throws `FileWriteError` naming the file when the write fails (a full disk; exit 4): the old
+ * file stays as it was
  */
 export async function writeErrorsFile(target: ErrorsTarget, rows: readonly MistakeRow[]): Promise<void> {
-  await writeFile(target.path, formatErrors(rows, target.format));
+  await writeFileAtomically(target.path, formatErrors(rows, target.format), { kept: 'the old file, if any, is kept' });
 }

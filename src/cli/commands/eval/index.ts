@@ -44,10 +44,12 @@ export function evalCommand(io: Io, done: (code: number) => void): Command {
       const { createDocumentProgress, printEvalReport } = await import('./logger.js');
       const progress = createDocumentProgress(io);
       try {
-        const { report, exitCode, errorsWritten, output } = await runEval(flags, context, progress.onProgress);
+        const { report, exitCode, errorsWritten, errorsFailed, output } = await runEval(flags, context, progress.onProgress);
         progress.stop();
         printEvalReport(context.printer, report, { json: flags.json === true, format: output.format, failUnder: flags.failUnder === undefined ? undefined : Number(flags.failUnder), scheme: flags.scheme?.toLowerCase() as SchemeName | undefined });
         if (errorsWritten) context.printer.err(`labelkit: ${errorsWritten.count} mistake${errorsWritten.count === 1 ? '' : 's'} written to ${errorsWritten.path}`);
+        // The report is out; the --errors file is not (exit 4, naming it).
+        if (errorsFailed) throw errorsFailed;
         return exitCode;
       } finally {
         progress.stop();

@@ -2,6 +2,7 @@ import { createLabelingClient } from 'labelkit';
 import { compareReports, evaluateProject, MATCH_MODES, SCHEMES, ScoringError } from '../../../eval/index.js';
 import { CopyNotFoundError } from 'labelkit/labels';
 import type { EvalReport, MatchMode, MistakeRow, SchemeName } from '../../../eval/index.js';
+import { FileWriteError } from '../../../shared/fileWrites.js';
 import { clientAuth, requireConnection, requireId } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
 import { EXIT } from '../../exitCodes.js';
@@ -62,11 +63,11 @@ export function copyProblem(error: unknown): unknown {
  * options, and the exit code: 0, {@link EXIT.f1BelowThreshold} when micro F1 is under
  * `--fail-under`, {@link EXIT.f1Dropped} when an F1 dropped more than `--max-drop` beyond noise
  * (this one first when both hold); with `--errors`, how many mistakes were written there (the
- * file is written once scoring is done)
+ * file is written once scoring is done), or `errorsFailed` when it could not be (the old file kept)
  * @throws {@link CliUsageError} listing every problem with the flags (nothing is sent), or naming
  * `--labeler` when that copy does not exist; the client's errors as they come
  */
-export async function runEval(flags: EvalFlags, context: ActionContext, onProgress?: (done: number, total: number) => void): Promise<{ report: EvalReport; exitCode: number; output: CiOptions; errorsWritten?: { path: string; count: number } }> {
+export async function runEval(flags: EvalFlags, context: ActionContext, onProgress?: (done: number, total: number) => void): Promise<{ report: EvalReport; exitCode: number; output: CiOptions; errorsWritten?: { path: string; count: number }; errorsFailed?: FileWriteError }> {
   const problems: UsageProblem[] = [];
   const projectId = requireId(flags.project, '--project', problems);
   if (flags.labeler !== undefined && flags.labeler.trim() === '') problems.push({ field: '--labeler', message: 'must be an e-mail' });
@@ -96,11 +97,12 @@ export async function runEval(flags: EvalFlags, context: ActionContext, onProgre
       ...(errorsTarget && { onMistakeRow: (row: MistakeRow) => void mistakes.push(row) }),
       ...(output.ci && { ci: output.ci }),
     });
-    if (errorsTarget) await writeErrorsFile(errorsTarget, mistakes);
+    // A full disk: the report is still printed, then the failure (exit 4).
+    const errorsFailed = errorsTarget ? await writeErrorsFile(errorsTarget, mistakes).then(() => undefined, (error: unknown) => (error instanceof FileWriteError ? error : Promise.reject(error))) : undefined;
     if (output.baseline) report.comparison = compareReports(report, output.baseline.report, { path: output.baseline.path, ...(output.maxDrop !== undefined && { maxDrop: output.maxDrop }) });
     const dropped = (report.comparison?.regressions ?? 0) > 0;
     const exitCode = dropped ? EXIT.f1Dropped : failUnder !== undefined && report.micro.f1 < failUnder ? EXIT.f1BelowThreshold : EXIT.ok;
-    return { report, output, ...(errorsTarget && { errorsWritten: { path: flags.errors!, count: mistakes.length } }), exitCode };
+    return { report, output, ...(errorsTarget && !errorsFailed && { errorsWritten: { path: flags.errors!, count: mistakes.length } }), ...(errorsFailed && { errorsFailed }), exitCode };
   } catch (error) {
     throw copyProblem(error);
   } finally {
