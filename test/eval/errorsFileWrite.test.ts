@@ -5,6 +5,7 @@
 // the report is still printed. A symbolic link at FILE is replaced, its target untouched.
 import { existsSync, lstatSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import type * as FsPromises from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -17,7 +18,7 @@ import { MODEL, PROJECT, startEvalFixture } from './evalFixture.js';
 const disk = vi.hoisted(() => ({ fullIn: undefined as string | undefined }));
 
 vi.mock('node:fs/promises', async (importOriginal) => {
-  const real = await importOriginal<typeof import('node:fs/promises')>();
+  const real = await importOriginal<typeof FsPromises>();
   const open = (async (path: Parameters<typeof real.open>[0], ...rest: unknown[]) => {
     const handle = await (real.open as (...args: unknown[]) => ReturnType<typeof real.open>)(path, ...rest);
     if (disk.fullIn === undefined || !String(path).startsWith(disk.fullIn) || !String(path).endsWith('.tmp')) return handle;
