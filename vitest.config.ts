@@ -30,6 +30,9 @@ const NEEDS_OWN_PROCESS = [
   // calls process.exit(127) on every run and never removes it (14 per run of this file): in a
   // shared worker they would stay, and a later file's Ctrl-C test would end the worker.
   'test/codegen/rename.test.ts',
+  // Mocks node:fs/promises (a full disk for its folder): in a shared worker, the modules an earlier
+  // file loaded would keep the real one.
+  'test/eval/errorsFileWrite.test.ts',
 ];
 
 

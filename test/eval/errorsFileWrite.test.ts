@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EXIT } from '../../src/cli/exitCodes.js';
 import { main } from '../../src/cli/main.js';
 import { argv, fakeIo } from '../cli/fakeIo.js';
+import { within } from '../support/testEnvironment.js';
 import { MODEL, PROJECT, startEvalFixture } from './evalFixture.js';
 
 /** The folder whose temporary files meet a full disk (none while undefined). */
@@ -56,7 +57,7 @@ beforeAll(async () => {
   fixture = await startEvalFixture();
   tmp = await mkdtemp(join(tmpdir(), 'labelkit-eval-errors-write-'));
   env = { LABELKIT_URL: fixture.emu.url, LABELKIT_TOKEN: fixture.emu.token };
-}, 30_000);
+}, within(30_000));
 
 afterAll(async () => {
   await fixture?.close();

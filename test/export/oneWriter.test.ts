@@ -19,6 +19,7 @@ import { ExportInterrupted, writeExport } from '../../src/export/index.js';
 import type { ExportSummary } from '../../src/export/index.js';
 import { argv, fakeIo } from '../cli/fakeIo.js';
 import { useTempDirs } from '../support/tempDirs.js';
+import { within } from '../support/testEnvironment.js';
 
 const tempDir = useTempDirs();
 let emu: RunningEmulator;
@@ -35,7 +36,7 @@ beforeAll(async () => {
   const { code, stdout } = await run(out);
   expect(code).toBe(0);
   whole = { sha256: (JSON.parse(stdout) as ExportSummary).sha256, text: readFileSync(out, 'utf8') };
-}, 30_000);
+}, within(30_000));
 
 afterAll(async () => {
   await emu?.close();
