@@ -3,7 +3,7 @@
 // rewritten. Fake time: the 10 s pass without waiting.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createDocumentProgress, PROGRESS_EVERY_MS } from '../../src/cli/commands/eval/logger.js';
-import { fakeIo } from './fakeIo.js';
+import { fakeIo } from '../support/fakeIo.js';
 import { useFakeClock } from '../support/fakeClock.js';
 
 afterEach(() => {

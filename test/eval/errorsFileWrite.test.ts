@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EXIT } from '../../src/cli/exitCodes.js';
 import { main } from '../../src/cli/main.js';
-import { argv, fakeIo } from '../cli/fakeIo.js';
+import { argv, fakeIo } from '../support/fakeIo.js';
 import { within } from '../support/testEnvironment.js';
-import { MODEL, PROJECT, startEvalFixture } from './evalFixture.js';
+import { MODEL, PROJECT, startEvalFixture } from '../support/evalFixture.js';
 
 /** The folder whose temporary files meet a full disk (none while undefined). */
 const disk = vi.hoisted(() => ({ fullIn: undefined as string | undefined }));

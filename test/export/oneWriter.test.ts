@@ -17,7 +17,7 @@ import { DEMO_PROJECT_ID, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { ExportInterrupted, writeExport } from '../../src/export/index.js';
 import type { ExportSummary } from '../../src/export/index.js';
-import { argv, fakeIo } from '../cli/fakeIo.js';
+import { argv, fakeIo } from '../support/fakeIo.js';
 import { useTempDirs } from '../support/tempDirs.js';
 import { within } from '../support/testEnvironment.js';
 
