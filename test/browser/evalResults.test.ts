@@ -78,6 +78,70 @@ describe.skipIf(!chromiumPath)('the results page scores the job against gold (re
     expect((await row('ORG')).counts).toEqual([1, 2, 1, 1, 0]);
   });
 
+  it('fits a summary in the first screen of 1280 × 800 with links down, labels the curves\' axes 0 to 1, and shows missed gold in the default view', async () => {
+    const first = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    try {
+      await first.goto(url('')); // the default view: by label
+      // The summary, whole, within the first screen: the job, the micro figures, the counts.
+      const summary = (await first.locator('#summary').boundingBox())!;
+      expect(summary.y).toBeGreaterThanOrEqual(0);
+      expect(summary.y + summary.height).toBeLessThanOrEqual(800);
+      expect(await first.locator('#summary [data-micro]').allTextContents()).toEqual(['0.400', '0.400', '0.400']);
+      expect(await first.locator('#summary [data-missed-count]').textContent()).toBe('3');
+      expect(await first.locator('#summary .status').textContent()).toContain('DELIVERED');
+      // Links down to each part, every one to an element of the page; the documents link takes the reader there.
+      const jumps = await first.locator('#summary nav.jump a').evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute('href')]));
+      expect(jumps.map(([, href]) => href)).toEqual(['#missed', '#scores', '#confusion', '#curves-heading', '#job', '#labels', '#documents']);
+      for (const [, href] of jumps) expect(await first.locator(href!).count(), href!).toBe(1);
+      expect(jumps.at(-1)![0]).toBe('documents (1)');
+      await first.locator('#summary nav.jump a[href="#documents"]').click();
+      const documents = (await first.locator('#documents').boundingBox())!;
+      expect(documents.y).toBeGreaterThanOrEqual(0);
+      expect(documents.y).toBeLessThan(800);
+      // Missed gold in the default view: listed, each linking to its line, and on a row under the line.
+      expect(await first.locator('#missed li[data-missed-gold]').evaluateAll((lis) => lis.map((li) => [li.querySelector('a')!.getAttribute('href'), li.querySelector('mark')!.textContent]))).toEqual([
+        ['#d0-l0', 'Acme Corp'],
+        ['#d0-l0', 'London'],
+        ['#d0-l1', 'Grace Hopper'],
+      ]);
+      const missedRow = first.locator('li[data-line="1"] [data-missed] mark[data-outcome="fn"]');
+      expect(await missedRow.textContent()).toBe('Grace Hopper');
+      await missedRow.scrollIntoViewIfNeeded();
+      expect(await missedRow.isVisible()).toBe(true);
+      expect(await first.locator('li[data-line="0"] > .t > mark.span').count()).toBeGreaterThan(0); // still marked by label
+      // Every precision-recall curve: both axes named, with their 0 and 1 ticks, inside the drawing.
+      const axes = await first.locator('#curves figure svg').evaluateAll((svgs) =>
+        svgs.map((svg) => {
+          const box = svg.getBoundingClientRect();
+          const inside = (el: Element | null) => {
+            const b = el?.getBoundingClientRect();
+            return b !== undefined && b.width > 0 && b.left >= box.left - 0.5 && b.right <= box.right + 0.5 && b.top >= box.top - 0.5 && b.bottom <= box.bottom + 0.5;
+          };
+          const ticks = (axis: string) => [...svg.querySelectorAll(`text[data-tick="${axis}"]`)].map((t) => t.textContent);
+          return {
+            recall: svg.querySelector('text[data-axis="recall"]')?.textContent,
+            precision: svg.querySelector('text[data-axis="precision"]')?.textContent,
+            labelsInside: inside(svg.querySelector('text[data-axis="recall"]')) && inside(svg.querySelector('text[data-axis="precision"]')),
+            recallTicks: ticks('recall'),
+            precisionTicks: ticks('precision'),
+            ticksInside: [...svg.querySelectorAll('text[data-tick]')].every(inside),
+          };
+        }),
+      );
+      expect(axes).toHaveLength(4);
+      for (const a of axes) expect(a).toEqual({ recall: 'recall', precision: 'precision', labelsInside: true, recallTicks: ['0', '.25', '.5', '.75', '1'], precisionTicks: ['0', '.25', '.5', '.75', '1'], ticksInside: true });
+      // The 1 of precision is above its 0, the 1 of recall right of its 0.
+      const tick = (axis: string, text: string) => first.locator(`#curves figure[data-curve="micro"] text[data-tick="${axis}"]`).filter({ hasText: new RegExp(`^${text.replace('.', '\\.')}$`) }).boundingBox();
+      expect((await tick('precision', '1'))!.y).toBeLessThan((await tick('precision', '0'))!.y);
+      expect((await tick('recall', '1'))!.x).toBeGreaterThan((await tick('recall', '0'))!.x);
+      await first.locator('#curves').screenshot({ path: join(OUTPUT, 'results-curves.png') });
+      await first.evaluate(() => window.scrollTo(0, 0));
+      await first.screenshot({ path: join(OUTPUT, 'results-first-screen.png') });
+    } finally {
+      await first.context().close();
+    }
+  });
+
   it('marks the text by outcome: found, false positive and, on a row of its own, the gold missed', async () => {
     await page.goto(url('&view=outcomes'));
     const marks = async (selector: string) =>

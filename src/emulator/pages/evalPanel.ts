@@ -1,6 +1,6 @@
 import { matchSpans, sortSpans, tokenUnits } from '../../eval/matchSpans.js';
 import { ConfidenceCollector } from '../../eval/prCurve.js';
-import type { ConfidenceCurves, PrCurve } from '../../eval/prCurve.js';
+import type { ConfidenceCurves } from '../../eval/prCurve.js';
 import { Scorer } from '../../eval/scoreLabels.js';
 import { CONFUSION_CAPTION, CONFUSION_CORNER, MATCH_MODES } from '../../eval/types.js';
 import type { EvalLabel, EvalSpan, Figures, MatchMode, ScoreReport } from '../../eval/types.js';
@@ -8,6 +8,7 @@ import type { EmulatorStore } from '../store.js';
 import { Tokens } from '../tokens.js';
 import type { JobSource, LabeledCopy, StoredProject } from '../types.js';
 import { escapeHtml } from './html.js';
+import { curvesHtml } from './prCurveSvg.js';
 
 /** How a span of the text fared: found (true positive), false positive, or missed gold. */
 type Outcome = 'tp' | 'fp' | 'fn';
@@ -152,7 +153,7 @@ mark.o{color:inherit;border-radius:3px;padding:0 .1rem}
 .missed{color:#92400e;font-size:.9rem} .missed .k{font:12px ui-monospace,monospace;margin-right:.4rem}
 table.scores td.num{text-align:right;font-variant-numeric:tabular-nums} .zero{color:#b45309}
 .curves{display:flex;flex-wrap:wrap;gap:.75rem} .curves figure{margin:0} .curves figcaption{font-size:.8rem;text-align:center}
-.leftout{font-size:.9rem}
+.leftout{font-size:.9rem} #evaluation h2{margin-top:.2rem}
 </style>`;
 
 const OUTCOME_WORD: Record<Outcome, string> = { tp: 'true positive', fp: 'false positive', fn: 'missed' };
@@ -196,48 +197,6 @@ function bars(f: Figures): string {
   return `<svg width="190" height="42" viewBox="0 0 190 42" role="img" aria-label="precision ${f3(f.precision)}, recall ${f3(f.recall)}, F1 ${f3(f.f1)}">${rows.join('')}</svg>`;
 }
 
-/** Most points a curve's SVG draws (evenly picked, the ends and the best point kept). */
-const MAX_CURVE_POINTS = 400;
-
-/**
- * One precision-recall curve as inline SVG: recall across, precision up, the best threshold as a dot.
- *
- * @param name - what the curve is of (a label, or micro)
- * @param curve - the curve
- * @returns HTML: a figure with the SVG and a caption naming the best threshold
- */
-function curveSvg(name: string, curve: PrCurve): string {
-  const [w, h, pad] = [160, 120, 22];
-  const x = (r: number) => (pad + r * (w - pad - 6)).toFixed(1);
-  const y = (p: number) => (h - pad - p * (h - pad - 6)).toFixed(1);
-  const n = curve.precision.length;
-  const bestAt = curve.best ? curve.thresholds.indexOf(curve.best.threshold) : -1;
-  const step = Math.max(1, Math.ceil(n / MAX_CURVE_POINTS));
-  const picked = [...new Set([...Array.from({ length: Math.ceil(n / step) }, (_, k) => k * step), n - 1, ...(bestAt >= 0 ? [bestAt] : [])])].sort((a, b) => a - b);
-  const points = picked.map((i) => `${x(curve.recall[i]!)},${y(curve.precision[i]!)}`).join(' ');
-  const best = curve.best
-    ? `<circle data-best cx="${x(curve.best.recall)}" cy="${y(curve.best.precision)}" r="3.5" fill="#dc2626"><title>confidence ≥ ${curve.best.threshold}: precision ${f3(curve.best.precision)}, recall ${f3(curve.best.recall)}, F1 ${f3(curve.best.f1)}</title></circle>`
-    : '';
-  const axes = `<path d="M${pad} 6V${h - pad}H${w - 6}" fill="none" stroke="#9ca3af"/><text x="${w / 2}" y="${h - 6}" font-size="9" text-anchor="middle">recall</text><text x="8" y="${(h - pad) / 2}" font-size="9" text-anchor="middle" transform="rotate(-90 8 ${(h - pad) / 2})">precision</text>`;
-  const caption = curve.best ? `best F1 ${f3(curve.best.f1)} at confidence ≥ ${curve.best.threshold}` : 'no threshold gives an F1 above 0';
-  return `<figure data-curve="${escapeHtml(name)}" data-points="${n}"${curve.best ? ` data-best-threshold="${curve.best.threshold}"` : ''}><svg width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" role="img" aria-label="precision-recall curve of ${escapeHtml(name)}: ${escapeHtml(caption)}">${axes}<polyline points="${points}" fill="none" stroke="#2563eb" stroke-width="1.5"/>${best}</svg><figcaption><strong>${escapeHtml(name)}</strong><br>${escapeHtml(caption)}</figcaption></figure>`;
-}
-
-/**
- * The precision-recall curves of a report over the model's confidences, micro first.
- *
- * @param curves - the curves
- * @returns HTML, or an empty string when no prediction carries a confidence
- */
-function curvesHtml(curves: ConfidenceCurves): string {
-  if (!curves.micro) return '';
-  const figures = [curveSvg('micro', curves.micro), ...curves.labels.filter((l) => l.curve).map((l) => curveSvg(l.name ?? l.id, l.curve!))];
-  const unscored = curves.unscored > 0 ? ` ${curves.unscored} prediction${curves.unscored === 1 ? '' : 's'} without a confidence count at every threshold.` : '';
-  return `<h3>Precision and recall over the model's confidence</h3>
-<p class="small muted">Each point: the predictions whose confidence is at least a threshold (as scikit-learn's <code>precision_recall_curve</code>; recall over every gold span); the red dot: the threshold with the best F1 (<code>labelkit eval --json</code>: <code>confidence</code>).${unscored}</p>
-<div class="curves" id="curves">${figures.join('')}</div>`;
-}
-
 /** Why each kind of gold label is left out, in the words of `labelkit eval`'s report. */
 const LEFT_OUT_WHY: Record<LeftOut, [word: string, why: string]> = {
   conflict: ['CONFLICT', 'a disagreement nobody settled'],
@@ -258,27 +217,42 @@ function leftOutHtml(leftOut: Record<LeftOut, number>): string {
   return `<p class="leftout" id="gold-left-out" data-total="${total}">Gold labels left out: ${parts.join(', ')}${total > 0 ? ' — not scored: the model is not counted wrong for them' : ''}.</p>`;
 }
 
+/** The links of a results page to itself with another match mode or view. */
+type ResultsLink = (options: { match?: MatchMode; view?: 'labels' | 'outcomes' }) => string;
+
 /**
- * The evaluation section of a results page: micro figures, per-label P/R/F1 with inline SVG bars,
- * the averages and the confusion table, with links to the other match modes.
+ * The figures of the first screen of a results page: micro precision, recall and F1 with the
+ * counts behind them, the gold left out, and links to the other match modes and views.
  *
  * @param report - the scores
  * @param view - how the page marks the text now
  * @param link - the page's URL with another match mode or view
- * @param more - the precision-recall curves to draw, and the gold labels left out (named beside the figures)
+ * @param goldExcluded - the gold labels left out, by reason (named beside the figures)
  * @returns HTML
  */
-export function evalSummaryHtml(
-  report: ScoreReport,
-  view: 'labels' | 'outcomes',
-  link: (options: { match?: MatchMode; view?: 'labels' | 'outcomes' }) => string,
-  more: { curves?: ConfidenceCurves; goldExcluded?: Record<LeftOut, number> } = {},
-): string {
+export function evalFiguresHtml(report: ScoreReport, view: 'labels' | 'outcomes', link: ResultsLink, goldExcluded?: Record<LeftOut, number>): string {
   const m = report.micro;
   const modes = MATCH_MODES.map((mode) => (mode === report.match ? `<strong>${mode}</strong>` : `<a href="${escapeHtml(link({ match: mode }))}" data-match-link="${mode}">${mode}</a>`)).join(' · ');
   const views = (['labels', 'outcomes'] as const)
     .map((v) => (v === view ? `<strong>${v === 'labels' ? 'by label' : 'by outcome'}</strong>` : `<a href="${escapeHtml(link({ view: v }))}" data-view-link="${v}">${v === 'labels' ? 'by label' : 'by outcome'}</a>`))
     .join(' · ');
+  return `${EVAL_STYLE}<p class="figures"><strong>Model vs gold</strong> <span class="muted small">(this copy against the reviewer copy, as <code>labelkit eval</code> scores it)</span><br>
+micro precision <strong data-micro="precision">${f3(m.precision)}</strong> · recall <strong data-micro="recall">${f3(m.recall)}</strong> · F1 <strong data-micro="f1">${f3(m.f1)}</strong> <span class="muted small">(${m.tp} found, ${m.fp} false positive${m.fp === 1 ? '' : 's'}, <span data-missed-count>${m.fn}</span> missed of ${m.gold} gold)</span></p>
+${goldExcluded ? leftOutHtml(goldExcluded) : ''}
+<p class="small">match: ${modes} · text marked: ${views}${view === 'outcomes' ? ' — <mark class="o o-tp">found</mark> <mark class="o o-fp">false positive</mark> <mark class="o o-fn">missed gold</mark>' : ' — <mark class="o o-fn">missed gold</mark> on a row under its line'}</p>`;
+}
+
+/**
+ * The evaluation's details, below the first screen of a results page: per-label P/R/F1 with inline
+ * SVG bars (`#scores`), the averages, the confusion table (`#confusion`) and the precision-recall
+ * curves (`#curves`).
+ *
+ * @param report - the scores
+ * @param curves - the precision-recall curves to draw, if any
+ * @returns HTML
+ */
+export function evalDetailsHtml(report: ScoreReport, curves?: ConfidenceCurves): string {
+  const m = report.micro;
   const name = (l: EvalLabel | null) => escapeHtml(l === null ? '(none)' : (l.name ?? l.id));
   const rows = report.labels.map(
     (l) => `<tr data-label="${escapeHtml(l.name ?? l.id)}"><td>${name(l)}</td><td class="num">${l.gold}</td><td class="num">${l.predicted}</td><td class="num" data-tp>${l.tp}</td><td class="num" data-fp>${l.fp}</td><td class="num" data-fn>${l.fn}</td><td>${bars(l)}</td></tr>`,
@@ -289,17 +263,14 @@ export function evalSummaryHtml(
   const count = new Map(report.confusion.map((c) => [`${key(c.gold)}\u0001${key(c.predicted)}`, c.count]));
   const confusion = axis.map((g) => `<tr><th>${name(g)}</th>${axis.map((p) => `<td class="num">${g === null && p === null ? '' : (count.get(`${key(g)}\u0001${key(p)}`) ?? 0)}</td>`).join('')}</tr>`);
   const marked = [...report.labels, m, report.macro, report.weighted].some((f) => f.zeroDivision.length > 0);
-  return `${EVAL_STYLE}<section id="evaluation" class="box" data-match="${report.match}">
-<strong>Model vs gold</strong> <span class="muted small">(this copy against the reviewer copy, as <code>labelkit eval</code> scores it) · match: ${modes}</span>
-<p>micro precision <strong data-micro="precision">${f3(m.precision)}</strong> · recall <strong data-micro="recall">${f3(m.recall)}</strong> · F1 <strong data-micro="f1">${f3(m.f1)}</strong> <span class="muted small">(${m.tp} found, ${m.fp} false positive${m.fp === 1 ? '' : 's'}, ${m.fn} missed of ${m.gold} gold)</span></p>
-${more.goldExcluded ? leftOutHtml(more.goldExcluded) : ''}
+  return `<section id="evaluation" class="box" data-match="${report.match}">
+<h2 id="scores">Per label <span class="muted small">(match ${report.match})</span></h2>
 <table class="scores"><tr><th>label</th><th>gold</th><th>predicted</th><th>TP</th><th>FP</th><th>FN</th><th>precision · recall · F1</th></tr>
 ${rows.join('\n')}
 ${avg('micro', m)}${avg('macro', report.macro)}${avg('weighted', report.weighted)}</table>
 ${marked ? '<p class="small zero">* nothing to divide by: reported as 0</p>' : ''}
-<h3>Confusion <span class="muted small">(${escapeHtml(CONFUSION_CAPTION)})</span></h3>
+<h3 id="confusion">Confusion <span class="muted small">(${escapeHtml(CONFUSION_CAPTION)})</span></h3>
 <table class="confusion"><tr><th>${escapeHtml(CONFUSION_CORNER)}</th>${axis.map((p) => `<th>${name(p)}</th>`).join('')}</tr>${confusion.join('')}</table>
-${more.curves ? curvesHtml(more.curves) : ''}
-<p class="small">Text below marked: ${views}${view === 'outcomes' ? ' — <mark class="o o-tp">found</mark> <mark class="o o-fp">false positive</mark> <mark class="o o-fn">missed gold</mark> (on a row of its own)' : ''}</p>
+${curves ? curvesHtml(curves) : ''}
 </section>`;
 }
