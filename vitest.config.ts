@@ -5,7 +5,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer } from 'vitest/node';
 import type { TestSpecification } from 'vitest/node';
 import { fileURLToPath } from 'node:url';
-import { STARTS_PROCESSES } from './test/support/tiers.js';
+import { SHARES_POSTGRES, STARTS_PROCESSES } from './test/support/tiers.js';
 import { within } from './test/support/testEnvironment.js';
 
 const require = createRequire(import.meta.url);
@@ -125,7 +125,20 @@ export default defineConfig({
         test: {
           name: 'processes',
           include: STARTS_PROCESSES,
+          exclude: [...configDefaults.exclude, ...SHARES_POSTGRES],
           isolate: false,
+          setupFiles: ['test/support/sharedProcessGuard.ts', 'test/support/fileCpu.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The files of STARTS_PROCESSES that share one PostgreSQL cluster (test/support/tiers.ts):
+          // started by this project's global setup, only when one of them runs.
+          name: 'postgres',
+          include: SHARES_POSTGRES,
+          isolate: false,
+          globalSetup: ['test/support/sharedPostgres.ts'],
           setupFiles: ['test/support/sharedProcessGuard.ts', 'test/support/fileCpu.ts'],
         },
       },

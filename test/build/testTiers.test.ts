@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { STARTS_PROCESSES } from '../support/tiers.js';
+import { SHARES_POSTGRES, STARTS_PROCESSES } from '../support/tiers.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 const posix = (path: string) => path.split(sep).join('/');
@@ -62,6 +62,11 @@ describe('the test tiers', () => {
       return `${file}: ${name} (through ${chain.join(' → ')})`;
     });
     expect([...STARTS_PROCESSES].sort(), why.join('\n')).toEqual(starting);
+  });
+
+  it('shares the PostgreSQL cluster among files of STARTS_PROCESSES only, none of which stops or restarts it', () => {
+    expect(SHARES_POSTGRES.filter((file) => !STARTS_PROCESSES.includes(file))).toEqual([]);
+    for (const file of SHARES_POSTGRES) expect(readFileSync(join(repo, file), 'utf8'), file).not.toMatch(/cluster!?\.(restart|stop|start|hbaFirst)\(/);
   });
 
   it('sees a process-starting import through a helper (the check can fail)', () => {

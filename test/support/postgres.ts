@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { isCi } from './testEnvironment.js';
+import { randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
 
 const run = promisify(execFile);
 
@@ -61,14 +63,19 @@ const freePort = () =>
  * names; else a cluster of its own, started in a temporary folder on a free loopback port (as the
  * `postgres` user when run as root: `initdb` refuses root) and removed by `close()`.
  *
- * @param options - `durable`: keep fsync on (a benchmark of commits); tests run with fsync off
+ * @param options - `durable`: keep fsync on (a benchmark of commits); tests run with fsync off.
+ * `own`: a cluster of its own even where the run shares one (a test that stops or restarts it).
+ * Where the run shares a cluster (the `postgres` project of vitest.config.ts, test/support/sharedPostgres.ts),
+ * a test gets a database of its own in it instead, dropped by `close()`
  * @returns the server's URL, or `skip` with the reason there is none
  * @throws when there is none and CI is set (`CI=true`, `CI=1`: {@link isCi}) or `LABELKIT_REQUIRE_PG=1` (CI must run these tests:
  * `.ci/run` installs the server and sets the latter)
  */
-export async function startTestPostgres(options: { durable?: boolean } = {}): Promise<TestPostgres> {
+export async function startTestPostgres(options: { durable?: boolean; own?: boolean } = {}): Promise<TestPostgres> {
   const given = process.env.LABELKIT_TEST_PG_URL;
   if (given) return { url: given, close: async () => undefined };
+  const shared = options.durable || options.own ? undefined : sharedCluster();
+  if (shared) return 'skip' in shared ? { skip: shared.skip, close: async () => undefined } : databaseIn(shared.url);
   const why = await startCluster(options.durable === true).catch((error: unknown) => String((error as Error).message ?? error).split('\n')[0]!);
   if (typeof why !== 'string') return why;
   const skip = `no PostgreSQL for these tests: ${why} (install PostgreSQL's server, or set LABELKIT_TEST_PG_URL)`;
@@ -140,4 +147,32 @@ async function startCluster(durable: boolean): Promise<{ url: string; close(): P
     remove();
     throw error;
   }
+}
+
+/** The run's shared cluster (test/support/sharedPostgres.ts), when this file's project has one. */
+function sharedCluster(): { url: string } | { skip: string } | undefined {
+  try {
+    return inject('labelkitPostgres');
+  } catch {
+    return undefined; // not in a test file of a vitest run (a benchmark)
+  }
+}
+
+/** A database of its own in the cluster at `url`, dropped by `close()`. */
+async function databaseIn(url: string): Promise<TestPostgres> {
+  const { default: driver } = await import('pg');
+  const name = `lk_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+  const admin = async (sql: string) => {
+    const client = new driver.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const own = new URL(url);
+  own.pathname = `/${name}`;
+  return { url: own.toString(), close: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }

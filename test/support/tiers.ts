@@ -31,3 +31,17 @@ export const STARTS_PROCESSES = [
   'test/export/oneWriter.test.ts', // node processes: a live and a dead lock holder
   'test/types/typecheck.test.ts', // tsc
 ];
+
+/**
+ * The files of STARTS_PROCESSES that use PostgreSQL but never stop or restart it: they share one
+ * cluster, started once for the run (the `postgres` project, test/support/sharedPostgres.ts), each
+ * with a database of its own. A file that stops or restarts the server (journalOutage) starts a
+ * cluster of its own.
+ */
+export const SHARES_POSTGRES = [
+  'test/build/readmeShellBlocks.test.ts',
+  'test/bulk/journalContract.test.ts',
+  'test/bulk/journalLostAnswer.test.ts',
+  'test/bulk/manyWorkers.test.ts',
+  'test/bulk/postgresJournal.test.ts',
+];
