@@ -1,13 +1,14 @@
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
+import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { GraphQLError } from 'graphql';
 import type { ValidationContext } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
-import { MAX_QUERY_ALIASES, MAX_QUERY_DEPTH } from '../shared/constants.js';
+import { MAX_QUERY_ALIASES, MAX_QUERY_DEPTH, MAX_QUERY_TOKENS } from '../shared/constants.js';
 
 // The limits live in src/shared/constants.ts (the label-set plan checks its writes against them too).
-export { MAX_BODY_BYTES, MAX_QUERY_ALIASES, MAX_QUERY_DEPTH } from '../shared/constants.js';
+export { MAX_BODY_BYTES, MAX_QUERY_ALIASES, MAX_QUERY_DEPTH, MAX_QUERY_TOKENS } from '../shared/constants.js';
 
 /** Thrown by {@link readLimitedText} when a body is over the limit. */
 export class BodyTooLargeError extends Error {
@@ -56,10 +57,19 @@ const report = (code: string) => (context: ValidationContext | null, error: Grap
   context?.reportError(new GraphQLError(error.message.replace(/^Syntax Error: /, ''), { extensions: { code } }));
 
 /**
- * The caps on GraphQL operations, from graphql-armor: selection depth and aliases.
+ * The token cap's refusal: thrown from graphql-armor's lexer, so that reading the document stops
+ * at the first token past the cap; yoga answers it as it answers a syntax error (no `data`).
+ */
+const tooManyTokens = () => {
+  throw new GraphQLError(`the document has more than ${MAX_QUERY_TOKENS} tokens (names, punctuation, values), the most one request may hold; split it into smaller requests`, { extensions: { code: 'TOO_MANY_TOKENS' } });
+};
+
+/**
+ * The caps on GraphQL operations, from graphql-armor: tokens, selection depth and aliases.
  *
- * @returns yoga plugins that refuse a deeper or more aliased operation with a validation error,
- * e.g. `Query depth limit of 8 exceeded, found 9.` (code `QUERY_TOO_DEEP`) or
+ * @returns yoga plugins that refuse a longer document while it is read (code `TOO_MANY_TOKENS`,
+ * naming the cap, before it is parsed or validated), and a deeper or more aliased operation with a validation
+ * error, e.g. `Query depth limit of 8 exceeded, found 9.` (code `QUERY_TOO_DEEP`) or
  * `Aliases limit of 15 exceeded, found 16.` (code `TOO_MANY_ALIASES`)
  * @remarks Introspection (`__schema`) is not counted in the depth, so the explorer page works.
  * Every alias counts towards the alias cap, `__typename` ones too: graphql-armor leaves
@@ -72,6 +82,7 @@ const report = (code: string) => (context: ValidationContext | null, error: Grap
  */
 export function queryLimitPlugins(): Plugin[] {
   return [
+    maxTokensPlugin({ n: MAX_QUERY_TOKENS, onReject: [tooManyTokens] }) as Plugin,
     maxDepthPlugin({ n: MAX_QUERY_DEPTH, ignoreIntrospection: true, propagateOnRejection: false, onReject: [report('QUERY_TOO_DEEP')] }) as Plugin,
     maxAliasesPlugin({ n: MAX_QUERY_ALIASES, allowList: [], propagateOnRejection: false, onReject: [report('TOO_MANY_ALIASES')] }) as Plugin,
   ];

@@ -3,7 +3,8 @@ import type { ClientRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, DEMO_PROJECT_ID, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { MAX_BODY_BYTES, MAX_QUERY_ALIASES, MAX_QUERY_DEPTH } from '../../src/emulator/requestLimits.js';
+import { getIntrospectionQuery } from 'graphql';
+import { MAX_BODY_BYTES, MAX_QUERY_ALIASES, MAX_QUERY_DEPTH, MAX_QUERY_TOKENS } from '../../src/emulator/requestLimits.js';
 
 const TWENTY_MB = 20 * 1024 * 1024;
 
@@ -104,6 +105,32 @@ describe('the emulator refuses oversized and over-complex requests', () => {
     const atCap = await ask(aliased(MAX_QUERY_ALIASES));
     expect(atCap.errors).toBeUndefined();
     expect(Object.keys(atCap.data!)).toHaveLength(MAX_QUERY_ALIASES);
+  });
+
+  it('refuses a document of more tokens than the cap while reading it, naming the cap, and accepts one at the cap', async () => {
+    const post = async (query: string, operationName?: string) => {
+      const res = await fetch(emu.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer tok' }, body: JSON.stringify({ query, operationName }) });
+      return { status: res.status, body: (await res.json()) as { data?: Record<string, unknown>; errors?: { message: string; extensions?: { code?: string } }[] } };
+    };
+    // A request error, as a parse error is (HTTP 200 for an application/json answer, as for every GraphQL error).
+    const refusal = {
+      body: { errors: [{ message: `the document has more than ${MAX_QUERY_TOKENS} tokens (names, punctuation, values), the most one request may hold; split it into smaller requests`, extensions: { code: 'TOO_MANY_TOKENS' } }] },
+    };
+    // Issue 40 item 10: a 1 MiB query of 95,000 __typename fields, and 20,000 @include directives.
+    const typenames = `{ ${'__typename '.repeat(95_000)}}`;
+    expect(typenames.length).toBeLessThan(MAX_BODY_BYTES);
+    expect(await post(typenames)).toMatchObject(refusal);
+    expect(await post(`{ __typename ${'@include(if: true) '.repeat(20_000)}}`)).toMatchObject(refusal);
+    // Operations of 5 tokens each (`query Qn { __typename }`): exactly the cap is answered, one token more refused.
+    const operations = Array.from({ length: MAX_QUERY_TOKENS / 5 }, (_, i) => `query Q${i} { __typename }`);
+    const atCap = await post(operations.join('\n'), 'Q0');
+    expect(atCap).toMatchObject({ status: 200, body: { data: { __typename: 'Query' } } });
+    expect(atCap.body.errors).toBeUndefined();
+    expect(await post(`${operations.join('\n')} query Extra`, 'Q0')).toMatchObject(refusal);
+    // GraphiQL's introspection query, with every option on, fits well under the cap.
+    const introspection = await post(getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true }));
+    expect(introspection.status).toBe(200);
+    expect(introspection.body.errors).toBeUndefined();
   });
 
   it('counts aliases of __typename (and aliases named __typename) towards the alias cap', async () => {
