@@ -1,7 +1,7 @@
 // labelkit eval and labelkit labels over real HTTP against the emulator: the fixture's known gold
 // and the model's known mistakes (evalFixture.ts); every count and figure computed by hand below.
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -196,6 +196,37 @@ describe('labelkit eval', () => {
     expect(folder.code).toBe(EXIT.usage);
     expect(folder.err).toContain(`--errors: cannot write ${dir}: it is a folder`);
     expect(existsSync(txt) || existsSync(nowhere)).toBe(false);
+  });
+
+  it('writes the --json report to --json-out while it prints markdown, whole (no temporary file left), and says so on stderr', async () => {
+    const path = join(tmp, 'report.json');
+    const run = await cli('eval', '--project', PROJECT, '--labeler', MODEL, '--ci', '--seed', '7', '--format', 'markdown', '--json-out', path);
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/^#### labelkit eval · /);
+    expect(run.err).toContain(`labelkit: report written to ${path}\n`);
+    // The same JSON as --json, from the same flags.
+    const json = await cli('eval', '--project', PROJECT, '--labeler', MODEL, '--ci', '--seed', '7', '--json');
+    const written = await readFile(path, 'utf8');
+    expect(written).toBe(json.out);
+    expect((JSON.parse(written) as EvalReport).intervals).toBeDefined();
+    expect((await readdir(tmp)).filter((name) => name.includes('report.json') && name !== 'report.json')).toEqual([]);
+    // With a baseline (even the file it replaces), the comparison is in the file too.
+    const again = await cli('eval', '--project', PROJECT, '--labeler', MODEL, '--baseline', path, '--max-drop', '0.02', '--seed', '7', '--format', 'markdown', '--json-out', path);
+    expect(again.code).toBe(0);
+    expect((JSON.parse(await readFile(path, 'utf8')) as EvalReport).comparison?.regressions).toBe(0);
+  });
+
+  it('refuses a --json-out it cannot write, or the --errors file, before reading anything', async () => {
+    const nowhere = join(tmp, 'no-such-folder', 'report.json');
+    const bad = await cli('eval', '--project', PROJECT, '--labeler', MODEL, '--json-out', nowhere, '--scheme', 'fuzzy');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain(`--json-out: cannot write ${nowhere}: folder ${join(tmp, 'no-such-folder')} does not exist`);
+    expect(bad.err).toContain('--scheme: must be');
+    const same = join(tmp, 'both.ndjson');
+    const both = await cli('eval', '--project', PROJECT, '--labeler', MODEL, '--errors', same, '--json-out', same);
+    expect(both.code).toBe(2);
+    expect(both.err).toContain('--json-out: names the file of --errors');
+    expect(existsSync(same)).toBe(false);
   });
 
   it('leaves out predictions under --min-confidence', async () => {

@@ -27,6 +27,7 @@ export const STARTS_PROCESSES = [
   'test/cli/serverExit.test.ts', // the built CLI
   'test/cli/usage.test.ts', // the built CLI's shim
   'test/codegen/renameSteps.test.ts', // a copy of the repository, sed, codegen, tsc
+  'test/eval/ciRecipe.test.ts', // bash running the docs' CI steps, the built CLI
   'test/export/killResume.test.ts', // the built CLI, killed
   'test/export/oneWriter.test.ts', // node processes: a live and a dead lock holder
   'test/types/typecheck.test.ts', // tsc

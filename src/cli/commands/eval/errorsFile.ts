@@ -46,9 +46,27 @@ export async function checkErrorsFile(value: string | undefined, problems: Usage
     problems.push({ field: '--errors', message: `must be a file ending in .csv, .ndjson or .jsonl (the format follows the extension), got "${value}"` });
     return undefined;
   }
+  const path = await checkWritableFile(value, '--errors', problems);
+  return path === undefined ? undefined : { path, format };
+}
+
+/**
+ * Checks, before anything is read, that a file named by a flag can be written: its folder exists
+ * and is writable; an existing file is a writable file, not a folder. Nothing is created.
+ *
+ * @param value - the flag's value
+ * @param field - the flag, e.g. `--json-out`, named in the problem
+ * @param problems - receives one problem naming the flag when the file will not do
+ * @returns the file's absolute path, or undefined (a problem was added)
+ */
+export async function checkWritableFile(value: string, field: string, problems: UsageProblem[]): Promise<string | undefined> {
+  if (value.trim() === '') {
+    problems.push({ field, message: 'must name a file' });
+    return undefined;
+  }
   const path = resolve(value);
   const unwritable = (why: string) => {
-    problems.push({ field: '--errors', message: `cannot write ${value}: ${why}` });
+    problems.push({ field, message: `cannot write ${value}: ${why}` });
     return undefined;
   };
   const existing = await stat(path).catch(() => null);
@@ -63,7 +81,7 @@ export async function checkErrorsFile(value: string | undefined, problems: Usage
   } catch {
     return unwritable(existing ? 'the file is not writable' : `folder ${dirname(value)} is not writable`);
   }
-  return { path, format };
+  return path;
 }
 
 const cursor = (c: EvalCursor | null) => (c === null ? null : `${c.sentenceId}:${c.tokenId}:${c.charId}`);

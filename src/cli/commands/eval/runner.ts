@@ -9,7 +9,8 @@ import { EXIT } from '../../exitCodes.js';
 import type { ActionContext } from '../../runAction.js';
 import { CliUsageError } from '../../usageError.js';
 import type { UsageProblem } from '../../usageError.js';
-import { checkErrorsFile, writeErrorsFile } from './errorsFile.js';
+import { checkErrorsFile, checkWritableFile, writeErrorsFile } from './errorsFile.js';
+import { writeJsonReport } from './jsonOutFile.js';
 import { checkCiFlags } from './ciFlags.js';
 import type { CiFlags, CiOptions } from './ciFlags.js';
 
@@ -25,6 +26,8 @@ export interface EvalFlags extends ConnectionFlags, CiFlags {
   scheme?: string;
   /** A file (.csv, .ndjson or .jsonl) that receives every mistake of the model. */
   errors?: string;
+  /** A file that receives the report as `--json` prints it, whatever `--format` prints. */
+  jsonOut?: string;
 }
 
 /** A number flag between 0 and 1, or a problem. */
@@ -63,11 +66,17 @@ export function copyProblem(error: unknown): unknown {
  * options, and the exit code: 0, {@link EXIT.f1BelowThreshold} when micro F1 is under
  * `--fail-under`, {@link EXIT.f1Dropped} when an F1 dropped more than `--max-drop` beyond noise
  * (this one first when both hold); with `--errors`, how many mistakes were written there (the
- * file is written once scoring is done), or `errorsFailed` when it could not be (the old file kept)
+ * file is written once scoring is done), or `errorsFailed` when it could not be (the old file kept);
+ * with `--json-out`, the file the report was written to (whole or not at all, once the comparison
+ * is made: the same JSON `--json` prints), or `jsonFailed` when it could not be (the old file kept)
  * @throws {@link CliUsageError} listing every problem with the flags (nothing is sent), or naming
  * `--labeler` when that copy does not exist; the client's errors as they come
  */
-export async function runEval(flags: EvalFlags, context: ActionContext, onProgress?: (done: number, total: number) => void): Promise<{ report: EvalReport; exitCode: number; output: CiOptions; errorsWritten?: { path: string; count: number }; errorsFailed?: FileWriteError }> {
+export async function runEval(
+  flags: EvalFlags,
+  context: ActionContext,
+  onProgress?: (done: number, total: number) => void,
+): Promise<{ report: EvalReport; exitCode: number; output: CiOptions; errorsWritten?: { path: string; count: number }; errorsFailed?: FileWriteError; jsonWritten?: string; jsonFailed?: FileWriteError }> {
   const problems: UsageProblem[] = [];
   const projectId = requireId(flags.project, '--project', problems);
   if (flags.labeler !== undefined && flags.labeler.trim() === '') problems.push({ field: '--labeler', message: 'must be an e-mail' });
@@ -82,6 +91,8 @@ export async function runEval(flags: EvalFlags, context: ActionContext, onProgre
   const failUnder = fraction(flags.failUnder, '--fail-under', problems);
   if (flags.scheme !== undefined && !SCHEMES.includes(flags.scheme.toLowerCase() as SchemeName)) problems.push({ field: '--scheme', message: `must be ${SCHEMES.join(', ')}` });
   const errorsTarget = await checkErrorsFile(flags.errors, problems);
+  const jsonOut = flags.jsonOut === undefined ? undefined : await checkWritableFile(flags.jsonOut, '--json-out', problems);
+  if (jsonOut !== undefined && jsonOut === errorsTarget?.path) problems.push({ field: '--json-out', message: `names the file of --errors (${flags.errors}): give each its own file` });
   const mistakes: MistakeRow[] = [];
   const output = checkCiFlags(flags, problems);
   const connection = await requireConnection(flags, context.io, context.printer, problems);
@@ -100,9 +111,18 @@ export async function runEval(flags: EvalFlags, context: ActionContext, onProgre
     // A full disk: the report is still printed, then the failure (exit 4).
     const errorsFailed = errorsTarget ? await writeErrorsFile(errorsTarget, mistakes).then(() => undefined, (error: unknown) => (error instanceof FileWriteError ? error : Promise.reject(error))) : undefined;
     if (output.baseline) report.comparison = compareReports(report, output.baseline.report, { path: output.baseline.path, ...(output.maxDrop !== undefined && { maxDrop: output.maxDrop }) });
+    const jsonFailed = jsonOut !== undefined ? await writeJsonReport(jsonOut, report).then(() => undefined, (error: unknown) => (error instanceof FileWriteError ? error : Promise.reject(error))) : undefined;
     const dropped = (report.comparison?.regressions ?? 0) > 0;
     const exitCode = dropped ? EXIT.f1Dropped : failUnder !== undefined && report.micro.f1 < failUnder ? EXIT.f1BelowThreshold : EXIT.ok;
-    return { report, output, ...(errorsTarget && !errorsFailed && { errorsWritten: { path: flags.errors!, count: mistakes.length } }), ...(errorsFailed && { errorsFailed }), exitCode };
+    return {
+      report,
+      output,
+      ...(errorsTarget && !errorsFailed && { errorsWritten: { path: flags.errors!, count: mistakes.length } }),
+      ...(errorsFailed && { errorsFailed }),
+      ...(jsonOut !== undefined && !jsonFailed && { jsonWritten: flags.jsonOut! }),
+      ...(jsonFailed && { jsonFailed }),
+      exitCode,
+    };
   } catch (error) {
     throw copyProblem(error);
   } finally {
