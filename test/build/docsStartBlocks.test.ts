@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { docBlocks } from '../support/docs.js';
 import { runBlocks, stopBlockGroups } from '../support/shellBlocks.js';
+import { within } from '../support/testEnvironment.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 
@@ -58,7 +59,7 @@ describe("the docs' emulator start lines", () => {
     expect(pages.map((b) => b.page)).toEqual(expect.arrayContaining(['docs/cli.md', 'docs/emulator.md', 'docs/label-sets.md', 'docs/many-projects.md']));
   });
 
-  it.each(pages.map((b) => [`${b.page}:${b.line}`, b] as const))('%s starts its own emulator while the README\'s runs, and its commands reach it', { timeout: 120_000 }, async (_, block) => {
+  it.each(pages.map((b) => [`${b.page}:${b.line}`, b] as const))('%s starts its own emulator while the README\'s runs, and its commands reach it', { timeout: within(120_000) }, async (_, block) => {
     // A fixed port would be the same for both, as for a reader: one free port stands for each.
     const ports = { 4000: await freePort(), 5000: await freePort() };
     const fixed = (text: string) => text.replace(/(--port |127\.0\.0\.1:)(4000|5000)\b/g, (__, before: string, port: '4000' | '5000') => `${before}${ports[port]}`);
@@ -74,7 +75,7 @@ describe("the docs' emulator start lines", () => {
       'kill -INT $EMULATOR_PID ${MODEL_PID:-} $FIRST_PIDS; wait',
     ].join('\n');
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('LABELKIT_')));
-    const outcome = await runBlocks([{ line: block.line, text: script }], work, 100_000, { ...env, DATABASE_URL: 'postgres://unused@127.0.0.1:1/unused', TMPDIR: work, NO_COLOR: '1' }, PRELUDE);
+    const outcome = await runBlocks([{ line: block.line, text: script }], work, within(100_000), { ...env, DATABASE_URL: 'postgres://unused@127.0.0.1:1/unused', TMPDIR: work, NO_COLOR: '1' }, PRELUDE);
     expect({ status: outcome.status, leftover: outcome.leftover }, outcome.output).toEqual({ status: 0, leftover: [] });
     expect(outcome.output).toContain('demo-project:labeler');
     if (/labelkit model /.test(startLines(block.text))) expect(outcome.output).toContain('start-blocks test: model answered');

@@ -13,6 +13,7 @@ import { parse } from 'yaml';
 import { docSection } from '../support/docs.js';
 import { runBlocks, stopBlockGroups } from '../support/shellBlocks.js';
 import { useTempDirs } from '../support/tempDirs.js';
+import { within } from '../support/testEnvironment.js';
 import { MODEL, PROJECT, startEvalFixture } from './evalFixture.js';
 
 const repo = join(import.meta.dirname, '..', '..');
@@ -48,7 +49,7 @@ describe('docs/evaluation.md: the CI recipe', () => {
   let fixture: Awaited<ReturnType<typeof startEvalFixture>>;
   beforeAll(async () => {
     fixture = await startEvalFixture();
-  }, 60_000);
+  }, within(60_000));
   afterAll(async () => {
     stopBlockGroups();
     await fixture?.close();
@@ -121,7 +122,7 @@ describe('docs/evaluation.md: the CI recipe', () => {
       const prelude = `set -eo pipefail
 gh() { [ "$1 $2" = "pr comment" ] || return 64; local body=""; while [ $# -gt 0 ]; do [ "$1" = --body-file ] && body=$2; shift; done; { cat "$body"; printf '\\n@@comment end\\n'; } >> "$RECIPE_COMMENTS"; }
 `;
-      const result = await runBlocks([{ line: i, text: fill(step.run!, run) }], folder, 120_000, env, prelude);
+      const result = await runBlocks([{ line: i, text: fill(step.run!, run) }], folder, within(120_000), env, prelude);
       expect(result.leftover, name).toEqual([]);
       const ok = result.status === 0;
       failed ||= !ok;
@@ -131,7 +132,7 @@ gh() { [ "$1 $2" = "pr comment" ] || return 64; local body=""; while [ $# -gt 0 
     return outcome;
   }
 
-  it('works from the first run: no baseline (a note, exit 0), then main saves one, then a pull request compares with it', { timeout: 300_000 }, async () => {
+  it('works from the first run: no baseline (a note, exit 0), then main saves one, then a pull request compares with it', { timeout: within(300_000) }, async () => {
     expect(recipe, 'a yaml block with --json-out in the section').toBeDefined();
     const steps = parse(recipe!) as Step[];
     expect(steps.some((s) => s.run?.includes('--json-out'))).toBe(true);
