@@ -14,7 +14,7 @@ import { docSection } from '../support/docs.js';
 import { runBlocks, stopBlockGroups } from '../support/shellBlocks.js';
 import { useTempDirs } from '../support/tempDirs.js';
 import { within } from '../support/testEnvironment.js';
-import { MODEL, PROJECT, startEvalFixture } from './evalFixture.js';
+import { MODEL, PROJECT, startEvalFixture } from '../support/evalFixture.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 const tempDir = useTempDirs();
@@ -141,7 +141,7 @@ gh() { [ "$1 $2" = "pr comment" ] || return 64; local body=""; while [ $# -gt 0 
     const first = await runWorkflow(steps, { event: 'pull_request', ref: 'refs/pull/1/merge', sha: 'a1', number: 1 });
     expect(first.steps.filter((s) => s.outcome === 'failure'), first.steps.map((s) => s.output).join('\n')).toEqual([]);
     expect(first.comments).toHaveLength(1);
-    expect(first.comments[0]).toContain(`#### labelkit eval · ${PROJECT} · ${MODEL}`);
+    expect(first.comments[0]).toContain(`#### labelkit eval · ${PROJECT} · `); // then the labeler, escaped for markdown
     expect(first.comments[0]).toMatch(/^\| \*\*micro\*\* \|/m);
     expect(first.comments[0]).toMatch(/No baseline yet/);
     const firstReport = JSON.parse(readFileSync(join(first.folder, 'report.json'), 'utf8')) as { version: number; projectId: string; intervals?: unknown };
@@ -161,7 +161,7 @@ gh() { [ "$1 $2" = "pr comment" ] || return 64; local body=""; while [ $# -gt 0 
     expect(second.steps.filter((s) => s.outcome === 'failure'), second.steps.map((s) => s.output).join('\n')).toEqual([]);
     expect(second.comments).toHaveLength(1);
     expect(second.comments[0]).not.toMatch(/No baseline yet/);
-    expect(second.comments[0]).toContain('Baseline: baseline.json');
+    expect(second.comments[0]).toContain('Baseline: baseline\\.json'); // the name escaped for markdown
     expect(second.comments[0]).toContain('No F1 dropped more than 0.02 beyond noise.');
     const secondReport = JSON.parse(readFileSync(join(second.folder, 'report.json'), 'utf8')) as { comparison?: { regressions: number } };
     expect(secondReport.comparison?.regressions).toBe(0);
