@@ -114,3 +114,24 @@ describe('labelkit eval --errors through a symbolic link', () => {
     expect(existsSync(join(tmp, 'link.csv.tmp'))).toBe(false);
   });
 });
+
+describe('labelkit eval --json-out on a full disk', () => {
+  it('keeps the old report, names the file, exits 4, leaves no temporary file, and still prints the markdown', async () => {
+    const path = join(tmp, 'report.json');
+    const old = '{"version":1,"last":"week"}\n';
+    writeFileSync(path, old);
+    disk.fullIn = tmp;
+    const io = fakeIo(env);
+    let code: number;
+    try {
+      code = await main(argv('eval', '--project', PROJECT, '--labeler', MODEL, '--format', 'markdown', '--json-out', path), io);
+    } finally {
+      disk.fullIn = undefined;
+    }
+    expect(code).toBe(EXIT.network);
+    expect(io.err()).toBe(`labelkit: cannot write ${path}: no space left on the device (ENOSPC); the old file, if any, is kept\n`);
+    expect(readFileSync(path, 'utf8')).toBe(old);
+    expect(readdirSync(tmp).filter((f) => f.includes('report.json'))).toEqual(['report.json']);
+    expect(io.out()).toMatch(/^#### labelkit eval · /);
+  });
+});
