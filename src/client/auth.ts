@@ -2,15 +2,14 @@ import { authExchange } from '@urql/exchange-auth';
 import type { Exchange } from '@urql/core';
 import { isTransientStatus } from '../shared/classify.js';
 import { isRecord } from '../shared/isRecord.js';
-import { checkId } from '../shared/problem.js';
+import { checkId, checkNumber } from '../shared/problem.js';
 import type { Problem } from '../shared/problem.js';
 import { AuthError, NetworkError } from './errors.js';
-import { fetchOptionsOf, jsonOf } from './executor.js';
-import type { AuthContext, AuthSource } from './executor.js';
+import { fetchOptionsOf, jsonOf } from './transport.js';
+import type { AuthContext, AuthSource } from './options.js';
 import { isHeaderToken, NOT_A_HEADER_TOKEN } from './headerToken.js';
 import { backoffDelays, pause } from './retryPolicy.js';
-import { checkNumber } from '../shared/problem.js';
-import { isAuthFailure, isTransientError } from './toLabelkitError.js';
+import { isAuthFailure, isTransientError } from './failures.js';
 
 /** How long obtaining one token may take (both factories take it). */
 export interface TokenTimeoutOptions {

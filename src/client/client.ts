@@ -1,9 +1,10 @@
 import type { AnyVariables } from '@urql/core';
 import { clientSettings } from './clientSettings.js';
 import type { HelperOptions } from './clientSettings.js';
-import { createExecutor, operationOf } from './executor.js';
-import type { CallOptions, ExecutorOptions } from './executor.js';
-import { assertValid, checkClientOptions } from './validation.js';
+import { operationOf } from './answerShape.js';
+import { createExecutor } from './executor.js';
+import type { ExecutorOptions, RequestOptions } from './options.js';
+import { assertValid, checkClientOptions, checkRequestOptions } from './validation.js';
 // For TSDoc links only.
 import type { AnyLabelkitError, AuthError, GraphQLRequestError, NetworkError, ValidationError } from './errors.js';
 import type { TypedDocumentNode } from './typedDocument.js';
@@ -36,7 +37,8 @@ export interface LabelingClient {
    * @param document - a `TypedDocumentNode` holding one query or mutation; its types give the
    * variables' and the result's
    * @param rest - the operation's variables (may be left out when it has none), then the call's
-   * options: signal and time-out of this call
+   * options ({@link RequestOptions}): signal and time-out of this call, and what the answer must
+   * hold besides the selected fields (`check`)
    * @returns the answer's `data`, typed by the document
    * @throws a labelkit error (see {@link AnyLabelkitError}): `BAD_RESPONSE` when the answer lacks a
    * field the document selects; a mutation is never retried, and one whose answer was lost
@@ -51,7 +53,7 @@ export interface LabelingClient {
    * const { getCabinet } = await client.request(GetCabinetDocument, { projectId: 'PROJECT_ID', role: 'LABELER' });
    * ```
    */
-  request<Data, Variables extends AnyVariables>(document: TypedDocumentNode<Data, Variables>, ...rest: RequestArguments<Variables>): Promise<Data>;
+  request<Data, Variables extends AnyVariables>(document: TypedDocumentNode<Data, Variables>, ...rest: RequestArguments<Variables, Data>): Promise<Data>;
   /**
    * Ends every call and every wait of the helpers in progress (they reject with a {@link NetworkError} of code
    * `ABORTED`); no request leaves the client afterwards, and later calls reject at once.
@@ -64,15 +66,16 @@ export type Requester = Pick<LabelingClient, 'request'>;
 
 /**
  * The arguments of {@link LabelingClient.request} after the document: the variables (optional
- * when the operation has none or only optional ones), then the call's options.
+ * when the operation has none or only optional ones), then the call's options ({@link RequestOptions},
+ * whose `check` reads the document's `Data`).
  *
  * @remarks The variables' type comes from the document alone (`NoInfer`): inferred from the
  * object given as well, a variable the operation does not declare next to all those it does
  * passed unnoticed; now it is an excess-property error (TS2353).
  */
-export type RequestArguments<Variables> = { [key: string]: never } extends Variables
-  ? [variables?: NoInfer<Variables>, options?: CallOptions]
-  : [variables: NoInfer<Variables>, options?: CallOptions];
+export type RequestArguments<Variables, Data = unknown> = { [key: string]: never } extends Variables
+  ? [variables?: NoInfer<Variables>, options?: RequestOptions<NoInfer<Data>>]
+  : [variables: NoInfer<Variables>, options?: RequestOptions<NoInfer<Data>>];
 
 /**
  * Creates a client of the labeling service, built on urql's exchanges.
@@ -99,7 +102,7 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
   const client: LabelingClient = {
     url: options.url,
     async request(document, ...[variables, callOptions]) {
-      assertValid(operationOf(document).operationName, [], callOptions);
+      assertValid(operationOf(document).operationName, checkRequestOptions(callOptions));
       return execute(document, variables, callOptions);
     },
     close,

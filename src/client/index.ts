@@ -15,7 +15,7 @@
  */
 export { createLabelingClient } from './client.js';
 export type { LabelingClient, LabelingClientOptions, RequestArguments } from './client.js';
-export type { AuthContext, AuthSource, CallOptions, ExecutorOptions, RetryOptions } from './executor.js';
+export type { AuthContext, AuthSource, CallOptions, ExecutorOptions, RequestOptions, RetryOptions } from './options.js';
 export type { HelperOptions } from './clientSettings.js';
 export { clientCredentials, refreshingToken } from './auth.js';
 export type { ClientCredentials, TokenTimeoutOptions } from './auth.js';

@@ -1,5 +1,5 @@
 import { NetworkError } from './errors.js';
-import { isTransientError } from './toLabelkitError.js';
+import { isTransientError } from './failures.js';
 import type { Job, JobOutcome } from './types.js';
 import { DEFAULT_JOB_TIMEOUT_MS, JOB_POLL_CHUNK, MAX_TIMER_MS } from '../shared/constants.js';
 
@@ -176,7 +176,7 @@ export function createJobPoller(fetchJobs: (ids: string[], signal: AbortSignal) 
     if (closed) return;
     if (failure) {
       if (!isTransientError(failure.error)) return failAll(failure.error);
-      delay = Math.max(Math.min(delay * 2, bound('maxIntervalMs')), (failure.error as NetworkError).retryAfterMs ?? 0);
+      delay = Math.max(Math.min(delay * 2, bound('maxIntervalMs')), failure.error.retryAfterMs ?? 0);
       return schedule(delay);
     }
     // Hands each waiter its job.

@@ -4,8 +4,7 @@ import { checkId } from '../shared/problem.js';
 import type { Requester } from './client.js';
 import { perClient } from './clientSettings.js';
 import { JobFailedError, JobNotFoundError, JobTimeoutError } from './errors.js';
-import { withExtras } from './executor.js';
-import type { CallOptions } from './executor.js';
+import type { CallOptions } from './options.js';
 import { createJobPoller } from './jobPoller.js';
 import type { WaitOptions } from './jobPoller.js';
 import type { AutoLabelInput, Job, JobOutcome, JobSnapshot } from './types.js';
@@ -16,7 +15,7 @@ import type { NetworkError } from './errors.js';
 
 /** Reads jobs without validating the ids again (a poll's ids were checked when its wait began). */
 const readJobs = async (client: Requester, jobIds: string[], callOptions?: CallOptions) =>
-  (await client.request(GetJobsDocument, { jobIds }, withExtras(callOptions, { check: (d: { getJobs: unknown }) => listProblem('getJobs', d.getJobs, jobIds.length) }))).getJobs;
+  (await client.request(GetJobsDocument, { jobIds }, { ...callOptions, check: (d) => listProblem('getJobs', d.getJobs, jobIds.length) })).getJobs;
 
 /** The one job poll of each client, beside it: made on the first wait, ended by the client's close(). */
 const pollerOf = /* @__PURE__ */ perClient(({ poll, closed }, client: Requester) => {

@@ -3,8 +3,7 @@ import { AppendLabelSetLabelItemsDocument as LabelsAppend, CreateLabelSetDocumen
 import { checkId } from '../shared/problem.js';
 import type { Requester } from './client.js';
 import { perClient } from './clientSettings.js';
-import { withExtras } from './executor.js';
-import type { CallExtras, CallOptions } from './executor.js';
+import type { CallOptions, RequestOptions } from './options.js';
 import { generationSwitch, labelItemInTags, newLabelItemInTags } from './labelSetDocuments.js';
 import type { Cabinet, LabelItem, LabelItemsAppendInput, LabelSet, LabelSetCreateInput, LabelSetUpdateInput, Role } from './types.js';
 import { assertValid, checkAppendLabelItems, checkCreateLabelSet, checkUpdateLabelSet, listProblem } from './validation.js';
@@ -20,7 +19,7 @@ const LABEL_SET_WRITE_OUTCOME_HINT =
 const switchOf = /* @__PURE__ */ perClient(({ schemaGeneration, onSchemaChange }, _client: Requester) => generationSwitch(schemaGeneration ?? 'tags', onSchemaChange));
 
 /** A write's options: the caller's, the label-set hint, and an answer check if any. */
-const write = (options: CallOptions | undefined, check?: CallExtras['check']) => withExtras(options, { outcomeHint: LABEL_SET_WRITE_OUTCOME_HINT, ...(check && { check }) });
+const write = <D>(options: CallOptions | undefined, check?: (data: D) => string | undefined): RequestOptions<D> => ({ ...options, outcomeHint: LABEL_SET_WRITE_OUTCOME_HINT, ...(check && { check }) });
 
 /**
  * The cabinet of a project for one role (its `id` is the key to the label sets).
@@ -52,7 +51,7 @@ export async function getCabinet(client: Requester, projectId: string, role: Rol
  * ```
  */
 export async function getLabelSets(client: Requester, cabinetId: string, options?: CallOptions): Promise<LabelSet[]> {
-  const call = withExtras(options, { check: (d: { getCabinetLabelSetsById: unknown }) => listProblem('getCabinetLabelSetsById', d.getCabinetLabelSetsById) });
+  const call: RequestOptions<{ getCabinetLabelSetsById: unknown }> = { ...options, check: (d) => listProblem('getCabinetLabelSetsById', d.getCabinetLabelSetsById) };
   const data = await switchOf(client)('getCabinetLabelSetsById', (generation) => client.request(generation === 'tags' ? TagsLabelSets : LabelsLabelSets, { cabinetId }, call));
   return data.getCabinetLabelSetsById.sort((a, b) => a.index - b.index);
 }

@@ -1,4 +1,3 @@
-import { isBadPort } from '../shared/badPorts.js';
 import { autoLabelInputProblems } from '../shared/autoLabelRules.js';
 import type { AutoLabelValidationOptions } from '../shared/autoLabelRules.js';
 import { labelItemProblems, labelSetIndexProblem } from '../shared/labelItemRules.js';
@@ -44,6 +43,23 @@ export function checkJobIds(value: unknown): Problem[] {
 export const validateAutoLabelInput: (input: unknown, options?: AutoLabelValidationOptions) => Problem[] = autoLabelInputProblems;
 
 /**
+ * Checks the options of one call of `request`: the timing options, a `check` that is a function
+ * and an `outcomeHint` that is a string.
+ *
+ * @param options - the call's options as given (absent is fine)
+ * @returns every problem, each naming its option
+ */
+export function checkRequestOptions(options: object | undefined): Problem[] {
+  const problems = checkTimingOptions(options, 'options');
+  if (!isRecord(options)) return problems;
+  return [
+    ...problems,
+    ...problemUnless(options.check === undefined || typeof options.check === 'function', 'options.check', 'must be a function'),
+    ...problemUnless(options.outcomeHint === undefined || typeof options.outcomeHint === 'string', 'options.outcomeHint', 'must be a string'),
+  ];
+}
+
+/**
  * Checks the options of `createLabelingClient`: an absolute http(s) URL, exactly one source
  * of credentials (`token`, or `auth` from a credential factory, whose own problems join these),
  * and sensible numbers for time-out, retries and polling.
@@ -65,7 +81,6 @@ export function checkClientOptions(given: object): Problem[] {
   return [
     ...problemUnless(httpUrl, 'options.url', 'must be an absolute http(s) URL of the GraphQL endpoint'),
     // Every fetch (Node's and browsers') refuses these ports: without this, each call would fail after its retries.
-    ...problemUnless(!httpUrl || options.fetch !== undefined || !isBadPort(url!.port), 'options.url', `uses port ${url?.port}, which fetch refuses to call (a "bad port" of the Fetch standard); serve the API on another port`),
     ...problemUnless((token === undefined) !== (auth === undefined), 'options', 'give exactly one of token, auth (clientCredentials(…) or refreshingToken(…))'),
     // The credential options of before the factories: named, so that they are not silently ignored.
     ...problemUnless(options.clientCredentials === undefined, 'options.clientCredentials', 'is not an option: pass auth: clientCredentials({ clientId, clientSecret })'),
