@@ -145,7 +145,7 @@ const rooms = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/', '**/dist/', 'dist-types/', 'generated/', 'node_modules/', 'coverage/', 'docs/api/'] },
+  { ignores: ['dist/', '**/dist/', 'dist-types/', 'generated/', 'node_modules/', 'coverage/', 'docs/api/', 'test/fixtures/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -25,6 +25,8 @@ export const EXIT = {
   f1BelowThreshold: 11,
   /** `eval --max-drop`: micro F1 or a label's F1 dropped more than allowed from the baseline, beyond noise. */
   f1Dropped: 12,
+  /** `doctor`: the project's set-up has a finding. */
+  doctorFindings: 13,
   interrupted: 130,
 } as const;
 
@@ -50,5 +52,6 @@ export const EXIT_CODE_HELP = [
   '  10   label-sets apply: the label sets changed since the plan (or while it wrote); nothing more was written (plan again)',
   '  11   eval --fail-under: the model\'s micro F1 is under the threshold',
   '  12   eval --max-drop: micro F1 or a label\'s F1 dropped from the --baseline report by more than allowed, beyond noise',
+  '  13   doctor: a finding in the project\'s set-up (each printed with its fix)',
   '  130  interrupted (Ctrl-C)',
 ].join('\n');

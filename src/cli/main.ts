@@ -4,6 +4,7 @@ import { terminalLine, terminalText } from '../shared/escape.js';
 import { autoLabelCommand } from './commands/autoLabel/index.js';
 import { cabinetCommand } from './commands/cabinet/index.js';
 import { demoCommand } from './commands/demo/index.js';
+import { doctorCommand } from './commands/doctor/index.js';
 import { documentsCommand } from './commands/documents/index.js';
 import { emulatorCommand } from './commands/emulator/index.js';
 import { evalCommand } from './commands/eval/index.js';
@@ -68,6 +69,7 @@ export function buildProgram(io: Io, done: (code: number) => void): Command {
     modelCommand(io, done),
     schemaCommand(io, done),
     documentsCommand(io, done),
+    doctorCommand(io, done),
     demoCommand(io, done),
   ];
   // Parser errors through the printer, so that even they pass the one redactor (`Bearer …`).

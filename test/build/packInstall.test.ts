@@ -356,6 +356,7 @@ describe("fresh apps without graphql: the README's \"Your own operations\" from 
   let appDir: string;
   let section: string;
   const codegen = {} as Record<App, Run>;
+  const codegenAgain = {} as Record<App, Run>;
   let tsc: Run;
   const file = (app: App, path: string) => join(appDir, APPS[app].folder, path);
   const words = (app: App, text: string) =>
@@ -374,9 +375,12 @@ describe("fresh apps without graphql: the README's \"Your own operations\" from 
     // tsconfig.json: what tsc --init writes, with the README's lines set in it.
     const init = await exec(bin('tsc'), ['--init'], appDir);
     expect(init.code, init.output).toBe(0);
-    const lines = parseJsonc(blocks('jsonc')[0]!) as { compilerOptions: Record<string, unknown> };
+    const lines = parseJsonc(blocks('jsonc')[0]!) as { compilerOptions: Record<string, unknown>; include?: string[] };
     let tsconfig = readFileSync(join(appDir, 'tsconfig.json'), 'utf8');
     for (const [key, value] of Object.entries(lines.compilerOptions)) tsconfig = applyEdits(tsconfig, modify(tsconfig, ['compilerOptions', key], value, {}));
+    // The README's include, for each app (the ES module app's folder is esm/ in this one project).
+    const include = (Object.keys(APPS) as App[]).flatMap((name) => (lines.include ?? []).map((p) => (APPS[name].folder === '.' ? p : `${APPS[name].folder}/${p}`)));
+    if (lines.include) tsconfig = applyEdits(tsconfig, modify(tsconfig, ['include'], include, {}));
     writeFileSync(join(appDir, 'tsconfig.json'), tsconfig);
 
     const [codegenTs, operation, app] = [blocks('ts').filter((b) => b.startsWith('// codegen.ts')), blocks('graphql')[0]!, blocks('ts').find((b) => b.startsWith('// src/app.ts'))!];
@@ -394,7 +398,16 @@ describe("fresh apps without graphql: the README's \"Your own operations\" from 
     const generated = await Promise.all((Object.keys(APPS) as App[]).map((name) => exec(bin('graphql-codegen'), ['--config', 'codegen.ts'], file(name, '.'))));
     (Object.keys(APPS) as App[]).forEach((name, i) => (codegen[name] = generated[i]!));
     tsc = await exec(bin('tsc'), ['-p', 'tsconfig.json'], appDir);
+    // `npx graphql-codegen` once more after tsc, as a reader does after editing an operation: it
+    // looks for codegen.js before codegen.ts (issue 44 item 2).
+    const again = await Promise.all((Object.keys(APPS) as App[]).map((name) => exec(bin('graphql-codegen'), [], file(name, '.'))));
+    (Object.keys(APPS) as App[]).forEach((name, i) => (codegenAgain[name] = again[i]!));
   }, 180_000);
+
+  it.each(Object.keys(APPS) as App[])('generates again after tsc, which wrote no codegen.js for graphql-codegen to load first (%s)', (name) => {
+    expect(existsSync(file(name, 'codegen.js'))).toBe(false);
+    expect(codegenAgain[name].code, codegenAgain[name].output).toBe(0);
+  });
 
   it('is the project npm init -y makes, without graphql, with the generator the README pins', () => {
     expect(JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8'))).toMatchObject({ type: 'commonjs', dependencies: { labelkit: expect.any(String) } });

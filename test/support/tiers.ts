@@ -12,6 +12,7 @@ export const STARTS_PROCESSES = [
   'test/build/browserBundle.test.ts', // esbuild's service process
   'test/build/docsStartBlocks.test.ts', // bash running the docs' start lines, the built CLI
   'test/build/buildIfStale.test.ts', // node scripts/buildIfStale.mjs, npm run demo in a copy
+  'test/build/importerApp.test.ts', // bash, the built CLI, codegen, tsc and the fixture app
   'test/build/packInstall.test.ts', // npm pack, npm install, tsc, the apps
   'test/build/packageExports.test.ts', // node importing the built packages
   'test/build/readmeShellBlocks.test.ts', // bash, the CLI, PostgreSQL
