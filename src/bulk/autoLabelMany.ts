@@ -5,6 +5,7 @@ import { createMemoryJournal, replayJournal } from './journal.js';
 import type { Journal, JournalContents, OtherRun } from './journal.js';
 import { buildWorklist, configMismatches, projectConfig, validateManyInputs } from './worklist.js';
 import type { RerunRules, WorklistEntry } from './worklist.js';
+import type { Outbox } from './outbox.js';
 
 /** How one project of a many-project run ended. */
 export type ManyOutcomeKind =
@@ -40,6 +41,8 @@ export interface ProjectOutcome {
   error?: { code?: ErrorCode; message: string };
   /** True when nothing was done this run: the outcome comes from the journal. */
   fromJournal: boolean;
+  /** The outbox file that holds this project's start, which the journal could not take (see {@link AutoLabelManyOptions.outbox}). */
+  outbox?: string;
 }
 
 /** Events of a many-project run, in order of occurrence. */
@@ -71,6 +74,13 @@ export interface AutoLabelManyOptions extends RerunRules {
   allowInsecureEndpoint?: boolean;
   /** Only make the worklist: read the journal, send nothing, write nothing. @defaultValue false */
   dryRun?: boolean;
+  /**
+   * Where a start goes that the journal could not take (it failed after the job had started):
+   * `openOutbox(path, name)` from `labelkit-tools/bulk` (Node only). `recordOutbox` (or the CLI's
+   * next run) writes it to the journal, so the project's job is waited for instead of the project
+   * being reported unknown. Without it such a project is `outcome-unknown`.
+   */
+  outbox?: Outbox;
 }
 
 /** What {@link autoLabelMany} resolves to. */
@@ -200,6 +210,16 @@ async function runJournaledJobs(
     const me = contents.shared?.worker;
     const worklist = buildWorklist(inputs, replay.projects, options, (w) => w !== me && alive.has(w));
     const otherRuns = (await journal.otherRuns?.(inputs.map((i) => i.projectId))) ?? [];
+    // A new or mistyped run name over projects other runs started: a second job each unless asked
+    // for. A run that has claimed projects already was begun that way on purpose: its workers join it.
+    if (otherRuns.length > 0 && !options.force && !options.dryRun && replay.projects.size === 0) {
+      const claimed = otherRuns.map((r) => `${r.run} (${r.projects} of ${inputs.length} projects)`).join(', ');
+      const problem = {
+        path: 'journalName',
+        message: `other runs of this journal database already started some of these projects: ${claimed}; this run would start a second job for each: to continue a run, give its name; force to start a second job anyway`,
+      };
+      throw new ValidationError([problem], { operationName: 'AutoLabelTokenBasedProjectMutation' });
+    }
     const emit = (event: ManyEvent) => options.onEvent?.(event);
     emit({ event: 'worklist', worklist, warnings: contents.warnings, otherRuns });
     if (options.dryRun) return { worklist, outcomes: [], warnings: contents.warnings, otherRuns };
@@ -349,12 +369,17 @@ async function runJournaledJobs(
       }
       startedJobs.set(p.projectId, job.id);
       emit({ event: 'started', projectId: p.projectId, jobId: job.id });
+      const started = { type: 'started' as const, at: now(), projectId: p.projectId, jobId: job.id };
       try {
-        await journal.append({ type: 'started', at: now(), projectId: p.projectId, jobId: job.id });
+        await journal.append(started);
       } catch (error) {
         journalFailed(error);
-        const message = `job ${job.id} started, but the journal failed before it was recorded: a rerun reports this project unknown`;
-        settle(p.index, { projectId: p.projectId, outcome: 'outcome-unknown', jobId: job.id, error: { message }, fromJournal: false });
+        // Its job is known: kept on local disk for the next run to record, the project is waited for then, not unknown.
+        const kept = options.outbox ? await options.outbox.add([{ ...started, attempt: p.attempt ?? 1 }]).then(() => true, () => false) : false;
+        const message = kept
+          ? `job ${job.id} started; the journal failed before it was recorded: kept in the outbox ${options.outbox!.path}`
+          : `job ${job.id} started, but the journal failed before it was recorded: a rerun reports this project unknown`;
+        settle(p.index, { projectId: p.projectId, outcome: kept ? 'interrupted' : 'outcome-unknown', jobId: job.id, error: { message }, fromJournal: false, ...(kept && { outbox: options.outbox!.path }) });
         return;
       }
       wait(p.index, p.projectId, job.id, false);

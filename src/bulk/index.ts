@@ -11,6 +11,8 @@ export type { RerunRules, WorklistEntry } from './worklist.js';
 export { createMemoryJournal } from './journal.js';
 export type { ClaimResult, IntentRecord, Journal, JournalContents, JournalProjectConfig, JournalProjectState, JournalRecord, JournalWorker, OtherRun } from './journal.js';
 export { openFileJournal } from './fileJournal.js';
+export { openOutbox, recordOutbox } from './outbox.js';
+export type { Outbox, OutboxStart } from './outbox.js';
 export type { FileJournalOptions } from './fileJournal.js';
 export { DEFAULT_JOURNAL_RETRY_MS, displayDatabaseUrl, isPostgresUrl, MAX_JOURNAL_RETRY_MS, openPostgresJournal, POSTGRES_JOURNAL_VERSION } from './postgresJournal.js';
 export type { PostgresJournalOptions } from './postgresJournal.js';

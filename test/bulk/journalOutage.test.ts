@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
@@ -153,6 +153,7 @@ describe.skipIf(pg.skip !== undefined || pg.cluster === undefined)(`a PostgreSQL
     const args = [
       'auto-label', ...projects.flatMap((p) => ['--project', p]), '--journal', pg.url!.replace('postgres@', `postgres:${DB_PASSWORD}@`), '--journal-name', 'gone',
       '--journal-retry', '300ms', '--labeler-email', 'outage@example.com', '--endpoint', model.url, '--files-per-request', '0', '--wait', '--interval', '50ms',
+      '--outbox', join(dir, 'outbox-gone.ndjson'),
     ];
     holdGate();
     const worker = startCli(args, env());
@@ -177,6 +178,44 @@ describe.skipIf(pg.skip !== undefined || pg.cluster === undefined)(`a PostgreSQL
     expect(run.stdout + run.stderr).not.toContain(DB_PASSWORD);
     expect(projects.map((p) => service.jobsStarted.get(p) ?? 0)).toEqual(projects.map(() => 1));
   }, within(30_000));
+
+  it('keeps the starts the journal could not take during an outage past --journal-retry in an outbox, and the rerun records them: 0 unknown, 0 twice', async () => {
+    const projects = ids(PROJECTS + 11, PROJECTS + 14);
+    const outbox = join(dir, 'outbox-kept.ndjson');
+    const args = [
+      'auto-label', ...projects.flatMap((p) => ['--project', p]), '--journal', pg.url!, '--journal-name', 'kept', '--journal-retry', '300ms', '--heartbeat', '200ms',
+      '--labeler-email', 'outage@example.com', '--endpoint', model.url, '--files-per-request', '0', '--wait', '--interval', '50ms', '--outbox', outbox,
+    ];
+    openGate();
+    // Every mutation is held at the service while the database goes away: each intent is committed, each start answers after.
+    service.mutationDelayMs = 1_500;
+    let first: CliRun;
+    try {
+      const worker = startCli(args, env());
+      const intents = async () => Number((await sql(`SELECT count(*) AS n FROM labelkit_journal.records WHERE run = 'kept' AND type = 'intent'`).catch(() => [{ n: 0 }]))[0]!.n);
+      for (let i = 0; i < 400 && (await intents()) < projects.length; i++) await new Promise((r) => setTimeout(r, 25));
+      await pg.cluster!.stop();
+      try {
+        first = await worker.exited;
+      } finally {
+        await pg.cluster!.start();
+      }
+    } finally {
+      service.mutationDelayMs = 0;
+    }
+    expect(first.code, first.stderr).toBe(4);
+    expect(first.stderr).toContain(`labelkit: 4 started jobs the journal could not take are kept in the outbox ${outbox} (on disk)`);
+    expect(first.stdout).not.toContain('outcome-unknown');
+    expect(readFileSync(outbox, 'utf8').trim().split('\n')).toHaveLength(5); // its journal, then one line per start
+
+    const rerun = await runCli(args, env());
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.stderr).toContain(`recorded in the journal 4 started jobs of the outbox ${outbox}; their projects are waited for`);
+    expect(rerun.stdout).not.toContain('outcome-unknown');
+    for (const p of projects) expect(rerun.stdout).toMatch(new RegExp(`^${p}\\s+job-\\d+\\s+delivered`, 'm'));
+    expect(projects.map((p) => service.jobsStarted.get(p) ?? 0)).toEqual(projects.map(() => 1));
+    expect(existsSync(outbox)).toBe(false);
+  }, within(60_000));
 
   it('exits 3 on a wrong password (one line, no password), 2 naming what to create for a missing database or missing rights', async () => {
     const port = new URL(pg.url!).port;
@@ -213,7 +252,7 @@ describe.skipIf(pg.skip !== undefined || pg.cluster === undefined)(`a PostgreSQL
     for (const r of [password, noDatabase, noRights]) expect(r.all).not.toMatch(STACK);
   });
 
-  it('says, in the dry run and at the start, how many of its projects another run of the same database already started, and which', async () => {
+  it('says, in the dry run, how many of its projects another run of the same database already started, and refuses a run of a new name over them without --force', async () => {
     const url = pg.url!;
     const base = ['auto-label', '--journal', url, '--labeler-email', 'outage@example.com', '--endpoint', model.url, '--files-per-request', '0'];
     const first = ids(PROJECTS + 6, PROJECTS + 8);
@@ -225,9 +264,19 @@ describe.skipIf(pg.skip !== undefined || pg.cluster === undefined)(`a PostgreSQL
     const dry = fakeIo(env());
     expect(await main(argv(...base, '--journal-name', 'second-run', '--dry-run', ...all.flatMap((p) => ['--project', p])), dry)).toBe(0);
     expect(dry.err()).toContain(warning);
+    // A new (or mistyped) --journal-name is refused, as another --files-per-request is: exit 2, naming the other run and --force, sending nothing.
+    const jobsBefore = all.map((p) => service.jobsStarted.get(p) ?? 0);
+    const refused = fakeIo(env());
+    expect(await main(argv(...base, '--journal-name', 'second-run', ...all.flatMap((p) => ['--project', p])), refused)).toBe(2);
+    expect(refused.err()).toContain('--journal-name: other runs of this journal database already started some of these projects: first-run (3 of 5 projects)');
+    expect(refused.err()).toContain('--force to start a second job anyway');
+    expect(all.map((p) => service.jobsStarted.get(p) ?? 0)).toEqual(jobsBefore);
     const second = fakeIo(env());
-    expect(await main(argv(...base, '--journal-name', 'second-run', ...all.flatMap((p) => ['--project', p])), second)).toBe(0);
+    expect(await main(argv(...base, '--journal-name', 'second-run', '--force', ...all.flatMap((p) => ['--project', p])), second)).toBe(0);
     expect(second.err().indexOf(warning)).toBeGreaterThanOrEqual(0);
     expect(second.err().indexOf(warning)).toBeLessThan(second.err().indexOf('started job'));
+    // A second worker joining the run begun with --force joins it (its projects are claimed by it now).
+    const joining = fakeIo(env());
+    expect(await main(argv(...base, '--journal-name', 'second-run', ...all.flatMap((p) => ['--project', p])), joining), joining.err()).toBe(0);
   });
 });

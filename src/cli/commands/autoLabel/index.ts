@@ -26,6 +26,7 @@ export function autoLabelCommand(io: Io, done: (code: number) => void): Command 
     .option('--journal-name <name>', 'with --journal postgres://…: the run, the same name for every worker')
     .option('--heartbeat <duration>', 'with --journal postgres://…: how often this worker says it is alive (default 5s; dead after 3 missed)')
     .option('--journal-retry <duration>', 'with --journal postgres://…: how long to keep trying when the database cannot be reached, drops the connection or restarts (default 30s; 0 fails at once)')
+    .option('--outbox <file>', 'with --journal postgres://…: where a start the database could not take is kept, for the next run to record (default labelkit-outbox-<journal-name>.ndjson)')
     .option('--concurrency <n>', `many projects: jobs being started at once (default 4)`)
     .option('--retry-failed', 'many projects: start again the projects the journal has as failed, not-found or not-started')
     .option('--retry-unknown', 'many projects: start again the projects of unknown outcome in the journal (MAY START A SECOND JOB)')

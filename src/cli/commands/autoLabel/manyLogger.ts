@@ -173,6 +173,11 @@ export function printManySummary(printer: Printer, run: AutoLabelManyRun, json: 
     const why = run.interrupted ? 'the run was interrupted (Ctrl-C)' : run.failure !== undefined ? 'the journal failed' : 'the run stopped';
     printer.err(`labelkit: ${why}: ${waiting} started job${waiting === 1 ? '' : 's'} not waited for to the end (they keep running on the service), ${stopped.length - waiting} project${stopped.length - waiting === 1 ? '' : 's'} not started`);
   }
+  const outboxed = run.outcomes.filter((o) => o.outbox !== undefined);
+  if (outboxed.length > 0) {
+    const n = outboxed.length;
+    printer.err(`labelkit: ${n} started job${n === 1 ? '' : 's'} the journal could not take ${n === 1 ? 'is' : 'are'} kept in the outbox ${outboxed[0]!.outbox} (on disk): the next run with the same --journal records ${n === 1 ? 'it' : 'them'} and waits for ${n === 1 ? 'its project' : 'their projects'}`);
+  }
   if (tally.has('outcome-unknown')) {
     printer.err('hint: outcome-unknown projects may already have a job: look at them in the service; --retry-unknown restarts them and MAY START A SECOND JOB');
   }

@@ -1,7 +1,8 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createLabelingClient, isLabelkitError } from 'labelkit';
-import { autoLabelMany, createMemoryJournal, DEFAULT_JOURNAL_RETRY_MS, displayDatabaseUrl, isPostgresUrl, MAX_JOURNAL_RETRY_MS, openFileJournal, openPostgresJournal } from '../../../bulk/index.js';
-import type { AutoLabelManyResult, Journal, ManyEvent, ProjectOutcome } from '../../../bulk/index.js';
+import { autoLabelMany, createMemoryJournal, DEFAULT_JOURNAL_RETRY_MS, displayDatabaseUrl, isPostgresUrl, MAX_JOURNAL_RETRY_MS, openFileJournal, openOutbox, openPostgresJournal, recordOutbox } from '../../../bulk/index.js';
+import type { AutoLabelManyResult, Journal, ManyEvent, Outbox, ProjectOutcome } from '../../../bulk/index.js';
 import { urlSecrets } from '../../../shared/redact.js';
 import { parseDuration } from '../../duration.js';
 import type { Printer } from '../../io.js';
@@ -25,12 +26,23 @@ export interface AutoLabelManyFlags extends Omit<AutoLabelFlags, 'project'> {
   journalName?: string;
   heartbeat?: string;
   journalRetry?: string;
+  outbox?: string;
   concurrency?: string;
   /** NDJSON on stdout (the warnings of a lost database then go there as `warning` events). */
   json?: boolean;
   retryFailed?: boolean;
   retryUnknown?: boolean;
   force?: boolean;
+}
+
+/**
+ * The outbox of a database run unless `--outbox` names one: in the current folder, by run name.
+ *
+ * @param name - the run's `--journal-name`
+ * @returns e.g. `labelkit-outbox-prelabel-2026-11.ndjson`
+ */
+export function defaultOutbox(name: string): string {
+  return `labelkit-outbox-${name.replace(/[^A-Za-z0-9._-]/g, '_')}.ndjson`;
 }
 
 /** Default of `--concurrency`. */
@@ -55,6 +67,7 @@ export function isManyRun(flags: AutoLabelManyFlags): boolean {
     flags.journal !== undefined ||
     flags.journalName !== undefined ||
     flags.journalRetry !== undefined ||
+    flags.outbox !== undefined ||
     flags.concurrency !== undefined ||
     flags.retryFailed === true ||
     flags.retryUnknown === true ||
@@ -140,6 +153,7 @@ function journalFlags(
     if (flags.journalName !== undefined) problems.push({ field: '--journal-name', message: 'names a run in a database: only with --journal postgres://… (a file journal is its own run)' });
     if (flags.heartbeat !== undefined) problems.push({ field: '--heartbeat', message: 'only with --journal postgres://… (a file journal has one worker)' });
     if (flags.journalRetry !== undefined) problems.push({ field: '--journal-retry', message: 'only with --journal postgres://… (a file journal has no connection to lose)' });
+    if (flags.outbox !== undefined) problems.push({ field: '--outbox', message: 'only with --journal postgres://… (a file journal has no connection to lose)' });
     return value ? { file: value } : {};
   }
   let retryMs: number | undefined;
@@ -234,6 +248,7 @@ export async function runManyFromFlags(flags: AutoLabelManyFlags, context: Actio
   const dryRun = flags.dryRun === true;
   let journal: Journal = createMemoryJournal();
   let journalLabel: string | undefined;
+  let outbox: Outbox | undefined;
   const say = (message: string) => (flags.json === true ? context.printer.json({ event: 'warning', message }) : context.printer.err(`labelkit: warning: ${message}`));
   if (where.file !== undefined) {
     const file = where.file;
@@ -255,6 +270,15 @@ export async function runManyFromFlags(flags: AutoLabelManyFlags, context: Actio
     });
     journal = namedJournal(database, databaseHint(retryMs));
     journalLabel = `${displayDatabaseUrl(where.url)} --journal-name ${where.name}`;
+    // Starts the database could not take during an outage: kept here, recorded by the next run.
+    const outboxPath = flags.outbox ?? defaultOutbox(where.name ?? '');
+    if (dryRun) {
+      if (existsSync(outboxPath)) say(`the outbox ${outboxPath} holds started jobs the journal could not take; the next run (not a dry run) records them`);
+    } else {
+      const recorded = await recordOutbox(journal, outboxPath, journalLabel);
+      if (recorded) say(`recorded in the journal ${recorded.written} started job${recorded.written === 1 ? '' : 's'} of the outbox ${outboxPath}${recorded.skipped > 0 ? ` (${recorded.skipped} it held already)` : ''}; their projects are waited for`);
+      outbox = openOutbox(outboxPath, journalLabel);
+    }
   }
 
   const client = createLabelingClient({ url: connection.url, ...clientAuth(connection), poll: { intervalMs, maxIntervalMs: intervalMs * 5 } });
@@ -285,6 +309,7 @@ export async function runManyFromFlags(flags: AutoLabelManyFlags, context: Actio
         force: flags.force === true,
         allowInsecureEndpoint: flags.allowInsecureEndpoint === true,
         dryRun,
+        ...(outbox && { outbox }),
       },
     );
     return { ...result, dryRun, ...(journalLabel !== undefined && { journal: journalLabel }), interrupted: context.signal.aborted };
