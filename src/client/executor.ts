@@ -5,6 +5,7 @@ import type { AnyVariables, OperationResult } from '@urql/core';
 import { retryExchange } from '@urql/exchange-retry';
 import { makeSubject, pipe, take, takeUntil, toPromise } from 'wonka';
 import { MAX_TIMER_MS } from '../shared/constants.js';
+import { onAbort } from '../shared/onAbort.js';
 import { redactUrl, secretsIn, urlSecrets } from '../shared/redact.js';
 import { operationOf } from './answerShape.js';
 import { MUTATION_OUTCOME_UNKNOWN_HINT, NetworkError, ProtocolError, ValidationError } from './errors.js';
@@ -102,10 +103,12 @@ export function createExecutor(options: ExecutorOptions) {
     };
     const timeoutMs = callOptions?.timeoutMs ?? defaultTimeout;
     const timer = timeoutMs < MAX_TIMER_MS ? setTimeout(end('TIMEOUT', `no answer within ${timeoutMs} ms`), timeoutMs) : undefined;
-    const onAbort = end('ABORTED', 'the call was aborted');
+    const onAbortCall = end('ABORTED', 'the call was aborted');
     const onClose = end('ABORTED', 'the client was closed during the call');
-    signal?.addEventListener('abort', onAbort, { once: true });
-    closing.signal.addEventListener('abort', onClose, { once: true });
+    // One listener per signal however many calls are in flight (`shared/onAbort`): a listener per
+    // call on the client's closing signal passed Node's limit of 10 with 12 reads in flight.
+    const stopWaitingForAbort = signal ? onAbort(signal, onAbortCall) : undefined;
+    const stopWaitingForClose = onAbort(closing.signal, onClose);
 
     const request = createRequest(document, variables);
     const sent$ = urql.createRequestOperation(kind, request, { fetchOptions: { headers: { ...baseHeaders, 'x-request-id': requestId } } });
@@ -124,8 +127,8 @@ export function createExecutor(options: ExecutorOptions) {
     } finally {
       if (mutationTurns.get(request.key) === turn) mutationTurns.delete(request.key);
       clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      closing.signal.removeEventListener('abort', onClose);
+      stopWaitingForAbort?.();
+      stopWaitingForClose();
     }
     if (!result) {
       const { code, text } = lost ?? { code: 'ABORTED' as const, text: 'the call ended without an answer' };

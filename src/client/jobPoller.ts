@@ -2,6 +2,7 @@ import { NetworkError } from './errors.js';
 import { isTransientError } from './failures.js';
 import type { Job, JobOutcome } from './types.js';
 import { DEFAULT_JOB_TIMEOUT_MS, JOB_POLL_CHUNK, MAX_TIMER_MS } from '../shared/constants.js';
+import { onAbort } from '../shared/onAbort.js';
 
 /** Options of one wait (see `LabelingClient.waitForJob`). */
 export interface WaitOptions {
@@ -124,17 +125,19 @@ export function createJobPoller(fetchJobs: (ids: string[], signal: AbortSignal) 
       if (closed || signal?.aborted) return reject(aborted(closed ? `the client is closed; not waiting for ${what}` : `waiting for ${what} was aborted`));
       const outcomes = new Array<JobOutcome>(jobIds.length);
       const group = new Set<Waiter>();
+      // One listener on the caller's signal for every wait under it (`shared/onAbort`).
+      let stopWaitingForAbort: (() => void) | undefined;
       // Every way to end goes through an emptied group, so the group ends once.
       const end = (error?: Error) => {
         clearTimeout(waitTimer);
-        signal?.removeEventListener('abort', onAbort);
+        stopWaitingForAbort?.();
         for (const waiter of group) removeWaiter(waiter);
         group.clear();
         if (waiters.size === 0) clearTimeout(timer);
         if (error) reject(error);
         else resolve(outcomes);
       };
-      const onAbort = () => end(aborted(`waiting for ${what} was aborted`));
+      const onAborted = () => end(aborted(`waiting for ${what} was aborted`));
       // Infinity (or beyond setTimeout's 2^31-1 ms, which Node would run at once) waits without limit.
       const timedOut = () => [...group].forEach((waiter) => waiter.settle({ outcome: 'timed-out', jobId: waiter.jobId, job: waiter.last }));
       const waitTimer = timeoutMs < MAX_TIMER_MS ? setTimeout(timedOut, timeoutMs) : undefined;
@@ -151,7 +154,7 @@ export function createJobPoller(fetchJobs: (ids: string[], signal: AbortSignal) 
         group.add(waiter);
         addWaiter(waiter);
       });
-      signal?.addEventListener('abort', onAbort, { once: true });
+      if (signal) stopWaitingForAbort = onAbort(signal, onAborted);
       // New waiters are asked about at once; those added in the same turn share that request.
       delay = bound('intervalMs');
       if (!inFlight) schedule(0);

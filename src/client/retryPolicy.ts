@@ -1,3 +1,5 @@
+import { onAbort } from '../shared/onAbort.js';
+
 /** Retries of queries (mutations are never retried). */
 export interface RetryOptions {
   /** Attempts in all, the first included. @defaultValue 4 */
@@ -49,8 +51,9 @@ export function* backoffDelays(options: RetryOptions | undefined): Generator<num
  */
 export function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const done = () => (clearTimeout(timer), signal.removeEventListener('abort', done), resolve());
+    // One listener on the signal for every pause at once (`shared/onAbort`).
+    const done = () => (clearTimeout(timer), stop(), resolve());
     const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
+    const stop = onAbort(signal, done);
   });
 }

@@ -25,6 +25,7 @@ export const STARTS_PROCESSES = [
   'test/bulk/postgresJournal.test.ts', // PostgreSQL
   'test/cli/autoLabelMany.test.ts', // the built CLI
   'test/cli/binary.test.ts', // the built CLI
+  'test/cli/processWarnings.test.ts', // the built CLI
   'test/cli/serverExit.test.ts', // the built CLI
   'test/cli/usage.test.ts', // the built CLI's shim
   'test/codegen/renameSteps.test.ts', // a copy of the repository, sed, codegen, tsc
