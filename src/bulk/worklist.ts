@@ -209,7 +209,7 @@ export function buildWorklist(
           : { ...base, action: 'skip', reason: `${s.state} in an earlier run; retry failed to start it again` };
       case 'intent':
       case 'unknown':
-        if (holder) return { ...base, action: 'skip', heldBy: holder, reason: `claimed by the live worker ${holder} (${s.state}); never started twice, retry unknown applies only to workers that are dead` };
+        if (holder) return { ...base, action: 'skip', heldBy: holder, reason: `claimed by the live worker ${holder} (${s.state})` };
         return rules.retryUnknown
           ? { ...base, ...next, action: 'start', reason: `outcome unknown in an earlier run; started again (retry unknown: may start a second job)` }
           : { ...base, action: 'skip', reason: `outcome unknown in an earlier run (${s.state}): a job may have started; not started again without retry unknown` };

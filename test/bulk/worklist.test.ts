@@ -53,7 +53,8 @@ describe('buildWorklist', () => {
       ['p5', 'start', 3, undefined],
       ['p6', 'start', 1, undefined],
     ]);
-    expect(list[0]!.reason).toContain('retry unknown applies only to workers that are dead');
+    // What holds it, not a rule (issue 44 item 8: a row that explained the rule read like a problem).
+    expect(list[0]!.reason).toBe('claimed by the live worker w1 (intent)');
   });
 
   it('reports a dead worker\'s intents as unknown and starts nothing again without retry unknown', () => {
