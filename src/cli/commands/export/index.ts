@@ -12,7 +12,7 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
  * Declares `labelkit export --project P --format conll|jsonl|spacy --out FILE [--labeler EMAIL] [--layer N] [--strict] [--json]`.
  *
  * @param io - the process
- * @param done - receives the exit code (0; 2 bad flags, no such copy or label set, an output that cannot be written, a label --strict refuses)
+ * @param done - receives the exit code (0; 2 bad flags, no such copy or label set, an output that cannot be written or is locked by another export, a refused resume, a label --strict refuses; 4 a full disk; 130 Ctrl-C)
  * @returns the command
  */
 export function exportCommand(io: Io, done: (code: number) => void): Command {
@@ -29,8 +29,8 @@ export function exportCommand(io: Io, done: (code: number) => void): Command {
     .option('--verbose', 'the stack of an error')
     .addHelpText(
       'after',
-      '\nAn export stopped at any moment (Ctrl-C, kill, lost connection) goes on from the last document written when run again with the same flags.\n' +
-        '\nExit: 0 written, 2 bad flags, no such copy or label set, an output that cannot be written, or a label --strict refuses.\n' +
+      '\nAn export stopped at any moment (Ctrl-C, kill, lost connection, full disk) goes on from the last document written when run again with the same flags; a checkpoint or partial file that does not prove itself is refused. One export at a time writes a file (FILE.lock).\n' +
+        '\nExit: 0 written; 2 bad flags, no such copy or label set, an output that cannot be written or that another export writes, a resume refused, or a label --strict refuses; 4 also a full disk; 130 Ctrl-C.\n' +
         '\nExamples:\n  $ labelkit export --project demo-project --format conll --out gold.conll\n  $ labelkit export --projects projects.txt --format jsonl --out train.jsonl --json',
     );
   addConnectionOptions(command).action(
