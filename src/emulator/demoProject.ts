@@ -1,4 +1,4 @@
-import type { ReviewLabelInput } from './reviewLabels.js';
+import type { ReviewLabelInput } from './types.js';
 import type { DocumentInput, ProjectInput } from './types.js';
 
 /** The id of the built-in demo project. */

@@ -17,7 +17,7 @@ export type { LabelSetWriteCode, LabelSetWriteProblem, LabelWriteInput, NewLabel
 export { EmulatorDataError } from './dataError.js';
 export type { DataErrorProblem } from './dataError.js';
 export type { ModelOptions } from './runner.js';
-export type { ReviewLabelInput } from './reviewLabels.js';
+export type { ReviewLabelInput } from './types.js';
 export type { LabeledBy } from './compactLines.js';
 export type { CellJson, FinalReportFigures, Page, PageInput, TextCursorJson, TextLabelJson } from './labelReads.js';
 export type {

@@ -11,7 +11,7 @@ import { itemKey } from './labelRefs.js';
 import { cellPage, finalReport, goldKeys, labelPage } from './labelReads.js';
 import type { CellJson, FinalReportFigures, Page, PageInput, TextLabelJson } from './labelReads.js';
 import { checkReviewLabels } from './reviewLabels.js';
-import type { ReviewLabelInput } from './reviewLabels.js';
+import type { ReviewLabelInput } from './types.js';
 import { Tokens } from './tokens.js';
 import { MAX_LABEL_SETS } from '../shared/constants.js';
 import { checkAppendedLabels, checkLabels, checkSignature, LabelSetWriteRefusedError, placeOfNewSet } from './labelSetWrites.js';

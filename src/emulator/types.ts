@@ -6,7 +6,6 @@
  */
 import type { JobStatus, Role } from 'labelkit/documents';
 import type { LabeledBy } from './compactLines.js';
-import type { ReviewLabelInput } from './reviewLabels.js';
 
 /** Which kinds of annotation a label may be used for (schema `LabelClassType`). */
 export type LabelClassType = 'SPAN' | 'ARROW' | 'ALL';
@@ -184,4 +183,43 @@ export interface LabeledCopy {
   labelerEmail: string;
   role: Role;
   documents: { id: string; name: string; lines: { id: number; text: string; entities: StoredSpan[] }[] }[];
+}
+
+/**
+ * One label of a project's reviewer copy (the gold labels), as a data folder's
+ * `review/<documentId>.json` or `EmulatorStore.setReviewLabels` gives it.
+ *
+ * @remarks Offsets are characters of the line, as the model's span contract has them
+ * (`start_char` inclusive, `end_char` exclusive, UTF-16 code units); the store snaps them to whole
+ * tokens by the same rule as the model's labels (tokens.ts).
+ */
+export interface ReviewLabelInput {
+  /** The zero-based line number. */
+  line: number;
+  /** The span's first character (inclusive). */
+  start_char: number;
+  /** The offset after its last character (exclusive). */
+  end_char: number;
+  /** A label name of the label set whose index is `layer` (case-insensitive). */
+  label: string;
+  /** The label set's index. @defaultValue 0 */
+  layer?: number;
+  /** The span's text, checked against the line when given (it catches an offset off by one). */
+  text?: string;
+  /**
+   * Who put the label: `REVIEWER` (put or accepted by the reviewer), `AUTO` (accepted by the
+   * labelers' consensus), `CONFLICT` (unresolved: not gold), … @defaultValue 'REVIEWER'
+   */
+  labeledBy?: LabeledBy;
+  /** A deleted label is kept and served with `deleted: true` (not gold). @defaultValue false */
+  deleted?: boolean;
+  /**
+   * A label the reviewer rejected is kept and served with `rejectedByUserId` set (not gold). A
+   * GUESS: production's `TextLabel` has no rejected field; its `GqlConflictable` has
+   * `rejectedByUserId`, and it lists rejected labels with `getSpanAndArrowRejectedLabels`.
+   * @defaultValue false
+   */
+  rejected?: boolean;
+  /** From 0 to 1. @defaultValue none */
+  confidence_score?: number;
 }
