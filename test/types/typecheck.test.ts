@@ -8,11 +8,12 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { within } from '../support/testEnvironment.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 
 describe('the whole project', () => {
-  it('type-checks with no error (tsc --noEmit -p tsconfig.json)', { timeout: 180_000 }, async () => {
+  it('type-checks with no error (tsc --noEmit -p tsconfig.json)', { timeout: within(180_000) }, async () => {
     const tsc = join(repo, 'node_modules', '.bin', 'tsc');
     const outcome = await new Promise<{ code: number; output: string }>((resolve) =>
       execFile(tsc, ['--noEmit', '--pretty', 'false', '-p', join(repo, 'tsconfig.json')], { cwd: repo, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
