@@ -1,6 +1,7 @@
 import type { CallOptions, LabelingClient, LabelSet } from 'labelkit';
 import { projectCopy, readAhead, READ_AHEAD, readAllLabels, readCells } from 'labelkit/labels';
 import { ExportError } from './errors.js';
+import { keepLabels } from './filters.js';
 import { flattenDocument, labelDepths } from './flattenDocument.js';
 import { tagList, unwritable } from './formats.js';
 import type { ExportedDocument, ExportFormat } from './types.js';
@@ -108,6 +109,8 @@ export interface ExportReadOptions extends ExportCopyOptions {
   strict?: boolean | undefined;
   /** Documents read at once, ahead of the one being yielded. @defaultValue `READ_AHEAD` (4) */
   readAhead?: number | undefined;
+  /** `--labels`: only these label names are kept; the others are dropped before the flat rules and counted per document (`ExportedDocument.dropped`). @defaultValue all */
+  keep?: ReadonlySet<string> | undefined;
   /** Called after each document with how many are done (counting those before `from`) and how many there are. */
   onProgress?: ((done: number, total: number) => void) | undefined;
 }
@@ -141,7 +144,7 @@ export interface ExportDocumentsOptions extends ExportReadOptions {
  * ```
  */
 export async function* exportDocuments(client: LabelingClient, source: string | readonly string[] | ExportPlan, options: ExportDocumentsOptions = {}): AsyncGenerator<ExportedDocument> {
-  const { strict = false, from = 0, readAhead: width = READ_AHEAD, onProgress, ...copy } = options;
+  const { strict = false, from = 0, readAhead: width = READ_AHEAD, onProgress, keep, ...copy } = options;
   const call: CallOptions = { ...(copy.timeoutMs !== undefined && { timeoutMs: copy.timeoutMs }) };
   const plan = typeof source === 'string' || Array.isArray(source) ? await planExport(client, typeof source === 'string' ? [source] : (source as string[]), copy) : (source as ExportPlan);
   const documents = plan.documents.slice(from);
@@ -153,8 +156,9 @@ export async function* exportDocuments(client: LabelingClient, source: string | 
   for await (const { cells, labels } of readAhead(documents, read, { width, signal: copy.signal })) {
     const doc = plan.documents[i]!;
     const project = plan.projects[doc.project]!;
-    const { lines, leftOut } = flattenDocument(cells, labels, { layer: plan.layer, names: project.names, depth: project.depth, strict, where: `${project.projectId}/${doc.documentId}` });
-    yield { projectId: project.projectId, documentId: doc.documentId, fileName: doc.fileName, index: i, lines, leftOut };
+    const kept = keep && keepLabels(labels, { layer: plan.layer, names: project.names, keep });
+    const { lines, leftOut } = flattenDocument(cells, kept ? kept.labels : labels, { layer: plan.layer, names: project.names, depth: project.depth, strict, where: `${project.projectId}/${doc.documentId}` });
+    yield { projectId: project.projectId, documentId: doc.documentId, fileName: doc.fileName, index: i, lines, leftOut, ...(kept && { dropped: kept.dropped }) };
     i++;
     onProgress?.(i, plan.documents.length);
   }

@@ -71,6 +71,8 @@ export interface ExportedDocument {
   lines: ExportedLine[];
   /** What this document left out, by reason. */
   leftOut: LeftOut;
+  /** Labels `keep` (`--labels`) dropped, per name; absent when every label is kept. */
+  dropped?: ReadonlyMap<string, number>;
 }
 
 /**
