@@ -28,3 +28,6 @@ export type { DocumentStatus } from './filters.js';
 export { createReleaseBuilder, deltaMismatches, deltaSlices, documentHash, keyOf, RELEASE_FILES, splitFileName } from './manifest.js';
 export type { DocumentKey, FileSlice, ManifestDocument, PlacedDocument, ReleaseBuilder, ReleaseBuilderOptions, ReleaseDelta, ReleaseDropped, ReleaseFile, ReleaseManifest, ReleaseOptions } from './manifest.js';
 export { datasetCard } from './card.js';
+export { manifestText, readManifest, releaseOutputProblem, today, writeRelease } from './writeRelease.js';
+export type { WriteReleaseOptions } from './writeRelease.js';
+export { applyDelta } from './applyDelta.js';

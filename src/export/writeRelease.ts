@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { access, constants, mkdir, open, readdir, readFile, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { access, constants, mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { LabelingClient } from 'labelkit';
@@ -19,7 +19,7 @@ import type { SplitShare } from './splits.js';
 import { createStratifier } from './stratify.js';
 import { EXPORT_FORMATS } from './types.js';
 import type { ExportFormat } from './types.js';
-import { lockRelease, publishFolder } from './releaseFolder.js';
+import { lockRelease, publishFolder, writeNewFile } from './releaseFolder.js';
 
 /** Options of {@link writeRelease}. */
 export interface WriteReleaseOptions extends Omit<ExportReadOptions, 'format' | 'keep'> {
@@ -157,15 +157,7 @@ export async function writeRelease(client: LabelingClient, projectIds: readonly 
     }
     const manifest = builder.finish();
     for (const handle of handles.values()) await handle.datasync();
-    const write = async (name: string, text: string) => {
-      const handle = await open(join(partial, name), 'wx');
-      try {
-        await handle.writeFile(text);
-        await handle.datasync();
-      } finally {
-        await handle.close();
-      }
-    };
+    const write = (name: string, text: string) => writeNewFile(join(partial, name), text);
     await write(RELEASE_FILES.manifest, manifestText(manifest));
     if (format === 'jsonl') await write(RELEASE_FILES.tags, JSON.stringify(plan.tags) + '\n');
     if (manifest.delta) await write(RELEASE_FILES.removed, JSON.stringify(manifest.delta.removed) + '\n');
@@ -181,11 +173,4 @@ export async function writeRelease(client: LabelingClient, projectIds: readonly 
   } finally {
     await lock.release();
   }
-}
-
-/** Removes an empty folder `out` (so a release can be renamed onto it); nothing else. */
-export async function removeEmptyFolder(out: string): Promise<void> {
-  await rmdir(out).catch((error: unknown) => {
-    if (errorCode(error) !== 'ENOENT') throw error;
-  });
 }

@@ -5,6 +5,7 @@ import type { Io } from '../../io.js';
 import { commandAction } from '../../runAction.js';
 import type { CommonFlags } from '../../runAction.js';
 import type { ExportFlags } from './runner.js';
+import type { ReleaseFlags } from './releaseRunner.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -25,21 +26,40 @@ export function exportCommand(io: Io, done: (code: number) => void): Command {
     .option('--labeler <email>', "that labeler's copy (e.g. the labelerEmail a job was given); default: the reviewer copy")
     .option('--layer <n>', 'the label set to export (its index; default 0)')
     .option('--strict', 'fail on a label a flat format cannot hold (overlapping, nested, deleted, rejected, in conflict, …) instead of leaving it out')
+    .option('--split <splits>', 'a release: one file per split in the folder --out, e.g. train=0.8,dev=0.1,test=0.1 (a document\'s split: a hash of its id and --seed)')
+    .option('--seed <text>', 'the seed of the splits (a release): the same seed gives the same splits')
+    .option('--stratify', 'a release: deal documents to the splits so that each label\'s documents are split in the proportions')
+    .option('--status <statuses>', 'a release of the documents marked so in the copy: completed or in-progress (TextDocument.isCompleted)')
+    .option('--documents <file>', 'a release of these documents only: a file with one document id per line')
+    .option('--labels <names>', 'a release with these labels only (comma-separated); the others are dropped and counted')
+    .option('--since <manifest>', 'a delta release: only what was added, changed or removed since that release (its manifest.json)')
     .option('--json', 'print the summary as one JSON object')
     .option('--verbose', 'the stack of an error')
+    .enablePositionalOptions()
     .addHelpText(
       'after',
-      '\nAn export stopped at any moment (Ctrl-C, kill, lost connection, full disk) goes on from the last document written when run again with the same flags; a checkpoint or partial file that does not prove itself is refused. One export at a time writes a file (FILE.lock).\n' +
+      '\nAn export stopped at any moment (Ctrl-C, kill, lost connection, full disk) goes on from the last document written when run again with the same flags; a checkpoint or partial file that does not prove itself is refused. One export at a time writes a file (FILE.lock). A release (--split) killed leaves DIR untouched and starts over when run again.\n' +
         '\nExit: 0 written; 2 bad flags, no such copy or label set, an output that cannot be written or that another export writes, a resume refused, or a label --strict refuses; 4 also a full disk; 130 Ctrl-C.\n' +
-        '\nExamples:\n  $ labelkit export --project demo-project --format conll --out gold.conll\n  $ labelkit export --projects projects.txt --format jsonl --out train.jsonl --json',
+        '\nExamples:\n  $ labelkit export --project demo-project --format conll --out gold.conll\n  $ labelkit export --projects projects.txt --format jsonl --out train.jsonl --json' +
+        '\n  $ labelkit export --project demo-project --format jsonl --split train=0.8,dev=0.1,test=0.1 --seed 1 --status completed --out release-1' +
+        '\n  $ labelkit export --project demo-project --format jsonl --split train=0.8,dev=0.1,test=0.1 --seed 1 --status completed --since release-1/manifest.json --out delta-2' +
+        '\n  $ labelkit export apply-delta release-1 delta-2 --out release-2',
     );
+  command.addCommand(applyDeltaCommand(io, done));
   addConnectionOptions(command).action(
-    commandAction(io, done, { command: 'export' }, async (flags: ExportFlags & CommonFlags, context) => {
+    commandAction(io, done, { command: 'export' }, async (flags: ExportFlags & ReleaseFlags & CommonFlags, context) => {
       const { runExport } = await import('./runner.js');
-      const { printExportSummary } = await import('./logger.js');
+      const { runRelease, wantsRelease } = await import('./releaseRunner.js');
+      const { printExportSummary, printRelease } = await import('./logger.js');
       const { createDocumentProgress } = await import('../eval/logger.js');
       const progress = createDocumentProgress(io);
       try {
+        if (wantsRelease(flags)) {
+          const manifest = await runRelease(flags, context, progress.onProgress);
+          progress.stop();
+          printRelease(context.printer, manifest, flags.out!, flags.json === true);
+          return EXIT.ok;
+        }
         const summary = await runExport(flags, context, progress.onProgress);
         progress.stop();
         printExportSummary(context.printer, summary, flags.json === true);
@@ -50,4 +70,31 @@ export function exportCommand(io: Io, done: (code: number) => void): Command {
     }),
   );
   return command;
+}
+
+/**
+ * Declares `labelkit export apply-delta OLD DELTA --out NEW [--json]`: the full release from the
+ * last one and a delta; no service is called.
+ *
+ * @param io - the process
+ * @param done - receives the exit code (0; 2 bad folders, a delta of another release, a file not its manifest's)
+ * @returns the command
+ */
+function applyDeltaCommand(io: Io, done: (code: number) => void): Command {
+  return new Command('apply-delta')
+    .description('rebuild the full release from the last one (OLD) and a delta written with --since (DELTA): the same files, byte for byte, as a full export')
+    .argument('<old>', "the last release's folder")
+    .argument('<delta>', "the delta's folder")
+    .option('--out <folder>', 'the new release folder (must not exist, or be empty)')
+    .option('--json', 'print the summary as one JSON object')
+    .option('--verbose', 'the stack of an error')
+    .addHelpText('after', '\nExit: 0 written, 2 bad folders, a delta of another release, or a file that is not the one its manifest names.\n\nExample:\n  $ labelkit export apply-delta release-1 delta-2 --out release-2')
+    .action(
+      commandAction(io, done, { command: 'export apply-delta' }, async (flags: { out?: string; json?: boolean } & CommonFlags, context, oldDir: string, deltaDir: string) => {
+        const { runApplyDelta } = await import('./releaseRunner.js');
+        const { printRelease } = await import('./logger.js');
+        printRelease(context.printer, await runApplyDelta(oldDir, deltaDir, flags), flags.out!, flags.json === true);
+        return EXIT.ok;
+      }),
+    );
 }

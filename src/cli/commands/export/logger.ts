@@ -1,5 +1,5 @@
 import { LEFT_OUT_REASONS } from '../../../export/index.js';
-import type { ExportSummary, LeftOutReason } from '../../../export/index.js';
+import type { ExportSummary, LeftOutReason, ReleaseManifest } from '../../../export/index.js';
 import type { Printer } from '../../io.js';
 
 /** How the summary names each reason a label was left out (or changed). */
@@ -51,4 +51,47 @@ export function formatExportSummary(summary: ExportSummary): string[] {
 export function printExportSummary(printer: Printer, summary: ExportSummary, json: boolean): void {
   if (json) printer.json(summary);
   else for (const line of formatExportSummary(summary)) printer.out(line);
+}
+
+/**
+ * The summary of a release (or a delta, or an applied delta) as text lines.
+ *
+ * @param manifest - the release's manifest
+ * @param out - the folder written
+ * @returns the lines
+ */
+export function formatRelease(manifest: ReleaseManifest, out: string): string[] {
+  const { options } = manifest;
+  const copy = options.copy === 'reviewer' ? 'the reviewer copy' : `the copy of ${options.copy}`;
+  const projects = options.projects.length === 1 ? `project ${options.projects[0]}` : plural(options.projects.length, 'project');
+  const lines = [`${manifest.delta ? 'Wrote the delta of a release of' : 'Released'} ${plural(manifest.documents.length, 'document')} of ${projects}, ${copy}, label set ${options.layer}, as ${options.format}, to ${out}`];
+  if (manifest.delta) {
+    const { added, changed, removed } = manifest.delta;
+    lines.push(`  since the release of manifest ${manifest.delta.since.slice(0, 12)}…: ${added.length} added, ${changed.length} changed, ${removed.length} removed`);
+  }
+  for (const f of manifest.files) lines.push(`  ${f.split}: ${plural(f.documents, 'document')}, ${plural(f.lines, 'line')}, ${plural(f.tokens, 'token')}; ${f.path} sha256 ${f.sha256}`);
+  const dropped = [
+    ...Object.entries(manifest.dropped.labels).map(([name, n]) => `${n} ${name} (--labels)`),
+    ...(manifest.dropped.documents.status > 0 ? [`${plural(manifest.dropped.documents.status, 'document')} (--status)`] : []),
+    ...(manifest.dropped.documents.notListed > 0 ? [`${plural(manifest.dropped.documents.notListed, 'document')} (--documents)`] : []),
+  ];
+  if (dropped.length > 0) lines.push(`  dropped: ${dropped.join(', ')}`);
+  if (manifest.dropped.unknownIds > 0) lines.push(`  ${plural(manifest.dropped.unknownIds, 'id')} of --documents in no project`);
+  const left = LEFT_OUT_REASONS.filter((r) => manifest.leftOut.labels[r] > 0).map((r) => `${manifest.leftOut.labels[r]} ${REASON[r]}`);
+  lines.push(`  left out: ${left.length > 0 ? `labels: ${left.join(', ')}` : 'nothing'}`);
+  return lines;
+}
+
+/**
+ * Prints the outcome of a release: its lines, or with `json` the manifest without its documents.
+ *
+ * @param printer - where to print
+ * @param manifest - the release's manifest
+ * @param out - the folder written
+ * @param json - one JSON object
+ */
+export function printRelease(printer: Printer, manifest: ReleaseManifest, out: string, json: boolean): void {
+  const { documents, ...rest } = manifest;
+  if (json) printer.json({ version: 1, out, documents: documents.length, ...rest });
+  else for (const line of formatRelease(manifest, out)) printer.out(line);
 }

@@ -28,7 +28,7 @@ export interface ExportFlags extends ConnectionFlags {
  * @param error - what `writeExport` threw
  * @returns a usage error, the interruption in the CLI's terms (exit 130), or the error unchanged
  */
-function exportProblem(error: unknown): unknown {
+export function exportProblem(error: unknown): unknown {
   // A refused resume and a held lock say what to do in their own words: no hint after them.
   if (error instanceof ExportError) return new CliUsageError([{ field: error.field, message: error.message }], error.code === 'LOCKED' || error.code === 'RESUME' ? '' : undefined);
   if (error instanceof ExportInterrupted) return new Interrupted(error.message);

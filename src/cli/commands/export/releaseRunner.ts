@@ -1,0 +1,151 @@
+import { readFile } from 'node:fs/promises';
+import { createLabelingClient } from 'labelkit';
+import { applyDelta, EXPORT_FORMATS, ExportError, parseDocumentIds, parseLabelNames, parseSplits, parseStatuses, readManifest, releaseOutputProblem, today, writeRelease } from '../../../export/index.js';
+import type { DocumentStatus, ExportFormat, ReleaseManifest, SplitShare } from '../../../export/index.js';
+import { errorCode } from '../../../shared/classify.js';
+import { clientAuth, requireConnection } from '../../connection.js';
+import type { ActionContext } from '../../runAction.js';
+import { CliUsageError } from '../../usageError.js';
+import type { UsageProblem } from '../../usageError.js';
+import { projectIds } from '../autoLabel/manyRunner.js';
+import { exportProblem } from './runner.js';
+import type { ExportFlags } from './runner.js';
+
+/** The flags that make `labelkit export` write a release (a folder) instead of one file. */
+export interface ReleaseFlags {
+  split?: string;
+  seed?: string;
+  stratify?: boolean;
+  status?: string;
+  documents?: string;
+  labels?: string;
+  since?: string;
+}
+
+const RELEASE_FLAGS = ['split', 'seed', 'stratify', 'status', 'documents', 'labels', 'since'] as const;
+
+/**
+ * Whether the flags ask for a release.
+ *
+ * @param flags - the flags of `labelkit export`
+ * @returns true when any of `--split`, `--seed`, `--stratify`, `--status`, `--documents`, `--labels`, `--since` is given
+ */
+export function wantsRelease(flags: ReleaseFlags): boolean {
+  return RELEASE_FLAGS.some((f) => flags[f] !== undefined);
+}
+
+/** The release's day: `SOURCE_DATE_EPOCH` (seconds, the reproducible-builds convention) when set, else today (UTC). */
+function releaseDay(env: Record<string, string | undefined>, problems: UsageProblem[]): string {
+  const epoch = env['SOURCE_DATE_EPOCH'];
+  if (epoch === undefined || epoch === '') return today();
+  if (!/^\d{1,12}$/.test(epoch)) {
+    problems.push({ field: 'SOURCE_DATE_EPOCH', message: 'must be whole seconds since 1970 (the reproducible-builds convention)' });
+    return today();
+  }
+  return new Date(Number(epoch) * 1000).toISOString().slice(0, 10);
+}
+
+/**
+ * Checks every flag of a release, then writes it: `labelkit export … --split … --seed S --out DIR`.
+ *
+ * @param flags - the export's flags and the release's
+ * @param context - the run's io, printer and Ctrl-C signal
+ * @param onProgress - called after each document
+ * @returns the manifest written
+ * @throws {@link CliUsageError} listing every problem with the flags at once, before anything is
+ * sent; the export's problems as `labelkit export` reports them
+ */
+export async function runRelease(flags: ExportFlags & ReleaseFlags, context: ActionContext, onProgress?: (done: number, total: number) => void): Promise<ReleaseManifest> {
+  const problems: UsageProblem[] = [];
+  const projects = await projectIds(flags, problems);
+  if (flags.labeler !== undefined && flags.labeler.trim() === '') problems.push({ field: '--labeler', message: 'must be an e-mail' });
+  const format = flags.format?.trim().toLowerCase() as ExportFormat | undefined;
+  if (format === undefined) problems.push({ field: '--format', message: `required: ${EXPORT_FORMATS.join(', ')}` });
+  else if (!EXPORT_FORMATS.includes(format)) problems.push({ field: '--format', message: `must be ${EXPORT_FORMATS.join(', ')}` });
+  const layer = flags.layer === undefined ? 0 : Number(flags.layer);
+  if (flags.layer !== undefined && !/^\d+$/.test(flags.layer.trim())) problems.push({ field: '--layer', message: 'must be a label set index, a whole number from 0' });
+  let splits: SplitShare[] = [];
+  if (flags.split === undefined) problems.push({ field: '--split', message: 'required for a release (e.g. --split train=0.8,dev=0.1,test=0.1; one split: --split all=1)' });
+  else {
+    const parsed = parseSplits(flags.split);
+    splits = parsed.splits;
+    problems.push(...parsed.problems.map((p) => ({ field: p.path, message: p.message })));
+  }
+  if (flags.seed === undefined || flags.seed.trim() === '') problems.push({ field: '--seed', message: 'required for a release: any text; the same seed gives the same splits' });
+  let status: DocumentStatus[] | undefined;
+  if (flags.status !== undefined) {
+    const parsed = parseStatuses(flags.status);
+    status = parsed.statuses;
+    problems.push(...parsed.problems.map((p) => ({ field: p.path, message: p.message })));
+  }
+  let labels: string[] | undefined;
+  if (flags.labels !== undefined) {
+    const parsed = parseLabelNames(flags.labels);
+    labels = parsed.labels;
+    problems.push(...parsed.problems.map((p) => ({ field: p.path, message: p.message })));
+  }
+  let documents: string[] | undefined;
+  if (flags.documents !== undefined) {
+    const text = await readFile(flags.documents, 'utf8').catch((error: unknown) => {
+      problems.push({ field: '--documents', message: `cannot read ${flags.documents} (${errorCode(error) ?? 'unreadable'})` });
+      return undefined;
+    });
+    if (text !== undefined) {
+      const parsed = parseDocumentIds(text);
+      documents = parsed.ids;
+      problems.push(...parsed.problems.map((p) => ({ field: p.path, message: p.message })));
+    }
+  }
+  if (flags.since !== undefined) await readManifest(flags.since, '--since').catch((error: unknown) => problems.push({ field: '--since', message: (error as Error).message }));
+  if (flags.out === undefined || flags.out.trim() === '') problems.push({ field: '--out', message: flags.out === undefined ? 'required: the release folder to write' : 'must not be empty' });
+  else {
+    const problem = await releaseOutputProblem(flags.out);
+    if (problem) problems.push({ field: '--out', message: problem });
+  }
+  const created = releaseDay(context.io.env, problems);
+  const connection = await requireConnection(flags, context.io, context.printer, problems);
+  const client = createLabelingClient({ url: connection.url, ...clientAuth(connection), retry: connection.retry });
+  try {
+    return await writeRelease(client, projects, {
+      format: format!,
+      out: flags.out!,
+      layer,
+      strict: flags.strict === true,
+      splits,
+      seed: flags.seed!.trim(),
+      stratify: flags.stratify === true,
+      created,
+      signal: context.signal,
+      ...(status && { status }),
+      ...(labels && { labels }),
+      ...(documents && { documents }),
+      ...(flags.since !== undefined && { since: flags.since }),
+      ...(flags.labeler !== undefined && { labelerEmail: flags.labeler.trim() }),
+      ...(onProgress && { onProgress }),
+    });
+  } catch (error) {
+    throw exportProblem(error);
+  } finally {
+    client.close();
+  }
+}
+
+/**
+ * `labelkit export apply-delta OLD DELTA --out NEW`: the full release from the last one and a delta.
+ *
+ * @param oldDir - the last release's folder
+ * @param deltaDir - the delta's folder (written with `--since OLD/manifest.json`)
+ * @param flags - `--out`
+ * @returns the new release's manifest
+ * @throws {@link CliUsageError} for a missing or unwritable `--out`, a delta of another release or
+ * of other options, or a file that is not the one its manifest names
+ */
+export async function runApplyDelta(oldDir: string, deltaDir: string, flags: { out?: string }): Promise<ReleaseManifest> {
+  if (flags.out === undefined || flags.out.trim() === '') throw new CliUsageError([{ field: '--out', message: 'required: the new release folder to write' }]);
+  try {
+    return await applyDelta(oldDir, deltaDir, flags.out);
+  } catch (error) {
+    if (error instanceof ExportError) throw new CliUsageError([{ field: error.field, message: error.message }]);
+    throw error;
+  }
+}
