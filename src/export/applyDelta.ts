@@ -6,7 +6,8 @@ import { datasetCard } from './card.js';
 import { ExportError } from './errors.js';
 import { deltaSlices, RELEASE_FILES } from './manifest.js';
 import type { ReleaseManifest } from './manifest.js';
-import { lockRelease, publishFolder, writeNewFile } from './releaseFolder.js';
+import { publishFolder, writeNewFile } from './releaseFolder.js';
+import { lockOutput } from './writeExport.js';
 import { manifestText, readManifest, releaseOutputProblem } from './writeRelease.js';
 
 /** The SHA-256 and size of a file, streamed; undefined when it cannot be read. */
@@ -58,7 +59,7 @@ export async function applyDelta(oldDir: string, deltaDir: string, outDir: strin
     throw new ExportError('RELEASE', 'DELTA', (error as Error).message);
   }
   const { delta: _delta, ...manifest } = delta.manifest;
-  const lock = await lockRelease(out);
+  const lock = await lockOutput(out);
   const partial = `${out}.partial`;
   try {
     await rm(partial, { recursive: true, force: true });

@@ -119,8 +119,14 @@ async function fileDigest(path: string): Promise<{ sha256: string; bytes: number
   }
 }
 
-/** Takes `<out>.lock`, or says who holds it. */
-async function lockOutput(out: string): Promise<FileLock> {
+/**
+ * Takes `<out>.lock` (one writer per export file or release folder), or says who holds it.
+ *
+ * @param out - the file or folder written
+ * @returns the lock: `release()` it when done
+ * @throws {@link ExportError} `LOCKED` naming the process that holds it; a `FileWriteError` when the lock cannot be written
+ */
+export async function lockOutput(out: string): Promise<FileLock> {
   const lockPath = `${out}.lock`;
   try {
     return await takeFileLock(lockPath);

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
-import { access, constants, mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { access, constants, mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { LabelingClient } from 'labelkit';
 import { errorCode } from '../shared/classify.js';
+import { openExclusive } from '../shared/fileWrites.js';
 import { isRecord } from '../shared/isRecord.js';
 import { datasetCard } from './card.js';
-import { ExportError } from './errors.js';
+import { ExportError, ExportInterrupted } from './errors.js';
 import { exportDocuments, planExport } from './exportDocuments.js';
 import type { ExportReadOptions } from './exportDocuments.js';
 import { documentStatus } from './filters.js';
@@ -19,7 +20,8 @@ import type { SplitShare } from './splits.js';
 import { createStratifier } from './stratify.js';
 import { EXPORT_FORMATS } from './types.js';
 import type { ExportFormat } from './types.js';
-import { lockRelease, publishFolder, writeNewFile } from './releaseFolder.js';
+import { publishFolder, writeNewFile } from './releaseFolder.js';
+import { lockOutput } from './writeExport.js';
 
 /** Options of {@link writeRelease}. */
 export interface WriteReleaseOptions extends Omit<ExportReadOptions, 'format' | 'keep'> {
@@ -142,13 +144,13 @@ export async function writeRelease(client: LabelingClient, projectIds: readonly 
   const assigned = new Map((since?.manifest.documents ?? []).filter((d) => inRelease.has(keyOf(d))).map((d) => [d.id, d.split]));
   const deal = stratify ? createStratifier({ splits, seed, total: plan.documents.length, assigned }) : undefined;
 
-  const lock = await lockRelease(out);
+  const lock = await lockOutput(out);
   const partial = `${out}.partial`;
   const handles = new Map<string, FileHandle>();
   try {
     await rm(partial, { recursive: true, force: true });
     await mkdir(partial);
-    for (const { name } of splits) handles.set(name, await open(join(partial, splitFileName(name, format, since !== undefined)), 'wx'));
+    for (const { name } of splits) handles.set(name, await openExclusive(join(partial, splitFileName(name, format, since !== undefined))));
     const keep = keepNames ? new Set(plan.labels) : undefined;
     for await (const doc of exportDocuments(client, plan, { ...read, ...(keep && { keep }) })) {
       const split = deal ? deal.assign(doc.documentId, doc.lines.flatMap((l) => l.spans.map((s) => s.label))) : splitOf(doc.documentId, seed, splits);
@@ -169,7 +171,8 @@ export async function writeRelease(client: LabelingClient, projectIds: readonly 
   } catch (error) {
     await Promise.all([...handles.values()].map((h) => h.close().catch(() => undefined)));
     await rm(partial, { recursive: true, force: true }).catch(() => undefined);
-    throw error;
+    // A release starts over when run again (nothing of it is in `out` yet): Ctrl-C says so.
+    throw read.signal?.aborted === true ? new ExportInterrupted(null, plan.documents.length) : error;
   } finally {
     await lock.release();
   }

@@ -32,6 +32,7 @@ export const STARTS_PROCESSES = [
   'test/eval/ciRecipe.test.ts', // bash running the docs' CI steps, the built CLI
   'test/export/killResume.test.ts', // the built CLI, killed
   'test/export/oneWriter.test.ts', // node processes: a live and a dead lock holder
+  'test/export/releaseCommand.test.ts', // a node process that ends, for a dead lock holder
   'test/shared/fileWrites.test.ts', // node processes (tsx) racing for one dead lock
   'test/types/typecheck.test.ts', // tsc
 ];
