@@ -19,7 +19,7 @@ const ITEMS = 12;
 /** The answers of the production reads an export makes, for `documents` documents of one reviewer copy. */
 function answers(documents: number): (body: string) => Buffer {
   const cabinets = Buffer.from(
-    JSON.stringify({ data: { getProjectCabinets: [{ id: 'cab-r', role: 'REVIEWER', status: 'IN_PROGRESS', documents: Array.from({ length: documents }, (_, d) => ({ id: `doc-${d}`, originId: `origin-${d}`, fileName: `doc-${d}.txt` })) }] } }),
+    JSON.stringify({ data: { getProjectCabinets: [{ id: 'cab-r', role: 'REVIEWER', status: 'IN_PROGRESS', documents: Array.from({ length: documents }, (_, d) => ({ id: `doc-${d}`, originId: `origin-${d}`, fileName: `doc-${d}.txt`, isCompleted: false })) }] } }),
   );
   const report = Buffer.from(JSON.stringify({ data: { getProjectsFinalReport: [] } }));
   const sets = Buffer.from(

@@ -28,6 +28,10 @@ async function runWorkers(url: string, n: number, workers: number): Promise<{ wa
     bin, 'auto-label', '--projects', projects, '--journal', url, '--journal-name', `bench-${workers}-${Date.now()}`,
     '--labeler-email', 'bench@example.com', '--endpoint', model.url, '--files-per-request', '0',
     '--concurrency', String(CONCURRENCY), '--wait', '--interval', '100ms', '--json',
+    // The 3-worker run reuses the 1-worker run's project ids on a fresh emulator, in the same
+    // journal database under another run name: on purpose, so the refusal of a second run over
+    // projects another run started (issue 39) is overridden.
+    '--force',
   ];
   const env = { PATH: process.env.PATH ?? '', LABELKIT_URL: emu.url, LABELKIT_TOKEN: emu.token, LABELKIT_MODEL_SECRET: SECRET };
   const t = performance.now();
@@ -90,6 +94,8 @@ export async function manyWorkers(): Promise<Figure[]> {
     const fileClaim = await claimCost(openFileJournal(join(dir, 'run.ndjson')), claims);
     rmSync(dir, { recursive: true, force: true });
     const allRan = [...one.codes, ...three.codes].every((c) => c === 0);
+    // A worker that did not end with 0 makes the figures meaningless: the smoke run fails on it.
+    if (!allRan) throw new Error(`manyWorkers: a worker did not exit 0 (exit codes ${[...one.codes, ...three.codes].join(', ')})`);
     return [
       { bench: 'many workers', name: `1 worker, ${n} projects, ${LATENCY_MS} ms per call, concurrency ${CONCURRENCY}`, value: one.wallMs, unit: 'ms' },
       { bench: 'many workers', name: `3 workers, the same ${n} projects`, value: three.wallMs, unit: 'ms' },
