@@ -1,14 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { createLabelingClient } from 'labelkit';
-import { applyDelta, EXPORT_FORMATS, ExportError, parseDocumentIds, parseLabelNames, parseSplits, parseStatuses, readManifest, releaseOutputProblem, today, writeRelease } from '../../../export/index.js';
-import type { DocumentStatus, ExportFormat, ReleaseManifest, SplitShare } from '../../../export/index.js';
+import { applyDelta, ExportError, parseDocumentIds, parseLabelNames, parseSplits, parseStatuses, readManifest, releaseOutputProblem, today, writeRelease } from '../../../export/index.js';
+import type { DocumentStatus, ReleaseManifest, SplitShare } from '../../../export/index.js';
 import { errorCode } from '../../../shared/classify.js';
 import { clientAuth, requireConnection } from '../../connection.js';
 import type { ActionContext } from '../../runAction.js';
 import { CliUsageError } from '../../usageError.js';
 import type { UsageProblem } from '../../usageError.js';
-import { projectIds } from '../autoLabel/manyRunner.js';
-import { exportProblem } from './runner.js';
+import { checkCopyFlags, exportProblem } from './runner.js';
 import type { ExportFlags } from './runner.js';
 
 /** The flags that make `labelkit export` write a release (a folder) instead of one file. */
@@ -57,13 +56,7 @@ function releaseDay(env: Record<string, string | undefined>, problems: UsageProb
  */
 export async function runRelease(flags: ExportFlags & ReleaseFlags, context: ActionContext, onProgress?: (done: number, total: number) => void): Promise<ReleaseManifest> {
   const problems: UsageProblem[] = [];
-  const projects = await projectIds(flags, problems);
-  if (flags.labeler !== undefined && flags.labeler.trim() === '') problems.push({ field: '--labeler', message: 'must be an e-mail' });
-  const format = flags.format?.trim().toLowerCase() as ExportFormat | undefined;
-  if (format === undefined) problems.push({ field: '--format', message: `required: ${EXPORT_FORMATS.join(', ')}` });
-  else if (!EXPORT_FORMATS.includes(format)) problems.push({ field: '--format', message: `must be ${EXPORT_FORMATS.join(', ')}` });
-  const layer = flags.layer === undefined ? 0 : Number(flags.layer);
-  if (flags.layer !== undefined && !/^\d+$/.test(flags.layer.trim())) problems.push({ field: '--layer', message: 'must be a label set index, a whole number from 0' });
+  const { projects, format, layer } = await checkCopyFlags(flags, problems);
   let splits: SplitShare[] = [];
   if (flags.split === undefined) problems.push({ field: '--split', message: 'required for a release (e.g. --split train=0.8,dev=0.1,test=0.1; one split: --split all=1)' });
   else {

@@ -37,6 +37,25 @@ export function exportProblem(error: unknown): unknown {
 }
 
 /**
+ * Checks the flags that `labelkit export` and a release (`--split`) share: the projects, the copy
+ * (`--labeler`), `--format` and `--layer`.
+ *
+ * @param flags - the command's flags
+ * @param problems - where each problem goes (every one, nothing sent)
+ * @returns the project ids, the format (undefined when missing or unknown: a problem says so) and the label set index
+ */
+export async function checkCopyFlags(flags: ExportFlags, problems: UsageProblem[]): Promise<{ projects: string[]; format: ExportFormat | undefined; layer: number }> {
+  const projects = await projectIds(flags, problems);
+  if (flags.labeler !== undefined && flags.labeler.trim() === '') problems.push({ field: '--labeler', message: 'must be an e-mail' });
+  const format = flags.format?.trim().toLowerCase() as ExportFormat | undefined;
+  if (format === undefined) problems.push({ field: '--format', message: `required: ${EXPORT_FORMATS.join(', ')}` });
+  else if (!EXPORT_FORMATS.includes(format)) problems.push({ field: '--format', message: `must be ${EXPORT_FORMATS.join(', ')}` });
+  const layer = flags.layer === undefined ? 0 : Number(flags.layer);
+  if (flags.layer !== undefined && !/^\d+$/.test(flags.layer.trim())) problems.push({ field: '--layer', message: 'must be a label set index, a whole number from 0' });
+  return { projects, format, layer };
+}
+
+/**
  * Checks the flags of `labelkit export`, then writes the export (or goes on from an interrupted one).
  *
  * @param flags - `--project` (repeatable) or `--projects FILE`, `--labeler`, `--format`, `--out`,
@@ -53,16 +72,7 @@ export function exportProblem(error: unknown): unknown {
  */
 export async function runExport(flags: ExportFlags, context: ActionContext, onProgress?: (done: number, total: number) => void): Promise<ExportSummary> {
   const problems: UsageProblem[] = [];
-  const projects = await projectIds(flags, problems);
-  if (flags.labeler !== undefined && flags.labeler.trim() === '') problems.push({ field: '--labeler', message: 'must be an e-mail' });
-  const format = flags.format?.trim().toLowerCase() as ExportFormat | undefined;
-  if (format === undefined) problems.push({ field: '--format', message: `required: ${EXPORT_FORMATS.join(', ')}` });
-  else if (!EXPORT_FORMATS.includes(format)) problems.push({ field: '--format', message: `must be ${EXPORT_FORMATS.join(', ')}` });
-  let layer = 0;
-  if (flags.layer !== undefined) {
-    layer = Number(flags.layer);
-    if (!/^\d+$/.test(flags.layer.trim())) problems.push({ field: '--layer', message: 'must be a label set index, a whole number from 0' });
-  }
+  const { projects, format, layer } = await checkCopyFlags(flags, problems);
   if (flags.out === undefined || flags.out.trim() === '') problems.push({ field: '--out', message: flags.out === undefined ? 'required: the file to write' : 'must not be empty' });
   else {
     const problem = await outputProblem(flags.out);
