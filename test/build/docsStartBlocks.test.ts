@@ -7,23 +7,14 @@
 // the pages' blocks use --port 0 and read the URLs from the --json line instead.
 // (test/build/readmeShellBlocks.test.ts runs every block of every page, one page at a time.)
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { docBlocks } from '../support/docs.js';
-import { runBlocks, stopBlockGroups } from '../support/shellBlocks.js';
+import { freePort, runBlocks, stopBlockGroups } from '../support/shellBlocks.js';
 import { within } from '../support/testEnvironment.js';
 
 const repo = join(import.meta.dirname, '..', '..');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /**
  * The lines of a block that start the servers: up to the first line that runs another `labelkit`

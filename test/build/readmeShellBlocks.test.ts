@@ -31,22 +31,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPostgres } from '../support/postgres.js';
 import type { TestPostgres } from '../support/postgres.js';
 import { DOC_PAGES, docBlocks } from '../support/docs.js';
-import { runBlocks, stopBlockGroups } from '../support/shellBlocks.js';
+import { freePort, runBlocks, stopBlockGroups } from '../support/shellBlocks.js';
 import type { Block } from '../support/shellBlocks.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 const BIN = join(repo, 'packages', 'labelkit-tools', 'bin', 'labelkit.js');
 /** How long one block may take on a loaded 2-core machine (the many-projects and many-workers runs are the longest). */
 const BLOCK_LIMIT_MS = 150_000;
-
-/** A port nothing listens on now (the OS's choice), for the README's fixed ones. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 async function portIsFree(port: number): Promise<boolean> {
   const server = createServer();

@@ -2,6 +2,7 @@
 // tells what the blocks left behind: used by the documentation's tests (test/build/readmeShellBlocks.test.ts,
 // test/codegen/renameSteps.test.ts).
 import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
 
 export interface Block {
   /** The page it comes from (README.md when not said). */
@@ -120,3 +121,16 @@ export async function runBlocks(blocks: Block[], cwd: string, limitMs: number, e
   return { status, output, ...(timedOut ? { timedOut } : {}), leftover };
 }
 
+/**
+ * A port nothing listens on now (the OS's choice), standing for a fixed port (4000, 5000) of a
+ * docs block, so that blocks run beside a reader's own servers and beside each other.
+ *
+ * @returns the port
+ */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
