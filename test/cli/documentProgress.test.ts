@@ -2,7 +2,7 @@
 // log), a line on stderr at least every 10 s, also while no document ends; on a terminal one line
 // rewritten. Fake time: the 10 s pass without waiting.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createDocumentProgress, PROGRESS_EVERY_MS } from '../../src/cli/commands/eval/logger.js';
+import { createDocumentProgress, PROGRESS_EVERY_MS } from '../../src/cli/progress.js';
 import { fakeIo } from '../support/fakeIo.js';
 import { useFakeClock } from '../support/fakeClock.js';
 

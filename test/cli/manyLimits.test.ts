@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { manyExitCode, projectIds } from '../../src/cli/commands/autoLabel/manyRunner.js';
+import { manyExitCode } from '../../src/cli/commands/autoLabel/manyRunner.js';
+import { projectIds } from '../../src/cli/projectFlags.js';
 import type { AutoLabelManyRun } from '../../src/cli/commands/autoLabel/manyRunner.js';
 import type { ProjectOutcome } from '../../src/bulk/index.js';
 import type { UsageProblem } from '../../src/cli/usageError.js';

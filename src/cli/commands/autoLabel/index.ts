@@ -83,8 +83,8 @@ export function autoLabelCommand(io: Io, done: (code: number) => void): Command 
       }
       const { runAutoLabel } = await import('./runner.js');
       const { printAutoLabel, printStarted } = await import('./logger.js');
-      const { createJobWatcher } = await import('../jobs/logger.js');
-      const { outcomesExitCode } = await import('../jobs/runner.js');
+      const { createJobWatcher } = await import('../../jobLines.js');
+      const { outcomesExitCode } = await import('../../jobWait.js');
       const result = await runAutoLabel({ ...flags, project: flags.project?.[0] }, context, {
         onStarted: (job) => printStarted(context.printer, job, json),
         makeWatcher: (jobIds) => createJobWatcher(io, context.printer, { json, jobIds }),

@@ -1,7 +1,7 @@
 import type { JobSnapshot } from 'labelkit';
 import type { Printer } from '../../io.js';
 import { own } from '../../../shared/redact.js';
-import { jobJson, outcomeLine } from '../jobs/logger.js';
+import { jobJson, outcomeLine } from '../../jobLines.js';
 import type { AutoLabelResult } from './runner.js';
 
 /**

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { createLabelingClient, isLabelkitError } from 'labelkit';
 import { autoLabelMany, createMemoryJournal, DEFAULT_JOURNAL_RETRY_MS, displayDatabaseUrl, isPostgresUrl, MAX_JOURNAL_RETRY_MS, openFileJournal, openOutbox, openPostgresJournal, recordOutbox } from '../../../bulk/index.js';
 import type { AutoLabelManyResult, Journal, ManyEvent, Outbox, ProjectOutcome } from '../../../bulk/index.js';
@@ -12,10 +11,10 @@ import { JournalFailure } from '../../journalFailure.js';
 import type { ActionContext } from '../../runAction.js';
 import { CliUsageError } from '../../usageError.js';
 import type { UsageProblem } from '../../usageError.js';
-import { parseWaitFlags } from '../jobs/runner.js';
+import { parseWaitFlags } from '../../jobWait.js';
+import { projectIds } from '../../projectFlags.js';
 import { buildAutoLabelInput } from './runner.js';
 import type { AutoLabelFlags } from './runner.js';
-import { errorCode } from '../../../shared/classify.js';
 import { HEARTBEAT_MS } from '../../../shared/constants.js';
 
 /** Flags of `labelkit auto-label` over many projects (`--project` repeated or `--projects FILE`). */
@@ -73,60 +72,6 @@ export function isManyRun(flags: AutoLabelManyFlags): boolean {
     flags.retryUnknown === true ||
     flags.force === true
   );
-}
-
-/**
- * Parses a projects file: one project id per line; `#` starts a comment; blank lines are ignored.
- *
- * @param text - the file's content
- * @param file - its name, for problems
- * @param problems - receives one problem per bad line (with its number)
- * @returns the ids in order
- * @remarks Duplicates are found by the caller, across the file and `--project` flags.
- * @example
- * ```ts
- * parseProjectsFile('# batch 1\np1\np2  # late\n', 'projects.txt', []); // [{ id: 'p1', where: 'projects.txt:2' }, { id: 'p2', where: 'projects.txt:3' }]
- * ```
- */
-function parseProjectsFile(text: string, file: string, problems: UsageProblem[]): { id: string; where: string }[] {
-  const out: { id: string; where: string }[] = [];
-  text.split(/\r?\n/).forEach((raw, i) => {
-    const line = raw.replace(/#.*$/, '').trim();
-    if (line === '') return;
-    if (/\s/.test(line)) problems.push({ field: `--projects ${file}:${i + 1}`, message: 'one project id per line (ids have no spaces; # starts a comment)' });
-    else out.push({ id: line, where: `${file}:${i + 1}` });
-  });
-  return out;
-}
-
-/**
- * The projects of a command that takes many: `--project` (repeatable) and `--projects FILE`.
- *
- * @param flags - `project` (each `--project`) and `projects` (the file)
- * @param problems - receives every problem: an empty id, a bad line, a duplicate, an unreadable file, none at all
- * @returns the ids, each once, in order (the flags' first, then the file's)
- */
-export async function projectIds(flags: Pick<AutoLabelManyFlags, 'project' | 'projects'>, problems: UsageProblem[]): Promise<string[]> {
-  const listed: { id: string; where: string }[] = (flags.project ?? []).map((id, i) => ({ id: id.trim(), where: `--project #${i + 1}` }));
-  for (const p of listed) if (p.id === '') problems.push({ field: p.where, message: 'must not be empty' });
-  if (flags.projects !== undefined) {
-    try {
-      // A loop, not push(...lines): a spread of 150,000 ids overflows the stack.
-      for (const p of parseProjectsFile(await readFile(flags.projects, 'utf8'), flags.projects, problems)) listed.push(p);
-    } catch (error) {
-      problems.push({ field: '--projects', message: `cannot read the file ${flags.projects} (${errorCode(error) ?? 'unreadable'})` });
-    }
-  }
-  const seen = new Map<string, string>();
-  for (const p of listed) {
-    if (p.id === '') continue;
-    const first = seen.get(p.id);
-    if (first) problems.push({ field: p.where, message: `project ${p.id} is listed twice (also ${first})` });
-    else seen.set(p.id, p.where);
-  }
-  if (listed.length === 0 && flags.projects !== undefined && problems.length === 0) problems.push({ field: '--projects', message: `${flags.projects} lists no project` });
-  else if (listed.length === 0 && flags.projects === undefined) problems.push({ field: '--project', message: 'required: --project ID (repeatable) or --projects FILE' });
-  return [...seen.keys()];
 }
 
 function parseConcurrency(value: string | undefined, problems: UsageProblem[]): number {

@@ -8,9 +8,9 @@ import type { ActionContext } from '../../runAction.js';
 import type { UsageProblem } from '../../usageError.js';
 import { ownProblem } from '../../usageError.js';
 import { AUTO_LABEL_OPTIONS, inFlagTerms } from '../../optionFlags.js';
-import { parseWaitFlags, waitForAll } from '../jobs/runner.js';
+import { parseWaitFlags, waitForAll } from '../../jobWait.js';
 import { AUTO_LABEL_FIELDS } from './fields.js';
-import type { JobWatcher } from '../jobs/runner.js';
+import type { JobWatcher } from '../../jobWait.js';
 
 /** Flags of `labelkit auto-label`. */
 export interface AutoLabelFlags extends ConnectionFlags {

@@ -42,7 +42,8 @@ export function evalCommand(io: Io, done: (code: number) => void): Command {
   addConnectionOptions(command).action(
     commandAction(io, done, { command: 'eval' }, async (flags: EvalFlags & CommonFlags, context) => {
       const { runEval } = await import('./runner.js');
-      const { createDocumentProgress, printEvalReport } = await import('./logger.js');
+      const { printEvalReport } = await import('./logger.js');
+      const { createDocumentProgress } = await import('../../progress.js');
       const progress = createDocumentProgress(io);
       try {
         const { report, exitCode, errorsWritten, errorsFailed, jsonWritten, jsonFailed, output } = await runEval(flags, context, progress.onProgress);

@@ -1,6 +1,5 @@
 import { createLabelingClient } from 'labelkit';
 import { compareReports, evaluateProject, MATCH_MODES, SCHEMES, ScoringError } from '../../../eval/index.js';
-import { CopyNotFoundError } from 'labelkit/labels';
 import type { EvalReport, MatchMode, MistakeRow, SchemeName } from '../../../eval/index.js';
 import { FileWriteError } from '../../../shared/fileWrites.js';
 import { clientAuth, requireConnection, requireId } from '../../connection.js';
@@ -9,6 +8,7 @@ import { EXIT } from '../../exitCodes.js';
 import type { ActionContext } from '../../runAction.js';
 import { CliUsageError } from '../../usageError.js';
 import type { UsageProblem } from '../../usageError.js';
+import { copyProblem, labelerFlag, layerFlag } from '../../projectFlags.js';
 import { checkErrorsFile, checkWritableFile, writeErrorsFile } from './errorsFile.js';
 import { writeJsonReport } from './jsonOutFile.js';
 import { checkCiFlags } from './ciFlags.js';
@@ -42,17 +42,15 @@ function fraction(value: string | undefined, field: string, problems: UsageProbl
 }
 
 /**
- * Turns "no such copy" into a usage problem of `--labeler` (or of `--project`), listing the
- * labelers the service knows, and a label `--match token` cannot score into one of `--match`.
+ * Turns a label `--match token` cannot score into a problem of `--match`, and "no such copy" into
+ * one of `--labeler` or `--project` ({@link copyProblem}).
  *
  * @param error - what the eval room threw
  * @returns a usage error, or the error unchanged
  */
-export function copyProblem(error: unknown): unknown {
+function evalProblem(error: unknown): unknown {
   if (error instanceof ScoringError) return new CliUsageError([{ field: '--match', message: error.message }]);
-  if (!(error instanceof CopyNotFoundError)) return error;
-  const known = error.labelerEmails.length > 0 ? ` (labelers of this project: ${error.labelerEmails.join(', ')})` : '';
-  return new CliUsageError([{ field: error.reason === 'no-reviewer-copy' ? '--project' : '--labeler', message: `${error.message}${known}` }]);
+  return copyProblem(error);
 }
 
 /**
@@ -79,14 +77,10 @@ export async function runEval(
 ): Promise<{ report: EvalReport; exitCode: number; output: CiOptions; errorsWritten?: { path: string; count: number }; errorsFailed?: FileWriteError; jsonWritten?: string; jsonFailed?: FileWriteError }> {
   const problems: UsageProblem[] = [];
   const projectId = requireId(flags.project, '--project', problems);
-  if (flags.labeler !== undefined && flags.labeler.trim() === '') problems.push({ field: '--labeler', message: 'must be an e-mail' });
+  const labelerEmail = labelerFlag(flags.labeler, problems);
   const match = (flags.match ?? 'strict').toLowerCase() as MatchMode;
   if (!MATCH_MODES.includes(match)) problems.push({ field: '--match', message: `must be ${MATCH_MODES.join(', ')}` });
-  let layer: number | undefined;
-  if (flags.layer !== undefined) {
-    layer = Number(flags.layer);
-    if (!/^\d+$/.test(flags.layer.trim())) problems.push({ field: '--layer', message: 'must be a label set index, a whole number from 0' });
-  }
+  const layer = layerFlag(flags.layer, problems);
   const minConfidence = fraction(flags.minConfidence, '--min-confidence', problems);
   const failUnder = fraction(flags.failUnder, '--fail-under', problems);
   if (flags.scheme !== undefined && !SCHEMES.includes(flags.scheme.toLowerCase() as SchemeName)) problems.push({ field: '--scheme', message: `must be ${SCHEMES.join(', ')}` });
@@ -101,7 +95,7 @@ export async function runEval(
     const report = await evaluateProject(client, projectId!, {
       match,
       signal: context.signal,
-      ...(flags.labeler !== undefined && { labelerEmail: flags.labeler.trim() }),
+      ...(labelerEmail !== undefined && { labelerEmail }),
       ...(layer !== undefined && { layer }),
       ...(minConfidence !== undefined && { minConfidence }),
       ...(onProgress && { onProgress }),
@@ -124,7 +118,7 @@ export async function runEval(
       exitCode,
     };
   } catch (error) {
-    throw copyProblem(error);
+    throw evalProblem(error);
   } finally {
     client.close();
   }

@@ -51,7 +51,7 @@ export function exportCommand(io: Io, done: (code: number) => void): Command {
       const { runExport } = await import('./runner.js');
       const { runRelease, wantsRelease } = await import('./releaseRunner.js');
       const { printExportSummary, printRelease } = await import('./logger.js');
-      const { createDocumentProgress } = await import('../eval/logger.js');
+      const { createDocumentProgress } = await import('../../progress.js');
       const progress = createDocumentProgress(io);
       try {
         if (wantsRelease(flags)) {

@@ -8,8 +8,7 @@ import { Interrupted } from '../../interrupted.js';
 import type { ActionContext } from '../../runAction.js';
 import { CliUsageError } from '../../usageError.js';
 import type { UsageProblem } from '../../usageError.js';
-import { projectIds } from '../autoLabel/manyRunner.js';
-import { copyProblem } from '../eval/runner.js';
+import { copyProblem, labelerFlag, layerFlag, projectIds } from '../../projectFlags.js';
 
 /** Flags of `labelkit export`. */
 export interface ExportFlags extends ConnectionFlags {
@@ -46,12 +45,11 @@ export function exportProblem(error: unknown): unknown {
  */
 export async function checkCopyFlags(flags: ExportFlags, problems: UsageProblem[]): Promise<{ projects: string[]; format: ExportFormat | undefined; layer: number }> {
   const projects = await projectIds(flags, problems);
-  if (flags.labeler !== undefined && flags.labeler.trim() === '') problems.push({ field: '--labeler', message: 'must be an e-mail' });
+  labelerFlag(flags.labeler, problems);
   const format = flags.format?.trim().toLowerCase() as ExportFormat | undefined;
   if (format === undefined) problems.push({ field: '--format', message: `required: ${EXPORT_FORMATS.join(', ')}` });
   else if (!EXPORT_FORMATS.includes(format)) problems.push({ field: '--format', message: `must be ${EXPORT_FORMATS.join(', ')}` });
-  const layer = flags.layer === undefined ? 0 : Number(flags.layer);
-  if (flags.layer !== undefined && !/^\d+$/.test(flags.layer.trim())) problems.push({ field: '--layer', message: 'must be a label set index, a whole number from 0' });
+  const layer = layerFlag(flags.layer, problems) ?? 0;
   return { projects, format, layer };
 }
 

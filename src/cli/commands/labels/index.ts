@@ -30,7 +30,7 @@ export function labelsCommand(io: Io, done: (code: number) => void): Command {
     commandAction(io, done, { command: 'labels' }, async (flags: LabelsFlags & CommonFlags, context) => {
       const { runLabels } = await import('./runner.js');
       const { labelPrinter, printLabelCount } = await import('./logger.js');
-      const { createDocumentProgress } = await import('../eval/logger.js');
+      const { createDocumentProgress } = await import('../../progress.js');
       const progress = createDocumentProgress(io);
       const format = flags.json === true ? 'json' : flags.csv === true ? 'csv' : 'text';
       let print: ReturnType<typeof labelPrinter> | undefined;

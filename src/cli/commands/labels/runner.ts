@@ -5,7 +5,7 @@ import { clientAuth, requireConnection, requireId } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
 import type { ActionContext } from '../../runAction.js';
 import type { UsageProblem } from '../../usageError.js';
-import { copyProblem } from '../eval/runner.js';
+import { copyProblem, labelerFlag } from '../../projectFlags.js';
 
 /** Flags of `labelkit labels`. */
 export interface LabelsFlags extends ConnectionFlags {
@@ -33,7 +33,7 @@ export async function runLabels(
 ): Promise<number> {
   const problems: UsageProblem[] = [];
   const projectId = requireId(flags.project, '--project', problems);
-  if (flags.labeler !== undefined && flags.labeler.trim() === '') problems.push({ field: '--labeler', message: 'must be an e-mail' });
+  const labelerEmail = labelerFlag(flags.labeler, problems);
   if (flags.json === true && flags.csv === true) problems.push({ field: '--csv', message: 'give --json or --csv, not both' });
   const connection = await requireConnection(flags, context.io, context.printer, problems);
   const client = createLabelingClient({ url: connection.url, ...clientAuth(connection), retry: connection.retry });
@@ -41,7 +41,7 @@ export async function runLabels(
   try {
     const rows = listLabels(client, projectId!, {
       signal: context.signal,
-      ...(flags.labeler !== undefined && { labelerEmail: flags.labeler.trim() }),
+      ...(labelerEmail !== undefined && { labelerEmail }),
       ...(onProgress && { onProgress }),
     });
     for await (const row of rows) {
