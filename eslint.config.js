@@ -142,6 +142,19 @@ const rooms = [
       noPackage(['labelkit-tools'], 'the CLI is part of labelkit-tools and imports its rooms relatively'),
     ],
   },
+  {
+    // A command never imports another command: what two commands share (projectFlags, progress,
+    // jobWait, jobLines, checks/) lives at the CLI's level, beside runAction and connection.
+    files: ['src/cli/commands/**/*.ts'],
+    patterns: [
+      throughPublicNames('cli'),
+      noPackage(['labelkit-tools'], 'the CLI is part of labelkit-tools and imports its rooms relatively'),
+      {
+        regex: '^\\.\\./(?!\\.\\./)[^/]+/|^(?:\\.\\./){2,}(?:cli/)?commands/',
+        message: 'a command imports no other command: move what they share to src/cli (projectFlags, progress, jobWait, jobLines, checks/) (docs/ARCHITECTURE.md)',
+      },
+    ],
+  },
 ];
 
 export default tseslint.config(

@@ -5,7 +5,7 @@ import { useTempDirs } from '../support/tempDirs.js';
 import { runCabinet } from '../../src/cli/commands/cabinet/runner.js';
 import { printEmulatorStarted } from '../../src/cli/commands/emulator/logger.js';
 import { runEmulator } from '../../src/cli/commands/emulator/runner.js';
-import { checkRequest, runModelCheck } from '../../src/cli/commands/modelCheck/runner.js';
+import { checkRequest, runModelCheck } from '../../src/cli/checks/modelEndpoint.js';
 import { createPrinter } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
 import { runAction } from '../../src/cli/runAction.js';

@@ -107,6 +107,11 @@ describe('the import direction between the rooms of src/', () => {
     ['src/labels/x.ts', "import { value } from 'node:fs';"],
     ['src/labels/x.ts', "import { value } from 'graphql';"],
     ['src/labels/x.ts', "import { value } from '../shared/serveFetchHandler.js';"],
+    // A command never imports another command (what they share lives at src/cli's level).
+    ['src/cli/commands/export/runner.ts', "import { value } from '../eval/runner.js';"],
+    ['src/cli/commands/export/runner.ts', "import { value } from '../autoLabel/manyRunner.js';"],
+    ['src/cli/commands/doctor/runner.ts', "import { value } from '../../commands/documents/check.js';"],
+    ['src/cli/commands/model/index.ts', "import { value } from '../modelCheck/index.js';"],
   ])('refuses, in %s, %s', async (file, line) => {
     expect(await refusals(file, line)).toEqual([expect.stringContaining('docs/ARCHITECTURE.md')]);
   });
@@ -162,6 +167,9 @@ describe('the import direction between the rooms of src/', () => {
     ['src/labels/x.ts', "import { value } from '../shared/constants.js';"],
     ['src/labels/x.ts', "import { value } from './readAhead.js';"],
     ['src/cli/commands/export/runner.ts', "import { value } from '../../../export/index.js';"],
+    ['src/cli/commands/export/runner.ts', "import { value } from '../../projectFlags.js';"],
+    ['src/cli/commands/doctor/runner.ts', "import { value } from '../../checks/documents.js';"],
+    ['src/cli/commands/model/index.ts', "import { value } from './checkCommand.js';"],
   ])('accepts, in %s, %s', async (file, line) => {
     expect(await refusals(file, line)).toEqual([]);
   });

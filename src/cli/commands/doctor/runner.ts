@@ -10,10 +10,9 @@ import type { ConnectionFlags } from '../../connection.js';
 import { introspect } from '../../introspect.js';
 import type { ActionContext } from '../../runAction.js';
 import { CliUsageError } from '../../usageError.js';
-import { runDocumentsCheck } from '../documents/check.js';
-import { problemLine } from '../documents/logger.js';
-import { codegenConfigFile } from '../documents/sources.js';
-import { runModelCheck } from '../modelCheck/runner.js';
+import { problemLine, runDocumentsCheck } from '../../checks/documents.js';
+import { codegenConfigFile } from '../../checks/documentSources.js';
+import { runModelCheck } from '../../checks/modelEndpoint.js';
 
 /** Flags of `labelkit doctor`. */
 export interface DoctorFlags extends ConnectionFlags {

@@ -5,7 +5,7 @@ import { useColor } from '../../io.js';
 import type { Io } from '../../io.js';
 import { commandAction } from '../../runAction.js';
 import type { CommonFlags } from '../../runAction.js';
-import type { DocumentsCheckFlags } from './check.js';
+import type { DocumentsCheckFlags } from '../../checks/documents.js';
 import type { DocumentsMigrateFlags } from './migrate.js';
 
 /**
@@ -30,7 +30,7 @@ export function documentsCommand(io: Io, done: (code: number) => void): Command 
     );
   addConnectionOptions(check).action(
     commandAction(io, done, { command: 'documents check' }, async (flags: DocumentsCheckFlags & CommonFlags, context, globs: string[]) => {
-      const { runDocumentsCheck } = await import('./check.js');
+      const { runDocumentsCheck } = await import('../../checks/documents.js');
       const { printDocumentsCheck } = await import('./logger.js');
       const result = await runDocumentsCheck(globs, flags, context);
       printDocumentsCheck(context.printer, result, { json: flags.json === true, color: useColor(io, io.stdout) });

@@ -1,28 +1,7 @@
-import pc from 'picocolors';
 import type { Printer } from '../../io.js';
-import type { CheckedSchema, DocumentProblem, DocumentsCheckResult } from './check.js';
+import { problemLine } from '../../checks/documents.js';
+import type { DocumentsCheckResult } from '../../checks/documents.js';
 import type { DocumentsMigrateResult } from './migrate.js';
-
-/** The schemas' names as the output says them. */
-const SCHEMA_WORDS: Record<CheckedSchema, string> = {
-  today: "today's schema",
-  renamed: 'the renamed schema',
-  service: 'the service',
-};
-
-/**
- * One problem as one line: `file:line:column  operation: message (in which schema; fix)`.
- *
- * @param problem - the problem
- * @param color - red for what breaks, yellow for what is deprecated
- * @returns the line, without a newline
- */
-export function problemLine(problem: DocumentProblem, color = false): string {
-  const c = pc.createColors(color);
-  const kind = problem.kind === 'breaks' ? c.red('breaks') : c.yellow('deprecated');
-  const fix = problem.fix !== undefined ? `; fix: ${problem.fix}` : '';
-  return `${problem.file}:${problem.line}:${problem.column} ${problem.operation}: ${kind} on ${problem.schemas.map((s) => SCHEMA_WORDS[s]).join(' and ')}: ${problem.message}${fix}`;
-}
 
 /**
  * Prints the outcome of `labelkit documents check`.

@@ -4,9 +4,9 @@ import { renameEdits } from '../../../shared/schemaGeneration.js';
 import type { RenameEdit } from '../../../shared/schemaGeneration.js';
 import type { CommonFlags } from '../../runAction.js';
 import { CliUsageError } from '../../usageError.js';
-import { readDocuments } from './check.js';
-import { codegenConfigFile, SCHEMA_FILES } from './sources.js';
-import type { DocumentGlobs } from './sources.js';
+import { readDocuments } from '../../checks/documents.js';
+import { codegenConfigFile, SCHEMA_FILES } from '../../checks/documentSources.js';
+import type { DocumentGlobs } from '../../checks/documentSources.js';
 
 /** Flags of `labelkit documents migrate`. */
 export interface DocumentsMigrateFlags extends CommonFlags {

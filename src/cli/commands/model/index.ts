@@ -6,7 +6,7 @@ import type { CommonFlags } from '../../runAction.js';
 import { listenError, parsePort, untilAborted } from '../../serverFlags.js';
 import { CliUsageError } from '../../usageError.js';
 import type { UsageProblem } from '../../usageError.js';
-import { modelCheckCommand } from '../modelCheck/index.js';
+import { modelCheckCommand } from './checkCommand.js';
 
 interface ModelFlags extends CommonFlags {
   port: string;

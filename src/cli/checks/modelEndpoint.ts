@@ -1,13 +1,13 @@
 import { LabelkitError } from 'labelkit';
 import { validateSpanResponse } from 'labelkit/model';
 import type { SpanRequest } from 'labelkit/model';
-import { isLoopbackHost } from '../../../shared/isLoopbackHost.js';
-import { own, ownWords } from '../../../shared/redact.js';
-import { parseDuration } from '../../duration.js';
-import type { ActionContext } from '../../runAction.js';
-import { CliUsageError, ownProblem } from '../../usageError.js';
-import type { UsageProblem } from '../../usageError.js';
-import { errorCode } from '../../../shared/classify.js';
+import { isLoopbackHost } from '../../shared/isLoopbackHost.js';
+import { own, ownWords } from '../../shared/redact.js';
+import { parseDuration } from '../duration.js';
+import type { ActionContext } from '../runAction.js';
+import { CliUsageError, ownProblem } from '../usageError.js';
+import type { UsageProblem } from '../usageError.js';
+import { errorCode } from '../../shared/classify.js';
 
 /** Flags of `labelkit model check`. */
 export interface ModelCheckFlags {

@@ -4,7 +4,7 @@ import { useColor } from '../../io.js';
 import type { Io } from '../../io.js';
 import { commandAction } from '../../runAction.js';
 import type { CommonFlags } from '../../runAction.js';
-import type { ModelCheckFlags } from './runner.js';
+import type { ModelCheckFlags } from '../../checks/modelEndpoint.js';
 
 /**
  * Declares `labelkit model check <URL>`: tests a model endpoint before the service calls it.
@@ -31,8 +31,8 @@ export function modelCheckCommand(io: Io, done: (code: number) => void): Command
     )
     .action(
       commandAction(io, done, { command: 'model check', target: { what: 'the model', url: 'the <url> argument' } }, async (flags: ModelCheckFlags & CommonFlags, context, url: string) => {
-        const { runModelCheck } = await import('./runner.js');
-        const { printModelCheck } = await import('./logger.js');
+        const { runModelCheck } = await import('../../checks/modelEndpoint.js');
+        const { printModelCheck } = await import('./checkLogger.js');
         const result = await runModelCheck(url, flags, context);
         printModelCheck(context.printer, result, { json: flags.json === true, color: useColor(io, io.stdout) });
         return result.valid ? EXIT.ok : EXIT.unexpected;

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import pc from 'picocolors';
 import {
   buildClientSchema,
   buildSchema,
@@ -14,16 +15,16 @@ import {
   visit,
 } from 'graphql';
 import type { DefinitionNode, DocumentNode, FragmentDefinitionNode, GraphQLSchema } from 'graphql';
-import { loadSchemaSource } from '../../../emulator/schemaSource.js';
-import { applyRenameEdits, generationOfSchema, renameEdits, schemaInGeneration } from '../../../shared/schemaGeneration.js';
-import type { RenameEdit, SchemaGeneration } from '../../../shared/schemaGeneration.js';
-import { requireConnection } from '../../connection.js';
-import type { ConnectionFlags } from '../../connection.js';
-import { introspect } from '../../introspect.js';
-import type { ActionContext } from '../../runAction.js';
-import { CliUsageError } from '../../usageError.js';
-import { codegenDocuments, DEFAULT_GLOBS, documentFiles, documentTexts } from './sources.js';
-import type { DocumentGlobs, DocumentText } from './sources.js';
+import { loadSchemaSource } from '../../emulator/schemaSource.js';
+import { applyRenameEdits, generationOfSchema, renameEdits, schemaInGeneration } from '../../shared/schemaGeneration.js';
+import type { RenameEdit, SchemaGeneration } from '../../shared/schemaGeneration.js';
+import { requireConnection } from '../connection.js';
+import type { ConnectionFlags } from '../connection.js';
+import { introspect } from '../introspect.js';
+import type { ActionContext } from '../runAction.js';
+import { CliUsageError } from '../usageError.js';
+import { codegenDocuments, DEFAULT_GLOBS, documentFiles, documentTexts } from './documentSources.js';
+import type { DocumentGlobs, DocumentText } from './documentSources.js';
 
 /** Flags of `labelkit documents check`. */
 export interface DocumentsCheckFlags extends ConnectionFlags {
@@ -251,4 +252,25 @@ export async function readDocuments(globs: readonly string[], dirFlag: string | 
   }
   if (problems.length > 0) throw new CliUsageError(problems, 'each file must hold GraphQL operations and fragments');
   return { parsed, found, dir };
+}
+
+/** The schemas' names as the output says them. */
+const SCHEMA_WORDS: Record<CheckedSchema, string> = {
+  today: "today's schema",
+  renamed: 'the renamed schema',
+  service: 'the service',
+};
+
+/**
+ * One problem as one line: `file:line:column  operation: message (in which schema; fix)`.
+ *
+ * @param problem - the problem
+ * @param color - red for what breaks, yellow for what is deprecated
+ * @returns the line, without a newline
+ */
+export function problemLine(problem: DocumentProblem, color = false): string {
+  const c = pc.createColors(color);
+  const kind = problem.kind === 'breaks' ? c.red('breaks') : c.yellow('deprecated');
+  const fix = problem.fix !== undefined ? `; fix: ${problem.fix}` : '';
+  return `${problem.file}:${problem.line}:${problem.column} ${problem.operation}: ${kind} on ${problem.schemas.map((s) => SCHEMA_WORDS[s]).join(' and ')}: ${problem.message}${fix}`;
 }

@@ -2,7 +2,7 @@ import pc from 'picocolors';
 import type { Printer } from '../../io.js';
 import { MODEL_WRONG_SECRET_MESSAGE } from '../../../shared/constants.js';
 import { own, ownWords, withOwnPhrases } from '../../../shared/redact.js';
-import type { ModelCheckResult } from './runner.js';
+import type { ModelCheckResult } from '../../checks/modelEndpoint.js';
 
 const MAX_PROBLEMS = 5;
 
