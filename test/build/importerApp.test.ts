@@ -3,7 +3,10 @@
 // day before (migrate --to both, codegen, check) and the one for the day (migrate --to labels,
 // codegen, check), with codegen's types compared across the day, strict tsc, and the app run
 // against the emulator in each generation. The app's node_modules link this checkout's built
-// packages and its generator (no network); `npm run build` first by hand.
+// packages and its generator (no network); `npm run build` first by hand. The app's strict tsc
+// (four compiles: today, after the day before's regeneration, after the edit, after the day) runs
+// in this process with one cache of parsed files (test/support/tsc.ts): tsc's diagnostics and
+// emit, without parsing the lib, @types/node and the packages' declarations four times.
 import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +15,7 @@ import { startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { codeBlocks, docSection } from '../support/docs.js';
 import { useTempDirs } from '../support/tempDirs.js';
+import { tsc as tscIn } from '../support/tsc.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const tempDir = useTempDirs();
@@ -61,14 +65,14 @@ function declaredTypes(file: string): Map<string, string> {
 }
 
 /** tsc's diagnostics as `file(line): TSxxxx`. */
-const diagnostics = (run: Run) => [...run.output.matchAll(/^(\S+)\((\d+),\d+\): error (TS\d+)/gm)].map((m) => `${m[1]}(${m[2]}): ${m[3]}`);
+const diagnostics = (run: { output: string }) => [...run.output.matchAll(/^(\S+)\((\d+),\d+\): error (TS\d+)/gm)].map((m) => `${m[1]}(${m[2]}): ${m[3]}`);
 
 describe("rename day for an importer's own operations (docs/rename.md, as printed)", () => {
   const emulators = {} as Record<'tags' | 'labels', RunningEmulator>;
   let dir: string;
-  const tsc = () => exec(join(root, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], dir);
+  const tsc = () => tscIn(dir, 'tsconfig.json');
   const runApp = async (g: 'tags' | 'labels') => {
-    const built = await tsc();
+    const built = tsc();
     expect(built.output).toBe('');
     return exec(process.execPath, ['src/app.js'], dir, { LABELKIT_URL: emulators[g].url, LABELKIT_TOKEN: emulators[g].token, LABELKIT_PROJECT: 'demo-project' });
   };
@@ -85,11 +89,11 @@ describe("rename day for an importer's own operations (docs/rename.md, as printe
   it('moves the app: types identical across the day, strict tsc, and the same output in both generations', async () => {
     const { before, day } = recipes();
     // Today: the app as written runs on today's service; the renamed one refuses each of its operations.
-    expect((await exec('npx', ['graphql-codegen'], dir)).code).toBe(0);
+    expect((await exec(join(dir, 'node_modules', '.bin', 'graphql-codegen'), [], dir)).code).toBe(0);
     const today = await runApp('tags');
     expect(today.code, today.output).toBe(0);
     expect(today.stdout).toMatch(/^Entities ENTITY, PERSON, ORGANIZATION, LOCATION, DATE\ntop level: ENTITY, DATE\n$/);
-    const refused = await exec('npx', ['labelkit', 'documents', 'check', '--url', emulators.labels.url], dir, { LABELKIT_TOKEN: emulators.labels.token });
+    const refused = await exec(join(dir, 'node_modules', '.bin', 'labelkit'), ['documents', 'check', '--url', emulators.labels.url], dir, { LABELKIT_TOKEN: emulators.labels.token });
     expect(refused.code).toBe(8);
     expect(refused.stdout.split('\n').filter((l) => l.includes('the service:')).map((l) => l.replace(/: Cannot.*/, ''))).toEqual([
       'src/appendLabels.mutation.graphql:3:3 mutation AppendLabels: breaks on the renamed schema and the service',
@@ -105,7 +109,7 @@ describe("rename day for an importer's own operations (docs/rename.md, as printe
       readFileSync(join(root, 'test/fixtures/importer-app/src/labelSetNames.query.graphql'), 'utf8').replace('tagItems {', 'labelItems: tagItems {').replace('  tagName\n', '  labelName: tagName\n'),
     );
     // The result keys now say label: tsc names each line of the app that reads the old ones, and only those.
-    const stale = await tsc();
+    const stale = tsc();
     expect([...new Set(diagnostics(stale).map((d) => d.split(':')[0]))]).toEqual(['src/app.ts(10)', 'src/app.ts(12)']);
     const app = readFileSync(join(dir, 'src/app.ts'), 'utf8');
     writeFileSync(join(dir, 'src/app.ts'), app.replace('set.tagItems.map((item) => item.tagName)', 'set.labelItems.map((item) => item.labelName)').replace('map((item) => item.tagName));', 'map((item) => item.labelName));'));

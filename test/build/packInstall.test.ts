@@ -1,7 +1,9 @@
 // Both packages as a user installs them: `npm pack`, then `npm install` of the tarballs into empty
 // folders (offline where npm's cache allows: --prefer-offline, nothing beyond what `npm ci` fetched;
 // the few extra packages of the consumer projects are packed from this checkout's node_modules).
-// Slow (several npm runs, two codegen runs and three tsc runs): the one test file that packs. The
+// Slow (several npm runs and four codegen runs): the one test file that packs. Its three strict
+// type checks run tsc in this process (test/support/tsc.ts: tsc's steps and output, no process,
+// parsed files shared where the options are the same); `tsc --init` runs as the command. The
 // packs run at once, then the three projects' installs at once (npm's cache is safe for that), in
 // the first beforeAll. The project of labelkit alone is made by `npm init -y`, as a user makes one;
 // it is also the fresh app, without graphql, of the README's "Your own operations" (CommonJS, and
@@ -18,6 +20,8 @@ import { startEmulator } from '../../src/emulator/index.js';
 import { startModelServer } from '../../src/model/index.js';
 import { VERSION } from '../../src/shared/constants.js';
 import { codeBlocks, docSection } from '../support/docs.js';
+import { tsc } from '../support/tsc.js';
+import type { TscRun } from '../support/tsc.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'labelkit-pack-'));
@@ -237,9 +241,9 @@ describe('a strict TypeScript project that uses the installed documents', () => 
       include: ['src'],
     };
     writeFileSync(join(appDir, `tsconfig.${name}.json`), JSON.stringify(tsconfig));
-    const tsc = await exec(bin('tsc'), ['-p', `tsconfig.${name}.json`], appDir);
-    expect(tsc.output).toBe('');
-    expect(tsc.code).toBe(0);
+    const checked = tsc(appDir, `tsconfig.${name}.json`);
+    expect(checked.output).toBe('');
+    expect(checked.code).toBe(0);
   }, 120_000);
 
   it('bundles the installed client for the browser without any module of graphql and without node: imports', async () => {
@@ -357,7 +361,7 @@ describe("fresh apps without graphql: the README's \"Your own operations\" from 
   let section: string;
   const codegen = {} as Record<App, Run>;
   const codegenAgain = {} as Record<App, Run>;
-  let tsc: Run;
+  let compiled: TscRun;
   const file = (app: App, path: string) => join(appDir, APPS[app].folder, path);
   const words = (app: App, text: string) =>
     APPS[app].generation === 'tags' ? text : text.replaceAll('schema.graphql', 'schema.labels.graphql').replaceAll('tagItems', 'labelItems').replaceAll('tagName', 'labelName');
@@ -397,7 +401,7 @@ describe("fresh apps without graphql: the README's \"Your own operations\" from 
     }
     const generated = await Promise.all((Object.keys(APPS) as App[]).map((name) => exec(bin('graphql-codegen'), ['--config', 'codegen.ts'], file(name, '.'))));
     (Object.keys(APPS) as App[]).forEach((name, i) => (codegen[name] = generated[i]!));
-    tsc = await exec(bin('tsc'), ['-p', 'tsconfig.json'], appDir);
+    compiled = tsc(appDir, 'tsconfig.json');
     // `npx graphql-codegen` once more after tsc, as a reader does after editing an operation: it
     // looks for codegen.js before codegen.ts (issue 44 item 2).
     const again = await Promise.all((Object.keys(APPS) as App[]).map((name) => exec(bin('graphql-codegen'), [], file(name, '.'))));
@@ -432,7 +436,7 @@ describe("fresh apps without graphql: the README's \"Your own operations\" from 
 
   it.each(Object.keys(APPS) as App[])('fails strict tsc on the wrong variables and results with their codes, and on nothing else (%s)', (name) => {
     // tsc's diagnostics (one line each, continued by indented lines), as "file(line): TSxxxx".
-    const found = tsc.output
+    const found = compiled.output
       .split('\n')
       .filter((line) => /^\S/.test(line))
       .map((line) => /^(.+?)\((\d+),\d+\): error (TS\d+)/.exec(line)?.slice(1).join(' ') ?? line);
@@ -440,7 +444,7 @@ describe("fresh apps without graphql: the README's \"Your own operations\" from 
     const wanted = WRONG[name].split('\n').flatMap((line, i) => [...line.matchAll(/\/\/ (TS\d+)/g)].map((m) => `${prefix}wrong.ts ${i + 1} ${m[1]}`));
     expect(wanted.length).toBeGreaterThanOrEqual(4);
     const mine = found.filter((d) => (APPS[name].folder === '.' ? !d.startsWith('esm/') : d.startsWith(`${APPS[name].folder}/`)));
-    expect(mine, tsc.output).toEqual(wanted);
+    expect(mine, compiled.output).toEqual(wanted);
   });
 
   it.each(Object.keys(APPS) as App[])('runs the README app and the right file against the emulator (%s)', async (name) => {
