@@ -1,4 +1,5 @@
 import { MAX_LABEL_SETS, ROLES } from '../shared/constants.js';
+import { controlCharacterIn } from '../shared/escape.js';
 import { isRecord } from '../shared/isRecord.js';
 import { labelItemProblems, labelSetCountProblem } from '../shared/labelItemRules.js';
 import type { Role } from 'labelkit';
@@ -35,6 +36,17 @@ export function pathText(path: ValuePath): string {
 const quote = (value: unknown) => (typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value));
 
 /**
+ * The rule against control characters, for text that a plan would write to the service and a
+ * terminal would show: none at all in names and ids (NUL, ESC, CR, DEL, C1, bidirectional
+ * overrides: the characters `terminalText` escapes); a description may also hold line feeds and tabs.
+ */
+function controlProblem(value: string, lineBreaks = false): string | undefined {
+  const found = controlCharacterIn(value, { lineBreaks });
+  if (!found) return undefined;
+  return `must not hold control characters (NUL, ESC, CR and the like${lineBreaks ? '; line feed and tab are fine' : ''}): ${found.shown} at character ${found.index + 1}`;
+}
+
+/**
  * Checks a label-set document (parsed from a file, or built in code) and returns it typed.
  *
  * @param value - the parsed document
@@ -49,7 +61,9 @@ const quote = (value: unknown) => (typeof value === 'string' ? JSON.stringify(va
  * `color` (`#rrggbb` or null) and `desc` (text or null) are optional. Among the labels of one parent no two names may differ only in
  * case, and `parentId` may not form a cycle (reported at each label of it). The rules of the
  * labels and the count of sets are the ones the client and the emulator use
- * (src/shared/labelItemRules.ts). Unknown fields are refused (a misspelt `colour` would otherwise
+ * (src/shared/labelItemRules.ts). No name, id or signature holds a control character (NUL, ESC,
+ * CR, DEL, C1, bidirectional overrides), nor a description but line feed and tab: a plan would
+ * write them to the service and a terminal act on them. Unknown fields are refused (a misspelt `colour` would otherwise
  * be dropped without a word).
  * @example
  * ```ts
@@ -70,6 +84,7 @@ export function checkLabelSets(value: unknown): { file?: LabelSetsFile; problems
     const v = value[key];
     if (v === undefined || v === null) continue;
     if (typeof v !== 'string' || v.trim() === '') add([key], 'must be a non-empty string');
+    else if (controlProblem(v)) add([key], controlProblem(v)!);
     else file[key] = v.trim();
   }
   if (value.role !== undefined && value.role !== null) {
@@ -124,6 +139,7 @@ function checkSet(raw: unknown, path: ValuePath, add: (path: ValuePath, message:
   const set = { labelItems: [] } as unknown as LabelSetSpec;
   if (raw.id !== undefined && raw.id !== null) {
     if (typeof raw.id !== 'string' || raw.id.trim() === '') fail('id', 'must be a non-empty string (or left out for a new set)');
+    else if (controlProblem(raw.id)) fail('id', controlProblem(raw.id)!);
     else set.id = raw.id;
   }
   const index = raw.index;
@@ -132,9 +148,11 @@ function checkSet(raw: unknown, path: ValuePath, add: (path: ValuePath, message:
     fail('index', `must be an integer from 0 to ${MAX_LABEL_SETS - 1} (got ${quote(index)})`);
   } else set.index = index;
   if (typeof raw.name !== 'string' || raw.name.trim() === '') fail('name', raw.name === undefined ? "required: the set's name" : 'must be a non-empty string');
+  else if (controlProblem(raw.name)) fail('name', controlProblem(raw.name)!);
   else set.name = raw.name;
   if (raw.signature !== undefined) {
     if (raw.signature !== null && typeof raw.signature !== 'string') fail('signature', 'must be a string or null');
+    else if (typeof raw.signature === 'string' && controlProblem(raw.signature)) fail('signature', controlProblem(raw.signature)!);
     else set.signature = raw.signature;
   }
   if (!Array.isArray(raw.labelItems)) {
@@ -177,23 +195,28 @@ function checkItem(raw: unknown, path: ValuePath, add: (path: ValuePath, message
   const item: Partial<LabelItemSpec> = {};
   if (raw.id !== undefined && raw.id !== null) {
     if (typeof raw.id !== 'string' || raw.id.trim() === '') fail('id', 'must be a non-empty string (or left out for a new label)');
+    else if (controlProblem(raw.id)) fail('id', controlProblem(raw.id)!);
     else item.id = raw.id;
   }
   if (raw.parentId !== undefined) {
     if (raw.parentId !== null && (typeof raw.parentId !== 'string' || raw.parentId.trim() === '')) fail('parentId', 'must be the id of another label of the set, or null');
+    else if (typeof raw.parentId === 'string' && controlProblem(raw.parentId)) fail('parentId', controlProblem(raw.parentId)!);
     else item.parentId = raw.parentId;
   }
   if (raw.parent !== undefined && raw.parent !== null) {
     if (typeof raw.parent !== 'string' || raw.parent.trim() === '') fail('parent', 'must be the name of another label of the set, or its path from the top such as "ENTITY/PERSON"');
     else if (usable(raw.parentId) !== undefined) fail('parent', 'give parentId (an id) or parent (a name or path), not both');
+    else if (controlProblem(raw.parent)) fail('parent', controlProblem(raw.parent)!);
     else item.parent = raw.parent;
   }
   if (typeof raw.labelName !== 'string' || raw.labelName.trim() === '') {
     fail('labelName', raw.labelName === undefined ? "required: the label's name" : 'must be a non-empty string');
-  } else item.labelName = raw.labelName;
+  } else if (controlProblem(raw.labelName)) fail('labelName', controlProblem(raw.labelName)!);
+  else item.labelName = raw.labelName;
   if (typeof raw.color === 'string' || raw.color === null) item.color = raw.color; // its rule: labelItemProblems
   if (raw.desc !== undefined) {
     if (raw.desc !== null && typeof raw.desc !== 'string') fail('desc', 'must be text or null');
+    else if (typeof raw.desc === 'string' && controlProblem(raw.desc, true)) fail('desc', controlProblem(raw.desc, true)!);
     else item.desc = raw.desc;
   }
   return { item, ok };

@@ -108,6 +108,14 @@ export const MAX_QUERY_ALIASES = 15;
 export const MAX_QUERY_TOKENS = 2_000;
 
 /**
+ * How deep lists and objects may nest in a data file labelkit reads (a label-set file, a saved
+ * plan, the emulator's data folder): a label-set file needs 5 levels. A file nested deeper is
+ * refused, naming the line, before a parser that recurses (jsonc-parser, YAML's composer) can run
+ * out of stack on it.
+ */
+export const MAX_FILE_NESTING = 64;
+
+/**
  * A label's colour as production documents it for writes: `#` and six hex digits, e.g. `#df3920`.
  * The client checks the colours it writes against it; the emulator enforces it.
  *

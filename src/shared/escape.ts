@@ -91,6 +91,26 @@ export class ColouredText {
 }
 
 /**
+ * The first character of a value that a terminal may act on instead of showing (the ones
+ * {@link terminalText} escapes), for a check that refuses them where text enters: a name that
+ * holds NUL, ESC or CR is a mistake or a trap, not a name.
+ *
+ * @param value - the value
+ * @param options - `lineBreaks: true` lets line feed and tab through (a description may have lines)
+ * @returns where the first one is (0-based, in UTF-16 units) and how it is shown (`\u001b`, `\r`),
+ * or undefined when there is none
+ * @example
+ * ```ts
+ * controlCharacterIn('DATE\u001b[2J'); // { index: 4, shown: '\\u001b' }
+ * controlCharacterIn('two\nlines', { lineBreaks: true }); // undefined
+ * ```
+ */
+export function controlCharacterIn(value: string, options: { lineBreaks?: boolean } = {}): { index: number; shown: string } | undefined {
+  const index = value.search(options.lineBreaks ? TERMINAL_CONTROL : VALUE_CONTROL);
+  return index === -1 ? undefined : { index, shown: shown(value[index]!) };
+}
+
+/**
  * Marks a line as coloured by labelkit (see {@link ColouredText}).
  *
  * @param text - the line: labelkit's colours around values escaped with {@link terminalText}

@@ -1,5 +1,6 @@
-import { findNodeAtLocation, parseTree, printParseErrorCode } from 'jsonc-parser';
+import { createScanner, findNodeAtLocation, parseTree, printParseErrorCode } from 'jsonc-parser';
 import type { Node, ParseError } from 'jsonc-parser';
+import { MAX_FILE_NESTING } from './constants.js';
 
 /** Words for the syntax errors of strict JSON (comments and trailing commas are errors too), by jsonc-parser's code name. */
 const WORDS: Record<string, string> = {
@@ -34,7 +35,8 @@ function describe(error: ParseError, text: string): string {
  * @returns `value`, `lineOf(path)`, where path is a list of keys and indexes (`['labels', 2, 'name']`)
  * and a path that does not exist gives the line of its nearest existing ancestor, and
  * `duplicateKeys`: every key given twice in one object (see {@link DuplicateKey})
- * @throws SyntaxError whose message says what is wrong and names the 1-based line and column of the fault
+ * @throws SyntaxError whose message says what is wrong and names the 1-based line and column of the
+ * fault, also for lists and objects nested deeper than {@link MAX_FILE_NESTING} (see {@link jsonNestingProblem})
  * @remarks Positions come from `jsonc-parser` (the parser behind VS Code's JSON support), run in
  * strict mode; `JSON.parse` then builds the value, so the value is exactly what JSON gives.
  * `JSON.parse` alone does not always say where a syntax error is, and never where a valid value
@@ -48,6 +50,8 @@ function describe(error: ParseError, text: string): string {
  * ```
  */
 export function parseJsonWithLines(text: string): { value: unknown; lineOf: (path: (string | number)[]) => number; duplicateKeys: DuplicateKey[] } {
+  const deep = jsonNestingProblem(text);
+  if (deep) throw new SyntaxError(`${deep.message} (line ${deep.line} column ${deep.column})`);
   const { lineStarts, lineAt } = lines(text);
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
@@ -106,7 +110,7 @@ function duplicateKeysOf(root: Node, lineAt: (offset: number) => number): Duplic
 }
 
 /** One syntax error of a JSON text, where it is (1-based) and what it is. */
-interface JsonSyntaxProblem {
+export interface JsonSyntaxProblem {
   line: number;
   column: number;
   message: string;
@@ -121,6 +125,7 @@ interface JsonSyntaxProblem {
  * @remarks {@link parseJsonWithLines} stops at the first error; a file a person wrote may have
  * several, and they want to see them all at once. Same words as its message. A value missing
  * right after an unexpected character (`x` alone) is that character's problem, not a second one.
+ * A text nested too deep is that one problem (see {@link jsonNestingProblem}), and nothing else is looked at.
  * @example
  * ```ts
  * jsonSyntaxProblems('{\n "a": 1\n "b": 2,\n "c": [1 2]\n}');
@@ -128,6 +133,8 @@ interface JsonSyntaxProblem {
  * ```
  */
 export function jsonSyntaxProblems(text: string): JsonSyntaxProblem[] {
+  const deep = jsonNestingProblem(text);
+  if (deep) return [deep];
   const { lineStarts, lineAt } = lines(text);
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
@@ -148,6 +155,46 @@ export function jsonSyntaxProblems(text: string): JsonSyntaxProblem[] {
     problems.push({ line, column: text.length - lineStarts[line - 1]! + 1, message: 'expected a value' });
   }
   return problems;
+}
+
+/**
+ * Where a JSON text nests lists and objects deeper than a data file may, if it does.
+ *
+ * @param text - JSON text (its syntax need not be right)
+ * @param max - the deepest nesting allowed
+ * @returns the 1-based line and column of the first `[` or `{` one level too deep, and the rule;
+ * undefined when the text nests no deeper than `max`
+ * @remarks jsonc-parser's tree and visitor recurse once per level and run out of stack near
+ * 10,000 levels ("Maximum call stack size exceeded"); its scanner does not recurse, so the depth
+ * is counted with it, token by token, before anything parses. Brackets inside strings are not
+ * counted (the scanner reads strings whole).
+ * @example
+ * ```ts
+ * jsonNestingProblem('['.repeat(65) + ']'.repeat(65));
+ * // { line: 1, column: 65, message: 'lists and objects nested more than 64 levels deep' }
+ * ```
+ */
+export function jsonNestingProblem(text: string, max = MAX_FILE_NESTING): JsonSyntaxProblem | undefined {
+  const scanner = createScanner(text, true);
+  let depth = 0;
+  // SyntaxKind is a const enum, which isolatedModules cannot read: 1 `{`, 2 `}`, 3 `[`, 4 `]`, 17 the end.
+  for (let kind: number = scanner.scan(); kind !== 17; kind = scanner.scan()) {
+    if (kind === 1 || kind === 3) {
+      depth += 1;
+      if (depth > max) return { line: scanner.getTokenStartLine() + 1, column: scanner.getTokenStartCharacter() + 1, message: nestingRule(max) };
+    } else if (kind === 2 || kind === 4) depth = Math.max(0, depth - 1);
+  }
+  return undefined;
+}
+
+/**
+ * The words for a data file nested too deep, the same for JSON and YAML.
+ *
+ * @param max - the deepest nesting allowed
+ * @returns the rule
+ */
+export function nestingRule(max = MAX_FILE_NESTING): string {
+  return `lists and objects nested more than ${max} levels deep`;
 }
 
 /** The offsets where lines start, and the 1-based line of an offset. */

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import type { LabelingClient } from 'labelkit';
 import { applyLabelSetPlan, assertDestructiveAllowed, checkSavedLabelSetPlan, planIsEmpty, planLabelSets } from '../../../labelSets/index.js';
 import type { AppliedWrite, ApplyLabelSetPlanResult, CountProgress, LabelSetPlan, SavedLabelSetPlan } from '../../../labelSets/index.js';
-import { jsonSyntaxProblems } from '../../../shared/jsonLocations.js';
+import { decodeUtf8 } from '../../../shared/decodeUtf8.js';
+import { jsonNestingProblem, jsonSyntaxProblems } from '../../../shared/jsonLocations.js';
 import type { ActionContext } from '../../runAction.js';
 import type { UsageProblem } from '../../usageError.js';
 import { countOptions, labelSetsClient, readDesiredFile, resolveTarget } from './planRunner.js';
@@ -38,14 +39,19 @@ export type LabelSetsApplyOutcome =
 
 /** Reads and checks a saved plan, every problem as a usage problem. */
 async function readPlanFile(path: string, problems: UsageProblem[]): Promise<SavedLabelSetPlan | undefined> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(path, 'utf8');
+    bytes = await readFile(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     problems.push({ field: '--plan', message: `cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}` });
     return undefined;
   }
+  const { text, problems: encoding } = decodeUtf8(bytes);
+  for (const p of encoding) problems.push({ field: `${path}:${p.line}`, message: p.message });
+  const deep = jsonNestingProblem(text);
+  if (deep) problems.push({ field: `${path}:${deep.line}`, message: `too deep: ${deep.message} (column ${deep.column})` });
+  if (encoding.length > 0 || deep) return undefined;
   const syntax = jsonSyntaxProblems(text);
   if (syntax.length > 0) {
     for (const p of syntax) problems.push({ field: `${path}:${p.line}`, message: `not JSON: ${p.message} (column ${p.column})` });
