@@ -1,6 +1,7 @@
 import { autoLabelInputProblems } from '../shared/autoLabelRules.js';
 import type { AutoLabelValidationOptions } from '../shared/autoLabelRules.js';
-import { labelItemProblems, labelSetIndexProblem } from '../shared/labelItemRules.js';
+import { labelFieldProblem, labelItemProblems, labelSetIndexProblem } from '../shared/labelItemRules.js';
+import type { LabelField } from '../shared/labelItemRules.js';
 import { checkId, checkNumber, checkTimingOptions, problemUnless } from '../shared/problem.js';
 import { isRecord } from '../shared/isRecord.js';
 import { isHeaderToken, NOT_A_HEADER_TOKEN } from './headerToken.js';
@@ -146,16 +147,17 @@ function checkLabelItems(value: unknown, path: string, kind: 'replace' | 'append
   const problems = value.flatMap((item: unknown, i): Problem[] => {
     const at = `${path}[${i}]`;
     if (!isRecord(item)) return [{ path: at, message: 'must be an object with id and labelName' }];
-    const { id, parentId } = item;
+    const field = (key: string, rule: LabelField, optional = false) => {
+      const message = labelFieldProblem(rule, item[key], optional);
+      return message ? [{ path: `${at}.${key}`, message }] : [];
+    };
     return [
+      ...field('id', 'id', append),
       ...(append
-        ? problemUnless(id === undefined || checkId(id, '').length === 0, `${at}.id`, 'must be a non-empty string, or absent to have one generated')
-        : checkId(id, `${at}.id`)),
-      ...(append
-        ? problemUnless(parentId === undefined, `${at}.parentId`, 'cannot be given: appended labels go at the top of the set (to add a child, replace the labels with updateLabelSet)')
-        : problemUnless(parentId == null || checkId(parentId, '').length === 0, `${at}.parentId`, 'must be the id of another label of the list, or null')),
-      ...checkId(item.labelName, `${at}.labelName`),
-      ...problemUnless(item.desc == null || typeof item.desc === 'string', `${at}.desc`, 'must be a string or null'),
+        ? problemUnless(item.parentId === undefined, `${at}.parentId`, 'cannot be given: appended labels go at the top of the set (to add a child, replace the labels with updateLabelSet)')
+        : field('parentId', 'parentId')),
+      ...field('labelName', 'name'),
+      ...field('desc', 'desc'),
     ];
   });
   const rules = labelItemProblems(value, { fields: { name: 'labelName' }, hierarchy: kind === 'replace', refer: (i) => `${path}[${i}]` });

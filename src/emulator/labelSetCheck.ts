@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isRecord } from '../shared/isRecord.js';
-import { labelItemProblems } from '../shared/labelItemRules.js';
+import { labelFieldProblem, labelItemProblems } from '../shared/labelItemRules.js';
 import type { LabelClassType, StoredLabel } from './types.js';
 
 /** One broken rule in project data, with the path of the value at fault (keys and indexes). */
@@ -80,10 +80,10 @@ export function checkLabelSet(raw: unknown): { set?: CheckedLabelSet; problems: 
       if (!LABEL_KEYS.has(key)) problems.push({ path: [...at, key], message: `unknown key "${key}" (allowed: ${[...LABEL_KEYS].join(', ')})` });
     }
     const { id, name, parentId, color, desc, type } = label;
-    if (typeof id !== 'string' || id.trim() === '') problems.push({ path: [...at, 'id'], message: 'id must be a non-empty string' });
-    if (typeof name !== 'string' || name.trim() === '') problems.push({ path: [...at, 'name'], message: 'name must be a non-empty string' });
-    if (!optionalString(parentId) || (typeof parentId === 'string' && parentId.trim() === '')) problems.push({ path: [...at, 'parentId'], message: 'parentId must be a label id or null' });
-    if (!optionalString(desc)) problems.push({ path: [...at, 'desc'], message: 'desc must be a string or null' });
+    for (const [field, value] of [['id', id], ['name', name], ['parentId', parentId], ['desc', desc]] as const) {
+      const message = labelFieldProblem(field, value);
+      if (message) problems.push({ path: [...at, field], message });
+    }
     if (type !== undefined && !TYPES.includes(type as LabelClassType)) {
       problems.push({ path: [...at, 'type'], message: `type must be one of ${TYPES.join(', ')}` });
     }

@@ -1,7 +1,7 @@
 import { MAX_LABEL_SETS, ROLES } from '../shared/constants.js';
 import { controlCharacterIn } from '../shared/escape.js';
 import { isRecord } from '../shared/isRecord.js';
-import { labelItemProblems, labelSetCountProblem } from '../shared/labelItemRules.js';
+import { labelFieldProblem, labelItemProblems, labelSetCountProblem } from '../shared/labelItemRules.js';
 import type { Role } from 'labelkit';
 import type { LabelItemSpec, LabelSetSpec, LabelSetsFile } from './types.js';
 
@@ -193,32 +193,26 @@ function checkItem(raw: unknown, path: ValuePath, add: (path: ValuePath, message
     ok = false;
   };
   const item: Partial<LabelItemSpec> = {};
-  if (raw.id !== undefined && raw.id !== null) {
-    if (typeof raw.id !== 'string' || raw.id.trim() === '') fail('id', 'must be a non-empty string (or left out for a new label)');
-    else if (controlProblem(raw.id)) fail('id', controlProblem(raw.id)!);
-    else item.id = raw.id;
-  }
-  if (raw.parentId !== undefined) {
-    if (raw.parentId !== null && (typeof raw.parentId !== 'string' || raw.parentId.trim() === '')) fail('parentId', 'must be the id of another label of the set, or null');
-    else if (typeof raw.parentId === 'string' && controlProblem(raw.parentId)) fail('parentId', controlProblem(raw.parentId)!);
-    else item.parentId = raw.parentId;
-  }
+  // The shape of each field is the shared rule (labelFieldProblem), then the file's own: no control
+  // characters (a desc may keep line feeds and tabs). A null id is one left out.
+  /** Whether `key` keeps its rules (else its problem is added) and is given. */
+  const rule = (key: string, message: string | undefined, lineBreaks = false) => {
+    const value = raw[key];
+    const problem = message ?? (typeof value === 'string' ? controlProblem(value, lineBreaks) : undefined);
+    if (problem !== undefined) fail(key, problem);
+    return problem === undefined && value !== undefined;
+  };
+  if (rule('id', labelFieldProblem('id', raw.id ?? undefined, true)) && raw.id !== null) item.id = raw.id as string;
+  if (rule('parentId', labelFieldProblem('parentId', raw.parentId))) item.parentId = raw.parentId as string | null;
   if (raw.parent !== undefined && raw.parent !== null) {
     if (typeof raw.parent !== 'string' || raw.parent.trim() === '') fail('parent', 'must be the name of another label of the set, or its path from the top such as "ENTITY/PERSON"');
     else if (usable(raw.parentId) !== undefined) fail('parent', 'give parentId (an id) or parent (a name or path), not both');
     else if (controlProblem(raw.parent)) fail('parent', controlProblem(raw.parent)!);
     else item.parent = raw.parent;
   }
-  if (typeof raw.labelName !== 'string' || raw.labelName.trim() === '') {
-    fail('labelName', raw.labelName === undefined ? "required: the label's name" : 'must be a non-empty string');
-  } else if (controlProblem(raw.labelName)) fail('labelName', controlProblem(raw.labelName)!);
-  else item.labelName = raw.labelName;
+  if (rule('labelName', labelFieldProblem('name', raw.labelName))) item.labelName = raw.labelName as string;
   if (typeof raw.color === 'string' || raw.color === null) item.color = raw.color; // its rule: labelItemProblems
-  if (raw.desc !== undefined) {
-    if (raw.desc !== null && typeof raw.desc !== 'string') fail('desc', 'must be text or null');
-    else if (typeof raw.desc === 'string' && controlProblem(raw.desc, true)) fail('desc', controlProblem(raw.desc, true)!);
-    else item.desc = raw.desc;
-  }
+  if (rule('desc', labelFieldProblem('desc', raw.desc), true)) item.desc = raw.desc as string | null;
   return { item, ok };
 }
 

@@ -1,12 +1,12 @@
 /**
- * The one home of the rules of a label set's items: ids unique, names unique (case-insensitively)
+ * The one home of the rules of a label set's items: each field's shape ({@link labelFieldProblem}), ids unique, names unique (case-insensitively)
  * under one parent or in the whole set, every `parentId` naming an item of the set, no item its own
  * parent, no cycle of parents, colours `#rrggbb`; and how many sets a project may have.
  *
  * @remarks Pure, and imports only from src/shared, so that the client (and its browser build), the
- * label-set file checker and the emulator all use it. Each caller checks the shape of its own
- * fields (a missing name, a number where text belongs) in its own words and maps the index of each
- * problem here to its own path (`input.labelItems[2].labelName`, `labels[2].name`, a file's line).
+ * label-set file checker and the emulator all use it, in the same words. Each caller checks the
+ * shape of its own containers (a label that is no object, unknown keys) and maps each problem here
+ * to its own path (`input.labelItems[2].labelName`, `labels[2].name`, a file's line).
  * @packageDocumentation
  */
 import { LABEL_COLOR, MAX_LABEL_SETS } from './constants.js';
@@ -168,6 +168,44 @@ function hierarchyProblems(ids: (string | undefined)[], parents: (string | undef
     for (const i of walk) state[i] = 2;
   }
   return [...found].sort(([a], [b]) => a - b).map(([index, message]) => ({ index, field: 'parentId', message }));
+}
+
+/** The fields of one label whose shape has one rule wherever a label is given or read. */
+export type LabelField = 'id' | 'name' | 'parentId' | 'desc';
+
+/**
+ * The rule of one label field's value, in the one wording of every place that checks a label
+ * (the client's writes, the label-set file, the emulator's data): an `id` and a `name` are
+ * non-empty text, a `parentId` non-empty text or null, a `desc` text or null.
+ *
+ * @param field - which field (the caller's key may differ: the client's and the file's `labelName` is `name`)
+ * @param value - the value as given
+ * @param optional - the field may be left out (undefined): an `id` of a label that is new; the
+ * message then says so
+ * @returns the rule broken, or undefined when the value keeps it
+ * @remarks The rules between labels (unique ids and names, known parents, no cycle, colours) are
+ * {@link labelItemProblems}'.
+ * @example
+ * ```ts
+ * labelFieldProblem('name', undefined); // "required: the label's name"
+ * labelFieldProblem('id', '', true); // 'must be a non-empty string, or left out to have one generated'
+ * labelFieldProblem('desc', 3); // 'must be a string or null'
+ * ```
+ */
+export function labelFieldProblem(field: LabelField, value: unknown, optional = false): string | undefined {
+  const text = typeof value === 'string' && value.trim() !== '';
+  switch (field) {
+    case 'id':
+      if (text || (optional && value === undefined)) return undefined;
+      return optional ? 'must be a non-empty string, or left out to have one generated' : 'must be a non-empty string';
+    case 'name':
+      if (text) return undefined;
+      return value === undefined ? "required: the label's name" : 'must be a non-empty string';
+    case 'parentId':
+      return text || value == null ? undefined : 'must be the id of another label of the set, or null';
+    case 'desc':
+      return typeof value === 'string' || value == null ? undefined : 'must be a string or null';
+  }
 }
 
 /**

@@ -240,7 +240,7 @@ describe.each(SCHEMA_GENERATIONS)('label-set writes against the emulator speakin
     const append = (await rejection(appendLabelItems(client, { labelSetId: '1', labelItems: [{ labelName: 'X', parentId: '10' } as never, { id: '', labelName: 'x' }] }))) as ValidationError;
     expect(append.problems).toEqual([
       { path: 'input.labelItems[0].parentId', message: expect.stringMatching(/^cannot be given: appended labels go at the top .*updateLabelSet/) },
-      { path: 'input.labelItems[1].id', message: 'must be a non-empty string, or absent to have one generated' },
+      { path: 'input.labelItems[1].id', message: 'must be a non-empty string, or left out to have one generated' },
       { path: 'input.labelItems[1].labelName', message: '"x" is also the name of input.labelItems[0] (both at the top of the set; names compare case-insensitively)' },
     ]);
     const update = (await rejection(updateLabelSet(client, { id: '1', projectId: ' ' }))) as ValidationError;

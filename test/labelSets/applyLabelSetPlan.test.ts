@@ -256,7 +256,7 @@ describe('applyLabelSetPlan', () => {
     expect((error as ValidationError).problems).toEqual([
       { path: 'plan.role', message: 'must be LABELER or REVIEWER' },
       { path: 'plan.against', message: 'must be a list of the sets the plan was computed against' },
-      { path: 'plan.desired[0].labelItems[0].id', message: 'must be a non-empty string (or left out for a new label)' },
+      { path: 'plan.desired[0].labelItems[0].id', message: 'must be a non-empty string, or left out to have one generated' },
       { path: 'plan.desired[0].labelItems[0].color', message: 'must be a #rrggbb colour (six hex digits, e.g. #df3920) or null (got "red")' },
     ]);
     expect(service.calls.length).toBe(reads);

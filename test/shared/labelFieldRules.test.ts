@@ -1,0 +1,51 @@
+// One label field (id, name, parentId, desc) has one rule and one wording wherever a label is
+// given: the client's label-set writes, the label-set file, the emulator's project data. Each place
+// names the field its own way (labelName, labelItems[1].desc, labels[1].desc): the rule reads the same.
+import { describe, expect, it } from 'vitest';
+import { checkCreateLabelSet } from '../../src/client/validation.js';
+import { checkLabelSet } from '../../src/emulator/labelSetCheck.js';
+import { checkLabelSets } from '../../src/labelSets/checkLabelSets.js';
+import { labelFieldProblem } from '../../src/shared/labelItemRules.js';
+
+/** A set's second label with one bad field, in each place's words; the first label is valid. */
+function messages(field: 'id' | 'name' | 'parentId' | 'desc', value: unknown): { client: string[]; file: string[]; emulator: string[] } {
+  const key = field === 'name' ? 'labelName' : field;
+  const good = { id: 'a', labelName: 'A' };
+  const bad: Record<string, unknown> = { id: 'b', labelName: 'B', [key]: value };
+  if (value === undefined) delete bad[key];
+  const client = checkCreateLabelSet('p1', { index: 0, name: 'E', labelItems: [good, bad] })
+    .filter((p) => p.path === `input.labelItems[1].${key}`)
+    .map((p) => p.message);
+  const file = (checkLabelSets({ labelSets: [{ index: 0, name: 'E', labelItems: [good, bad] }] }).problems ?? [])
+    .filter((p) => p.path.join('.') === `labelSets.0.labelItems.1.${key}`)
+    .map((p) => p.message);
+  const { labelName: goodName, ...goodRest } = good;
+  const { labelName: badName, ...badRest } = bad;
+  const emulatorBad: Record<string, unknown> = { ...badRest, ...('labelName' in bad && { name: badName }) };
+  const emulator = checkLabelSet({ name: 'E', labels: [{ ...goodRest, name: goodName }, emulatorBad] })
+    .problems.filter((p) => p.path.join('.') === `labels.1.${field}`)
+    .map((p) => p.message);
+  return { client, file, emulator };
+}
+
+describe('the rules of one label field', () => {
+  it.each([
+    ['desc', 3, 'must be a string or null'],
+    ['parentId', '  ', 'must be the id of another label of the set, or null'],
+    ['parentId', 7, 'must be the id of another label of the set, or null'],
+    ['name', '', 'must be a non-empty string'],
+    ['name', undefined, "required: the label's name"],
+  ] as const)('%s %j reads the same in the client, the label-set file and the emulator', (field, value, message) => {
+    expect(messages(field, value)).toEqual({ client: [message], file: [message], emulator: [message] });
+  });
+
+  it('an id is required where a label is stored, and may be left out where a label is new', () => {
+    expect(messages('id', ' ')).toEqual({
+      client: ['must be a non-empty string'],
+      file: ['must be a non-empty string, or left out to have one generated'],
+      emulator: ['must be a non-empty string'],
+    });
+    expect(labelFieldProblem('id', undefined, true)).toBeUndefined();
+    expect(labelFieldProblem('id', undefined)).toBe('must be a non-empty string');
+  });
+});
