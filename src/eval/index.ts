@@ -25,5 +25,5 @@ export { bootstrapF1, DEFAULT_RESAMPLES, DocumentCounts, mulberry32 } from './bo
 export type { BootstrapOptions, F1Intervals, Interval } from './bootstrap.js';
 export { compareReports, readBaselineReport } from './compareReports.js';
 export type { BaselineReport, F1Change, ReportComparison } from './compareReports.js';
-export { markdownReport } from './markdownReport.js';
-export type { MarkdownInput } from './markdownReport.js';
+export { comparisonWarnings, markdownReport, textReport } from './drawReport.js';
+export type { MarkdownInput } from './drawReport.js';

@@ -4,7 +4,6 @@ import type { Io } from '../../io.js';
 import { commandAction } from '../../runAction.js';
 import type { CommonFlags } from '../../runAction.js';
 import type { EvalFlags } from './runner.js';
-import type { SchemeName } from '../../../eval/index.js';
 
 /**
  * Declares `labelkit eval --project P [--labeler EMAIL] [--match M] [--layer N] [--min-confidence X] [--fail-under F1] [--scheme S] [--errors FILE] [--json] [--json-out FILE] [--ci [--resamples N] [--seed S]] [--baseline FILE [--max-drop D]] [--format text|json|markdown]`.
@@ -48,7 +47,7 @@ export function evalCommand(io: Io, done: (code: number) => void): Command {
       try {
         const { report, exitCode, errorsWritten, errorsFailed, jsonWritten, jsonFailed, output } = await runEval(flags, context, progress.onProgress);
         progress.stop();
-        printEvalReport(context.printer, report, { json: flags.json === true, format: output.format, failUnder: flags.failUnder === undefined ? undefined : Number(flags.failUnder), scheme: flags.scheme?.toLowerCase() as SchemeName | undefined });
+        printEvalReport(context.printer, report, output);
         if (jsonWritten !== undefined) context.printer.err(`labelkit: report written to ${jsonWritten}`);
         if (errorsWritten) context.printer.err(`labelkit: ${errorsWritten.count} mistake${errorsWritten.count === 1 ? '' : 's'} written to ${errorsWritten.path}`);
         // The report is out; the --errors or --json-out file is not (exit 4, naming it).

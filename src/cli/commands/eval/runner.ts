@@ -30,6 +30,14 @@ export interface EvalFlags extends ConnectionFlags, CiFlags {
   jsonOut?: string;
 }
 
+/** What the flags of `labelkit eval` ask for besides the scoring, read once: the bootstrap, the baseline, the gates and the output. */
+export interface EvalOutput extends CiOptions {
+  /** `--fail-under`: exit 11 when micro F1 is under it. */
+  failUnder?: number;
+  /** `--scheme`: the scheme whose table the text report adds. */
+  scheme?: SchemeName;
+}
+
 /** A number flag between 0 and 1, or a problem. */
 function fraction(value: string | undefined, field: string, problems: UsageProblem[]): number | undefined {
   if (value === undefined) return undefined;
@@ -74,7 +82,7 @@ export async function runEval(
   flags: EvalFlags,
   context: ActionContext,
   onProgress?: (done: number, total: number) => void,
-): Promise<{ report: EvalReport; exitCode: number; output: CiOptions; errorsWritten?: { path: string; count: number }; errorsFailed?: FileWriteError; jsonWritten?: string; jsonFailed?: FileWriteError }> {
+): Promise<{ report: EvalReport; exitCode: number; output: EvalOutput; errorsWritten?: { path: string; count: number }; errorsFailed?: FileWriteError; jsonWritten?: string; jsonFailed?: FileWriteError }> {
   const problems: UsageProblem[] = [];
   const projectId = requireId(flags.project, '--project', problems);
   const labelerEmail = labelerFlag(flags.labeler, problems);
@@ -83,12 +91,13 @@ export async function runEval(
   const layer = layerFlag(flags.layer, problems);
   const minConfidence = fraction(flags.minConfidence, '--min-confidence', problems);
   const failUnder = fraction(flags.failUnder, '--fail-under', problems);
-  if (flags.scheme !== undefined && !SCHEMES.includes(flags.scheme.toLowerCase() as SchemeName)) problems.push({ field: '--scheme', message: `must be ${SCHEMES.join(', ')}` });
+  const scheme = flags.scheme?.toLowerCase() as SchemeName | undefined;
+  if (scheme !== undefined && !SCHEMES.includes(scheme)) problems.push({ field: '--scheme', message: `must be ${SCHEMES.join(', ')}` });
   const errorsTarget = await checkErrorsFile(flags.errors, problems);
   const jsonOut = flags.jsonOut === undefined ? undefined : await checkWritableFile(flags.jsonOut, '--json-out', problems);
   if (jsonOut !== undefined && jsonOut === errorsTarget?.path) problems.push({ field: '--json-out', message: `names the file of --errors (${flags.errors}): give each its own file` });
   const mistakes: MistakeRow[] = [];
-  const output = checkCiFlags(flags, problems);
+  const output: EvalOutput = { ...checkCiFlags(flags, problems), ...(failUnder !== undefined && { failUnder }), ...(scheme !== undefined && { scheme }) };
   const connection = await requireConnection(flags, context.io, context.printer, problems);
   const client = createLabelingClient({ url: connection.url, ...clientAuth(connection), retry: connection.retry });
   try {
