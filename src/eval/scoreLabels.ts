@@ -1,7 +1,7 @@
 import { matchSpans, sortSpans, tokenUnits } from './matchSpans.js';
 import type { DocumentMatch } from './matchSpans.js';
 import { mistakesOf, noCounts, pairOutcome, schemePairs, schemeScore } from './schemes.js';
-import type { SchemeCounts } from './schemes.js';
+import type { SchemeCounts, SchemePairing } from './schemes.js';
 import { SCHEMES } from './types.js';
 import type { ConfusionCell, DocumentScore, EvalLabel, EvalSpan, Figures, LabelScore, MatchMode, Mistake, SchemeName, SchemeReport, ScoreReport, ZeroDivision } from './types.js';
 
@@ -63,6 +63,18 @@ function average(scores: readonly LabelScore[], weight: (s: LabelScore) => numbe
   return { precision, recall: mean((s) => s.recall)[0], f1: mean((s) => s.f1)[0], zeroDivision: zero ? ['precision', 'recall', 'f1'] : [] };
 }
 
+/** Adds a pairing's pairs, missed and spurious spans to a tally of the four schemes. */
+function tallyPairing(tally: SchemeTally, pairing: SchemePairing): void {
+  for (const [g, p] of pairing.pairs) {
+    const outcome = pairOutcome(g, p);
+    for (const scheme of SCHEMES) tally[scheme][outcome[scheme]]++;
+  }
+  for (const scheme of SCHEMES) {
+    tally[scheme].missed += pairing.missed.length;
+    tally[scheme].spurious += pairing.spurious.length;
+  }
+}
+
 /**
  * Scores predictions against gold a document at a time, holding only counts between documents.
  *
@@ -104,25 +116,27 @@ export class Scorer {
     this.confusion.set(key, (this.confusion.get(key) ?? 0) + 1);
   }
 
-  /** Counts a span in every scheme: `field` says as what, one field for all or one per scheme. */
-  private tally(span: EvalSpan, field: keyof SchemeCounts | Record<SchemeName, keyof SchemeCounts>) {
-    const key = keyOf(span.layer, span.labelId);
-    let t = this.schemeByLabel.get(key);
-    if (!t) this.schemeByLabel.set(key, (t = noTally()));
-    for (const scheme of SCHEMES) {
-      const f = typeof field === 'string' ? field : field[scheme];
-      t[scheme][f]++;
-      this.schemeTotal[scheme][f]++;
-    }
-  }
-
   /** Counts one document's and layer's spans in the four schemes, and reports its mistakes. */
   private addSchemes(gold: EvalSpan[], predicted: EvalSpan[]) {
     const pairing = schemePairs(gold, predicted);
-    // As nervaluate: a pair counts for the gold span's label, a spurious span for its own.
-    for (const [g, p] of pairing.pairs) this.tally(g, pairOutcome(g, p));
-    for (const g of pairing.missed) this.tally(g, 'missed');
-    for (const p of pairing.spurious) this.tally(p, 'spurious');
+    tallyPairing(this.schemeTotal, pairing);
+    // Per label as nervaluate's per-entity results: each label on its own, its gold spans against
+    // its predictions (both lists stay sorted), so a DATE predicted over a gold TIME is a miss of
+    // TIME and a spurious DATE. The labels' counts then need not add up to the overall ones.
+    const byLabel = new Map<string, { gold: EvalSpan[]; predicted: EvalSpan[] }>();
+    const own = (span: EvalSpan) => {
+      const key = keyOf(span.layer, span.labelId);
+      let spans = byLabel.get(key);
+      if (!spans) byLabel.set(key, (spans = { gold: [], predicted: [] }));
+      return spans;
+    };
+    for (const g of gold) own(g).gold.push(g);
+    for (const p of predicted) own(p).predicted.push(p);
+    for (const [key, spans] of byLabel) {
+      let t = this.schemeByLabel.get(key);
+      if (!t) this.schemeByLabel.set(key, (t = noTally()));
+      tallyPairing(t, schemePairs(spans.gold, spans.predicted));
+    }
     if (this.options.onMistake) for (const m of mistakesOf(pairing)) this.options.onMistake(m);
   }
 

@@ -116,7 +116,14 @@ export interface SchemeScore extends Figures {
   actual: number;
 }
 
-/** One scheme over the whole evaluation: overall, and per label in the report's label order. */
+/**
+ * One scheme over the whole evaluation: overall, and per label in the report's label order.
+ *
+ * @remarks Overall, gold and predicted spans pair whatever their labels. Per label, as
+ * nervaluate's per-entity results, each label is scored on its own (its gold spans against its
+ * predictions, no other label's): a DATE predicted over a gold TIME is a miss of TIME and a
+ * spurious DATE, so the labels' counts do not add up to the overall ones.
+ */
 export interface SchemeReport {
   overall: SchemeScore;
   labels: (EvalLabel & SchemeScore)[];

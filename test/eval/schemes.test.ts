@@ -45,6 +45,10 @@ describe('the SemEval-2013 9.1 schemes: published cases', () => {
   // From MantisAI/nervaluate, tests/test_nervaluate.py, test_compute_metrics_agg_scenario_1 … _6
   // (commit 2c75277b059eda6641e00b07eb419abb722565b7): one gold PER[59,69] (or none) and one prediction, per label.
   // Rows: [strict, ent_type, partial, exact] counts of PER, then of LOC where the test has it.
+  // Scenarios 4 and 6 (a wrong label) are nervaluate 1.1.0's per-entity results, which score each
+  // label on its own (that older test counted the pair under the gold label): a miss of PER and a
+  // spurious LOC in every scheme (run with nervaluate 1.1.0's Evaluator; the overall counts of such
+  // pairs are test_compute_metrics_case_1's above, and test/eval/nervaluateReference.test.ts has more).
   const scenarios: [name: string, gold: EvalSpan[], predicted: EvalSpan[], per: Counts[], loc?: Counts[]][] = [
     ['1: exact match', [ent('PER', 59, 69)], [ent('PER', 59, 69)], [[1, 0, 0, 0, 0, 1, 1], [1, 0, 0, 0, 0, 1, 1], [1, 0, 0, 0, 0, 1, 1], [1, 0, 0, 0, 0, 1, 1]]],
     ['2: spurious', [], [ent('PER', 59, 69)], [[0, 0, 0, 0, 1, 0, 1], [0, 0, 0, 0, 1, 0, 1], [0, 0, 0, 0, 1, 0, 1], [0, 0, 0, 0, 1, 0, 1]]],
@@ -53,16 +57,16 @@ describe('the SemEval-2013 9.1 schemes: published cases', () => {
       '4: same boundaries, wrong label',
       [ent('PER', 59, 69)],
       [ent('LOC', 59, 69)],
-      [[0, 1, 0, 0, 0, 1, 1], [0, 1, 0, 0, 0, 1, 1], [1, 0, 0, 0, 0, 1, 1], [1, 0, 0, 0, 0, 1, 1]],
-      [[0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0]],
+      [[0, 0, 0, 1, 0, 1, 0], [0, 0, 0, 1, 0, 1, 0], [0, 0, 0, 1, 0, 1, 0], [0, 0, 0, 1, 0, 1, 0]],
+      [[0, 0, 0, 0, 1, 0, 1], [0, 0, 0, 0, 1, 0, 1], [0, 0, 0, 0, 1, 0, 1], [0, 0, 0, 0, 1, 0, 1]],
     ],
     ['5: overlap, same label', [ent('PER', 59, 69)], [ent('PER', 57, 69)], [[0, 1, 0, 0, 0, 1, 1], [1, 0, 0, 0, 0, 1, 1], [0, 0, 1, 0, 0, 1, 1], [0, 1, 0, 0, 0, 1, 1]]],
     [
       '6: overlap, wrong label',
       [ent('PER', 59, 69)],
       [ent('LOC', 54, 69)],
-      [[0, 1, 0, 0, 0, 1, 1], [0, 1, 0, 0, 0, 1, 1], [0, 0, 1, 0, 0, 1, 1], [0, 1, 0, 0, 0, 1, 1]],
-      [[0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0]],
+      [[0, 0, 0, 1, 0, 1, 0], [0, 0, 0, 1, 0, 1, 0], [0, 0, 0, 1, 0, 1, 0], [0, 0, 0, 1, 0, 1, 0]],
+      [[0, 0, 0, 0, 1, 0, 1], [0, 0, 0, 0, 1, 0, 1], [0, 0, 0, 0, 1, 0, 1], [0, 0, 0, 0, 1, 0, 1]],
     ],
   ];
   for (const [name, gold, predicted, per, loc] of scenarios) {
@@ -121,7 +125,9 @@ describe('the SemEval-2013 9.1 schemes: published cases', () => {
 // A port of nervaluate's counting, for the randomized check: compute_metrics and
 // compute_actual_possible / compute_precision_recall(_wrapper) from MantisAI/nervaluate,
 // src/nervaluate/nervaluate.py (commit 402e3614a88972e710d6f624138bffa180bca07e), and the
-// per-document sums of its Evaluator. Entities are offsets on one axis, both ends included.
+// per-document sums of its Evaluator. Entities are offsets on one axis, both ends included. Per
+// label it is run as nervaluate 1.1.0's Evaluator runs it: on the gold and predicted entities of that
+// label alone (a port of the older per-type tally would count a confused pair under the gold label).
 type Ent = { label: string; start: number; end: number };
 type Tally = { correct: number; incorrect: number; partial: number; missed: number; spurious: number };
 const blank = (): Tally => ({ correct: 0, incorrect: 0, partial: 0, missed: 0, spurious: 0 });
@@ -200,7 +206,13 @@ describe('the SemEval-2013 9.1 schemes: random data without overlapping spans', 
       const total = blankEval();
       const byTag = Object.fromEntries(tags.map((t) => [t, blankEval()]));
       const toEnt = (s: EvalSpan): Ent => ({ label: s.labelId, start: s.start.tokenId, end: s.end.tokenId });
-      for (const d of docs) nervaluateCompute(d.gold.map(toEnt), d.predicted.map(toEnt), tags, total, byTag);
+      for (const d of docs) {
+        nervaluateCompute(d.gold.map(toEnt), d.predicted.map(toEnt), tags, total, Object.fromEntries(tags.map((t) => [t, blankEval()])));
+        for (const tag of tags) {
+          const only = (spans: EvalSpan[]) => spans.filter((e) => e.labelId === tag).map(toEnt);
+          nervaluateCompute(only(d.gold), only(d.predicted), tags, blankEval(), byTag);
+        }
+      }
       const r = scoreLabels(
         docs.flatMap((d) => d.gold),
         docs.flatMap((d) => d.predicted),
