@@ -4,7 +4,7 @@ import { LabelkitError, ValidationError } from 'labelkit';
 import type { ValidationProblem } from 'labelkit';
 import type { Pool, PoolClient } from 'pg';
 import { classifyDatabaseFailure, errorCode } from '../shared/classify.js';
-import { HEARTBEAT_MS } from '../shared/constants.js';
+import { HEARTBEAT_MS, STOP_GRACE_MS } from '../shared/constants.js';
 import { redact, redactUrl, urlSecrets } from '../shared/redact.js';
 import { checkJournalRecord } from './journal.js';
 import type { Journal, JournalContents, JournalRecord, JournalWorker } from './journal.js';
@@ -47,6 +47,14 @@ export interface PostgresJournalOptions {
    * with how long it was away): for a line in a log. Never holds the password.
    */
   onConnection?: (change: { state: 'lost' | 'back'; message: string; afterMs?: number }) => void;
+  /**
+   * The run's stop (Ctrl-C, SIGTERM). Once aborted, a call that cannot reach the database fails
+   * at once (code `ABORTED`) instead of trying again for `retryMs`, a call still waiting for an
+   * answer is given up after {@link STOP_GRACE_MS}, and `close` waits no longer than that: a
+   * stopped worker ends within a second. A start the journal could not take then goes to the
+   * outbox, as after an outage.
+   */
+  signal?: AbortSignal;
 }
 
 /** Default of {@link PostgresJournalOptions.retryMs}. */
@@ -218,6 +226,33 @@ export function openPostgresJournal(options: PostgresJournalOptions): Journal {
     options.onConnection?.({ state: 'back', message: `${where} answers again`, afterMs });
   };
 
+  /** What {@link untilStopped} rejects with once the run's stop has given up on a call. */
+  const STOPPED = Symbol('stopped');
+  /**
+   * A call as the run's stop allows it: as it is, until `signal` is aborted; then at most
+   * `graceMs` more (it rejects with {@link STOPPED}; the call goes on unobserved).
+   */
+  const untilStopped = <T>(call: Promise<T>, graceMs: number): Promise<T> => {
+    const signal = options.signal;
+    if (!signal) return call;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort = () => undefined as void;
+    const given = new Promise<never>((_, reject) => {
+      onAbort = () => void (timer = setTimeout(() => reject(STOPPED), graceMs));
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+    });
+    call.catch(() => undefined);
+    return Promise.race([call, given]).finally(() => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    });
+  };
+  /** The run was stopped while the database could not be reached or did not answer: no more tries. */
+  const stopped = (): never => {
+    throw new LabelkitError('ABORTED', redact(`${where}: the run was stopped while the database did not answer`, secrets), { secrets });
+  };
+
   /**
    * Runs one step, and runs it again while the database cannot be reached (for `retryMs` from
    * the first failure, 50 ms doubling to 1 s between tries). `retrying` tells the step that an
@@ -228,18 +263,20 @@ export function openPostgresJournal(options: PostgresJournalOptions): Journal {
     let delay = 50;
     for (let retrying = false; ; retrying = true) {
       try {
-        const result = await step(retrying);
+        const result = await untilStopped(step(retrying), STOP_GRACE_MS);
         back();
         return result;
       } catch (error) {
+        if (error === STOPPED) stopped();
         if (!pool || classifyDatabaseFailure(error) !== 'connection') fail(error);
+        if (options.signal?.aborted) stopped();
         firstFailure ??= Date.now();
         const waited = Date.now() - firstFailure;
         if (waited + delay > retryMs) fail(error, retryMs > 0 ? ` (tried again for ${Math.round(waited / 100) / 10}s)` : '');
         lost(error);
-        await new Promise((resolve) => setTimeout(resolve, delay));
-        delay = Math.min(delay * 2, 1000);
+        await untilStopped(new Promise((resolve) => setTimeout(resolve, delay)), 0).catch(() => undefined);
       }
+      delay = Math.min(delay * 2, 1000);
     }
   };
   const open = (): Pool => {
@@ -416,10 +453,11 @@ export function openPostgresJournal(options: PostgresJournalOptions): Journal {
       if (!opened) return;
       try {
         // Tried once: a database gone at the end costs no wait (the heartbeat lapses instead).
-        if (!options.readOnly) await opened.query(`UPDATE ${s}.workers SET ended_at = now() WHERE run = $1 AND worker = $2`, [name, worker]).catch(() => undefined);
+        if (!options.readOnly) await untilStopped(opened.query(`UPDATE ${s}.workers SET ended_at = now() WHERE run = $1 AND worker = $2`, [name, worker]), STOP_GRACE_MS).catch(() => undefined);
       } finally {
         pool = undefined;
-        await opened.end().catch(() => undefined);
+        // A stopped run does not wait for a connection that does not answer.
+        await untilStopped(opened.end(), STOP_GRACE_MS).catch(() => undefined);
       }
     },
   };

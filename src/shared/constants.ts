@@ -165,3 +165,16 @@ export const SCHEMA_GENERATIONS: readonly SchemaGeneration[] = ['tags', 'labels'
  * wording, so a secret that is a common word (`secret`) does not blank it out.
  */
 export const MODEL_WRONG_SECRET_MESSAGE = 'missing or wrong secret: send Authorization: Bearer <secretKey>';
+
+/**
+ * How long a call already on its way may still take once a many-project run is stopped (Ctrl-C,
+ * SIGTERM), in ms: a start's answer (so that its job id is journaled) or a journal write; then it
+ * is given up, so that a stopped worker ends within a second whatever it was doing. A start given
+ * up is `outcome-unknown` (it may have reached the service); it is never sent again.
+ *
+ * @example
+ * ```ts
+ * signal.addEventListener('abort', () => setTimeout(() => calls.abort(), STOP_GRACE_MS));
+ * ```
+ */
+export const STOP_GRACE_MS = 400;
