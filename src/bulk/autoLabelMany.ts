@@ -1,5 +1,6 @@
 import { isLabelkitError, startAutoLabel, ValidationError, waitForJobs } from 'labelkit';
 import type { AutoLabelInput, ErrorCode, Job, JobOutcome, JobSnapshot, LabelingClient } from 'labelkit';
+import { STOP_GRACE_MS } from '../shared/constants.js';
 import { redact } from '../shared/redact.js';
 import { createMemoryJournal, replayJournal } from './journal.js';
 import type { Journal, JournalContents, OtherRun } from './journal.js';
@@ -58,7 +59,12 @@ export interface AutoLabelManyOptions extends RerunRules {
   concurrency?: number;
   /** Where the run remembers each step. @defaultValue a journal in memory (no memory across runs) */
   journal?: Journal;
-  /** Stops starting new jobs and stops waiting; mutations already sent are finished and journaled. */
+  /**
+   * Stops starting new jobs and stops waiting; a mutation already sent is given
+   * `STOP_GRACE_MS` (400 ms) to answer, so that its job id is journaled, then is given up (its
+   * project `outcome-unknown`): a stopped run ends within a second. Pass the same signal to
+   * `openPostgresJournal`, so that its retries stop too.
+   */
   signal?: AbortSignal;
   /** Told of the worklist, each start, each change of a job and each outcome. */
   onEvent?: (event: ManyEvent) => void;
@@ -157,6 +163,24 @@ export function autoLabelMany(client: LabelingClient, inputs: AutoLabelInput[], 
   return runJournaledJobs(client, url, inputs, options);
 }
 
+/**
+ * A read that a stop does not wait for: resolves with undefined once `signal` is aborted (the
+ * read goes on unobserved; re-reading a large run takes seconds).
+ */
+function untilAbortedBy(signal: AbortSignal | undefined) {
+  return <T>(read: Promise<T>): Promise<T | undefined> => {
+    if (!signal) return read;
+    let onAbort = () => undefined as void;
+    const stopped = new Promise<undefined>((resolve) => {
+      onAbort = () => resolve(undefined);
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+    });
+    read.catch(() => undefined);
+    return Promise.race([read, stopped]).finally(() => signal.removeEventListener('abort', onAbort));
+  };
+}
+
 /** The ids of the workers alive in a shared journal (none for a journal one run holds alone). */
 const liveWorkers = (contents: JournalContents) => new Set(contents.shared?.workers.filter((w) => w.alive).map((w) => w.id) ?? []);
 
@@ -221,6 +245,7 @@ async function runJournaledJobs(
       throw new ValidationError([problem], { operationName: 'AutoLabelTokenBasedProjectMutation' });
     }
     const emit = (event: ManyEvent) => options.onEvent?.(event);
+    const untilAborted = untilAbortedBy(options.signal);
     emit({ event: 'worklist', worklist, warnings: contents.warnings, otherRuns });
     if (options.dryRun) return { worklist, outcomes: [], warnings: contents.warnings, otherRuns };
 
@@ -256,7 +281,14 @@ async function runJournaledJobs(
     // One listener on the caller's signal, one controller per wait: a thousand waits do not
     // pile a thousand listeners onto one signal.
     const waitControllers = new Set<AbortController>();
-    const abortWaits = () => waitControllers.forEach((c) => c.abort());
+    // A start on its way when the run is stopped gets STOP_GRACE_MS to answer (its job id is then
+    // journaled), then is given up: the worker ends within a second, the project is unknown.
+    const givenUp = new AbortController();
+    let giveUpTimer: ReturnType<typeof setTimeout> | undefined;
+    const abortWaits = () => {
+      waitControllers.forEach((c) => c.abort());
+      if (options.signal?.aborted) giveUpTimer ??= setTimeout(() => givenUp.abort(), STOP_GRACE_MS);
+    };
     options.signal?.addEventListener('abort', abortWaits, { once: true });
     try {
       try {
@@ -267,6 +299,7 @@ async function runJournaledJobs(
       if (!journalError) await runProjects();
     } finally {
       options.signal?.removeEventListener('abort', abortWaits);
+      clearTimeout(giveUpTimer);
     }
     if (journalError) {
       // What is known of each project the run did not finish: its job, if it has one.
@@ -353,11 +386,14 @@ async function runJournaledJobs(
       }
       let job: JobSnapshot;
       try {
-        // Not given the signal: a mutation on its way is let finish, so that its job id is journaled.
-        job = await startAutoLabel(client, input, { allowInsecureEndpoint });
+        // Not given the run's signal: a mutation on its way is let finish, so that its job id is
+        // journaled, for STOP_GRACE_MS after a stop.
+        job = await startAutoLabel(client, input, { allowInsecureEndpoint, signal: givenUp.signal });
       } catch (error) {
-        const e = errorOf(error, secrets);
         const unknown = isLabelkitError(error) && 'mutationOutcomeUnknown' in error && error.mutationOutcomeUnknown;
+        const e = givenUp.signal.aborted && isLabelkitError(error) && error.code === 'ABORTED'
+          ? { code: 'ABORTED' as const, message: 'the run was stopped before the service answered its start: a job may have started' }
+          : errorOf(error, secrets);
         try {
           if (unknown) await journal.append({ type: 'unknown', at: now(), projectId: p.projectId, error: e.message });
           else await journal.append({ type: 'outcome', at: now(), projectId: p.projectId, outcome: 'not-started', errors: [e.message] });
@@ -458,7 +494,7 @@ async function runJournaledJobs(
         await Promise.race([ownEnded, new Promise((r) => (timer = setTimeout(r, everyMs)))]);
         clearTimeout(timer);
         if (options.signal?.aborted || journalError) break;
-        const fresh = await journal.refresh!().catch(() => undefined);
+        const fresh = await untilAborted(journal.refresh!()).catch(() => undefined);
         const found: { index: number; projectId: string; jobId: string }[] = [];
         if (fresh) {
           const live = liveWorkers(fresh);

@@ -160,7 +160,7 @@ describe('labelkit auto-label over many projects', () => {
     const waiting = interrupted.filter((r) => r.includes('started; not waited')).length;
     const said = stopped.stderr.split('\n').filter((l) => l.includes('interrupted') && !l.startsWith('labelkit: 20 projects: '));
     expect(said).toEqual([
-      `labelkit: the run was interrupted (Ctrl-C): ${waiting} started job${waiting === 1 ? '' : 's'} not waited for to the end (they keep running on the service), ${interrupted.length - waiting} project${interrupted.length - waiting === 1 ? '' : 's'} not started`,
+      `labelkit: the run was interrupted (Ctrl-C or SIGTERM): ${waiting} started job${waiting === 1 ? '' : 's'} not waited for to the end (they keep running on the service), ${interrupted.length - waiting} project${interrupted.length - waiting === 1 ? '' : 's'} not started`,
     ]);
   });
 

@@ -21,6 +21,7 @@ export const STARTS_PROCESSES = [
   'test/bulk/journalContract.test.ts', // PostgreSQL
   'test/bulk/journalLostAnswer.test.ts', // PostgreSQL
   'test/bulk/journalOutage.test.ts', // PostgreSQL, stopped and started
+  'test/bulk/manyStop.test.ts', // PostgreSQL, stopped; CLI workers, signalled
   'test/bulk/manyWorkers.test.ts', // PostgreSQL, CLI workers
   'test/bulk/postgresJournal.test.ts', // PostgreSQL
   'test/cli/autoLabelMany.test.ts', // the built CLI

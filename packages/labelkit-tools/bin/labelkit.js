@@ -10,6 +10,9 @@ const built = new URL('../dist/cli.js', import.meta.url);
 if (existsSync(built)) {
   const { main } = await import(built.href);
   process.exitCode = await main(process.argv);
+  // After Ctrl-C or SIGTERM (exit 130) the command has printed what it did: a connection still
+  // closing (a database host that drops packets) must not keep the process past a second.
+  if (process.exitCode === 130) setTimeout(() => process.exit(), 100).unref();
 } else {
   let installed = true;
   try {

@@ -170,7 +170,7 @@ export function printManySummary(printer: Printer, run: AutoLabelManyRun, json: 
   const stopped = run.outcomes.filter((o) => o.outcome === 'interrupted' && o.error?.code !== 'AUTH');
   if (stopped.length > 0) {
     const waiting = stopped.filter((o) => o.jobId).length;
-    const why = run.interrupted ? 'the run was interrupted (Ctrl-C)' : run.failure !== undefined ? 'the journal failed' : 'the run stopped';
+    const why = run.interrupted ? 'the run was interrupted (Ctrl-C or SIGTERM)' : run.failure !== undefined ? 'the journal failed' : 'the run stopped';
     printer.err(`labelkit: ${why}: ${waiting} started job${waiting === 1 ? '' : 's'} not waited for to the end (they keep running on the service), ${stopped.length - waiting} project${stopped.length - waiting === 1 ? '' : 's'} not started`);
   }
   const outboxed = run.outcomes.filter((o) => o.outbox !== undefined);

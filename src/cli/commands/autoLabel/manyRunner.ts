@@ -129,7 +129,8 @@ function namedJournal(journal: Journal, hint: (error: unknown) => string): Journ
     call &&
     ((...args: A) =>
       call.apply(journal, args).catch((error: unknown) => {
-        throw isLabelkitError(error) && error.code === 'VALIDATION' ? error : new JournalFailure(error, hint(error));
+        // A problem of input, or the run's stop (Ctrl-C, SIGTERM) given up on the database: told as such, not as the journal's failure.
+        throw isLabelkitError(error) && (error.code === 'VALIDATION' || error.code === 'ABORTED') ? error : new JournalFailure(error, hint(error));
       }));
   return {
     open: named(journal.open)!,
@@ -209,6 +210,8 @@ export async function runManyFromFlags(flags: AutoLabelManyFlags, context: Actio
       readOnly: dryRun,
       connections: Math.min(concurrency + 2, 100),
       retryMs,
+      // Ctrl-C and SIGTERM stop its retries: the worker ends within a second, also with the database gone.
+      signal: context.signal,
       ...(where.heartbeatMs !== undefined && { heartbeatMs: where.heartbeatMs }),
       onConnection: (change) =>
         say(change.state === 'lost' ? `${change.message}; trying again for up to ${retryMs / 1000}s (--journal-retry)` : `${change.message} after ${((change.afterMs ?? 0) / 1000).toFixed(1)}s; going on`),
@@ -232,10 +235,8 @@ export async function runManyFromFlags(flags: AutoLabelManyFlags, context: Actio
   const told = new Map<string, ProjectOutcome>();
   const observe = (event: ManyEvent) => {
     if (event.event === 'worklist') worklist = event;
-    if (event.event === 'outcome') {
-      const { event: _event, ...outcome } = event;
-      told.set(event.projectId, outcome);
-    }
+    // Kept as it is (an outcome with its `event` field): no copy of each of 100,000 outcomes.
+    if (event.event === 'outcome') told.set(event.projectId, event);
     onEvent(event);
   };
   try {
@@ -259,10 +260,16 @@ export async function runManyFromFlags(flags: AutoLabelManyFlags, context: Actio
     );
     return { ...result, dryRun, ...(journalLabel !== undefined && { journal: journalLabel }), interrupted: context.signal.aborted };
   } catch (error) {
-    // The journal failed mid-run: every project has its outcome (what is known), for the summary.
-    if (!(error instanceof JournalFailure) || worklist === undefined) throw error;
-    const outcomes = ids.flatMap((id) => told.get(id) ?? []);
-    return { worklist: worklist.worklist, outcomes, warnings: worklist.warnings, otherRuns: worklist.otherRuns, dryRun, ...(journalLabel !== undefined && { journal: journalLabel }), interrupted: context.signal.aborted, failure: error };
+    // The journal failed mid-run, or the run was stopped while the journal did not answer: every
+    // project has its outcome (what is known), for the summary. After a stop it is the stop that is told (exit 130).
+    const interrupted = context.signal.aborted;
+    if (!(error instanceof JournalFailure || interrupted) || worklist === undefined) throw error;
+    const outcomes: ProjectOutcome[] = [];
+    for (const id of ids) {
+      const outcome = told.get(id);
+      if (outcome) outcomes.push(outcome);
+    }
+    return { worklist: worklist.worklist, outcomes, warnings: worklist.warnings, otherRuns: worklist.otherRuns, dryRun, ...(journalLabel !== undefined && { journal: journalLabel }), interrupted, ...(!interrupted && { failure: error }) };
   } finally {
     client.close();
   }
