@@ -1,4 +1,10 @@
 import { createHash } from 'node:crypto';
+import type { Hash } from 'node:crypto';
+import { constants } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { errorCode } from '../shared/classify.js';
+import { openNoFollow } from '../shared/fileWrites.js';
 import { isRecord } from '../shared/isRecord.js';
 import { LEFT_OUT_REASONS } from './types.js';
 import type { LeftOut } from './types.js';
@@ -16,6 +22,12 @@ export interface Progress {
   leftOut: LeftOut;
 }
 
+/** A partial file besides the main one that a checkpoint vouches for (a release's split files): its length and the SHA-256 of those bytes. */
+export interface PartialFile {
+  bytes: number;
+  prefix: string;
+}
+
 /** The checkpoint file beside the partial output: it proves itself, or it is refused. */
 export interface Checkpoint<S> {
   checkpoint: typeof CHECKPOINT_VERSION;
@@ -27,6 +39,8 @@ export interface Checkpoint<S> {
   prefix: string;
   /** Set once the output is complete, just before it is renamed into place (its `sha256` is `prefix`). */
   summary?: S;
+  /** A release: its other partial files by name, each proven by its own `prefix` as the main one is. */
+  files?: Record<string, PartialFile>;
   /** The SHA-256 of the fields above: an edited or damaged checkpoint does not match it. */
   seal: string;
 }
@@ -36,7 +50,8 @@ const HEX64 = /^[0-9a-f]{64}$/;
 
 /** The seal of a checkpoint's fields. */
 function sealOf(c: Omit<Checkpoint<unknown>, 'seal'>): string {
-  return sha256(JSON.stringify([c.checkpoint, c.identity, c.planned, c.progress, c.prefix, c.summary ?? null]));
+  // A checkpoint without `files` (a single export's) is sealed as before they were added.
+  return sha256(JSON.stringify([c.checkpoint, c.identity, c.planned, c.progress, c.prefix, c.summary ?? null, ...(c.files === undefined ? [] : [c.files])]));
 }
 
 /**
@@ -68,12 +83,13 @@ function countsProblems(value: unknown, keys: readonly string[], path: string): 
  * counts that agree with each other, and the seal.
  *
  * @param value - the checkpoint file's JSON (its `identity` and `planned` already compared)
- * @param plan - the labels counted and the number of documents planned
+ * @param plan - the labels counted, the number of documents planned and, for a release, the names
+ * of its other partial files (`files` must then name exactly those)
  * @returns every problem, as phrases about the checkpoint (empty when it proves itself)
- * @remarks The partial file's digest (`prefix`) is checked against the file by the caller,
- * before anything is appended.
+ * @remarks The partial files' digests (`prefix`, each of `files`) are checked against the files
+ * by the caller ({@link reopenPartial}), before anything is appended.
  */
-export function checkpointProblems(value: unknown, plan: { labels: readonly string[]; documents: number }): string[] {
+export function checkpointProblems(value: unknown, plan: { labels: readonly string[]; documents: number; files?: readonly string[] | undefined }): string[] {
   if (!isRecord(value)) return ['is not a JSON object'];
   if (value.checkpoint !== CHECKPOINT_VERSION) return [`is of version ${shown(value.checkpoint)}, not ${CHECKPOINT_VERSION} (written by another labelkit)`];
   const problems: string[] = [];
@@ -99,8 +115,128 @@ export function checkpointProblems(value: unknown, plan: { labels: readonly stri
     if (!isRecord(value.summary)) problems.push(`summary must be an object, got ${shown(value.summary)}`);
     else if (isRecord(p) && p.documents !== plan.documents) problems.push(`holds a summary, but ${shown(p.documents)} of ${plan.documents} documents were written`);
   }
-  const extra = Object.keys(value).filter((k) => !['checkpoint', 'identity', 'planned', 'progress', 'prefix', 'summary', 'seal'].includes(k));
+  if (plan.files === undefined) {
+    if (value.files !== undefined) problems.push('has "files", which the checkpoint of a single export does not');
+  } else if (!isRecord(value.files)) problems.push(`files must be an object, got ${shown(value.files)}`);
+  else {
+    const files = value.files;
+    const extra = Object.keys(files).filter((k) => !plan.files!.includes(k));
+    if (extra.length > 0) problems.push(`files has ${extra.map((k) => JSON.stringify(k)).join(', ')}, which this release does not write`);
+    for (const name of plan.files) {
+      const f = files[name];
+      if (!isRecord(f)) problems.push(`files[${JSON.stringify(name)}] must be an object, got ${shown(f)}`);
+      else {
+        if (!isCount(f.bytes)) problems.push(`files[${JSON.stringify(name)}].bytes must be a whole number from 0, got ${shown(f.bytes)}`);
+        if (typeof f.prefix !== 'string' || !HEX64.test(f.prefix)) problems.push(`files[${JSON.stringify(name)}].prefix must be a SHA-256 (64 hex digits), got ${shown(f.prefix)}`);
+        const keys = Object.keys(f).filter((k) => k !== 'bytes' && k !== 'prefix');
+        if (keys.length > 0) problems.push(`files[${JSON.stringify(name)}] has ${keys.map((k) => JSON.stringify(k)).join(', ')}, which a file's entry does not`);
+      }
+    }
+  }
+  const extra = Object.keys(value).filter((k) => !['checkpoint', 'identity', 'planned', 'progress', 'prefix', 'summary', 'files', 'seal'].includes(k));
   if (extra.length > 0) problems.push(`has ${extra.map((k) => JSON.stringify(k)).join(', ')}, which a checkpoint does not`);
   if (problems.length === 0 && value.seal !== sealOf(value as unknown as Checkpoint<unknown>)) problems.push('was changed since labelkit wrote it (its seal does not match its fields)');
   return problems;
+}
+
+/**
+ * The differences between the flags a checkpoint was written with and this run's.
+ *
+ * @param saved - the checkpoint's `identity`
+ * @param now - this run's
+ * @returns one phrase per difference, `name was X, now Y`
+ */
+export function identityDifferences(saved: Record<string, unknown>, now: Record<string, unknown>): string[] {
+  const keys = new Set([...Object.keys(saved), ...Object.keys(now)]);
+  return [...keys].filter((k) => JSON.stringify(saved[k]) !== JSON.stringify(now[k])).map((k) => `${k} was ${JSON.stringify(saved[k]) ?? 'unset'}, now ${JSON.stringify(now[k]) ?? 'unset'}`);
+}
+
+/**
+ * Reads a checkpoint file (never through a symbolic link) as JSON.
+ *
+ * @param path - the checkpoint file
+ * @param refuse - turns a reason into the error thrown
+ * @returns its JSON, or undefined when there is none
+ * @throws what `refuse` makes of a link, an unreadable file or one that is not JSON (cut short or edited)
+ */
+export async function readCheckpoint(path: string, refuse: (why: string) => Error): Promise<unknown> {
+  const text = await readFile(path, { encoding: 'utf8', flag: constants.O_RDONLY | constants.O_NOFOLLOW }).catch((error: unknown) => {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    throw refuse(errorCode(error) === 'ELOOP' ? `${path} is a symbolic link` : `${path} cannot be read (${errorCode(error) ?? String(error)})`);
+  });
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw refuse(`its checkpoint ${path} is not valid JSON (cut short or edited)`);
+  }
+}
+
+/**
+ * Reads a file's first `bytes` bytes through its open handle into `hash`.
+ *
+ * @param handle - the open file
+ * @param bytes - how many bytes from the start
+ * @param hash - where they go
+ */
+export async function hashFrom(handle: FileHandle, bytes: number, hash: Hash): Promise<void> {
+  const buffer = Buffer.allocUnsafe(Math.min(bytes, 1 << 20));
+  for (let at = 0; at < bytes; ) {
+    const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, bytes - at), at);
+    if (bytesRead === 0) break;
+    hash.update(buffer.subarray(0, bytesRead));
+    at += bytesRead;
+  }
+}
+
+/**
+ * The SHA-256 of a whole file (never through a symbolic link), and its size.
+ *
+ * @param path - the file
+ * @returns them, or undefined when it is missing or not a plain file
+ */
+export async function fileDigest(path: string): Promise<{ sha256: string; bytes: number } | undefined> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => undefined);
+  if (!handle) return undefined;
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) return undefined;
+    const hash = createHash('sha256');
+    await hashFrom(handle, info.size, hash);
+    return { sha256: hash.digest('hex'), bytes: info.size };
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Opens a partial file to go on writing it, only if it is what its checkpoint describes: a plain
+ * file (not a symbolic link, no other names) whose first `bytes` bytes have the SHA-256 `prefix`;
+ * it is then cut to `bytes` (what was written after the checkpoint is written again).
+ *
+ * @param path - the partial file
+ * @param described - its length and digest, from a checkpoint that proved itself
+ * @param refuse - turns a reason into the error thrown
+ * @returns the open handle, and the hash of its bytes so far (to go on updating)
+ * @throws what `refuse` makes of a link, a missing file, a file with other names, shorter, or whose bytes differ
+ */
+export async function reopenPartial(path: string, described: PartialFile, refuse: (why: string) => Error): Promise<{ handle: FileHandle; hash: Hash }> {
+  const handle = await openNoFollow(path).catch((error: unknown) => {
+    const code = errorCode(error);
+    throw refuse(code === 'ELOOP' ? `${path} is a symbolic link` : code === 'ENOENT' ? `${path} is missing` : `${path} cannot be opened (${code ?? String(error)})`);
+  });
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw refuse(`${path} is not a plain file`);
+    if (info.nlink > 1) throw refuse(`${path} has other names (hard links): it is not the export's own file`);
+    if (info.size < described.bytes) throw refuse(`${path} is shorter (${info.size} bytes) than its checkpoint says (${described.bytes})`);
+    const hash = createHash('sha256');
+    await hashFrom(handle, described.bytes, hash);
+    if (hash.copy().digest('hex') !== described.prefix) throw refuse(`the first ${described.bytes} bytes of ${path} are not those its checkpoint describes (changed since)`);
+    await handle.truncate(described.bytes);
+    return { handle, hash };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
 }

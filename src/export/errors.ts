@@ -1,12 +1,12 @@
 /** What an {@link ExportError} is about. */
-export type ExportErrorCode = 'FORMAT' | 'LAYER' | 'OUT' | 'LOCKED' | 'RESUME' | 'RELEASE';
+export type ExportErrorCode = 'FORMAT' | 'LAYER' | 'OUT' | 'LOCKED' | 'RESUME' | 'RELEASE' | 'FILTER';
 
 /**
  * An export that cannot be done as asked: a format that does not exist or cannot hold a label or
  * token, a label set that is not there, an output that cannot be written or that another export
  * writes (`LOCKED`), or a resume with other flags than the export it would go on from, or from a
  * checkpoint or partial file that does not prove itself (`RESUME`); for a release (`RELEASE`), a
- * `--since` or delta that is not a manifest of the same options, or a `--labels` name in no label set.
+ * `--since` or delta that is not a manifest of the same options; a `--labels` name in no label set (`FILTER`).
  *
  * @remarks `field` is the CLI flag at fault (`--format`, `--layer`, `--out`); the CLI prints it as a
  * usage problem (exit 2). Thrown before anything is written, except `FORMAT` for a token that

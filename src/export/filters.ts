@@ -1,6 +1,8 @@
 import type { TextLabel } from 'labelkit/labels';
 import { notGold } from 'labelkit/labels';
 import type { Problem } from '../shared/problem.js';
+import { ExportError } from './errors.js';
+import { tagList } from './formats.js';
 
 /**
  * A document's state in the copy exported, from the production field `TextDocument.isCompleted`
@@ -109,4 +111,54 @@ export function keepLabels(labels: readonly TextLabel[], options: { layer: numbe
     return false;
   });
   return { labels: kept, dropped };
+}
+
+/** What an export or a release keeps (`--status`, `--documents`, `--labels`); each unset keeps all. */
+export interface DocumentFilters {
+  /** Keep only documents of these statuses (`TextDocument.isCompleted` of the copy). */
+  status?: readonly DocumentStatus[] | undefined;
+  /** Keep only these document ids. */
+  documents?: readonly string[] | undefined;
+  /** Keep only these label names; the others are dropped and counted. */
+  labels?: readonly string[] | undefined;
+}
+
+/** What {@link filterPlan} left out of a plan. */
+export interface FilteredPlan {
+  /** Documents left out by `status` and by `documents` (not listed). */
+  dropped: { status: number; notListed: number };
+  /** Ids of `documents` that no project of the plan has. */
+  unknownIds: number;
+  /** The label names kept, to give `exportDocuments` as `keep`; undefined when `labels` is not set. */
+  keep: ReadonlySet<string> | undefined;
+}
+
+/**
+ * Applies the filters to an export's plan (from `planExport`), before any document is read: its
+ * documents become those kept, and under `labels` its labels and tag list those kept.
+ *
+ * @param plan - the plan, changed in place
+ * @param filters - the filters
+ * @returns what was left out, and the names to keep while reading
+ * @throws {@link ExportError} `FILTER` naming `--labels` when a name is in no label set of the plan
+ */
+export function filterPlan(plan: { documents: { documentId: string; completed: boolean }[]; labels: string[]; tags: string[] }, filters: DocumentFilters): FilteredPlan {
+  const { status, documents: ids, labels } = filters;
+  const dropped = { status: 0, notListed: 0 };
+  const listed = ids && new Set(ids);
+  const all = new Set(plan.documents.map((d) => d.documentId));
+  const unknownIds = ids ? ids.filter((id) => !all.has(id)).length : 0;
+  if (labels) {
+    const unknown = labels.filter((n) => !plan.labels.includes(n));
+    if (unknown.length > 0) throw new ExportError('FILTER', '--labels', `${unknown.map((n) => `"${n}"`).join(', ')} ${unknown.length === 1 ? 'is' : 'are'} in no label set of the export (its labels: ${plan.labels.join(', ')})`);
+  }
+  plan.documents = plan.documents.filter((d) => {
+    if (status && !status.includes(documentStatus(d.completed))) return void dropped.status++;
+    if (listed && !listed.has(d.documentId)) return void dropped.notListed++;
+    return true;
+  });
+  if (!labels) return { dropped, unknownIds, keep: undefined };
+  plan.labels = plan.labels.filter((n) => labels.includes(n));
+  plan.tags = tagList(plan.labels);
+  return { dropped, unknownIds, keep: new Set(plan.labels) };
 }

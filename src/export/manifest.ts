@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import type { Hash } from 'node:crypto';
+import type { PartialFile } from './checkpoint.js';
 import type { DocumentStatus } from './filters.js';
 import type { SplitShare } from './splits.js';
 import { LEFT_OUT_REASONS, noneLeftOut } from './types.js';
@@ -36,6 +38,21 @@ export interface ManifestDocument {
   offset: number;
   /** How many bytes it takes there. */
   bytes: number;
+}
+
+/**
+ * A document's line in the journal a release keeps while it is written (to go on after a kill):
+ * its manifest entry and what it adds to the counts.
+ */
+export interface JournalEntry extends ManifestDocument {
+  lines: number;
+  tokens: number;
+  /** Spans written, per label (only the labels it holds). */
+  spans: Record<string, number>;
+  /** What the flat format left out of it, by reason. */
+  leftOut: LeftOut;
+  /** Labels `--labels` dropped from it, per name. */
+  dropped: Record<string, number>;
 }
 
 /** One file of a release: a split's documents. */
@@ -148,6 +165,11 @@ export interface ReleaseBuilderOptions {
   /** A delta (`--since`): the last release's manifest and its file's SHA-256. */
   since?: { manifest: ReleaseManifest; sha256: string } | undefined;
   dropped?: Partial<Omit<ReleaseDropped, 'labels'>> | undefined;
+  /**
+   * Going on from an interrupted run: the journal's entries (the documents already written, in
+   * order) and, by file name, the hash of each file's bytes so far (read back from the files).
+   */
+  resume?: { entries: readonly JournalEntry[]; hashes: ReadonlyMap<string, Hash> } | undefined;
 }
 
 /** What the writer does with one document: append `bytes` to the split's file (and to its delta file when `delta`). */
@@ -156,6 +178,10 @@ export interface PlacedDocument {
   bytes: Buffer;
   /** `--since`: the document is new or changed, and goes into the delta's file. */
   delta: boolean;
+  /** `delta`: where its bytes start in the split's delta file. */
+  deltaOffset: number;
+  /** Its journal entry (its manifest entry is the same fields up to `bytes`). */
+  entry: JournalEntry;
 }
 
 /** Builds a release's manifest as its documents stream by; the writer only writes the bytes. */
@@ -169,9 +195,19 @@ export interface ReleaseBuilder {
    * @returns its split, its bytes, and whether it goes into the delta
    */
   add(doc: ExportedDocument, split: string, dropped?: ReadonlyMap<string, number>): PlacedDocument;
+  /** Each file's length and the SHA-256 of its bytes so far, by name (the full files, then the delta's): what a checkpoint records. */
+  digests(): Record<string, PartialFile>;
   /** The manifest of the release (of the full release, with `delta` under `--since`). */
   finish(): ReleaseManifest;
 }
+
+/**
+ * The labels a journal entry's document holds (each once): those with a span.
+ *
+ * @param entry - the entry
+ * @returns the names
+ */
+export const labelsHeld = (entry: Pick<JournalEntry, 'spans'>): string[] => Object.keys(entry.spans).filter((l) => (entry.spans[l] ?? 0) > 0);
 
 /**
  * The pure heart of a release: hashes, offsets, counts and the delta, from the documents in order.
@@ -182,14 +218,16 @@ export interface ReleaseBuilder {
  * `--since`, where only the delta is written: `apply-delta` must give those bytes.
  */
 export function createReleaseBuilder(init: ReleaseBuilderOptions): ReleaseBuilder {
-  const { options, format, since } = init;
+  const { options, format, since, resume } = init;
   const labelNames = init.labels.map((l) => l.name);
-  const files = new Map<string, ReleaseFile & { hash: ReturnType<typeof createHash> }>();
-  const deltaFiles = new Map<string, { bytes: number; hash: ReturnType<typeof createHash> }>();
+  const files = new Map<string, ReleaseFile & { hash: Hash }>();
+  const deltaFiles = new Map<string, { path: string; bytes: number; hash: Hash }>();
+  const hashOf = (path: string) => resume?.hashes.get(path) ?? createHash('sha256');
   for (const { name } of options.splits) {
+    const path = splitFileName(name, options.format);
     files.set(name, {
       split: name,
-      path: splitFileName(name, options.format),
+      path,
       bytes: 0,
       sha256: '',
       documents: 0,
@@ -197,9 +235,12 @@ export function createReleaseBuilder(init: ReleaseBuilderOptions): ReleaseBuilde
       tokens: 0,
       spans: Object.fromEntries(labelNames.map((l) => [l, 0])),
       documentsWith: Object.fromEntries(labelNames.map((l) => [l, 0])),
-      hash: createHash('sha256'),
+      hash: hashOf(path),
     });
-    if (since) deltaFiles.set(name, { bytes: 0, hash: createHash('sha256') });
+    if (since) {
+      const deltaPath = splitFileName(name, options.format, true);
+      deltaFiles.set(name, { path: deltaPath, bytes: 0, hash: hashOf(deltaPath) });
+    }
   }
   const old = new Map(since?.manifest.documents.map((d) => [keyOf(d), d]));
   const documents: ManifestDocument[] = [];
@@ -208,47 +249,71 @@ export function createReleaseBuilder(init: ReleaseBuilderOptions): ReleaseBuilde
   const changed: DocumentKey[] = [];
   const leftOut = noneLeftOut();
   const droppedLabels: Record<string, number> = {};
+  /** Counts one document in (its bytes already hashed by the caller); returns whether it goes into the delta. */
+  const apply = (entry: JournalEntry): boolean => {
+    const file = files.get(entry.split);
+    if (!file) throw new Error(`no split "${entry.split}" in this release`);
+    const key = { project: entry.project, id: entry.id };
+    const k = keyOf(key);
+    if (seen.has(k)) throw new Error(`document ${entry.project}/${entry.id} is twice in the release`);
+    if (entry.offset !== file.bytes) throw new Error(`document ${entry.project}/${entry.id} starts at byte ${entry.offset} of ${file.path}, not at its end (${file.bytes})`);
+    seen.add(k);
+    documents.push({ project: entry.project, id: entry.id, split: entry.split, hash: entry.hash, offset: entry.offset, bytes: entry.bytes });
+    file.bytes += entry.bytes;
+    file.documents++;
+    file.lines += entry.lines;
+    file.tokens += entry.tokens;
+    for (const [label, n] of Object.entries(entry.spans)) file.spans[label] = (file.spans[label] ?? 0) + n;
+    for (const label of labelsHeld(entry)) file.documentsWith[label] = (file.documentsWith[label] ?? 0) + 1;
+    for (const reason of LEFT_OUT_REASONS) leftOut.labels[reason] += entry.leftOut.labels[reason];
+    leftOut.lines.hidden += entry.leftOut.lines.hidden;
+    leftOut.lines.deleted += entry.leftOut.lines.deleted;
+    for (const [name, n] of Object.entries(entry.dropped)) droppedLabels[name] = (droppedLabels[name] ?? 0) + n;
+    if (!since) return false;
+    const before = old.get(k);
+    if (!before) added.push(key);
+    else if (before.hash !== entry.hash || before.split !== entry.split) changed.push(key);
+    const delta = !before || before.hash !== entry.hash || before.split !== entry.split;
+    if (delta) deltaFiles.get(entry.split)!.bytes += entry.bytes;
+    return delta;
+  };
+  for (const entry of resume?.entries ?? []) apply(entry);
   return {
     add(doc, split, dropped) {
       const file = files.get(split);
       if (!file) throw new Error(`no split "${split}" in this release`);
-      const key = { project: doc.projectId, id: doc.documentId };
-      const k = keyOf(key);
-      if (seen.has(k)) throw new Error(`document ${doc.projectId}/${doc.documentId} is twice in the release`);
-      seen.add(k);
       const bytes = Buffer.from(format(doc));
-      const hash = documentHash(doc);
-      documents.push({ ...key, split, hash, offset: file.bytes, bytes: bytes.length });
-      file.hash.update(bytes);
-      file.bytes += bytes.length;
-      file.documents++;
-      const holds = new Set<string>();
+      const spans: Record<string, number> = {};
+      let lines = 0;
+      let tokens = 0;
       for (const line of doc.lines) {
-        file.lines++;
-        file.tokens += line.tokens.length;
-        for (const span of line.spans) {
-          file.spans[span.label] = (file.spans[span.label] ?? 0) + 1;
-          holds.add(span.label);
-        }
+        lines++;
+        tokens += line.tokens.length;
+        for (const span of line.spans) spans[span.label] = (spans[span.label] ?? 0) + 1;
       }
-      for (const l of holds) file.documentsWith[l] = (file.documentsWith[l] ?? 0) + 1;
-      for (const reason of LEFT_OUT_REASONS) leftOut.labels[reason] += doc.leftOut.labels[reason];
-      leftOut.lines.hidden += doc.leftOut.lines.hidden;
-      leftOut.lines.deleted += doc.leftOut.lines.deleted;
-      for (const [name, n] of dropped ?? []) droppedLabels[name] = (droppedLabels[name] ?? 0) + n;
-      let delta = false;
-      if (since) {
-        const before = old.get(k);
-        if (!before) added.push(key);
-        else if (before.hash !== hash || before.split !== split) changed.push(key);
-        delta = !before || before.hash !== hash || before.split !== split;
-        if (delta) {
-          const d = deltaFiles.get(split)!;
-          d.bytes += bytes.length;
-          d.hash.update(bytes);
-        }
-      }
-      return { split, bytes, delta };
+      const entry: JournalEntry = {
+        project: doc.projectId,
+        id: doc.documentId,
+        split,
+        hash: documentHash(doc),
+        offset: file.bytes,
+        bytes: bytes.length,
+        lines,
+        tokens,
+        spans,
+        leftOut: doc.leftOut,
+        dropped: Object.fromEntries(dropped ?? []),
+      };
+      const deltaFile = deltaFiles.get(split);
+      const deltaOffset = deltaFile?.bytes ?? 0;
+      const delta = apply(entry);
+      file.hash.update(bytes);
+      if (delta) deltaFile!.hash.update(bytes);
+      return { split, bytes, delta, deltaOffset, entry };
+    },
+    digests() {
+      const all = [...[...files.values()].map((f) => [f.path, f] as const), ...[...deltaFiles.values()].map((f) => [f.path, f] as const)];
+      return Object.fromEntries(all.map(([path, f]) => [path, { bytes: f.bytes, prefix: f.hash.copy().digest('hex') }]));
     },
     finish() {
       const manifest: ReleaseManifest = {
@@ -265,7 +330,7 @@ export function createReleaseBuilder(init: ReleaseBuilderOptions): ReleaseBuilde
       };
       if (since) {
         const removed = since.manifest.documents.filter((d) => !seen.has(keyOf(d))).map((d) => ({ project: d.project, id: d.id }));
-        const deltaFilesOut = [...deltaFiles].map(([split, d]) => ({ split, path: splitFileName(split, options.format, true), bytes: d.bytes, sha256: d.hash.digest('hex') }));
+        const deltaFilesOut = [...deltaFiles].map(([split, d]) => ({ split, path: d.path, bytes: d.bytes, sha256: d.hash.digest('hex') }));
         manifest.delta = { since: since.sha256, added, changed, removed, files: deltaFilesOut };
       }
       return manifest;

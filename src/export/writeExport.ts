@@ -1,16 +1,15 @@
 import { createHash } from 'node:crypto';
-import type { Hash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, lstat, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { access, lstat, readFile, rename, rm, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import type { LabelingClient } from 'labelkit';
 import { errorCode } from '../shared/classify.js';
-import { FileLockHeld, FileWriteError, openExclusive, openNoFollow, syncFolder, takeFileLock, writeFileAtomically } from '../shared/fileWrites.js';
+import { FileLockHeld, FileWriteError, openExclusive, syncFolder, takeFileLock, writeFileAtomically } from '../shared/fileWrites.js';
 import type { FileLock } from '../shared/fileWrites.js';
 import { isRecord } from '../shared/isRecord.js';
-import { checkpointProblems, sealCheckpoint } from './checkpoint.js';
+import { checkpointProblems, fileDigest, hashFrom, identityDifferences, readCheckpoint, reopenPartial, sealCheckpoint } from './checkpoint.js';
 import type { Checkpoint, Progress } from './checkpoint.js';
 import { ExportError, ExportInterrupted } from './errors.js';
 import { exportDocuments, planExport } from './exportDocuments.js';
@@ -67,8 +66,8 @@ export interface ExportSummary {
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-/** Said when a write of the export fails (a full disk). */
-const KEPT = 'what was written so far is kept: run the same command to go on once that is fixed';
+/** Said when a write of an export or a release fails (a full disk). */
+export const KEPT = 'what was written so far is kept: run the same command to go on once that is fixed';
 
 /**
  * Why an export cannot be written to `out`, or undefined: its folder missing, not a folder or not
@@ -85,38 +84,6 @@ export async function outputProblem(out: string): Promise<string | undefined> {
   if (!writable) return `cannot write ${out}: its folder ${dir} is not writable`;
   if ((await stat(out).catch(() => undefined))?.isDirectory()) return `${out} is a folder: give a file name`;
   return undefined;
-}
-
-/** The differences between the checkpoint's flags and this run's, as `name was X, now Y`. */
-function differences(saved: Record<string, unknown>, now: Record<string, unknown>): string[] {
-  const keys = new Set([...Object.keys(saved), ...Object.keys(now)]);
-  return [...keys].filter((k) => JSON.stringify(saved[k]) !== JSON.stringify(now[k])).map((k) => `${k} was ${JSON.stringify(saved[k]) ?? 'unset'}, now ${JSON.stringify(now[k]) ?? 'unset'}`);
-}
-
-/** Reads a file's first `bytes` bytes through its open handle into `hash`. */
-async function hashFrom(handle: FileHandle, bytes: number, hash: Hash): Promise<void> {
-  const buffer = Buffer.allocUnsafe(Math.min(bytes, 1 << 20));
-  for (let at = 0; at < bytes; ) {
-    const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, bytes - at), at);
-    if (bytesRead === 0) break;
-    hash.update(buffer.subarray(0, bytesRead));
-    at += bytesRead;
-  }
-}
-
-/** The SHA-256 of a whole file (never through a symbolic link), and its size; undefined when it is not a plain file. */
-async function fileDigest(path: string): Promise<{ sha256: string; bytes: number } | undefined> {
-  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => undefined);
-  if (!handle) return undefined;
-  try {
-    const info = await handle.stat();
-    if (!info.isFile()) return undefined;
-    const hash = createHash('sha256');
-    await hashFrom(handle, info.size, hash);
-    return { sha256: hash.digest('hex'), bytes: info.size };
-  } finally {
-    await handle.close();
-  }
 }
 
 /**
@@ -230,21 +197,12 @@ async function writeLocked(client: LabelingClient, projectIds: readonly string[]
 
   let progress: Progress = { documents: 0, bytes: 0, lines: 0, tokens: 0, spans: Object.fromEntries(plan.labels.map((l) => [l, 0])), leftOut: noneLeftOut() };
   let resumedAt: number | null = null;
-  const hash = createHash('sha256');
-  const savedText = await readFile(checkpointPath, { encoding: 'utf8', flag: constants.O_RDONLY | constants.O_NOFOLLOW }).catch((error: unknown) => {
-    if (errorCode(error) === 'ENOENT') return undefined;
-    throw refuse(errorCode(error) === 'ELOOP' ? `${checkpointPath} is a symbolic link` : `${checkpointPath} cannot be read (${errorCode(error) ?? String(error)})`);
-  });
+  let hash = createHash('sha256');
+  const saved = await readCheckpoint(checkpointPath, refuse);
   let handle: FileHandle;
-  if (savedText !== undefined) {
-    let saved: unknown;
-    try {
-      saved = JSON.parse(savedText);
-    } catch {
-      throw refuse(`its checkpoint ${checkpointPath} is not valid JSON (cut short or edited)`);
-    }
+  if (saved !== undefined) {
     if (isRecord(saved) && isRecord(saved.identity)) {
-      const changed = differences(saved.identity, identity);
+      const changed = identityDifferences(saved.identity, identity);
       if (changed.length > 0) throw new ExportError('RESUME', '--out', `${out} has an unfinished export with other flags (${changed.join('; ')}): run it again with the same flags, or delete ${partial} and ${checkpointPath} to start over`);
       if (saved.planned !== planned) throw new ExportError('RESUME', '--out', `the documents or the label set changed since the unfinished export of ${out} began: delete ${partial} and ${checkpointPath} to start over`);
     }
@@ -267,22 +225,7 @@ async function writeLocked(client: LabelingClient, projectIds: readonly string[]
       }
     }
     progress = checkpoint.progress;
-    handle = await openNoFollow(partial).catch((error: unknown) => {
-      const code = errorCode(error);
-      throw refuse(code === 'ELOOP' ? `${partial} is a symbolic link` : code === 'ENOENT' ? `${partial} is missing` : `${partial} cannot be opened (${code ?? String(error)})`);
-    });
-    try {
-      const info = await handle.stat();
-      if (!info.isFile()) throw refuse(`${partial} is not a plain file`);
-      if (info.nlink > 1) throw refuse(`${partial} has other names (hard links): it is not the export's own file`);
-      if (info.size < progress.bytes) throw refuse(`${partial} is shorter (${info.size} bytes) than its checkpoint says (${progress.bytes})`);
-      await hashFrom(handle, progress.bytes, hash);
-      if (hash.copy().digest('hex') !== checkpoint.prefix) throw refuse(`the first ${progress.bytes} bytes of ${partial} are not those its checkpoint describes (changed since)`);
-      await handle.truncate(progress.bytes);
-    } catch (error) {
-      await handle.close();
-      throw error;
-    }
+    ({ handle, hash } = await reopenPartial(partial, { bytes: progress.bytes, prefix: checkpoint.prefix }, refuse));
     resumedAt = progress.documents;
   } else {
     await Promise.all([rm(partial, { force: true }), rm(checkpointTemporary, { force: true })]);

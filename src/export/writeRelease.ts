@@ -1,27 +1,31 @@
 import { createHash } from 'node:crypto';
-import { access, constants, mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import type { Hash } from 'node:crypto';
+import { access, constants, lstat, mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { LabelingClient } from 'labelkit';
 import { errorCode } from '../shared/classify.js';
-import { openExclusive } from '../shared/fileWrites.js';
+import { FileWriteError, openExclusive, writeFileAtomically } from '../shared/fileWrites.js';
 import { isRecord } from '../shared/isRecord.js';
 import { datasetCard } from './card.js';
+import { checkpointProblems, fileDigest, hashFrom, identityDifferences, readCheckpoint, reopenPartial, sealCheckpoint } from './checkpoint.js';
+import type { Checkpoint, Progress } from './checkpoint.js';
 import { ExportError, ExportInterrupted } from './errors.js';
 import { exportDocuments, planExport } from './exportDocuments.js';
 import type { ExportReadOptions } from './exportDocuments.js';
-import { documentStatus } from './filters.js';
+import { filterPlan } from './filters.js';
 import type { DocumentStatus } from './filters.js';
-import { formatDocument, tagList } from './formats.js';
-import { createReleaseBuilder, deltaMismatches, keyOf, RELEASE_FILES, splitFileName } from './manifest.js';
-import type { ReleaseManifest, ReleaseOptions } from './manifest.js';
+import { StrictExportError } from './flattenDocument.js';
+import { formatDocument } from './formats.js';
+import { createReleaseBuilder, deltaMismatches, keyOf, labelsHeld, RELEASE_FILES, splitFileName } from './manifest.js';
+import type { JournalEntry, ReleaseManifest, ReleaseOptions } from './manifest.js';
 import { splitOf } from './splits.js';
 import type { SplitShare } from './splits.js';
 import { createStratifier } from './stratify.js';
-import { EXPORT_FORMATS } from './types.js';
+import { EXPORT_FORMATS, LEFT_OUT_REASONS, noneLeftOut } from './types.js';
 import type { ExportFormat } from './types.js';
 import { publishFolder, writeNewFile } from './releaseFolder.js';
-import { lockOutput } from './writeExport.js';
+import { KEPT, lockOutput } from './writeExport.js';
 
 /** Options of {@link writeRelease}. */
 export interface WriteReleaseOptions extends Omit<ExportReadOptions, 'format' | 'keep'> {
@@ -40,8 +44,18 @@ export interface WriteReleaseOptions extends Omit<ExportReadOptions, 'format' | 
   labels?: readonly string[] | undefined;
   /** A delta: the last release's `manifest.json`; only what was added, changed or removed is written. */
   since?: string | undefined;
-  /** The release's day, `YYYY-MM-DD`. @defaultValue today (UTC) */
+  /** The release's day, `YYYY-MM-DD`; a release that goes on from a checkpoint keeps the day it began. @defaultValue today (UTC) */
   created?: string | undefined;
+  /**
+   * More of what makes two runs the same release, compared when one goes on from the other's
+   * checkpoint (e.g. a digest of the service's URL). Never put a secret here: it is written to
+   * the checkpoint file.
+   */
+  identity?: Record<string, string> | undefined;
+  /** The least time between two checkpoints. @defaultValue 200 */
+  checkpointMs?: number | undefined;
+  /** Called once, before the first document, when the release goes on from an interrupted run's checkpoint, with the documents already written. */
+  onResume?: ((documents: number, total: number) => void) | undefined;
 }
 
 /**
@@ -58,7 +72,9 @@ export async function releaseOutputProblem(out: string): Promise<string | undefi
   if (!(await access(dir, constants.W_OK).then(() => true, () => false))) return `cannot write ${out}: its folder ${dir} is not writable`;
   const there = await stat(out).catch(() => undefined);
   if (there && !there.isDirectory()) return `${out} is a file: a release is a folder`;
-  if (there && (await readdir(out)).length > 0) return `${out} is not empty: a release is never written over, give a new folder`;
+  // A release killed after its folder was renamed into place, before its checkpoint was removed: the writer checks it.
+  const finished = await lstat(`${out}.checkpoint`).then(() => true, () => false);
+  if (there && !finished && (await readdir(out)).length > 0) return `${out} is not empty: a release is never written over, give a new folder`;
   return undefined;
 }
 
@@ -89,6 +105,28 @@ export function manifestText(manifest: ReleaseManifest): string {
 /** Today, `YYYY-MM-DD` (UTC). */
 export const today = (): string => new Date().toISOString().slice(0, 10);
 
+/** The journal of a release being written, in its partial folder: a line per document written ({@link JournalEntry}). */
+const JOURNAL = 'documents.journal';
+
+/** What a release's checkpoint holds once it is complete: the SHA-256 of its manifest.json. */
+interface ReleaseCheckpointSummary {
+  manifest: string;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** Counts a journal entry into a release's progress (`bytes` is the journal's length). */
+function countEntry(progress: Progress, entry: JournalEntry, journalBytes: number): void {
+  progress.documents++;
+  progress.bytes += journalBytes;
+  progress.lines += entry.lines;
+  progress.tokens += entry.tokens;
+  for (const [label, n] of Object.entries(entry.spans)) progress.spans[label] = (progress.spans[label] ?? 0) + n;
+  for (const reason of LEFT_OUT_REASONS) progress.leftOut.labels[reason] += entry.leftOut.labels[reason];
+  progress.leftOut.lines.hidden += entry.leftOut.lines.hidden;
+  progress.leftOut.lines.deleted += entry.leftOut.lines.deleted;
+}
+
 /**
  * Writes a dataset release of one copy of some projects: a file per split, `manifest.json`, a
  * dataset card (`README.md`) and, for jsonl, the tag list; or, `since` an earlier release, the
@@ -99,80 +137,236 @@ export const today = (): string => new Date().toISOString().slice(0, 10);
  * @param options - format, folder, splits, seed, stratify, filters, since, and the export's read options
  * @returns the manifest written
  * @throws {@link ExportError} before anything is written: an output that cannot be written
- * (`OUT`), another run writing it (`LOCKED`), a `since` of other options or not a manifest, a
- * label of `labels` that is in no label set (`RELEASE`); as `writeExport` otherwise
- * @remarks Streamed: each document is formatted and appended to its split's file as it is read
- * (the manifest keeps a few fields per document). The folder is written as `<out>.partial/`
- * under the lock `<out>.lock` and renamed into place when complete; a run killed at any point
- * leaves `out` untouched, and the same command run again starts the release over (the files do
- * not depend on the run: same project, same options, same bytes).
+ * (`OUT`), another run writing it (`LOCKED`), a `since` of other options or not a manifest
+ * (`RELEASE`), a label of `labels` that is in no label set (`FILTER`), `RESUME` for a resume with
+ * other flags, of changed documents, or from a checkpoint or partial folder that does not prove
+ * itself; {@link ExportInterrupted} when `signal` aborts (what was written is checkpointed); as
+ * `writeExport` otherwise
+ * @remarks Streamed: each document is formatted and written to its split's file as it is read,
+ * and a line of the journal `<out>.partial/documents.journal` says where it went and what it
+ * counts (the manifest keeps a few fields per document). The folder is written as
+ * `<out>.partial/` under the lock `<out>.lock` and renamed into place when complete; a run killed
+ * at any point leaves `out` untouched. As `writeExport` does, every `checkpointMs` the files are
+ * fsynced and `<out>.checkpoint` records each file's length and the SHA-256 of those bytes (the
+ * journal's as the checkpoint's own, the split files' in its `files`), sealed; the same command
+ * run again checks the checkpoint and every file, cuts each to its length and goes on from the
+ * next document, with the same files and manifest as a release never interrupted. Under `since`
+ * the full files are written too (their SHA-256s are the manifest's), and removed at the end.
  */
 export async function writeRelease(client: LabelingClient, projectIds: readonly string[], options: WriteReleaseOptions): Promise<ReleaseManifest> {
-  const { format, splits, seed, stratify = false, status, documents: ids, labels: keepNames, since: sincePath, created = today(), ...read } = options;
+  const { format, splits, seed, stratify = false, status, documents: ids, labels: keepNames, since: sincePath, created: day = today(), identity: extra = {}, checkpointMs = 200, onResume, ...read } = options;
   if (!EXPORT_FORMATS.includes(format)) throw new ExportError('FORMAT', '--format', `must be ${EXPORT_FORMATS.join(', ')}`);
   const out = resolve(options.out);
   const unwritable = await releaseOutputProblem(out);
   if (unwritable) throw new ExportError('OUT', '--out', unwritable);
   const since = sincePath === undefined ? undefined : await readManifest(sincePath, '--since');
-  const plan = await planExport(client, projectIds, { ...read, format });
-
-  const dropped = { status: 0, notListed: 0 };
-  const listed = ids && new Set(ids);
-  const all = new Set(plan.documents.map((d) => d.documentId));
-  const unknownIds = ids ? ids.filter((id) => !all.has(id)).length : 0;
-  plan.documents = plan.documents.filter((d) => {
-    if (status && !status.includes(documentStatus(d.completed))) return void dropped.status++;
-    if (listed && !listed.has(d.documentId)) return void dropped.notListed++;
-    return true;
-  });
-  if (keepNames) {
-    const unknown = keepNames.filter((n) => !plan.labels.includes(n));
-    if (unknown.length > 0) throw new ExportError('RELEASE', '--labels', `${unknown.map((n) => `"${n}"`).join(', ')} ${unknown.length === 1 ? 'is' : 'are'} in no label set of the release (its labels: ${plan.labels.join(', ')})`);
-    plan.labels = plan.labels.filter((n) => keepNames.includes(n));
-    plan.tags = tagList(plan.labels);
-  }
-  const releaseOptions: ReleaseOptions = { format, projects: [...projectIds], copy: plan.copy, layer: plan.layer, strict: read.strict === true, splits, seed, stratify, status: status ? [...status] : null, labels: keepNames ? [...plan.labels] : null, documents: ids ? ids.length : null };
-  const labels = plan.labels.map((name) => ({ name, ids: Object.fromEntries(plan.projects.flatMap((p) => [...p.names].filter(([, n]) => n === name).map(([id]) => [p.projectId, id]))) }));
-  if (since) {
-    const mismatches = deltaMismatches(since.manifest, { options: releaseOptions, tags: plan.tags });
-    if (mismatches.length > 0) throw new ExportError('RELEASE', '--since', `${sincePath} is a release of other options (${mismatches.join('; ')}): export in full instead`);
-  }
-
-  const tagIndex = new Map(plan.tags.map((t, i) => [t, i]));
-  const builder = createReleaseBuilder({ options: releaseOptions, tags: plan.tags, labels, created, format: (doc) => formatDocument(format, doc, tagIndex), since, dropped: { documents: dropped, unknownIds } });
-  const inRelease = new Set(plan.documents.map((d) => keyOf({ project: plan.projects[d.project]!.projectId, id: d.documentId })));
-  const assigned = new Map((since?.manifest.documents ?? []).filter((d) => inRelease.has(keyOf(d))).map((d) => [d.id, d.split]));
-  const deal = stratify ? createStratifier({ splits, seed, total: plan.documents.length, assigned }) : undefined;
-
   const lock = await lockOutput(out);
-  const partial = `${out}.partial`;
-  const handles = new Map<string, FileHandle>();
   try {
-    await rm(partial, { recursive: true, force: true });
-    await mkdir(partial);
-    for (const { name } of splits) handles.set(name, await openExclusive(join(partial, splitFileName(name, format, since !== undefined))));
-    const keep = keepNames ? new Set(plan.labels) : undefined;
-    for await (const doc of exportDocuments(client, plan, { ...read, ...(keep && { keep }) })) {
-      const split = deal ? deal.assign(doc.documentId, doc.lines.flatMap((l) => l.spans.map((s) => s.label))) : splitOf(doc.documentId, seed, splits);
-      const placed = builder.add(doc, split, doc.dropped);
-      if (!since || placed.delta) await handles.get(split)!.write(placed.bytes);
+    const interrupted = () => read.signal?.aborted === true;
+    const plan = await planExport(client, projectIds, { ...read, format }).catch((error: unknown) => {
+      throw interrupted() ? new ExportInterrupted(null, projectIds.length) : error;
+    });
+    const filtered = filterPlan(plan, { status, documents: ids, labels: keepNames });
+    const releaseOptions: ReleaseOptions = { format, projects: [...projectIds], copy: plan.copy, layer: plan.layer, strict: read.strict === true, splits, seed, stratify, status: status ? [...status] : null, labels: keepNames ? [...plan.labels] : null, documents: ids ? ids.length : null };
+    const labels = plan.labels.map((name) => ({ name, ids: Object.fromEntries(plan.projects.flatMap((p) => [...p.names].filter(([, n]) => n === name).map(([id]) => [p.projectId, id]))) }));
+    if (since) {
+      const mismatches = deltaMismatches(since.manifest, { options: releaseOptions, tags: plan.tags });
+      if (mismatches.length > 0) throw new ExportError('RELEASE', '--since', `${sincePath} is a release of other options (${mismatches.join('; ')}): export in full instead`);
     }
-    const manifest = builder.finish();
-    for (const handle of handles.values()) await handle.datasync();
-    const write = (name: string, text: string) => writeNewFile(join(partial, name), text);
-    await write(RELEASE_FILES.manifest, manifestText(manifest));
-    if (format === 'jsonl') await write(RELEASE_FILES.tags, JSON.stringify(plan.tags) + '\n');
-    if (manifest.delta) await write(RELEASE_FILES.removed, JSON.stringify(manifest.delta.removed) + '\n');
-    else await write(RELEASE_FILES.card, datasetCard(manifest));
-    await Promise.all([...handles.values()].map((h) => h.close()));
-    handles.clear();
-    await publishFolder(partial, out);
+    const partial = `${out}.partial`;
+    const checkpointPath = `${out}.checkpoint`;
+    const checkpointTemporary = `${checkpointPath}.tmp`;
+    const fullNames = splits.map((s) => splitFileName(s.name, format));
+    const fileNames = [...fullNames, ...(since ? splits.map((s) => splitFileName(s.name, format, true)) : [])];
+    const total = plan.documents.length;
+    const identity: Record<string, unknown> = {
+      release: 1,
+      ...releaseOptions,
+      documents: ids ? sha256(JSON.stringify(ids)) : null,
+      since: since?.sha256 ?? null,
+      ...extra,
+    };
+    const planned = sha256(JSON.stringify([plan.tags, plan.documents.map((d) => [d.project, d.documentId])]));
+    const refuse = (why: string) => new ExportError('RESUME', '--out', `cannot go on from the unfinished release ${out}: ${why}; delete ${partial} and ${checkpointPath} to start over`);
+    const cleanUp = () => Promise.all([rm(checkpointPath, { force: true }), rm(checkpointTemporary, { force: true })]);
+    /** The files of the partial folder that are not the release's: the journal, and under `since` the full files. */
+    const scratch = [JOURNAL, ...(since ? fullNames : [])];
+
+    let created = day;
+    let progress: Progress = { documents: 0, bytes: 0, lines: 0, tokens: 0, spans: Object.fromEntries(plan.labels.map((l) => [l, 0])), leftOut: noneLeftOut() };
+    let entries: JournalEntry[] = [];
+    const hashes = new Map<string, Hash>();
+    const handles = new Map<string, FileHandle>();
+    let journal: { handle: FileHandle; hash: Hash } | undefined;
+    const closeAll = () => Promise.all([...handles.values(), ...(journal ? [journal.handle] : [])].map((h) => h.close().catch(() => undefined)));
+
+    const saved = await readCheckpoint(checkpointPath, refuse);
+    if (saved !== undefined) {
+      if (isRecord(saved) && isRecord(saved.identity)) {
+        // The day is the day the release began: a run going on after midnight keeps it.
+        const { created: savedDay, ...was } = saved.identity;
+        const changed = identityDifferences(was, identity);
+        if (changed.length > 0) throw new ExportError('RESUME', '--out', `${out} has an unfinished release with other flags (${changed.join('; ')}): run it again with the same flags, or delete ${partial} and ${checkpointPath} to start over`);
+        if (saved.planned !== planned) throw new ExportError('RESUME', '--out', `the documents or the label set changed since the unfinished release ${out} began: delete ${partial} and ${checkpointPath} to start over`);
+        if (typeof savedDay === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(savedDay)) created = savedDay;
+      }
+      const problems = checkpointProblems(saved, { labels: plan.labels, documents: total, files: fileNames });
+      if (!(isRecord(saved) && isRecord(saved.identity) && typeof saved.identity.created === 'string')) problems.push('identity.created must be the release\'s day');
+      if (isRecord(saved) && saved.summary !== undefined && !(isRecord(saved.summary) && typeof saved.summary.manifest === 'string' && Object.keys(saved.summary).length === 1)) problems.push('summary must hold the SHA-256 of the manifest only');
+      if (problems.length > 0) throw refuse(`its checkpoint ${checkpointPath} ${problems.join('; ')}`);
+      const checkpoint = saved as unknown as Checkpoint<ReleaseCheckpointSummary>;
+      if (checkpoint.summary !== undefined) return await finishFromSummary(checkpoint.summary.manifest);
+      progress = checkpoint.progress;
+      journal = await reopenPartial(join(partial, JOURNAL), { bytes: progress.bytes, prefix: checkpoint.prefix }, refuse);
+      try {
+        for (const name of fileNames) {
+          const reopened = await reopenPartial(join(partial, name), checkpoint.files![name]!, refuse);
+          handles.set(name, reopened.handle);
+          hashes.set(name, reopened.hash);
+        }
+        const text = Buffer.alloc(progress.bytes);
+        await journal.handle.read(text, 0, progress.bytes, 0);
+        entries = text.toString('utf8').split('\n').slice(0, -1).map((line) => JSON.parse(line) as JournalEntry);
+        // What the journal counts must be what the checkpoint says, and each document where this release puts it.
+        const recount: Progress = { documents: 0, bytes: 0, lines: 0, tokens: 0, spans: Object.fromEntries(plan.labels.map((l) => [l, 0])), leftOut: noneLeftOut() };
+        let at = 0;
+        for (const entry of entries) {
+          const length = Buffer.byteLength(JSON.stringify(entry)) + 1;
+          countEntry(recount, entry, length);
+          at++;
+          const d = plan.documents[at - 1];
+          if (!d || plan.projects[d.project]!.projectId !== entry.project || d.documentId !== entry.id) throw refuse(`document ${at} of its journal is not document ${at} of this release`);
+        }
+        if (JSON.stringify(recount) !== JSON.stringify(progress)) throw refuse(`its journal ${join(partial, JOURNAL)} does not count what its checkpoint says`);
+      } catch (error) {
+        await closeAll();
+        throw error instanceof SyntaxError ? refuse(`its journal ${join(partial, JOURNAL)} is not one JSON object per line`) : error;
+      }
+    } else {
+      if (await stat(out).then((s) => s.isDirectory(), () => false)) {
+        if ((await readdir(out)).length > 0) throw new ExportError('OUT', '--out', `${out} is not empty: a release is never written over, give a new folder`);
+      }
+      await Promise.all([rm(partial, { recursive: true, force: true }), rm(checkpointTemporary, { force: true })]);
+      await mkdir(partial);
+      try {
+        for (const name of fileNames) handles.set(name, await openExclusive(join(partial, name)));
+        journal = { handle: await openExclusive(join(partial, JOURNAL)), hash: createHash('sha256') };
+      } catch (error) {
+        await closeAll();
+        throw new FileWriteError(partial, error);
+      }
+    }
+
+    const tagIndex = new Map(plan.tags.map((t, i) => [t, i]));
+    const inRelease = new Set(plan.documents.map((d) => keyOf({ project: plan.projects[d.project]!.projectId, id: d.documentId })));
+    const assigned = new Map((since?.manifest.documents ?? []).filter((d) => inRelease.has(keyOf(d))).map((d) => [d.id, d.split]));
+    const deal = stratify ? createStratifier({ splits, seed, total, assigned }) : undefined;
+    const splitFor = (id: string, held: readonly string[]) => (deal ? deal.assign(id, held) : splitOf(id, seed, splits));
+    let builder: ReturnType<typeof createReleaseBuilder>;
+    try {
+      builder = createReleaseBuilder({ options: releaseOptions, tags: plan.tags, labels, created, format: (doc) => formatDocument(format, doc, tagIndex), since, dropped: { documents: filtered.dropped, unknownIds: filtered.unknownIds }, resume: { entries, hashes } });
+      // The stratified deal is a function of the documents before: replayed, it must put each where the journal says.
+      for (const entry of entries) if (splitFor(entry.id, labelsHeld(entry)) !== entry.split) throw refuse(`its journal puts document ${entry.project}/${entry.id} in ${entry.split}, not where this release deals it`);
+    } catch (error) {
+      await closeAll();
+      throw error instanceof ExportError ? error : refuse(`its journal ${join(partial, JOURNAL)} is not of this release (${(error as Error).message})`);
+    }
+    const { handle: journalHandle, hash: journalHash } = journal!;
+    const sync = async () => {
+      for (const [name, handle] of [...handles, [JOURNAL, journalHandle] as const]) await handle.datasync().catch((error: unknown) => Promise.reject(new FileWriteError(join(partial, name), error, KEPT)));
+    };
+    const checkpoint = async (summary?: ReleaseCheckpointSummary, files = builder.digests()) => {
+      await sync();
+      const sealed = sealCheckpoint<ReleaseCheckpointSummary>({ identity: { ...identity, created }, planned, progress, prefix: journalHash.copy().digest('hex'), files, ...(summary && { summary }) });
+      await writeFileAtomically(checkpointPath, JSON.stringify(sealed), { temporary: checkpointTemporary, kept: KEPT });
+    };
+    const write = async (name: string, bytes: Buffer, at: number) => {
+      await handles.get(name)!.write(bytes, 0, bytes.length, at).catch((error: unknown) => Promise.reject(new FileWriteError(join(partial, name), error, KEPT)));
+    };
+
+    try {
+      if (saved === undefined) await checkpoint();
+      else onResume?.(progress.documents, total);
+      read.onProgress?.(progress.documents, total);
+      let last = Date.now();
+      for await (const doc of exportDocuments(client, plan, { ...read, from: progress.documents, ...(filtered.keep && { keep: filtered.keep }) })) {
+        // Read ahead is not written after Ctrl-C: the run stops at the document it is at.
+        read.signal?.throwIfAborted();
+        const split = splitFor(doc.documentId, doc.lines.flatMap((l) => l.spans.map((s) => s.label)));
+        const placed = builder.add(doc, split, doc.dropped);
+        await write(splitFileName(split, format), placed.bytes, placed.entry.offset);
+        if (since && placed.delta) await write(splitFileName(split, format, true), placed.bytes, placed.deltaOffset);
+        const line = Buffer.from(JSON.stringify(placed.entry) + '\n');
+        await journalHandle.write(line, 0, line.length, progress.bytes).catch((error: unknown) => Promise.reject(new FileWriteError(join(partial, JOURNAL), error, KEPT)));
+        journalHash.update(line);
+        countEntry(progress, placed.entry, line.length);
+        if (Date.now() - last >= checkpointMs) {
+          await checkpoint();
+          last = Date.now();
+        }
+      }
+      await sync();
+    } catch (error) {
+      // What the same flags would meet again: nothing to go on from.
+      const final = error instanceof StrictExportError || (error instanceof ExportError && error.code === 'FORMAT');
+      // Otherwise (Ctrl-C, a lost connection, a full disk) keep every document written so far for the next run.
+      if (!final) await checkpoint().catch(() => undefined);
+      await closeAll();
+      if (final) await Promise.all([rm(partial, { recursive: true, force: true }), cleanUp()]);
+      throw interrupted() && !final ? new ExportInterrupted(progress.documents, total) : error;
+    }
+    let manifest: ReleaseManifest;
+    try {
+      // The files' SHA-256s in the manifest are those of their bytes on disk, read back.
+      const digests = builder.digests();
+      manifest = builder.finish();
+      for (const [name, handle] of handles) {
+        const onDisk = createHash('sha256');
+        const { size } = await handle.stat();
+        await hashFrom(handle, size, onDisk);
+        if (size !== digests[name]!.bytes || onDisk.digest('hex') !== digests[name]!.prefix) throw refuse(`${join(partial, name)} changed while it was written (its bytes are not those labelkit wrote)`);
+      }
+      const text = manifestText(manifest);
+      const put = async (name: string, content: string) => {
+        await rm(join(partial, name), { force: true });
+        await writeNewFile(join(partial, name), content);
+      };
+      await put(RELEASE_FILES.manifest, text);
+      if (format === 'jsonl') await put(RELEASE_FILES.tags, JSON.stringify(plan.tags) + '\n');
+      if (manifest.delta) await put(RELEASE_FILES.removed, JSON.stringify(manifest.delta.removed) + '\n');
+      else await put(RELEASE_FILES.card, datasetCard(manifest));
+      await checkpoint({ manifest: sha256(text) }, digests);
+    } finally {
+      await closeAll();
+    }
+    await publish();
     return manifest;
-  } catch (error) {
-    await Promise.all([...handles.values()].map((h) => h.close().catch(() => undefined)));
-    await rm(partial, { recursive: true, force: true }).catch(() => undefined);
-    // A release starts over when run again (nothing of it is in `out` yet): Ctrl-C says so.
-    throw read.signal?.aborted === true ? new ExportInterrupted(null, plan.documents.length) : error;
+
+    /** Removes what is not the release's from the partial folder, renames it into place, and removes the checkpoint. */
+    async function publish(): Promise<void> {
+      await Promise.all(scratch.map((name) => rm(join(partial, name), { force: true })));
+      await publishFolder(partial, out);
+      await cleanUp();
+    }
+
+    /**
+     * The checkpoint says the release is complete (a run killed at its very end): the manifest
+     * and files are checked against it, then renamed into place if they are not yet.
+     */
+    async function finishFromSummary(manifestSha256: string): Promise<ReleaseManifest> {
+      const published = !(await lstat(partial).then(() => true, () => false));
+      const folder = published ? out : partial;
+      const text = await readFile(join(folder, RELEASE_FILES.manifest), { encoding: 'utf8', flag: constants.O_RDONLY | constants.O_NOFOLLOW }).catch(() => undefined);
+      if (text === undefined || sha256(text) !== manifestSha256) throw refuse(`${join(folder, RELEASE_FILES.manifest)} is not the manifest its checkpoint describes (${text === undefined ? 'missing' : 'its sha256 differs'})`);
+      const manifest = JSON.parse(text) as ReleaseManifest;
+      const wrong: string[] = [];
+      for (const f of manifest.delta?.files ?? manifest.files) if ((await fileDigest(join(folder, f.path)))?.sha256 !== f.sha256) wrong.push(f.path);
+      if (wrong.length > 0) throw refuse(`${wrong.map((p) => join(folder, p)).join(', ')}: not the file${wrong.length === 1 ? '' : 's'} its manifest names (SHA-256 differs)`);
+      if (published) await cleanUp();
+      else await publish();
+      onResume?.(total, total);
+      return manifest;
+    }
   } finally {
     await lock.release();
   }

@@ -1,7 +1,8 @@
 // `labelkit export` (the built binary) of a 500-document project killed with SIGKILL 3 times at
 // random points (when its partial file reaches a random size), then run to its end with the same
 // flags (and once interrupted by Ctrl-C, which checkpoints what it wrote): the file has the bytes
-// of an export never interrupted, every document once and in order.
+// of an export never interrupted, every document once and in order. A release (`--split`) killed
+// twice mid-write ends with the files and manifest of a release never interrupted.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,9 +12,11 @@ import { main } from '../../src/cli/main.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { ExportSummary } from '../../src/export/index.js';
+import type { ReleaseManifest } from '../../src/export/index.js';
 import { argv, fakeIo } from '../support/fakeIo.js';
 import { killStarted, startCli } from '../support/spawnCli.js';
 import { within } from '../support/testEnvironment.js';
+import { COMMAND_LABELS, documentInput, midWrite, readReleaseCheckpoint, releaseDigests, resumableRelease } from './releaseParts.js';
 
 const PROJECT = 'big-project';
 const DOCUMENTS = 500;
@@ -161,4 +164,53 @@ describe('two labelkit exports to the same --out (two processes)', () => {
     expect(rows.length).toBe(summary.lines);
     expect(readdirSync(dir).filter((f) => f.startsWith('race'))).toEqual(['race.jsonl', 'race.jsonl.labels.json']);
   }, within(90_000));
+});
+
+describe('a release (--split) killed with SIGKILL', () => {
+  const RELEASE_PROJECT = 'release-project';
+  let slow: RunningEmulator;
+  let releaseEnv: Record<string, string>;
+  beforeAll(async () => {
+    // Each call answered 50 ms late: a run of 60 documents spans several checkpoints without costing CPU.
+    slow = await startEmulator({ demoProject: false, latencyMs: 50 });
+    slow.emulator.store.addProject({ id: RELEASE_PROJECT, labelSets: [{ name: 'Entities', labels: COMMAND_LABELS.map((name, i) => ({ id: `l${i}`, name })) }], documents: Array.from({ length: 60 }, (_, n) => documentInput(n)) });
+    releaseEnv = { LABELKIT_URL: slow.url, LABELKIT_TOKEN: slow.token, SOURCE_DATE_EPOCH: '1795910400' };
+  }, within(30_000));
+  afterAll(async () => {
+    killStarted();
+    await slow?.close();
+  });
+
+  it('killed with SIGKILL twice mid-write, the binary goes on from its checkpoint each time: byte-identical files and manifest', async () => {
+    const whole = join(dir, 'release-whole');
+    const io = fakeIo(releaseEnv);
+    expect(await main(argv(...resumableRelease(RELEASE_PROJECT, whole)), io)).toBe(0);
+    const expected = releaseDigests(whole);
+    const out = join(dir, 'release-killed');
+    const args = resumableRelease(RELEASE_PROJECT, out);
+    let last = 0;
+    for (const documents of [5 + Math.floor(Math.random() * 10), 25 + Math.floor(Math.random() * 10)]) {
+      const cli = startCli(args, releaseEnv);
+      let exited = false;
+      void cli.exited.then(() => (exited = true));
+      await midWrite(out, documents, () => exited);
+      cli.child.kill('SIGKILL');
+      const run = await cli.exited;
+      expect(run.code, `the run ended by itself: ${run.stderr}`).toBeNull();
+      const saved = readReleaseCheckpoint(out)!;
+      // Killed past its checkpoint: the journal holds more than the checkpoint says (cut on resume).
+      expect(statSync(join(`${out}.partial`, 'documents.journal')).size).toBeGreaterThan(saved.progress.bytes);
+      expect(saved.progress.documents).toBeGreaterThan(last);
+      last = saved.progress.documents;
+    }
+    expect(existsSync(out)).toBe(false);
+    const final = await startCli(args, releaseEnv).exited;
+    expect(final.stderr.replace(/^reading documents \d+\/\d+\n/gm, '')).toBe('');
+    expect(final.code).toBe(0);
+    const printed = JSON.parse(final.stdout) as ReleaseManifest & { resumedAt: number };
+    expect(printed.resumedAt).toBe(last);
+    expect(releaseDigests(out)).toEqual(expected);
+    for (const f of printed.files) expect(sha256(join(out, f.path))).toBe(f.sha256);
+    expect(readdirSync(dir).filter((f) => f.startsWith('release-killed'))).toEqual(['release-killed']);
+  }, within(60_000));
 });

@@ -13,27 +13,15 @@ import type { DocumentInput, RunningEmulator } from '../../src/emulator/index.js
 import type { ReleaseManifest } from '../../src/export/index.js';
 import { argv, fakeIo } from '../support/fakeIo.js';
 import { useTempDirs } from '../support/tempDirs.js';
+import { COMMAND_LABELS as LABELS, documentInput } from './releaseParts.js';
 
 const PROJECT = 'release-project';
-const LABELS = ['PERSON', 'PLACE', 'ORG'];
-const WORDS = ['Ada', 'met', 'Grace', 'in', 'London', 'on', 'Monday', 'with', 'Acme', 'engineers'];
 const SPLIT = ['--split', 'train=0.8,dev=0.1,test=0.1', '--seed', '7'];
 
 let emu: RunningEmulator;
 let env: Record<string, string>;
 const tempDir = useTempDirs();
 let dir: string;
-
-/** A document: 3 lines, one label on each (its label and token moved by `variant`); complete when its number is even. */
-function documentInput(n: number, variant = 0): DocumentInput {
-  const lines = Array.from({ length: 3 }, (_, l) => Array.from({ length: 6 }, (_, w) => WORDS[(n * 3 + l * 5 + w) % WORDS.length]).join(' '));
-  const review = lines.map((text, line) => {
-    const word = text.split(' ')[(line + variant) % 6]!;
-    const start = text.split(' ').slice(0, (line + variant) % 6).join(' ').length + ((line + variant) % 6 === 0 ? 0 : 1);
-    return { line, start_char: start, end_char: start + word.length, label: LABELS[(n + line + variant) % 3]! };
-  });
-  return { id: `doc-${String(n).padStart(3, '0')}`, lines, review, completed: n % 2 === 0 };
-}
 
 function setProject(docs: DocumentInput[]): void {
   emu.emulator.store.addProject({ id: PROJECT, labelSets: [{ name: 'Entities', labels: LABELS.map((name, i) => ({ id: `l${i}`, name })) }], documents: docs });

@@ -1,7 +1,10 @@
 // Generated documents and an in-memory release, for the tests of splits, manifests, deltas and
 // the card: the same builder and split functions the release writer uses, without a service.
 import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync, watch } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { createReleaseBuilder, createStratifier, formatDocument, noneLeftOut, splitOf, tagList } from '../../src/export/index.js';
+import type { DocumentInput } from '../../src/emulator/index.js';
 import type { ExportedDocument, ReleaseManifest, ReleaseOptions } from '../../src/export/index.js';
 
 export const LABELS = ['PERSON', 'ORG', 'PLACE', 'DATE', 'EVENT', 'LAW'];
@@ -93,3 +96,69 @@ export function buildRelease(docs: readonly ExportedDocument[], options: Partial
 }
 
 export const sha256 = (bytes: Buffer | string): string => createHash('sha256').update(bytes).digest('hex');
+
+/** The label set of the emulator projects the release commands are tested on. */
+export const COMMAND_LABELS = ['PERSON', 'PLACE', 'ORG'];
+
+/** An emulator document: 3 lines, one label on each (its label and token moved by `variant`); complete when its number is even. */
+export function documentInput(n: number, variant = 0): DocumentInput {
+  const lines = Array.from({ length: 3 }, (_, l) => Array.from({ length: 6 }, (_, w) => WORDS[(n * 3 + l * 5 + w) % WORDS.length]).join(' '));
+  const review = lines.map((text, line) => {
+    const word = text.split(' ')[(line + variant) % 6]!;
+    const start = text.split(' ').slice(0, (line + variant) % 6).join(' ').length + ((line + variant) % 6 === 0 ? 0 : 1);
+    return { line, start_char: start, end_char: start + word.length, label: COMMAND_LABELS[(n + line + variant) % 3]! };
+  });
+  return { id: `doc-${String(n).padStart(3, '0')}`, lines, review, completed: n % 2 === 0 };
+}
+
+/** A release's flags for the resume tests: stratified, so that going on also replays the deal of the documents before. */
+export const resumableRelease = (project: string, out: string): string[] => ['export', '--project', project, '--format', 'jsonl', '--split', 'train=0.8,dev=0.1,test=0.1', '--seed', '7', '--stratify', '--out', out, '--json'];
+
+/** Every file of a release folder with its SHA-256. */
+export const releaseDigests = (folder: string): Record<string, string> => Object.fromEntries(readdirSync(folder).sort().map((f) => [f, sha256(readFileSync(join(folder, f)))]));
+
+/** What the tests read of a release's checkpoint. */
+export interface SavedCheckpoint {
+  progress: { documents: number; bytes: number };
+}
+
+/** The checkpoint of the release `out`, or undefined when there is none (yet). */
+export function readReleaseCheckpoint(out: string): SavedCheckpoint | undefined {
+  try {
+    return JSON.parse(readFileSync(`${out}.checkpoint`, 'utf8')) as SavedCheckpoint;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Resolves once `ready()` holds or `stop()` says to stop: looked at when fs.watch tells of a change
+ * of the file `path` in its folder (no busy polling), and every 25 ms in case an event is missed.
+ */
+export function until(path: string, ready: () => boolean, stop: () => boolean = () => false): Promise<void> {
+  return new Promise((resolve) => {
+    const watcher = watch(dirname(path), (_event, name) => {
+      if (name === null || name === basename(path)) look();
+    });
+    const timer = setInterval(look, 25);
+    function look() {
+      if (!ready() && !stop()) return;
+      watcher.close();
+      clearInterval(timer);
+      resolve();
+    }
+    look();
+  });
+}
+
+/**
+ * Waits for a checkpoint of the release `out` of at least `documents` documents, then for its
+ * journal to grow past it: the run is then mid-write.
+ */
+export async function midWrite(out: string, documents: number, stop: () => boolean): Promise<SavedCheckpoint> {
+  let saved: SavedCheckpoint | undefined;
+  await until(`${out}.checkpoint`, () => (saved = readReleaseCheckpoint(out)) !== undefined && saved.progress.documents >= documents, stop);
+  const journal = join(`${out}.partial`, 'documents.journal');
+  await until(journal, () => (statSync(journal, { throwIfNoEntry: false })?.size ?? 0) > saved!.progress.bytes, stop);
+  return saved!;
+}

@@ -38,7 +38,7 @@ export function exportCommand(io: Io, done: (code: number) => void): Command {
     .enablePositionalOptions()
     .addHelpText(
       'after',
-      '\nAn export stopped at any moment (Ctrl-C, kill, lost connection, full disk) goes on from the last document written when run again with the same flags; a checkpoint or partial file that does not prove itself is refused. One export at a time writes a file (FILE.lock). A release (--split) killed leaves DIR untouched and starts over when run again.\n' +
+      '\nAn export stopped at any moment (Ctrl-C, kill, lost connection, full disk) goes on from the last document written when run again with the same flags; a checkpoint or partial file that does not prove itself is refused. One export at a time writes a file (FILE.lock). A release (--split) is written as DIR.partial and renamed at the end: stopped, it leaves DIR untouched and goes on from its checkpoint when run again.\n' +
         '\nExit: 0 written; 2 bad flags, no such copy or label set, an output that cannot be written or that another export writes, a resume refused, or a label --strict refuses; 4 also a full disk; 130 Ctrl-C.\n' +
         '\nExamples:\n  $ labelkit export --project demo-project --format conll --out gold.conll\n  $ labelkit export --projects projects.txt --format jsonl --out train.jsonl --json' +
         '\n  $ labelkit export --project demo-project --format jsonl --split train=0.8,dev=0.1,test=0.1 --seed 1 --status completed --out release-1' +
@@ -55,9 +55,9 @@ export function exportCommand(io: Io, done: (code: number) => void): Command {
       const progress = createDocumentProgress(io);
       try {
         if (wantsRelease(flags)) {
-          const manifest = await runRelease(flags, context, progress.onProgress);
+          const { manifest, resumedAt } = await runRelease(flags, context, progress.onProgress);
           progress.stop();
-          printRelease(context.printer, manifest, flags.out!, flags.json === true);
+          printRelease(context.printer, manifest, flags.out!, flags.json === true, resumedAt);
           return EXIT.ok;
         }
         const summary = await runExport(flags, context, progress.onProgress);

@@ -58,13 +58,14 @@ export function printExportSummary(printer: Printer, summary: ExportSummary, jso
  *
  * @param manifest - the release's manifest
  * @param out - the folder written
+ * @param resumedAt - the documents an interrupted run had written, when this one went on from it
  * @returns the lines
  */
-export function formatRelease(manifest: ReleaseManifest, out: string): string[] {
+export function formatRelease(manifest: ReleaseManifest, out: string, resumedAt: number | null = null): string[] {
   const { options } = manifest;
   const copy = options.copy === 'reviewer' ? 'the reviewer copy' : `the copy of ${options.copy}`;
   const projects = options.projects.length === 1 ? `project ${options.projects[0]}` : plural(options.projects.length, 'project');
-  const lines = [`${manifest.delta ? 'Wrote the delta of a release of' : 'Released'} ${plural(manifest.documents.length, 'document')} of ${projects}, ${copy}, label set ${options.layer}, as ${options.format}, to ${out}`];
+  const lines = [`${manifest.delta ? 'Wrote the delta of a release of' : 'Released'} ${plural(manifest.documents.length, 'document')} of ${projects}, ${copy}, label set ${options.layer}, as ${options.format}, to ${out}${resumedAt === null ? '' : ` (went on after document ${resumedAt})`}`];
   if (manifest.delta) {
     const { added, changed, removed } = manifest.delta;
     lines.push(`  since the release of manifest ${manifest.delta.since.slice(0, 12)}…: ${added.length} added, ${changed.length} changed, ${removed.length} removed`);
@@ -89,9 +90,10 @@ export function formatRelease(manifest: ReleaseManifest, out: string): string[] 
  * @param manifest - the release's manifest
  * @param out - the folder written
  * @param json - one JSON object
+ * @param resumedAt - the documents an interrupted run had written, when this one went on from it
  */
-export function printRelease(printer: Printer, manifest: ReleaseManifest, out: string, json: boolean): void {
+export function printRelease(printer: Printer, manifest: ReleaseManifest, out: string, json: boolean, resumedAt: number | null = null): void {
   const { documents, ...rest } = manifest;
-  if (json) printer.json({ version: 1, out, documents: documents.length, ...rest });
-  else for (const line of formatRelease(manifest, out)) printer.out(line);
+  if (json) printer.json({ version: 1, out, documents: documents.length, resumedAt, ...rest });
+  else for (const line of formatRelease(manifest, out, resumedAt)) printer.out(line);
 }

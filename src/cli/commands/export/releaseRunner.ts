@@ -7,7 +7,7 @@ import { clientAuth, requireConnection } from '../../connection.js';
 import type { ActionContext } from '../../runAction.js';
 import { CliUsageError } from '../../usageError.js';
 import type { UsageProblem } from '../../usageError.js';
-import { checkCopyFlags, exportProblem } from './runner.js';
+import { checkCopyFlags, exportProblem, serviceIdentity } from './runner.js';
 import type { ExportFlags } from './runner.js';
 
 /** The flags that make `labelkit export` write a release (a folder) instead of one file. */
@@ -22,6 +22,13 @@ export interface ReleaseFlags {
 }
 
 const RELEASE_FLAGS = ['split', 'seed', 'stratify', 'status', 'documents', 'labels', 'since'] as const;
+
+/** What a release run wrote: its manifest, and where it went on from when an interrupted run had begun it. */
+export interface ReleaseRun {
+  manifest: ReleaseManifest;
+  /** Documents already written by an interrupted run this one went on from; null when it started afresh. */
+  resumedAt: number | null;
+}
 
 /**
  * Whether the flags ask for a release.
@@ -50,11 +57,12 @@ function releaseDay(env: Record<string, string | undefined>, problems: UsageProb
  * @param flags - the export's flags and the release's
  * @param context - the run's io, printer and Ctrl-C signal
  * @param onProgress - called after each document
- * @returns the manifest written
+ * @returns the manifest written, and where it went on from (a release interrupted, by Ctrl-C or a
+ * kill, goes on from its checkpoint when run again with the same flags)
  * @throws {@link CliUsageError} listing every problem with the flags at once, before anything is
  * sent; the export's problems as `labelkit export` reports them
  */
-export async function runRelease(flags: ExportFlags & ReleaseFlags, context: ActionContext, onProgress?: (done: number, total: number) => void): Promise<ReleaseManifest> {
+export async function runRelease(flags: ExportFlags & ReleaseFlags, context: ActionContext, onProgress?: (done: number, total: number) => void): Promise<ReleaseRun> {
   const problems: UsageProblem[] = [];
   const { projects, format, layer } = await checkCopyFlags(flags, problems);
   let splits: SplitShare[] = [];
@@ -98,8 +106,9 @@ export async function runRelease(flags: ExportFlags & ReleaseFlags, context: Act
   const created = releaseDay(context.io.env, problems);
   const connection = await requireConnection(flags, context.io, context.printer, problems);
   const client = createLabelingClient({ url: connection.url, ...clientAuth(connection), retry: connection.retry });
+  let resumedAt: number | null = null;
   try {
-    return await writeRelease(client, projects, {
+    const manifest = await writeRelease(client, projects, {
       format: format!,
       out: flags.out!,
       layer,
@@ -109,6 +118,9 @@ export async function runRelease(flags: ExportFlags & ReleaseFlags, context: Act
       stratify: flags.stratify === true,
       created,
       signal: context.signal,
+      // Another service, another release: compared on resume.
+      identity: serviceIdentity(connection.url),
+      onResume: (documents) => (resumedAt = documents),
       ...(status && { status }),
       ...(labels && { labels }),
       ...(documents && { documents }),
@@ -116,6 +128,7 @@ export async function runRelease(flags: ExportFlags & ReleaseFlags, context: Act
       ...(flags.labeler !== undefined && { labelerEmail: flags.labeler.trim() }),
       ...(onProgress && { onProgress }),
     });
+    return { manifest, resumedAt };
   } catch (error) {
     throw exportProblem(error);
   } finally {

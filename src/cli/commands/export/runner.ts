@@ -36,6 +36,17 @@ export function exportProblem(error: unknown): unknown {
 }
 
 /**
+ * What identifies the service an export reads, compared when a run goes on from another's
+ * checkpoint: a digest, never the URL (its user info would be written to the checkpoint).
+ *
+ * @param url - the service's URL
+ * @returns `{ service }`, 16 hex digits
+ */
+export function serviceIdentity(url: string): { service: string } {
+  return { service: createHash('sha256').update(url).digest('hex').slice(0, 16) };
+}
+
+/**
  * Checks the flags that `labelkit export` and a release (`--split`) share: the projects, the copy
  * (`--labeler`), `--format` and `--layer`.
  *
@@ -85,8 +96,8 @@ export async function runExport(flags: ExportFlags, context: ActionContext, onPr
       layer,
       strict: flags.strict === true,
       signal: context.signal,
-      // Another service, another export: compared on resume (a digest, never the URL's user info).
-      identity: { service: createHash('sha256').update(connection.url).digest('hex').slice(0, 16) },
+      // Another service, another export: compared on resume.
+      identity: serviceIdentity(connection.url),
       ...(flags.labeler !== undefined && { labelerEmail: flags.labeler.trim() }),
       ...(onProgress && { onProgress }),
     });

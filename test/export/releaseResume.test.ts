@@ -1,0 +1,95 @@
+// A release (`labelkit export … --split … --out DIR`) stopped by Ctrl-C part way goes on from its
+// checkpoint when run again, and ends with the files and manifest of a release never interrupted;
+// its checkpoint proves itself as a single export's does: a split file edited since is refused.
+// (Killed with SIGKILL: test/export/killResume.test.ts.) The emulator answers each call 50 ms late,
+// so that a run of 60 documents spans several checkpoints without costing CPU.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { startEmulator } from '../../src/emulator/index.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { argv, fakeIo } from '../support/fakeIo.js';
+import { useTempDirs } from '../support/tempDirs.js';
+import { within } from '../support/testEnvironment.js';
+import { COMMAND_LABELS, documentInput, midWrite, readReleaseCheckpoint as readCheckpoint, releaseDigests as digests, resumableRelease } from './releaseParts.js';
+
+const PROJECT = 'resume-project';
+const DOCUMENTS = 60;
+
+let emu: RunningEmulator;
+let env: Record<string, string>;
+const tempDir = useTempDirs();
+let dir: string;
+
+beforeAll(async () => {
+  emu = await startEmulator({ demoProject: false, latencyMs: 50 });
+  emu.emulator.store.addProject({ id: PROJECT, labelSets: [{ name: 'Entities', labels: COMMAND_LABELS.map((name, i) => ({ id: `l${i}`, name })) }], documents: Array.from({ length: DOCUMENTS }, (_, n) => documentInput(n)) });
+  dir = tempDir('labelkit-release-resume-');
+  env = { LABELKIT_URL: emu.url, LABELKIT_TOKEN: emu.token, SOURCE_DATE_EPOCH: '1795910400' };
+}, within(30_000));
+
+afterAll(async () => {
+  await emu?.close();
+});
+
+const releaseArgs = (out: string) => resumableRelease(PROJECT, out);
+
+/** A release never interrupted. */
+async function uninterrupted(): Promise<string> {
+  const out = join(dir, 'whole');
+  const io = fakeIo(env);
+  expect(await main(argv(...releaseArgs(out)), io)).toBe(0);
+  expect(io.err().replace(/^reading documents \d+\/\d+\n/gm, '')).toBe('');
+  expect((JSON.parse(io.out()) as { resumedAt: number | null }).resumedAt).toBeNull();
+  return out;
+}
+
+describe('a release stopped part way', () => {
+  it('Ctrl-C: says where it stopped (exit 130), keeps its checkpoint, and the same command goes on from it to the files and manifest of a release never interrupted', async () => {
+    const expected = digests(await uninterrupted());
+    const out = join(dir, 'interrupted');
+    const io = fakeIo(env);
+    const stopped = main(argv(...releaseArgs(out)), io);
+    let ended = false;
+    void stopped.then(() => (ended = true));
+    await midWrite(out, 15, () => ended);
+    io.interrupt();
+    expect(await stopped).toBe(130);
+    const saved = readCheckpoint(out)!;
+    expect(io.err()).toBe(`labelkit: interrupted at document ${saved.progress.documents} of ${DOCUMENTS}; run the same command to resume\n`);
+    expect(saved.progress.documents).toBeGreaterThanOrEqual(15);
+    expect(saved.progress.documents).toBeLessThan(DOCUMENTS);
+    expect(existsSync(out)).toBe(false);
+
+    const again = fakeIo(env);
+    expect(await main(argv(...releaseArgs(out).filter((a) => a !== '--json')), again)).toBe(0);
+    expect(again.err().replace(/^reading documents \d+\/\d+\n/gm, '')).toBe('');
+    expect(again.out()).toContain(`to ${out} (went on after document ${saved.progress.documents})\n`);
+    expect(digests(out)).toEqual(expected);
+    expect(readdirSync(dir).filter((f) => f.startsWith('interrupted'))).toEqual(['interrupted']);
+  }, within(60_000));
+
+  it('refuses to go on when a split file was changed since its checkpoint (even at the same length), exit 2, nothing touched', async () => {
+    const out = join(dir, 'edited');
+    const io = fakeIo(env);
+    const stopped = main(argv(...releaseArgs(out)), io);
+    let ended = false;
+    void stopped.then(() => (ended = true));
+    await midWrite(out, 5, () => ended);
+    io.interrupt();
+    expect(await stopped).toBe(130);
+    const train = join(`${out}.partial`, 'train.jsonl');
+    const bytes = readFileSync(train);
+    bytes[0] = bytes[0] === 0x7b ? 0x5b : 0x7b;
+    writeFileSync(train, bytes);
+    const checkpoint = readFileSync(`${out}.checkpoint`);
+    const again = fakeIo(env);
+    expect(await main(argv(...releaseArgs(out)), again)).toBe(2);
+    expect(again.err()).toMatch(new RegExp(`^labelkit: --out: cannot go on from the unfinished release .*edited: the first \\d+ bytes of .*train\\.jsonl are not those its checkpoint describes \\(changed since\\); delete .*edited\\.partial and .*edited\\.checkpoint to start over\\n$`));
+    expect(readFileSync(train)).toEqual(bytes);
+    expect(readFileSync(`${out}.checkpoint`)).toEqual(checkpoint);
+    expect(existsSync(out)).toBe(false);
+  }, within(60_000));
+
+});
