@@ -1,5 +1,5 @@
 import { MAX_LABEL_SETS } from '../shared/constants.js';
-import { labelItemProblems, labelSetIndexProblem, type LabelItemProblem } from '../shared/labelItemRules.js';
+import { labelFieldProblem, labelItemProblems, labelSetIndexProblem, type LabelField, type LabelItemProblem } from '../shared/labelItemRules.js';
 import { labelSetSignature } from './labelSetCheck.js';
 import type { LabelClassType, StoredLabel, StoredLabelSet } from './types.js';
 
@@ -62,7 +62,13 @@ export interface NewLabelWriteInput {
 }
 
 const isText = (v: unknown): v is string => typeof v === 'string';
-const optionalText = (v: unknown) => v === undefined || v === null || typeof v === 'string';
+
+/** Adds the problem of one label field by its shared rule (`labelFieldProblem`); whether there was one. */
+function fieldProblem(problems: LabelSetWriteProblem[], at: (string | number)[], field: LabelField, value: unknown, optional = false): boolean {
+  const message = labelFieldProblem(field, value, optional);
+  if (message) problems.push({ path: [...at, field], message });
+  return message !== undefined;
+}
 const blank = (v: unknown) => !isText(v) || v.trim() === '';
 
 /** The shared rules' problems at their write paths (`labels[i].name`). */
@@ -88,11 +94,7 @@ export function checkLabels(items: readonly LabelWriteInput[], previous: readonl
   const problems: LabelSetWriteProblem[] = [];
   const typeOf = new Map<string, LabelClassType>(previous.map((p) => [p.id, p.type]));
   items.forEach((item, i) => {
-    const at = ['labels', i];
-    if (blank(item.id)) problems.push({ path: [...at, 'id'], message: 'must be a non-empty string' });
-    if (blank(item.name)) problems.push({ path: [...at, 'name'], message: 'must be a non-empty string' });
-    if (!optionalText(item.parentId) || item.parentId?.trim() === '') problems.push({ path: [...at, 'parentId'], message: 'must be the id of a label of the set, or null' });
-    if (!optionalText(item.desc)) problems.push({ path: [...at, 'desc'], message: 'must be a string or null' });
+    for (const field of ['id', 'name', 'parentId', 'desc'] as const) fieldProblem(problems, ['labels', i], field, item[field]);
   });
   problems.push(...atPaths(labelItemProblems(items)));
   const labels: StoredLabel[] = items.map((item) => ({
@@ -144,11 +146,10 @@ export function checkAppendedLabels(items: readonly NewLabelWriteInput[], existi
   items.forEach((item, i) => {
     const at = ['labels', i];
     if (item.id !== undefined && item.id !== null) {
-      if (blank(item.id)) problems.push({ path: [...at, 'id'], message: 'must be a non-empty string, or absent to have one generated' });
-      else if (taken.has(item.id)) problems.push({ path: [...at, 'id'], message: `"${item.id}" is already the id of a label of this set` });
+      if (!fieldProblem(problems, at, 'id', item.id, true) && taken.has(item.id)) problems.push({ path: [...at, 'id'], message: `"${item.id}" is already the id of a label of this set` });
     }
-    if (blank(item.name)) problems.push({ path: [...at, 'name'], message: 'must be a non-empty string' });
-    if (!optionalText(item.desc)) problems.push({ path: [...at, 'desc'], message: 'must be a string or null' });
+    fieldProblem(problems, at, 'name', item.name);
+    fieldProblem(problems, at, 'desc', item.desc);
   });
   // The new labels go at the top: their names are checked with the set's top-level labels (listed
   // first, their own problems left out), their ids among themselves (an id in use is reported above).

@@ -102,7 +102,7 @@ describe('EmulatorStore.createLabelSet', () => {
     const store = demoStore();
     const error = refusal(() => store.createLabelSet(DEMO_PROJECT_ID, { labels: [{ id: 'x', name: 'X', parentId: ' ' }, { id: 'y', name: 'Y', parentId: 'y' }] }));
     expect(error.problems).toEqual([
-      { path: ['labels', 0, 'parentId'], message: 'must be the id of a label of the set, or null' },
+      { path: ['labels', 0, 'parentId'], message: 'must be the id of another label of the set, or null' },
       { path: ['labels', 1, 'parentId'], message: 'a label cannot be its own parent' },
     ]);
   });

@@ -1,14 +1,15 @@
 // One label field (id, name, parentId, desc) has one rule and one wording wherever a label is
-// given: the client's label-set writes, the label-set file, the emulator's project data. Each place
+// given: the client's label-set writes, the label-set file, the emulator's project data and its writes. Each place
 // names the field its own way (labelName, labelItems[1].desc, labels[1].desc): the rule reads the same.
 import { describe, expect, it } from 'vitest';
 import { checkCreateLabelSet } from '../../src/client/validation.js';
 import { checkLabelSet } from '../../src/emulator/labelSetCheck.js';
+import { checkLabels } from '../../src/emulator/labelSetWrites.js';
 import { checkLabelSets } from '../../src/labelSets/checkLabelSets.js';
 import { labelFieldProblem } from '../../src/shared/labelItemRules.js';
 
 /** A set's second label with one bad field, in each place's words; the first label is valid. */
-function messages(field: 'id' | 'name' | 'parentId' | 'desc', value: unknown): { client: string[]; file: string[]; emulator: string[] } {
+function messages(field: 'id' | 'name' | 'parentId' | 'desc', value: unknown): { client: string[]; file: string[]; emulator: string[]; emulatorWrites: string[] } {
   const key = field === 'name' ? 'labelName' : field;
   const good = { id: 'a', labelName: 'A' };
   const bad: Record<string, unknown> = { id: 'b', labelName: 'B', [key]: value };
@@ -25,7 +26,10 @@ function messages(field: 'id' | 'name' | 'parentId' | 'desc', value: unknown): {
   const emulator = checkLabelSet({ name: 'E', labels: [{ ...goodRest, name: goodName }, emulatorBad] })
     .problems.filter((p) => p.path.join('.') === `labels.1.${field}`)
     .map((p) => p.message);
-  return { client, file, emulator };
+  const written = checkLabels([{ ...goodRest, name: goodName }, emulatorBad] as unknown as Parameters<typeof checkLabels>[0], [])
+    .problems.filter((p) => p.path.join('.') === `labels.1.${field}`)
+    .map((p) => p.message);
+  return { client, file, emulator, emulatorWrites: written };
 }
 
 describe('the rules of one label field', () => {
@@ -36,7 +40,7 @@ describe('the rules of one label field', () => {
     ['name', '', 'must be a non-empty string'],
     ['name', undefined, "required: the label's name"],
   ] as const)('%s %j reads the same in the client, the label-set file and the emulator', (field, value, message) => {
-    expect(messages(field, value)).toEqual({ client: [message], file: [message], emulator: [message] });
+    expect(messages(field, value)).toEqual({ client: [message], file: [message], emulator: [message], emulatorWrites: [message] });
   });
 
   it('an id is required where a label is stored, and may be left out where a label is new', () => {
@@ -44,6 +48,7 @@ describe('the rules of one label field', () => {
       client: ['must be a non-empty string'],
       file: ['must be a non-empty string, or left out to have one generated'],
       emulator: ['must be a non-empty string'],
+      emulatorWrites: ['must be a non-empty string'],
     });
     expect(labelFieldProblem('id', undefined, true)).toBeUndefined();
     expect(labelFieldProblem('id', undefined)).toBe('must be a non-empty string');
