@@ -1,10 +1,12 @@
-import { open, readFile, rm } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { checkJournalRecord, ClaimKeys } from './journal.js';
 import type { Journal, JournalContents, JournalRecord } from './journal.js';
 import { ValidationError } from 'labelkit';
 import { errorCode } from '../shared/classify.js';
+import { FileLockHeld, takeFileLock } from '../shared/fileWrites.js';
+import type { FileLock } from '../shared/fileWrites.js';
 
 /** Options of {@link openFileJournal}. */
 export interface FileJournalOptions {
@@ -71,60 +73,34 @@ function parseJournalText(text: string, path: string): Parsed {
   return { records, warnings, goodBytes, size: Buffer.byteLength(text) };
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return errorCode(error) === 'EPERM'; // exists, owned by someone else
-  }
-}
-
 /**
- * Takes `<path>.lock` for this process (holding its pid and host name), so that two runs never
- * share a journal.
+ * Takes `<path>.lock` for this process through the one lock of src/shared/fileWrites.ts (it reads
+ * `<pid> <host>`, created whole), so that two runs never share a journal.
  *
  * @param lockPath - the lock file
  * @param path - the journal, for messages
- * @returns a warning when a lock left by a process of this host that no longer runs was taken over
- * @throws `ValidationError` when a running process holds the lock, or a process of another
- * host does (whether it runs cannot be known from here: a shared disk)
- * @remarks The lock reads `<pid> <host>`; a lock of an older labelkit holds the pid alone and is
- * taken as this host's.
+ * @returns the lock, and a warning when a lock left by a process of this host that no longer runs
+ * was taken over
+ * @throws `ValidationError` when a running process holds the lock, a process of another host does
+ * (whether it runs cannot be known from here: a shared disk), or the lock names no process
+ * @remarks A lock of an older labelkit holds the pid alone and is taken as this host's. Several
+ * runs that find the same dead lock at once never both take it over (`takeFileLock`'s guard).
  */
-async function takeLock(lockPath: string, path: string): Promise<string | undefined> {
-  const host = hostname();
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const handle = await open(lockPath, 'wx');
-      await handle.writeFile(`${process.pid} ${host}\n`);
-      await handle.close();
-      return attempt === 0 ? undefined : `${lockPath} was left by a run that no longer runs (a crash or kill): taken over`;
-    } catch (error) {
-      if (errorCode(error) !== 'EEXIST') throw error;
-      const [pidText = '', ...rest] = (await readFile(lockPath, 'utf8').catch(() => '')).trim().split(/\s+/);
-      const pid = Number(pidText);
-      const holderHost = rest.join(' ');
-      if (holderHost !== '' && holderHost !== host) {
-        throw new ValidationError([
-          {
-            path: lockPath,
-            message: `a run on the host ${holderHost} (process ${pidText}) holds the journal ${path}: this host (${host}) cannot tell whether it still runs, and two runs on one journal could start a project twice; wait for it to end, or delete ${lockPath} once you know no run on ${holderHost} uses it (many hosts at once: use a PostgreSQL journal)`,
-          },
-        ]);
-      }
-      if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
-        throw new ValidationError([
-          {
-            path: lockPath,
-            message: `another run (process ${pid}) is using the journal ${path}: two runs on one journal could start a project twice; wait for it to end (delete ${lockPath} only if no run uses the journal)`,
-          },
-        ]);
-      }
-      await rm(lockPath, { force: true });
-    }
+async function takeLock(lockPath: string, path: string): Promise<{ lock: FileLock; warning?: string }> {
+  try {
+    const lock = await takeFileLock(lockPath);
+    return lock.tookOverFrom ? { lock, warning: `${lockPath} was left by a run that no longer runs (a crash or kill): taken over` } : { lock };
+  } catch (error) {
+    if (!(error instanceof FileLockHeld)) throw error;
+    const { pid, host: holderHost } = error.holder;
+    const host = hostname();
+    const message = Number.isNaN(pid)
+      ? `${lockPath} names no process (edited, or written by something else): two runs on one journal could start a project twice; delete it once you know no run uses the journal ${path}`
+      : error.otherHost
+        ? `a run on the host ${holderHost} (process ${pid}) holds the journal ${path}: this host (${host}) cannot tell whether it still runs, and two runs on one journal could start a project twice; wait for it to end, or delete ${lockPath} once you know no run on ${holderHost} uses it (many hosts at once: use a PostgreSQL journal)`
+        : `another run (process ${pid}) is using the journal ${path}: two runs on one journal could start a project twice; wait for it to end (delete ${lockPath} only if no run uses the journal)`;
+    throw new ValidationError([{ path: lockPath, message }]);
   }
-  throw new ValidationError([{ path: lockPath, message: `cannot take the lock of the journal ${path}` }]);
 }
 
 /**
@@ -140,8 +116,9 @@ async function takeLock(lockPath: string, path: string): Promise<string | undefi
  * records carry project ids, job ids, the model endpoint and redacted error texts. While open
  * (not read-only) the journal holds `<path>.lock` with its process id and host name: a second
  * run on the same journal is refused while the first one runs; a lock left by a process of this
- * host that no longer runs (a crash, a kill) is taken over with a warning; a lock of another host
- * is refused, naming that host. Claims are decided in this process, which holds the lock.
+ * host that no longer runs (a crash, a kill) is taken over with a warning, by one run only when
+ * several find it at once; a lock of another host is refused, naming that host, and so is a lock
+ * that names no process. The lock is src/shared/fileWrites.ts's `takeFileLock`, as an export's. Claims are decided in this process, which holds the lock.
  * @example
  * ```ts
  * import { openFileJournal } from 'labelkit-tools/bulk';
@@ -153,7 +130,7 @@ export function openFileJournal(path: string, options: FileJournalOptions = {}):
   let pending: { line: string; resolve(): void; reject(error: unknown): void }[] = [];
   let flushing: Promise<void> | undefined;
   const lockPath = `${path}.lock`;
-  let locked = false;
+  let lock: FileLock | undefined;
   const claims = new ClaimKeys();
 
   const flush = async () => {
@@ -183,8 +160,8 @@ export function openFileJournal(path: string, options: FileJournalOptions = {}):
   return {
     async open() {
       // The lock first: nothing may append between reading the journal and appending to it.
-      const lockWarning = options.readOnly ? undefined : await takeLock(lockPath, path);
-      locked = !options.readOnly;
+      let lockWarning: string | undefined;
+      if (!options.readOnly) ({ lock, warning: lockWarning } = await takeLock(lockPath, path));
       try {
         let text = '';
         try {
@@ -205,8 +182,8 @@ export function openFileJournal(path: string, options: FileJournalOptions = {}):
       } catch (error) {
         await handle?.close();
         handle = undefined;
-        if (locked) await rm(lockPath, { force: true });
-        locked = false;
+        await lock?.release();
+        lock = undefined;
         throw error;
       }
     },
@@ -222,8 +199,8 @@ export function openFileJournal(path: string, options: FileJournalOptions = {}):
       await flushing;
       await handle?.close();
       handle = undefined;
-      if (locked) await rm(lockPath, { force: true });
-      locked = false;
+      await lock?.release();
+      lock = undefined;
     },
   };
 }

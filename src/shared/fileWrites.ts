@@ -1,4 +1,4 @@
-// Node only (file system): imported by the rooms that write files (export, the CLI), never by the
+// Node only (file system): imported by the rooms that write files (export, the CLI, the file journal of bulk), never by the
 // client.
 /**
  * One writer per file: the one home of how labelkit writes a file it owns. A lock beside the file

@@ -117,6 +117,31 @@ describe('openFileJournal', () => {
     expect(readFileSync(`${path}.lock`, 'utf8')).toBe(`${gone} build-runner-7\n`); // left as it was
   });
 
+  it('refuses a lock that names no process (edited, or one being written), and leaves it as it was', async () => {
+    // The lock is src/shared/fileWrites.ts's, created whole: a lock seen empty or garbled is not
+    // one that labelkit left, so it is not taken for a dead run's (removing it could let two runs in).
+    const path = fileIn();
+    for (const text of ['', 'edited by hand\n']) {
+      writeFileSync(`${path}.lock`, text);
+      const error = await openFileJournal(path).open().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).problems).toEqual([{ path: `${path}.lock`, message: expect.stringMatching(/^.+\.lock names no process \(edited, or written by something else\): .*delete it once you know no run uses the journal /) }]);
+      expect(readFileSync(`${path}.lock`, 'utf8')).toBe(text);
+    }
+  });
+
+  it('leaves, on close, a lock that is no longer its own', async () => {
+    const path = fileIn();
+    const journal = openFileJournal(path);
+    await journal.open();
+    // Someone removed the lock while this run was open and another run took it: this run's close
+    // must not remove that run's lock.
+    const other = `${process.ppid} ${hostname()}\n`;
+    writeFileSync(`${path}.lock`, other);
+    await journal.close();
+    expect(readFileSync(`${path}.lock`, 'utf8')).toBe(other);
+  });
+
   it('releases the lock when the journal is corrupt', async () => {
     const path = fileIn();
     writeFileSync(path, 'garbage\n' + line(intent('p1')));
