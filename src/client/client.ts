@@ -2,7 +2,7 @@ import type { AnyVariables } from '@urql/core';
 import { clientSettings } from './clientSettings.js';
 import type { HelperOptions } from './clientSettings.js';
 import { operationOf } from './answerShape.js';
-import { createExecutor } from './executor.js';
+import { createCallRunner } from './callRunner.js';
 import type { ExecutorOptions, RequestOptions } from './options.js';
 import { assertValid, checkClientOptions, checkRequestOptions } from './validation.js';
 // For TSDoc links only.
@@ -98,7 +98,7 @@ export type RequestArguments<Variables, Data = unknown> = { [key: string]: never
  */
 export function createLabelingClient(options: LabelingClientOptions): LabelingClient {
   assertValid('createLabelingClient', checkClientOptions(options));
-  const { execute, close, closed } = createExecutor(options);
+  const { execute, close, closed } = createCallRunner(options);
   const client: LabelingClient = {
     url: options.url,
     async request(document, ...[variables, callOptions]) {

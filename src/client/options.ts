@@ -38,7 +38,7 @@ export interface AuthContext {
   onToken: (value: string) => void;
 }
 
-/** What the executor needs of the client's options: all but the helpers' own (see `LabelingClientOptions`). */
+/** What the call runner (`callRunner.ts`) needs of the client's options: all but the helpers' own (see `LabelingClientOptions`). */
 export interface ExecutorOptions {
   /** The GraphQL endpoint, e.g. `https://…/graphql` or the emulator's `http://127.0.0.1:4000/graphql`. */
   url: string;

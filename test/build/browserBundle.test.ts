@@ -82,7 +82,7 @@ describe('the browser build of the client', () => {
     const oneRequest = await shipped(
       "import { createLabelingClient } from 'labelkit';\nimport { GetCabinetDocument } from 'labelkit/documents';\nexport const run = (url, token) => createLabelingClient({ url, token }).request(GetCabinetDocument, { projectId: 'p', role: 'LABELER' });",
     );
-    expect(oneRequest).toContain('src/client/executor.ts');
+    expect(oneRequest).toContain('src/client/callRunner.ts');
     expect(refreshOrSwitch(oneRequest)).toEqual([]);
     const refreshing = await shipped("import { clientCredentials, createLabelingClient } from 'labelkit';\nexport const run = (url, clientSecret) => createLabelingClient({ url, auth: clientCredentials({ clientId: 'id', clientSecret }) });");
     expect(refreshOrSwitch(refreshing).some((p) => p.includes('@urql/exchange-auth'))).toBe(true);

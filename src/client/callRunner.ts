@@ -33,11 +33,11 @@ import { VERSION } from './version.js';
  * deduplicates them. A result is converted once: to its data, or to one labelkit error.
  * @example
  * ```ts
- * const { execute } = createExecutor({ url, token });
+ * const { execute } = createCallRunner({ url, token });
  * const data = await execute(GetCabinetDocument, { projectId, role }, { timeoutMs: 5_000 });
  * ```
  */
-export function createExecutor(options: ExecutorOptions) {
+export function createCallRunner(options: ExecutorOptions) {
   const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
   const defaultTimeout = options.timeoutMs ?? 30_000;
   const retry = retrySettings(options.retry);
