@@ -20,6 +20,8 @@ export interface Progress {
   tokens: number;
   spans: Record<string, number>;
   leftOut: LeftOut;
+  /** Under `--labels`: the labels dropped so far, per name (absent otherwise). */
+  dropped?: Record<string, number>;
 }
 
 /** A partial file besides the main one that a checkpoint vouches for (a release's split files): its length and the SHA-256 of those bytes. */
@@ -83,13 +85,14 @@ function countsProblems(value: unknown, keys: readonly string[], path: string): 
  * counts that agree with each other, and the seal.
  *
  * @param value - the checkpoint file's JSON (its `identity` and `planned` already compared)
- * @param plan - the labels counted, the number of documents planned and, for a release, the names
- * of its other partial files (`files` must then name exactly those)
+ * @param plan - the labels counted, the number of documents planned, for a release the names of
+ * its other partial files (`files` must then name exactly those), and whether labels are dropped
+ * (`--labels`: `progress.dropped` counts them, by names not kept)
  * @returns every problem, as phrases about the checkpoint (empty when it proves itself)
  * @remarks The partial files' digests (`prefix`, each of `files`) are checked against the files
  * by the caller ({@link reopenPartial}), before anything is appended.
  */
-export function checkpointProblems(value: unknown, plan: { labels: readonly string[]; documents: number; files?: readonly string[] | undefined }): string[] {
+export function checkpointProblems(value: unknown, plan: { labels: readonly string[]; documents: number; files?: readonly string[] | undefined; dropped?: boolean | undefined }): string[] {
   if (!isRecord(value)) return ['is not a JSON object'];
   if (value.checkpoint !== CHECKPOINT_VERSION) return [`is of version ${shown(value.checkpoint)}, not ${CHECKPOINT_VERSION} (written by another labelkit)`];
   const problems: string[] = [];
@@ -110,6 +113,13 @@ export function checkpointProblems(value: unknown, plan: { labels: readonly stri
     const left = p.leftOut;
     if (!isRecord(left)) problems.push(`progress.leftOut must be an object, got ${shown(left)}`);
     else problems.push(...countsProblems(left.labels, LEFT_OUT_REASONS, 'progress.leftOut.labels'), ...countsProblems(left.lines, ['hidden', 'deleted'], 'progress.leftOut.lines'));
+    if (plan.dropped !== true) {
+      if (p.dropped !== undefined) problems.push('progress.dropped is there, but no --labels was given');
+    } else if (!isRecord(p.dropped)) problems.push(`progress.dropped must be an object of counts, got ${shown(p.dropped)}`);
+    else {
+      // Counts of the names not kept (a kept name there is refused as one the export does not count).
+      problems.push(...countsProblems(p.dropped, Object.keys(p.dropped).filter((k) => !plan.labels.includes(k)), 'progress.dropped'));
+    }
   }
   if (value.summary !== undefined) {
     if (!isRecord(value.summary)) problems.push(`summary must be an object, got ${shown(value.summary)}`);

@@ -71,7 +71,7 @@ export interface ReleaseFile {
   documentsWith: Record<string, number>;
 }
 
-/** Documents and labels a release's filters left out. */
+/** Documents and labels the filters of a release or an export (`--status`, `--documents`, `--labels`) left out. */
 export interface ReleaseDropped {
   /** Labels dropped by `--labels`, per name. */
   labels: Record<string, number>;

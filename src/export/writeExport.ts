@@ -14,13 +14,16 @@ import type { Checkpoint, Progress } from './checkpoint.js';
 import { ExportError, ExportInterrupted } from './errors.js';
 import { exportDocuments, planExport } from './exportDocuments.js';
 import type { ExportReadOptions } from './exportDocuments.js';
+import { filterPlan } from './filters.js';
+import type { DocumentFilters } from './filters.js';
 import { StrictExportError } from './flattenDocument.js';
+import type { ReleaseDropped } from './manifest.js';
 import { formatDocument } from './formats.js';
 import { EXPORT_FORMATS, LEFT_OUT_REASONS, noneLeftOut } from './types.js';
 import type { ExportFormat, LeftOut } from './types.js';
 
 /** Options of {@link writeExport}. */
-export interface WriteExportOptions extends Omit<ExportReadOptions, 'format'> {
+export interface WriteExportOptions extends Omit<ExportReadOptions, 'format' | 'keep'>, DocumentFilters {
   format: ExportFormat;
   /** The file written (atomically, at the end). */
   out: string;
@@ -63,6 +66,8 @@ export interface ExportSummary {
   sha256: string;
   /** Documents already written by an earlier, interrupted run that this one went on from; null when it started afresh. */
   resumedAt: number | null;
+  /** What the filters (`status`, `documents`, `labels`) left out: labels per name, documents by filter, ids in no project; null when none was given. */
+  dropped: ReleaseDropped | null;
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -159,17 +164,30 @@ export async function writeExport(client: LabelingClient, projectIds: readonly s
 }
 
 async function writeLocked(client: LabelingClient, projectIds: readonly string[], options: WriteExportOptions, out: string): Promise<ExportSummary> {
-  const { format, identity: extra = {}, checkpointMs = 200, onProgress, ...read } = options;
+  const { format, identity: extra = {}, checkpointMs = 200, onProgress, status, documents: ids, labels: keepNames, ...read } = options;
   const interrupted = () => read.signal?.aborted === true;
   const plan = await planExport(client, projectIds, { ...read, format }).catch((error: unknown) => {
     throw interrupted() ? new ExportInterrupted(null, projectIds.length) : error;
   });
+  const filtering = status !== undefined || ids !== undefined || keepNames !== undefined;
+  const filtered = filterPlan(plan, { status, documents: ids, labels: keepNames });
   const strict = read.strict === true;
   const partial = `${out}.partial`;
   const checkpointPath = `${out}.checkpoint`;
   const checkpointTemporary = `${checkpointPath}.tmp`;
   const tagsFile = format === 'jsonl' ? `${out}.labels.json` : null;
-  const identity: Record<string, unknown> = { format, copy: plan.copy, layer: plan.layer, strict, projects: [...projectIds], ...extra };
+  const identity: Record<string, unknown> = {
+    format,
+    copy: plan.copy,
+    layer: plan.layer,
+    strict,
+    projects: [...projectIds],
+    // The filters, when given (an export without them has the identity it always had).
+    ...(status && { status: [...status] }),
+    ...(ids && { documents: sha256(JSON.stringify(ids)) }),
+    ...(keepNames && { labels: [...plan.labels] }),
+    ...extra,
+  };
   const planned = sha256(JSON.stringify([plan.tags, plan.documents.map((d) => [d.project, d.documentId])]));
   const tagIndex = new Map(plan.tags.map((t, i) => [t, i]));
   const total = plan.documents.length;
@@ -191,11 +209,12 @@ async function writeLocked(client: LabelingClient, projectIds: readonly string[]
     bytes: progress.bytes,
     sha256: digest,
     resumedAt,
+    dropped: filtering ? { labels: progress.dropped ?? {}, documents: filtered.dropped, unknownIds: filtered.unknownIds } : null,
   });
   const refuse = (why: string) => new ExportError('RESUME', '--out', `cannot go on from the unfinished export of ${out}: ${why}; delete ${partial} and ${checkpointPath} to start over`);
   const cleanUp = () => Promise.all([rm(checkpointPath, { force: true }), rm(checkpointTemporary, { force: true })]);
 
-  let progress: Progress = { documents: 0, bytes: 0, lines: 0, tokens: 0, spans: Object.fromEntries(plan.labels.map((l) => [l, 0])), leftOut: noneLeftOut() };
+  let progress: Progress = { documents: 0, bytes: 0, lines: 0, tokens: 0, spans: Object.fromEntries(plan.labels.map((l) => [l, 0])), leftOut: noneLeftOut(), ...(filtered.keep && { dropped: {} }) };
   let resumedAt: number | null = null;
   let hash = createHash('sha256');
   const saved = await readCheckpoint(checkpointPath, refuse);
@@ -206,7 +225,7 @@ async function writeLocked(client: LabelingClient, projectIds: readonly string[]
       if (changed.length > 0) throw new ExportError('RESUME', '--out', `${out} has an unfinished export with other flags (${changed.join('; ')}): run it again with the same flags, or delete ${partial} and ${checkpointPath} to start over`);
       if (saved.planned !== planned) throw new ExportError('RESUME', '--out', `the documents or the label set changed since the unfinished export of ${out} began: delete ${partial} and ${checkpointPath} to start over`);
     }
-    const problems = checkpointProblems(saved, { labels: plan.labels, documents: total });
+    const problems = checkpointProblems(saved, { labels: plan.labels, documents: total, dropped: filtered.keep !== undefined });
     if (problems.length > 0) throw refuse(`its checkpoint ${checkpointPath} ${problems.join('; ')}`);
     const checkpoint = saved as unknown as Checkpoint<ExportSummary>;
     if (checkpoint.summary !== undefined) {
@@ -242,7 +261,7 @@ async function writeLocked(client: LabelingClient, projectIds: readonly string[]
     let last = Date.now();
     // The count is known: said before the first document (a progress line shows from the start).
     onProgress?.(progress.documents, total);
-    const documents = exportDocuments(client, plan, { ...read, from: progress.documents, ...(onProgress && { onProgress }) });
+    const documents = exportDocuments(client, plan, { ...read, from: progress.documents, ...(onProgress && { onProgress }), ...(filtered.keep && { keep: filtered.keep }) });
     for await (const doc of documents) {
       // Read ahead is not written after Ctrl-C: the run stops at the document it is at.
       read.signal?.throwIfAborted();
@@ -259,6 +278,7 @@ async function writeLocked(client: LabelingClient, projectIds: readonly string[]
       for (const reason of LEFT_OUT_REASONS) progress.leftOut.labels[reason] += doc.leftOut.labels[reason];
       progress.leftOut.lines.hidden += doc.leftOut.lines.hidden;
       progress.leftOut.lines.deleted += doc.leftOut.lines.deleted;
+      if (progress.dropped) for (const [name, n] of doc.dropped ?? []) progress.dropped[name] = (progress.dropped[name] ?? 0) + n;
       if (Date.now() - last >= checkpointMs) {
         await checkpoint();
         last = Date.now();

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { DocumentInput, RunningEmulator } from '../../src/emulator/index.js';
-import type { ReleaseManifest } from '../../src/export/index.js';
+import type { ExportSummary, ReleaseManifest } from '../../src/export/index.js';
 import { argv, fakeIo } from '../support/fakeIo.js';
 import { useTempDirs } from '../support/tempDirs.js';
 import { COMMAND_LABELS as LABELS, documentInput } from './releaseParts.js';
@@ -110,6 +110,35 @@ describe('labelkit export --split (a release)', () => {
     expect(m.tags).toEqual(['O', 'B-PERSON', 'I-PERSON']);
     expect(Object.keys(m.dropped.labels).sort()).toEqual(['ORG', 'PLACE']);
     expect(m.dropped.labels.ORG! + m.dropped.labels.PLACE! + m.files.reduce((n, f) => n + f.spans.PERSON!, 0)).toBe(9);
+  });
+
+  it('filters a plain export too (no --split, one file): only completed documents, listed ids and named labels, what it dropped counted in its summary', async () => {
+    setProject(Array.from({ length: 20 }, (_, n) => documentInput(n)));
+    const list = join(dir, 'plain-ids.txt');
+    writeFileSync(list, 'doc-000\ndoc-001\ndoc-002\ndoc-004\nno-such-doc\n');
+    const out = join(dir, 'plain-filtered.jsonl');
+    const filters = ['--status', 'completed', '--documents', list, '--labels', 'PERSON'];
+    const result = await run('--project', PROJECT, '--format', 'jsonl', ...filters, '--out', out, '--json');
+    expect({ code: result.code, err: result.err.replace(/^reading documents \d+\/\d+\n/gm, '') }).toEqual({ code: 0, err: '' });
+    const summary = JSON.parse(result.out) as ExportSummary;
+    expect(summary.documents).toBe(3);
+    expect(summary.tags).toEqual(['O', 'B-PERSON', 'I-PERSON']);
+    expect(summary.dropped).toMatchObject({ documents: { status: 10, notListed: 7 }, unknownIds: 1 });
+    expect(Object.keys(summary.dropped!.labels).sort()).toEqual(['ORG', 'PLACE']);
+    expect(summary.dropped!.labels.ORG! + summary.dropped!.labels.PLACE! + summary.spans.PERSON!).toBe(9);
+    const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { document: string; ner_tags: number[] });
+    expect([...new Set(rows.map((r) => r.document))]).toEqual(['doc-000', 'doc-002', 'doc-004']);
+    expect(Math.max(...rows.flatMap((r) => r.ner_tags))).toBeLessThanOrEqual(2);
+    // The text summary says what was dropped, by flag.
+    const text = await run('--project', PROJECT, '--format', 'jsonl', ...filters, '--out', join(dir, 'plain-filtered-2.jsonl'));
+    expect(text.code).toBe(0);
+    const labelsDropped = Object.entries(summary.dropped!.labels).map(([name, n]) => `${n} ${name} (--labels)`).join(', ');
+    expect(text.out).toContain(`  left out: nothing\n  dropped: ${labelsDropped}, 10 documents (--status), 7 documents (--documents)\n  1 id of --documents in no project\n  sha256 `);
+    // A name in no label set is refused before anything is written.
+    const unknown = await run('--project', PROJECT, '--format', 'jsonl', '--labels', 'PERSON,NOPE', '--out', join(dir, 'plain-nope.jsonl'));
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toMatch(/^labelkit: --labels: "NOPE" is in no label set of the export \(its labels: PERSON, PLACE, ORG\)/);
+    expect(existsSync(join(dir, 'plain-nope.jsonl')) || existsSync(join(dir, 'plain-nope.jsonl.partial'))).toBe(false);
   });
 
   it('refuses every bad flag at once, naming each, before anything is sent', async () => {

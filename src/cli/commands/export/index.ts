@@ -29,9 +29,9 @@ export function exportCommand(io: Io, done: (code: number) => void): Command {
     .option('--split <splits>', 'a release: one file per split in the folder --out, e.g. train=0.8,dev=0.1,test=0.1 (a document\'s split: a hash of its id and --seed)')
     .option('--seed <text>', 'the seed of the splits (a release): the same seed gives the same splits')
     .option('--stratify', 'a release: deal documents to the splits so that each label\'s documents are split in the proportions')
-    .option('--status <statuses>', 'a release of the documents marked so in the copy: completed or in-progress (TextDocument.isCompleted)')
-    .option('--documents <file>', 'a release of these documents only: a file with one document id per line')
-    .option('--labels <names>', 'a release with these labels only (comma-separated); the others are dropped and counted')
+    .option('--status <statuses>', 'only the documents marked so in the copy: completed or in-progress (TextDocument.isCompleted); counted as dropped otherwise')
+    .option('--documents <file>', 'only these documents: a file with one document id per line')
+    .option('--labels <names>', 'only these labels (comma-separated); the others are dropped and counted')
     .option('--since <manifest>', 'a delta release: only what was added, changed or removed since that release (its manifest.json)')
     .option('--json', 'print the summary as one JSON object')
     .option('--verbose', 'the stack of an error')
@@ -41,6 +41,7 @@ export function exportCommand(io: Io, done: (code: number) => void): Command {
       '\nAn export stopped at any moment (Ctrl-C, kill, lost connection, full disk) goes on from the last document written when run again with the same flags; a checkpoint or partial file that does not prove itself is refused. One export at a time writes a file (FILE.lock). A release (--split) is written as DIR.partial and renamed at the end: stopped, it leaves DIR untouched and goes on from its checkpoint when run again.\n' +
         '\nExit: 0 written; 2 bad flags, no such copy or label set, an output that cannot be written or that another export writes, a resume refused, or a label --strict refuses; 4 also a full disk; 130 Ctrl-C.\n' +
         '\nExamples:\n  $ labelkit export --project demo-project --format conll --out gold.conll\n  $ labelkit export --projects projects.txt --format jsonl --out train.jsonl --json' +
+        '\n  $ labelkit export --project demo-project --format conll --status completed --labels PERSON,DATE --out reviewed.conll' +
         '\n  $ labelkit export --project demo-project --format jsonl --split train=0.8,dev=0.1,test=0.1 --seed 1 --status completed --out release-1' +
         '\n  $ labelkit export --project demo-project --format jsonl --split train=0.8,dev=0.1,test=0.1 --seed 1 --status completed --since release-1/manifest.json --out delta-2' +
         '\n  $ labelkit export apply-delta release-1 delta-2 --out release-2',

@@ -1,5 +1,5 @@
 import { LEFT_OUT_REASONS } from '../../../export/index.js';
-import type { ExportSummary, LeftOutReason, ReleaseManifest } from '../../../export/index.js';
+import type { ExportSummary, LeftOutReason, ReleaseDropped, ReleaseManifest } from '../../../export/index.js';
 import type { Printer } from '../../io.js';
 
 /** How the summary names each reason a label was left out (or changed). */
@@ -19,6 +19,16 @@ const REASON: Record<LeftOutReason, string> = {
 
 const plural = (n: number, word: string) => `${n.toLocaleString('en')} ${word}${n === 1 ? '' : 's'}`;
 
+/** What the filters dropped, as the summary's `dropped:` line and the line of ids in no project (none: empty). */
+function droppedLines(dropped: ReleaseDropped): string[] {
+  const parts = [
+    ...Object.entries(dropped.labels).map(([name, n]) => `${n} ${name} (--labels)`),
+    ...(dropped.documents.status > 0 ? [`${plural(dropped.documents.status, 'document')} (--status)`] : []),
+    ...(dropped.documents.notListed > 0 ? [`${plural(dropped.documents.notListed, 'document')} (--documents)`] : []),
+  ];
+  return [...(parts.length > 0 ? [`  dropped: ${parts.join(', ')}`] : []), ...(dropped.unknownIds > 0 ? [`  ${plural(dropped.unknownIds, 'id')} of --documents in no project`] : [])];
+}
+
 /**
  * The summary of `labelkit export` as text lines.
  *
@@ -37,6 +47,7 @@ export function formatExportSummary(summary: ExportSummary): string[] {
   const { hidden, deleted } = summary.leftOut.lines;
   const lineText = [hidden > 0 ? `${plural(hidden, 'hidden line')}` : '', deleted > 0 ? `${plural(deleted, 'deleted line')}` : ''].filter(Boolean);
   lines.push(`  left out: ${[...(left.length > 0 ? [`labels: ${left.join(', ')}`] : []), ...lineText].join('; ') || 'nothing'}`);
+  if (summary.dropped) lines.push(...droppedLines(summary.dropped));
   lines.push(`  sha256 ${summary.sha256} (${plural(summary.bytes, 'byte')})`);
   return lines;
 }
@@ -71,13 +82,7 @@ export function formatRelease(manifest: ReleaseManifest, out: string, resumedAt:
     lines.push(`  since the release of manifest ${manifest.delta.since.slice(0, 12)}…: ${added.length} added, ${changed.length} changed, ${removed.length} removed`);
   }
   for (const f of manifest.files) lines.push(`  ${f.split}: ${plural(f.documents, 'document')}, ${plural(f.lines, 'line')}, ${plural(f.tokens, 'token')}; ${f.path} sha256 ${f.sha256}`);
-  const dropped = [
-    ...Object.entries(manifest.dropped.labels).map(([name, n]) => `${n} ${name} (--labels)`),
-    ...(manifest.dropped.documents.status > 0 ? [`${plural(manifest.dropped.documents.status, 'document')} (--status)`] : []),
-    ...(manifest.dropped.documents.notListed > 0 ? [`${plural(manifest.dropped.documents.notListed, 'document')} (--documents)`] : []),
-  ];
-  if (dropped.length > 0) lines.push(`  dropped: ${dropped.join(', ')}`);
-  if (manifest.dropped.unknownIds > 0) lines.push(`  ${plural(manifest.dropped.unknownIds, 'id')} of --documents in no project`);
+  lines.push(...droppedLines(manifest.dropped));
   const left = LEFT_OUT_REASONS.filter((r) => manifest.leftOut.labels[r] > 0).map((r) => `${manifest.leftOut.labels[r]} ${REASON[r]}`);
   lines.push(`  left out: ${left.length > 0 ? `labels: ${left.join(', ')}` : 'nothing'}`);
   return lines;

@@ -1,27 +1,22 @@
-import { readFile } from 'node:fs/promises';
 import { createLabelingClient } from 'labelkit';
-import { applyDelta, ExportError, parseDocumentIds, parseLabelNames, parseSplits, parseStatuses, readManifest, releaseOutputProblem, today, writeRelease } from '../../../export/index.js';
-import type { DocumentStatus, ReleaseManifest, SplitShare } from '../../../export/index.js';
-import { errorCode } from '../../../shared/classify.js';
+import { applyDelta, ExportError, parseSplits, readManifest, releaseOutputProblem, today, writeRelease } from '../../../export/index.js';
+import type { ReleaseManifest, SplitShare } from '../../../export/index.js';
 import { clientAuth, requireConnection } from '../../connection.js';
 import type { ActionContext } from '../../runAction.js';
 import { CliUsageError } from '../../usageError.js';
 import type { UsageProblem } from '../../usageError.js';
-import { checkCopyFlags, exportProblem, serviceIdentity } from './runner.js';
+import { checkCopyFlags, checkFilterFlags, exportProblem, serviceIdentity } from './runner.js';
 import type { ExportFlags } from './runner.js';
 
-/** The flags that make `labelkit export` write a release (a folder) instead of one file. */
+/** The flags that make `labelkit export` write a release (a folder) instead of one file (the filters are the export's: {@link ExportFlags}). */
 export interface ReleaseFlags {
   split?: string;
   seed?: string;
   stratify?: boolean;
-  status?: string;
-  documents?: string;
-  labels?: string;
   since?: string;
 }
 
-const RELEASE_FLAGS = ['split', 'seed', 'stratify', 'status', 'documents', 'labels', 'since'] as const;
+const RELEASE_FLAGS = ['split', 'seed', 'stratify', 'since'] as const;
 
 /** What a release run wrote: its manifest, and where it went on from when an interrupted run had begun it. */
 export interface ReleaseRun {
@@ -34,7 +29,8 @@ export interface ReleaseRun {
  * Whether the flags ask for a release.
  *
  * @param flags - the flags of `labelkit export`
- * @returns true when any of `--split`, `--seed`, `--stratify`, `--status`, `--documents`, `--labels`, `--since` is given
+ * @returns true when any of `--split`, `--seed`, `--stratify`, `--since` is given (the filters
+ * `--status`, `--documents`, `--labels` filter a single export as well)
  */
 export function wantsRelease(flags: ReleaseFlags): boolean {
   return RELEASE_FLAGS.some((f) => flags[f] !== undefined);
@@ -73,30 +69,7 @@ export async function runRelease(flags: ExportFlags & ReleaseFlags, context: Act
     problems.push(...parsed.problems.map((p) => ({ field: p.path, message: p.message })));
   }
   if (flags.seed === undefined || flags.seed.trim() === '') problems.push({ field: '--seed', message: 'required for a release: any text; the same seed gives the same splits' });
-  let status: DocumentStatus[] | undefined;
-  if (flags.status !== undefined) {
-    const parsed = parseStatuses(flags.status);
-    status = parsed.statuses;
-    problems.push(...parsed.problems.map((p) => ({ field: p.path, message: p.message })));
-  }
-  let labels: string[] | undefined;
-  if (flags.labels !== undefined) {
-    const parsed = parseLabelNames(flags.labels);
-    labels = parsed.labels;
-    problems.push(...parsed.problems.map((p) => ({ field: p.path, message: p.message })));
-  }
-  let documents: string[] | undefined;
-  if (flags.documents !== undefined) {
-    const text = await readFile(flags.documents, 'utf8').catch((error: unknown) => {
-      problems.push({ field: '--documents', message: `cannot read ${flags.documents} (${errorCode(error) ?? 'unreadable'})` });
-      return undefined;
-    });
-    if (text !== undefined) {
-      const parsed = parseDocumentIds(text);
-      documents = parsed.ids;
-      problems.push(...parsed.problems.map((p) => ({ field: p.path, message: p.message })));
-    }
-  }
+  const { status, labels, documents } = await checkFilterFlags(flags, problems);
   if (flags.since !== undefined) await readManifest(flags.since, '--since').catch((error: unknown) => problems.push({ field: '--since', message: (error as Error).message }));
   if (flags.out === undefined || flags.out.trim() === '') problems.push({ field: '--out', message: flags.out === undefined ? 'required: the release folder to write' : 'must not be empty' });
   else {

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { createLabelingClient } from 'labelkit';
-import { EXPORT_FORMATS, ExportError, ExportInterrupted, outputProblem, StrictExportError, writeExport } from '../../../export/index.js';
-import type { ExportFormat, ExportSummary } from '../../../export/index.js';
+import { EXPORT_FORMATS, ExportError, ExportInterrupted, outputProblem, parseDocumentIds, parseLabelNames, parseStatuses, StrictExportError, writeExport } from '../../../export/index.js';
+import type { DocumentFilters, ExportFormat, ExportSummary } from '../../../export/index.js';
+import { errorCode } from '../../../shared/classify.js';
 import { clientAuth, requireConnection } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
 import { Interrupted } from '../../interrupted.js';
@@ -19,6 +21,9 @@ export interface ExportFlags extends ConnectionFlags {
   out?: string;
   layer?: string;
   strict?: boolean;
+  status?: string;
+  documents?: string;
+  labels?: string;
 }
 
 /**
@@ -65,10 +70,45 @@ export async function checkCopyFlags(flags: ExportFlags, problems: UsageProblem[
 }
 
 /**
+ * Checks the filters that `labelkit export` and a release share: `--status`, `--documents FILE`
+ * (read here) and `--labels`.
+ *
+ * @param flags - the command's flags
+ * @param problems - where each problem goes (every one, nothing sent)
+ * @returns the filters given (each unset when its flag is not)
+ */
+export async function checkFilterFlags(flags: ExportFlags, problems: UsageProblem[]): Promise<DocumentFilters> {
+  const filters: DocumentFilters = {};
+  const add = (found: { path: string; message: string }[]) => problems.push(...found.map((p) => ({ field: p.path, message: p.message })));
+  if (flags.status !== undefined) {
+    const parsed = parseStatuses(flags.status);
+    filters.status = parsed.statuses;
+    add(parsed.problems);
+  }
+  if (flags.labels !== undefined) {
+    const parsed = parseLabelNames(flags.labels);
+    filters.labels = parsed.labels;
+    add(parsed.problems);
+  }
+  if (flags.documents !== undefined) {
+    const text = await readFile(flags.documents, 'utf8').catch((error: unknown) => {
+      problems.push({ field: '--documents', message: `cannot read ${flags.documents} (${errorCode(error) ?? 'unreadable'})` });
+      return undefined;
+    });
+    if (text !== undefined) {
+      const parsed = parseDocumentIds(text);
+      filters.documents = parsed.ids;
+      add(parsed.problems);
+    }
+  }
+  return filters;
+}
+
+/**
  * Checks the flags of `labelkit export`, then writes the export (or goes on from an interrupted one).
  *
  * @param flags - `--project` (repeatable) or `--projects FILE`, `--labeler`, `--format`, `--out`,
- * `--layer`, `--strict`, connection flags
+ * `--layer`, `--strict`, the filters `--status`, `--documents`, `--labels`, connection flags
  * @param context - the run's io, printer and Ctrl-C signal
  * @param onProgress - called after each document
  * @returns the summary
@@ -82,6 +122,7 @@ export async function checkCopyFlags(flags: ExportFlags, problems: UsageProblem[
 export async function runExport(flags: ExportFlags, context: ActionContext, onProgress?: (done: number, total: number) => void): Promise<ExportSummary> {
   const problems: UsageProblem[] = [];
   const { projects, format, layer } = await checkCopyFlags(flags, problems);
+  const filters = await checkFilterFlags(flags, problems);
   if (flags.out === undefined || flags.out.trim() === '') problems.push({ field: '--out', message: flags.out === undefined ? 'required: the file to write' : 'must not be empty' });
   else {
     const problem = await outputProblem(flags.out);
@@ -98,6 +139,7 @@ export async function runExport(flags: ExportFlags, context: ActionContext, onPr
       signal: context.signal,
       // Another service, another export: compared on resume.
       identity: serviceIdentity(connection.url),
+      ...filters,
       ...(flags.labeler !== undefined && { labelerEmail: flags.labeler.trim() }),
       ...(onProgress && { onProgress }),
     });
