@@ -1,6 +1,6 @@
 import type { AnyVariables } from '@urql/core';
-import { clientSettings } from './clientSettings.js';
-import type { HelperOptions } from './clientSettings.js';
+import { clientSettings } from './perClient.js';
+import type { HelperOptions } from './perClient.js';
 import { operationOf } from './answerShape.js';
 import { createCallRunner } from './callRunner.js';
 import type { ExecutorOptions, RequestOptions } from './options.js';
@@ -107,7 +107,7 @@ export function createLabelingClient(options: LabelingClientOptions): LabelingCl
     },
     close,
   };
-  // What the helpers read of this client lives beside it (see clientSettings.ts), not in it.
+  // What the helpers read of this client lives beside it (see perClient.ts), not in it.
   clientSettings.set(client, { poll: options.poll, schemaGeneration: options.schemaGeneration, onSchemaChange: options.onSchemaChange, closed });
   return client;
 }

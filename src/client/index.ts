@@ -16,7 +16,7 @@
 export { createLabelingClient } from './client.js';
 export type { LabelingClient, LabelingClientOptions, RequestArguments } from './client.js';
 export type { AuthContext, AuthSource, CallOptions, ExecutorOptions, RequestOptions, RetryOptions } from './options.js';
-export type { HelperOptions } from './clientSettings.js';
+export type { HelperOptions } from './perClient.js';
 export { clientCredentials, refreshingToken } from './auth.js';
 export type { ClientCredentials, TokenTimeoutOptions } from './auth.js';
 export { appendLabelItems, createLabelSet, deleteLabelSet, getCabinet, getLabelSets, getProjectLabelSets, updateLabelSet } from './labelSets.js';

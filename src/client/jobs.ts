@@ -2,7 +2,7 @@ import { AutoLabelTokenBasedProjectMutationDocument, GetJobDocument, GetJobsDocu
 import { DEFAULT_JOB_TIMEOUT_MS } from '../shared/constants.js';
 import { checkId } from '../shared/problem.js';
 import type { Requester } from './client.js';
-import { perClient } from './clientSettings.js';
+import { perClient } from './perClient.js';
 import { JobFailedError, JobNotFoundError, JobTimeoutError } from './errors.js';
 import type { CallOptions } from './options.js';
 import { createJobPoller } from './jobPoller.js';

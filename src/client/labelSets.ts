@@ -2,7 +2,7 @@ import { AppendLabelSetLabelItemsDocument as TagsAppend, CreateLabelSetDocument 
 import { AppendLabelSetLabelItemsDocument as LabelsAppend, CreateLabelSetDocument as LabelsCreate, GetCabinetLabelSetsByIdDocument as LabelsLabelSets, UpdateProjectLabelSetDocument as LabelsUpdate } from '../../generated/labels/graphql.js';
 import { checkId } from '../shared/problem.js';
 import type { Requester } from './client.js';
-import { perClient } from './clientSettings.js';
+import { perClient } from './perClient.js';
 import type { CallOptions, RequestOptions } from './options.js';
 import { generationSwitch, labelItemInTags, newLabelItemInTags } from './labelSetDocuments.js';
 import type { Cabinet, LabelItem, LabelItemsAppendInput, LabelSet, LabelSetCreateInput, LabelSetUpdateInput, Role } from './types.js';
