@@ -3,7 +3,7 @@ import type { AutoLabelInput, ErrorCode, Job, JobOutcome, JobSnapshot, LabelingC
 import { STOP_GRACE_MS } from '../shared/constants.js';
 import { redact } from '../shared/redact.js';
 import { createMemoryJournal, replayJournal } from './journal.js';
-import type { Journal, JournalContents, OtherRun } from './journal.js';
+import type { Journal, JournalContents, JournalProjectState, OtherRun } from './journal.js';
 import { buildWorklist, configMismatches, projectConfig, validateManyInputs } from './worklist.js';
 import type { RerunRules, WorklistEntry } from './worklist.js';
 import type { Outbox } from './outbox.js';
@@ -44,6 +44,11 @@ export interface ProjectOutcome {
   fromJournal: boolean;
   /** The outbox file that holds this project's start, which the journal could not take (see {@link AutoLabelManyOptions.outbox}). */
   outbox?: string;
+  /**
+   * A shared journal: the worker that started this project's job and stopped; this run only
+   * waited for the job (its outcome is that worker's job's, counted once in the run's totals).
+   */
+  takenOverFrom?: string;
 }
 
 /** Events of a many-project run, in order of occurrence. */
@@ -103,6 +108,20 @@ export interface AutoLabelManyResult {
    * holds one run (memory, file).
    */
   otherRuns: OtherRun[];
+  /**
+   * A shared journal: the whole run's projects by their state in the journal as this worker
+   * ended (every worker's, each project once), read once at the end. Absent for a journal one
+   * run holds alone, a dry run, a stopped run, or when the read failed.
+   */
+  runTotals?: { projects: number; states: Partial<Record<JournalProjectState['state'], number>> };
+}
+
+/** A job a run waits for: its project, and the other worker that started it (when taken over). */
+interface WaitEntry {
+  index: number;
+  projectId: string;
+  jobId: string;
+  from?: string;
 }
 
 /** What a run needs of the client: its `request`, through `startAutoLabel` and `waitForJob`. */
@@ -269,14 +288,19 @@ async function runJournaledJobs(
     // Waits begin together once every start is done: the shared poller then asks about all the
     // jobs in one getJobs per interval (a wait added alone is asked about at once, which during
     // a long start phase would mean one extra request per start).
-    const toWait: { index: number; projectId: string; jobId: string }[] = [];
+    const toWait: WaitEntry[] = [];
     const waited = new Set<string>();
     /** The jobs this run started, by project (what a journal failure's summary can still tell). */
     const startedJobs = new Map<string, string>();
-    const wait = (index: number, projectId: string, jobId: string, earlier: boolean) => {
+    const wait = (index: number, projectId: string, jobId: string, earlier: boolean, from?: string) => {
       waited.add(projectId);
-      if (options.wait === false) settle(index, { projectId, outcome: 'started', jobId, fromJournal: earlier });
-      else toWait.push({ index, projectId, jobId });
+      if (options.wait === false) settle(index, { projectId, outcome: 'started', jobId, fromJournal: earlier, ...(from !== undefined && { takenOverFrom: from }) });
+      else toWait.push({ index, projectId, jobId, ...(from !== undefined && { from }) });
+    };
+    /** The other worker of a shared journal whose job a project's wait is (this run only waits for it). */
+    const startedBy = (projectId: string): string | undefined => {
+      const worker = contents.shared ? replay.projects.get(projectId)?.worker : undefined;
+      return worker !== undefined && worker !== me ? worker : undefined;
     };
     // One listener on the caller's signal, one controller per wait: a thousand waits do not
     // pile a thousand listeners onto one signal.
@@ -311,12 +335,27 @@ async function runJournaledJobs(
       }
       throw journalError.error;
     }
-    return { worklist, outcomes: outcomes as ProjectOutcome[], warnings: contents.warnings, otherRuns };
+    const runTotals = await totals();
+    return { worklist, outcomes: outcomes as ProjectOutcome[], warnings: contents.warnings, otherRuns, ...(runTotals && { runTotals }) };
+
+    /** The whole run's totals from a shared journal, read once at the end (see {@link AutoLabelManyResult.runTotals}). */
+    async function totals(): Promise<AutoLabelManyResult['runTotals']> {
+      if (!contents.shared || !journal.refresh || options.signal?.aborted) return undefined;
+      const fresh = await untilAborted(journal.refresh()).catch(() => undefined);
+      if (!fresh) return undefined;
+      const states: Partial<Record<JournalProjectState['state'], number>> = {};
+      let projects = 0;
+      for (const s of replayJournal(fresh.records).projects.values()) {
+        projects++;
+        states[s.state] = (states[s.state] ?? 0) + 1;
+      }
+      return { projects, states };
+    }
 
     /** The starts, then the waits. Rejects never: a journal failure is noted in journalError. */
     async function runProjects(): Promise<void> {
       for (const p of worklist) if (p.action === 'skip') settle(p.index, outcomeFromJournal(p, replay.projects.get(p.projectId)?.errors));
-      for (const p of worklist) if (p.action === 'wait') wait(p.index, p.projectId, p.jobId!, true);
+      for (const p of worklist) if (p.action === 'wait') wait(p.index, p.projectId, p.jobId!, true, startedBy(p.projectId));
       // The projects to start, taken from `next` on (no shift: at 100,000 projects each shift moves the whole rest).
       let queue = worklist.filter((p) => p.action === 'start');
       let next = 0;
@@ -426,13 +465,13 @@ async function runJournaledJobs(
      * in chunks, one round per interval), and journals each outcome as its job ends. Rejects
      * never (see startOne).
      */
-    async function waitGroup(entries: readonly { index: number; projectId: string; jobId: string }[]): Promise<void> {
+    async function waitGroup(entries: readonly WaitEntry[]): Promise<void> {
       if (journalError || entries.length === 0) return; // settled with what is known at the end
-      const byJob = new Map<string, { index: number; projectId: string; jobId: string }>();
+      const byJob = new Map<string, WaitEntry>();
       for (const e of entries) byJob.set(e.jobId, e);
       const ended = new Set<string>();
       const appends: Promise<void>[] = [];
-      const finish = (e: { index: number; projectId: string; jobId: string }, result: JobOutcome) => {
+      const finish = (e: WaitEntry, result: JobOutcome) => {
         if (ended.has(e.jobId)) return;
         ended.add(e.jobId);
         const errors = result.outcome === 'failed' ? firstLines(result.job).map((line) => redact(line, secrets)) : undefined;
@@ -440,7 +479,7 @@ async function runJournaledJobs(
           journal.append({ type: 'outcome', at: now(), projectId: e.projectId, outcome: result.outcome, jobId: e.jobId, ...(errors && { errors }) }).catch(journalFailed),
         );
         // The job's end is known either way; the journal may still say `started` (a rerun waits again).
-        settle(e.index, { projectId: e.projectId, outcome: result.outcome, jobId: e.jobId, job: result.job, ...(errors && { errors }), fromJournal: false });
+        settle(e.index, { projectId: e.projectId, outcome: result.outcome, jobId: e.jobId, job: result.job, ...(errors && { errors }), fromJournal: false, ...(e.from !== undefined && { takenOverFrom: e.from }) });
       };
       const controller = new AbortController();
       if (options.signal?.aborted) controller.abort();
@@ -495,7 +534,7 @@ async function runJournaledJobs(
         clearTimeout(timer);
         if (options.signal?.aborted || journalError) break;
         const fresh = await untilAborted(journal.refresh!()).catch(() => undefined);
-        const found: { index: number; projectId: string; jobId: string }[] = [];
+        const found: WaitEntry[] = [];
         if (fresh) {
           const live = liveWorkers(fresh);
           for (const [projectId, s] of replayJournal(fresh.records).projects) {
@@ -503,7 +542,7 @@ async function runJournaledJobs(
             if (index === undefined || waited.has(projectId) || s.state !== 'started' || !s.jobId) continue;
             if (s.worker === me || (s.worker !== undefined && live.has(s.worker))) continue;
             waited.add(projectId);
-            found.push({ index, projectId, jobId: s.jobId });
+            found.push({ index, projectId, jobId: s.jobId, ...(s.worker !== undefined && { from: s.worker }) });
           }
         }
         if (found.length > 0) adopted.push(waitGroup(found));

@@ -22,6 +22,7 @@ export const STARTS_PROCESSES = [
   'test/bulk/journalLostAnswer.test.ts', // PostgreSQL
   'test/bulk/journalOutage.test.ts', // PostgreSQL, stopped and started
   'test/bulk/manyStop.test.ts', // PostgreSQL, stopped; CLI workers, signalled
+  'test/bulk/manyTotals.test.ts', // PostgreSQL
   'test/bulk/manyWorkers.test.ts', // PostgreSQL, CLI workers
   'test/bulk/postgresJournal.test.ts', // PostgreSQL
   'test/cli/autoLabelMany.test.ts', // the built CLI
@@ -48,6 +49,7 @@ export const SHARES_POSTGRES = [
   'test/build/readmeShellBlocks.test.ts',
   'test/bulk/journalContract.test.ts',
   'test/bulk/journalLostAnswer.test.ts',
+  'test/bulk/manyTotals.test.ts',
   'test/bulk/manyWorkers.test.ts',
   'test/bulk/postgresJournal.test.ts',
 ];

@@ -149,11 +149,12 @@ function table(rows: string[][]): string[] {
  */
 export function printManySummary(printer: Printer, run: AutoLabelManyRun, json: boolean, exitCode: number): void {
   const tally = new Map<string, number>();
-  const items = run.dryRun ? run.worklist.map((p) => p.action) : run.outcomes.map((o) => o.outcome);
+  // What this worker did: a job it only waited for (another worker started it and stopped) is counted apart.
+  const items = run.dryRun ? run.worklist.map((p) => p.action) : run.outcomes.map((o) => (o.takenOverFrom !== undefined ? `${o.outcome} (taken over)` : o.outcome));
   for (const k of items) tally.set(k, (tally.get(k) ?? 0) + 1);
   const counts = Object.fromEntries(tally);
   if (json) {
-    printer.json({ event: 'summary', dryRun: run.dryRun, projects: items.length, counts, exitCode, ...(run.journal && { journal: run.journal }) });
+    printer.json({ event: 'summary', dryRun: run.dryRun, projects: items.length, counts, exitCode, ...(run.journal && { journal: run.journal }), ...(run.runTotals && { run: run.runTotals }) });
     return;
   }
   if (run.dryRun) {
@@ -161,12 +162,17 @@ export function printManySummary(printer: Printer, run: AutoLabelManyRun, json: 
     const rows = [['PROJECT', 'ACTION', 'JOB', 'WHY']].concat(run.worklist.map((p) => [p.projectId, p.action, p.jobId ?? '-', inFlagTerms(p.reason, AUTO_LABEL_OPTIONS)]));
     for (const line of table(rows)) printer.out(line);
   } else {
-    const rows = run.outcomes.map((o) => [o.projectId, o.jobId ?? '-', o.outcome + (o.fromJournal ? ' (journal)' : ''), detail(o)]);
+    const rows = run.outcomes.map((o) => [o.projectId, o.jobId ?? '-', o.outcome + (o.takenOverFrom !== undefined ? ' (taken over)' : o.fromJournal ? ' (journal)' : ''), detail(o)]);
     for (const line of table([['PROJECT', 'JOB', 'OUTCOME', 'LABELS/ERRORS']].concat(rows))) printer.out(line);
   }
   const summary = [...tally].map(([k, n]) => `${n} ${k}`).join(', ');
   printer.err(`labelkit: ${items.length} project${items.length === 1 ? '' : 's'}: ${summary}`);
   if (run.dryRun) return;
+  if (run.runTotals) {
+    // Once, from the journal: every worker's projects, each counted once.
+    const { projects, states } = run.runTotals;
+    printer.err(`labelkit: the whole run in the journal: ${projects} project${projects === 1 ? '' : 's'}: ${Object.entries(states).map(([k, n]) => `${n} ${k}`).join(', ')}`);
+  }
   const stopped = run.outcomes.filter((o) => o.outcome === 'interrupted' && o.error?.code !== 'AUTH');
   if (stopped.length > 0) {
     const waiting = stopped.filter((o) => o.jobId).length;
