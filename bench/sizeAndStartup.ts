@@ -39,7 +39,7 @@ export async function sizeAndStartup(): Promise<Figure[]> {
   const oneRequest = await bundle({ entryPoints: [join(root, 'bench', 'apps', 'oneRequestApp.ts')] });
   const urqlOneRequest = await bundle({ entryPoints: [join(root, 'bench', 'apps', 'urqlOneRequestApp.ts')] });
   // What a static-token app must not ship: the token refresh (urql's authExchange, our factories) and the rename switch.
-  const unused = oneRequest.shipped.filter((p) => /@urql\/exchange-auth|src\/client\/(auth|labelSetDocuments)\.ts|generated\/labels\//.test(p));
+  const unused = oneRequest.shipped.filter((p) => /@urql\/exchange-auth|src\/client\/(auth|renameSwitch)\.ts|generated\/labels\//.test(p));
   // Each helper's own cost: an app of the client, one request and that helper, less the one-request app.
   const clientEntry = join(root, 'src', 'client', 'index.ts').replaceAll('\\', '/');
   // The label reads are labelkit/labels' (src/labels, which reaches the client by tsconfig's paths).

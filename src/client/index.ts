@@ -28,6 +28,6 @@ export type { AnyLabelkitError, ErrorCode, ErrorDetails, GraphQLErrorEntry } fro
 export { validateAutoLabelInput } from './validation.js';
 export type { AutoLabelValidationOptions, ValidationProblem } from './validation.js';
 export type { Problem } from '../shared/problem.js';
-export type { SchemaChangeEvent, SchemaGeneration } from './labelSetDocuments.js';
+export type { SchemaChangeEvent, SchemaGeneration } from './renameSwitch.js';
 export type { AutoLabelInput, Cabinet, Job, JobErrorEntry, JobOutcome, JobSnapshot, JobStatus, LabelItem, LabelItemInput, LabelItemsAppendInput, LabelSet, LabelSetCreateInput, LabelSetUpdateInput, NewLabelItemInput, Role } from './types.js';
 export { VERSION } from './version.js';

@@ -4,7 +4,7 @@ import { checkId } from '../shared/problem.js';
 import type { Requester } from './client.js';
 import { perClient } from './perClient.js';
 import type { CallOptions, RequestOptions } from './options.js';
-import { generationSwitch, labelItemInTags, newLabelItemInTags } from './labelSetDocuments.js';
+import { generationSwitch, labelItemInTags, newLabelItemInTags } from './renameSwitch.js';
 import type { Cabinet, LabelItem, LabelItemsAppendInput, LabelSet, LabelSetCreateInput, LabelSetUpdateInput, Role } from './types.js';
 import { assertValid, checkAppendLabelItems, checkCreateLabelSet, checkUpdateLabelSet, listProblem } from './validation.js';
 // For TSDoc links only.

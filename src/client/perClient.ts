@@ -1,5 +1,5 @@
 import type { PollOptions } from './jobPoller.js';
-import type { SchemaChangeEvent, SchemaGeneration } from './labelSetDocuments.js';
+import type { SchemaChangeEvent, SchemaGeneration } from './renameSwitch.js';
 
 /** The options of `createLabelingClient` that only the helpers read (the job poll, the label-set documents). */
 export interface HelperOptions {

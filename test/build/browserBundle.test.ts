@@ -78,7 +78,7 @@ describe('the browser build of the client', () => {
       const output = Object.values(result.metafile.outputs)[0]!;
       return Object.entries(output.inputs).filter(([, input]) => input.bytesInOutput > 0).map(([path]) => path);
     };
-    const refreshOrSwitch = (paths: string[]) => paths.filter((p) => /@urql\/exchange-auth|src\/client\/(auth|labelSetDocuments)\.ts|generated\/labels\//.test(p));
+    const refreshOrSwitch = (paths: string[]) => paths.filter((p) => /@urql\/exchange-auth|src\/client\/(auth|renameSwitch)\.ts|generated\/labels\//.test(p));
     const oneRequest = await shipped(
       "import { createLabelingClient } from 'labelkit';\nimport { GetCabinetDocument } from 'labelkit/documents';\nexport const run = (url, token) => createLabelingClient({ url, token }).request(GetCabinetDocument, { projectId: 'p', role: 'LABELER' });",
     );
@@ -88,7 +88,7 @@ describe('the browser build of the client', () => {
     expect(refreshOrSwitch(refreshing).some((p) => p.includes('@urql/exchange-auth'))).toBe(true);
     expect(refreshOrSwitch(refreshing)).toContain('src/client/auth.ts');
     const labelSets = await shipped("import { createLabelingClient, getProjectLabelSets } from 'labelkit';\nexport const run = (url, token) => getProjectLabelSets(createLabelingClient({ url, token }), 'p', 'LABELER');");
-    expect(refreshOrSwitch(labelSets)).toEqual(expect.arrayContaining(['src/client/labelSetDocuments.ts', 'generated/labels/graphql.ts']));
+    expect(refreshOrSwitch(labelSets)).toEqual(expect.arrayContaining(['src/client/renameSwitch.ts', 'generated/labels/graphql.ts']));
     expect(labelSets.filter((p) => p.includes('@urql/exchange-auth'))).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appendLabelItems, createLabelingClient, createLabelSet, deleteLabelSet, getProjectLabelSets, startAutoLabel, updateLabelSet, ValidationError, waitForJobOrThrow } from '../../src/client/index.js';
 import { GraphQLRequestError } from '../../src/client/errors.js';
-import { renamedFieldMessage as renamedWriteMessage } from '../../src/client/labelSetDocuments.js';
+import { renamedFieldMessage as renamedWriteMessage } from '../../src/client/renameSwitch.js';
 import type { LabelingClient, LabelItemInput, LabelSet, SchemaChangeEvent } from '../../src/client/index.js';
 import { DEMO_PROJECT_ID, startEmulator } from '../../src/emulator/index.js';
 import { countAppliedLabels } from '../../src/labelSets/index.js';

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLabelingClient, getLabelSets } from '../../src/client/index.js';
 import { GraphQLRequestError, ValidationError } from '../../src/client/errors.js';
 import type { LabelingClient, LabelingClientOptions, SchemaChangeEvent } from '../../src/client/index.js';
-import { renamedFieldMessage } from '../../src/client/labelSetDocuments.js';
+import { renamedFieldMessage } from '../../src/client/renameSwitch.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 
