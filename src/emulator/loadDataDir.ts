@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { EmulatorDataError } from './dataError.js';
 import type { DataErrorProblem } from './dataError.js';
+import { decodeUtf8 } from '../shared/decodeUtf8.js';
 import { isRecord } from '../shared/isRecord.js';
 import { parseJsonWithLines } from '../shared/jsonLocations.js';
 import type { DuplicateKey } from '../shared/jsonLocations.js';
@@ -15,17 +16,15 @@ import type { DocumentInput, LabelSetInput, ProjectInput } from './types.js';
 const visible = (dir: string) => readdirSync(dir).filter((name) => !name.startsWith('.')).sort();
 const isDir = (path: string) => statSync(path).isDirectory();
 
-/** Decodes UTF-8 strictly; on a bad byte, names the line it is on. */
+/**
+ * Reads a data file as UTF-8 text through the one decoder of data files (`decodeUtf8`, a UTF-8
+ * byte-order mark dropped); on bytes that are not UTF-8, names the first line that holds some.
+ */
 function readText(file: string, problems: DataErrorProblem[]): string | undefined {
-  const bytes = readFileSync(file);
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
-  } catch {
-    const bad = bytes.toString('utf8').indexOf('\uFFFD');
-    const line = bytes.toString('utf8').slice(0, Math.max(bad, 0)).split('\n').length;
-    problems.push({ file, line, message: 'is not valid UTF-8 text' });
-    return undefined;
-  }
+  const { text, problems: unreadable } = decodeUtf8(readFileSync(file));
+  if (unreadable.length === 0) return text;
+  problems.push({ file, line: unreadable[0]!.line, message: 'is not valid UTF-8 text' });
+  return undefined;
 }
 
 function readProjectJson(file: string, problems: DataErrorProblem[]): string | undefined {

@@ -148,6 +148,13 @@ describe('loadDataDir', () => {
     ]);
   });
 
+  it('names the line of the bytes that are not UTF-8, after a line that holds a U+FFFD written as text', () => {
+    goodProject();
+    // Line 1 holds U+FFFD as its own three UTF-8 bytes (text like any other); line 3 holds a Latin-1 é.
+    write('news/documents/mixed.txt', Buffer.concat([Buffer.from('a replacement \uFFFD sign\nfine\n', 'utf8'), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a])]));
+    expect(problemsOf()).toEqual(['news/documents/mixed.txt:3: is not valid UTF-8 text']);
+  });
+
   it('says so when the folder does not exist or holds no project', () => {
     expect(problemsOf()).toEqual([': holds no project folder (DIR/<projectId>/documents/*.txt and DIR/<projectId>/label-sets/*.json|*.csv)']);
     expect(() => loadDataDir(join(dir, 'missing'))).toThrow(/data folder .*missing has 1 problem:\n {2}.*missing: is not a readable folder/);
