@@ -3,10 +3,12 @@
 // checkout's `typescript`, which node_modules/.bin/tsc runs), the same steps and the same output
 // as the command, without a process and without parsing the same files again. A program is made
 // for each call, so each call type-checks everything it would as a command; only the parsed
-// source files are kept, by name, text and compiler options (a file whose text changed is parsed
-// again), so a second compile of a project, or of another one with the same options, reuses the
-// parsed lib, @types/node and package declarations of the first. The cache lives as long as the
-// worker process; each entry is a file's syntax tree.
+// source files are kept ({@link cachedHost}: by name, text and the options that change a parse; a
+// file whose text changed is parsed again), so a second compile of a project, or of another one
+// with such options alike, reuses the parsed lib, @types/node and package declarations of the
+// first. The cache lives as long as the worker process; each entry is a file's syntax tree. The
+// in-memory compiles of the type tests (readmeTsBlocks, withoutGraphql) take their host here too.
+import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import ts from 'typescript';
 
@@ -17,8 +19,36 @@ export interface TscRun {
   output: string;
 }
 
-/** Parsed source files: key → the file (its text is compared before one is reused). */
-const parsed = new Map<string, ts.SourceFile>();
+/**
+ * The parsed source files of every program made here: TypeScript's document registry (as its
+ * language service shares files between projects), which keys a file by name, the compiler
+ * options that change how it parses or binds, and its version (a digest of its text, so an edited
+ * file is parsed again).
+ */
+const registry = ts.createDocumentRegistry();
+
+/**
+ * A compiler host for `options` whose source files come from the one cache of this process: the
+ * lib, Node's types and the sources parse once however many programs read them. A caller may
+ * replace other members (module resolution) on the host it gets.
+ *
+ * @param options - the program's compiler options
+ * @returns a new host
+ */
+export function cachedHost(options: ts.CompilerOptions): ts.CompilerHost {
+  const host = ts.createCompilerHost(options);
+  host.getSourceFile = (fileName, languageVersionOrOptions, onError) => {
+    const text = host.readFile(fileName);
+    if (text === undefined) {
+      onError?.(`Cannot read file '${fileName}'.`);
+      return undefined;
+    }
+    const fileOptions = typeof languageVersionOrOptions === 'object' ? languageVersionOrOptions : { languageVersion: languageVersionOrOptions };
+    const version = createHash('sha1').update(text).digest('hex');
+    return registry.acquireDocument(fileName, options, ts.ScriptSnapshot.fromString(text), version, undefined, fileOptions);
+  };
+  return host;
+}
 
 /**
  * Runs what `tsc -p configFile` runs in `dir` (config errors, syntax, options, global and semantic
@@ -40,24 +70,8 @@ export function tsc(dir: string, configFile = 'tsconfig.json'): TscRun {
   const format: ts.FormatDiagnosticsHost = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => dir, getNewLine: () => '\n' };
   if (!config) return { code: 1, output: ts.formatDiagnostics(diagnostics, format) };
 
-  const host = ts.createCompilerHost(config.options);
+  const host = cachedHost(config.options);
   host.getCurrentDirectory = () => dir;
-  const settings = JSON.stringify(config.options);
-  host.getSourceFile = (fileName, languageVersionOrOptions, onError) => {
-    const text = host.readFile(fileName);
-    if (text === undefined) {
-      onError?.(`Cannot read file '${fileName}'.`);
-      return undefined;
-    }
-    const options = typeof languageVersionOrOptions === 'object' ? languageVersionOrOptions : { languageVersion: languageVersionOrOptions };
-    // The binder stores its results on the file, and they depend on the options: one entry per set.
-    const key = [fileName, options.languageVersion, options.impliedNodeFormat, options.jsDocParsingMode, settings].join('\0');
-    const known = parsed.get(key);
-    if (known?.text === text) return known;
-    const file = ts.createSourceFile(fileName, text, languageVersionOrOptions);
-    parsed.set(key, file);
-    return file;
-  };
 
   const program = ts.createProgram({
     rootNames: config.fileNames,

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { docBlocks } from '../support/docs.js';
+import { cachedHost } from '../support/tsc.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 
@@ -79,15 +80,9 @@ describe("the documentation's ts blocks", () => {
   );
 
   // One host for both checks: exactOptionalPropertyTypes changes what the checker says, not how a
-  // file parses, so each file (lib, @types, the sources) is read and parsed once, not twice.
-  const host = ts.createCompilerHost(compilerOptions(false));
-  const parsed = new Map<string, ts.SourceFile | undefined>();
-  const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (fileName, version, ...rest) => {
-    const key = `${fileName}\0${typeof version === 'object' ? `${version.languageVersion}:${version.impliedNodeFormat}` : version}`;
-    if (!parsed.has(key)) parsed.set(key, getSourceFile(fileName, version, ...rest));
-    return parsed.get(key);
-  };
+  // file parses, so each file (lib, @types, the sources) is read and parsed once, not twice (and
+  // not again where another compile of this process parsed it: test/support/tsc.ts).
+  const host = cachedHost(compilerOptions(false));
 
   /** Each diagnostic of the blocks' files as `<page>:<line>: message`. */
   const check = (exact: boolean): string[] => {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { STRICT_NODENEXT } from '../support/codegenConfig.js';
+import { cachedHost } from '../support/tsc.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'labelkit-without-graphql-'));
@@ -49,7 +50,7 @@ function compile(): { errors: string[]; readGraphql: boolean } {
       'labelkit/documents/labels': [join(repo, 'generated', 'labels', 'graphql.ts')],
     },
   };
-  const host = ts.createCompilerHost(options);
+  const host = cachedHost(options);
   host.resolveModuleNameLiterals = (literals, containingFile, redirected, compilerOptions, sourceFile) =>
     literals.map((literal) =>
       literal.text === 'graphql'
