@@ -16,7 +16,7 @@ export { LabelSetWriteRefusedError } from './labelSetWrites.js';
 export type { LabelSetWriteCode, LabelSetWriteProblem, LabelWriteInput, NewLabelWriteInput, WritePath } from './labelSetWrites.js';
 export { EmulatorDataError } from './dataError.js';
 export type { DataErrorProblem } from './dataError.js';
-export type { ModelOptions } from './runner.js';
+export type { ModelOptions } from './jobRunner.js';
 export type { ReviewLabelInput } from './types.js';
 export type { LabeledBy } from './compactLines.js';
 export type { CellJson, FinalReportFigures, Page, PageInput, TextCursorJson, TextLabelJson } from './labelReads.js';

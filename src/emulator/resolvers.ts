@@ -6,7 +6,7 @@ import { checkAutoLabelInput } from './checkAutoLabelInput.js';
 import { PageInputError } from './labelReads.js';
 import { LabelSetWriteRefusedError } from './labelSetWrites.js';
 import type { LabelWriteInput, NewLabelWriteInput, WritePath } from './labelSetWrites.js';
-import type { JobRunner } from './runner.js';
+import type { JobRunner } from './jobRunner.js';
 import type { EmulatorStore } from './store.js';
 import type { StoredCabinet, StoredJob, StoredJobError, StoredLabel, StoredLabelSet } from './types.js';
 

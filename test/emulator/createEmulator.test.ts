@@ -6,7 +6,7 @@ import { DEMO_GOLD } from '../../src/emulator/demoProject.js';
 import type { Emulator, RunningEmulator } from '../../src/emulator/index.js';
 import { createResolvers } from '../../src/emulator/resolvers.js';
 import { emulatorSchemaSource } from '../../src/emulator/schemaSource.js';
-import { JobRunner } from '../../src/emulator/runner.js';
+import { JobRunner } from '../../src/emulator/jobRunner.js';
 import { EmulatorStore } from '../../src/emulator/store.js';
 
 const CABINET = 'query GetCabinet($projectId: ID!, $role: Role!) { getCabinet(projectId: $projectId, role: $role) { id } }';

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { createEmulator, DEMO_PROJECT_ID } from '../../src/emulator/index.js';
-import { OriginSlots } from '../../src/emulator/runner.js';
+import { OriginSlots } from '../../src/emulator/jobRunner.js';
 import { startModelServer } from '../../src/model/index.js';
 import { closeServer, listenOnLoopback, startJob } from '../support/emulatorJobs.js';
 
