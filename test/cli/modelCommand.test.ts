@@ -37,3 +37,16 @@ describe('labelkit model --port', () => {
     expect(both.err()).toContain('--port: 6000 is one of the ports that fetch refuses to call');
   });
 });
+
+describe('labelkit model check and doctor --model with credentials in the URL', () => {
+  it('refuses the URL before any request, and never prints its password', async () => {
+    const url = 'http://alice:url-password-SENTINEL@127.0.0.1:9/spans';
+    const check = fakeIo(env);
+    expect(await main(argv('model', 'check', url, '--sizes', '1'), check)).toBe(2);
+    expect(check.err()).toContain('<url>: must not carry credentials in the URL (user:password@); give the secret with --secret-key-env');
+    const doctor = fakeIo(env);
+    expect(await main(argv('doctor', '--model', url), doctor)).toBe(2);
+    expect(doctor.err()).toContain('<url>: must not carry credentials in the URL');
+    for (const io of [check, doctor]) expect(io.err() + io.out()).not.toContain('url-password-SENTINEL');
+  });
+});

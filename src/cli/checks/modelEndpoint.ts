@@ -88,6 +88,9 @@ function checkUrl(value: string, allowInsecure: boolean, problems: UsageProblem[
   }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     problems.push({ field: '<url>', message: 'must be an absolute http(s) URL of the model endpoint' });
+  } else if (url.username || url.password) {
+    // fetch refuses such a URL, and its error would print it whole, password and all.
+    problems.push(ownProblem('<url>', ownWords('must not carry credentials in the URL (user:password@); give the secret with --secret-key-env')));
   } else if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !allowInsecure) {
     problems.push(ownProblem('<url>', ownWords('plain http on a non-loopback host would send the secret in clear; use https or --allow-insecure-endpoint')));
   }
