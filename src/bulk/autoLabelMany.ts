@@ -1,6 +1,6 @@
 import { isLabelkitError, startAutoLabel, ValidationError, waitForJobs } from 'labelkit';
 import type { AutoLabelInput, ErrorCode, Job, JobOutcome, JobSnapshot, LabelingClient } from 'labelkit';
-import { STOP_GRACE_MS } from '../shared/constants.js';
+import { START_TIMEOUT_MS, STOP_GRACE_MS } from '../shared/constants.js';
 import { redact } from '../shared/redact.js';
 import { createMemoryJournal, replayJournal } from './journal.js';
 import type { Journal, JournalContents, JournalProjectState, OtherRun } from './journal.js';
@@ -77,6 +77,12 @@ export interface AutoLabelManyOptions extends RerunRules {
   wait?: boolean;
   /** How long to wait for each job, from its start. @defaultValue 600_000 */
   timeoutMs?: number;
+  /**
+   * How long to wait for the service's answer to each start (1,000 to 3,600,000 ms). A start
+   * given up may have started a job: its project is `outcome-unknown` and is never sent again,
+   * so the wait is long (a slow answer costs only the wait). @defaultValue 300_000 (5 minutes)
+   */
+  startTimeoutMs?: number;
   /** As for `waitForJob`. @defaultValue 10_000 */
   notFoundGraceMs?: number;
   /** Accept a journal written by another run configuration. @defaultValue false */
@@ -239,6 +245,10 @@ async function runJournaledJobs(
 ): Promise<AutoLabelManyResult> {
   const allowInsecureEndpoint = options.allowInsecureEndpoint ?? false;
   const problems = validateManyInputs(inputs, { allowInsecureEndpoint, concurrency: options.concurrency });
+  const startTimeoutMs = options.startTimeoutMs ?? START_TIMEOUT_MS.default;
+  if (!(Number.isInteger(startTimeoutMs) && startTimeoutMs >= START_TIMEOUT_MS.min && startTimeoutMs <= START_TIMEOUT_MS.max)) {
+    problems.push({ path: 'options.startTimeoutMs', message: `must be an integer from ${START_TIMEOUT_MS.min} to ${START_TIMEOUT_MS.max} (ms)` });
+  }
   if (problems.length > 0) throw new ValidationError(problems, { operationName: 'AutoLabelTokenBasedProjectMutation' });
   const journal = options.journal ?? createMemoryJournal();
   const contents = await journal.open();
@@ -427,12 +437,14 @@ async function runJournaledJobs(
       try {
         // Not given the run's signal: a mutation on its way is let finish, so that its job id is
         // journaled, for STOP_GRACE_MS after a stop.
-        job = await startAutoLabel(client, input, { allowInsecureEndpoint, signal: givenUp.signal });
+        job = await startAutoLabel(client, input, { allowInsecureEndpoint, signal: givenUp.signal, timeoutMs: startTimeoutMs });
       } catch (error) {
         const unknown = isLabelkitError(error) && 'mutationOutcomeUnknown' in error && error.mutationOutcomeUnknown;
         const e = givenUp.signal.aborted && isLabelkitError(error) && error.code === 'ABORTED'
           ? { code: 'ABORTED' as const, message: 'the run was stopped before the service answered its start: a job may have started' }
-          : errorOf(error, secrets);
+          : unknown && isLabelkitError(error) && error.code === 'TIMEOUT'
+            ? { code: 'TIMEOUT' as const, message: `no answer to its start within ${startTimeoutMs / 1000}s (startTimeoutMs): a job may have started` }
+            : errorOf(error, secrets);
         try {
           if (unknown) await journal.append({ type: 'unknown', at: now(), projectId: p.projectId, error: e.message });
           else await journal.append({ type: 'outcome', at: now(), projectId: p.projectId, outcome: 'not-started', errors: [e.message] });

@@ -30,6 +30,7 @@ export const AUTO_LABEL_OPTIONS: OptionFlags = [
   { flag: '--force', spelled: new RegExp(`${EDGE_BEFORE}force(?= to )`, 'g') },
   { flag: '--retry-failed', spelled: new RegExp(`${EDGE_BEFORE}(?:retryFailed|retry failed)${EDGE_AFTER}`, 'g') },
   { flag: '--retry-unknown', spelled: new RegExp(`${EDGE_BEFORE}(?:retryUnknown|retry unknown)${EDGE_AFTER}`, 'g') },
+  { flag: '--start-timeout', spelled: new RegExp(`${EDGE_BEFORE}startTimeoutMs${EDGE_AFTER}`, 'g') },
 ];
 
 /**

@@ -93,6 +93,21 @@ export const JOB_POLL_CHUNK = { ids: 2_000, bytes: MAX_BODY_BYTES / 4 } as const
  */
 export const HEARTBEAT_MS = { min: 50, max: 600_000 } as const;
 
+/**
+ * How long a many-project run waits for the service's answer to each start (the
+ * `autoLabelTokenBasedProject` mutation), in ms: 5 minutes unless told (1 s to 1 hour), not the
+ * client's 30 s. A start given up may still have started a job, so its project is unknown for
+ * good; a slow answer costs only the wait. On a starved machine (8 workers on 2 cores) answers
+ * passed 30 s and runs that were only slow ended with unknown projects. `autoLabelMany`'s
+ * `startTimeoutMs` and the CLI's `--start-timeout` both check against it.
+ *
+ * @example
+ * ```ts
+ * Number.isInteger(ms) && ms >= START_TIMEOUT_MS.min && ms <= START_TIMEOUT_MS.max;
+ * ```
+ */
+export const START_TIMEOUT_MS = { min: 1_000, max: 3_600_000, default: 300_000 } as const;
+
 /** The deepest selection a GraphQL operation may nest in the emulator (the service's own documents need 3). */
 export const MAX_QUERY_DEPTH = 8;
 

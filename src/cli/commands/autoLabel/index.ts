@@ -28,6 +28,7 @@ export function autoLabelCommand(io: Io, done: (code: number) => void): Command 
     .option('--journal-retry <duration>', 'with --journal postgres://…: how long to keep trying when the database cannot be reached, drops the connection or restarts (default 30s; 0 fails at once)')
     .option('--outbox <file>', 'with --journal postgres://…: where a start the database could not take is kept, for the next run to record (default labelkit-outbox-<journal-name>.ndjson)')
     .option('--concurrency <n>', `many projects: jobs being started at once (default 4)`)
+    .option('--start-timeout <duration>', 'many projects: how long to wait for the answer to each start (default 5m); a start given up may have started a job and is reported outcome-unknown')
     .option('--retry-failed', 'many projects: start again the projects the journal has as failed, not-found or not-started')
     .option('--retry-unknown', 'many projects: start again the projects of unknown outcome in the journal (MAY START A SECOND JOB)')
     .option('--force', 'many projects: use a journal written for another service URL, endpoint, files-per-request, labeler or role')

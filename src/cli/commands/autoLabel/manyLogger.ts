@@ -19,7 +19,7 @@ function detail(o: ProjectOutcome): string {
   // Interrupted (Ctrl-C, or the journal failed): said once below the table; per project only what is known.
   if (o.outcome === 'interrupted' && o.error?.code !== 'AUTH') return o.jobId ? 'started; not waited for to the end' : 'not started';
   if (o.outcome === 'failed') return `${o.errors?.length ?? 0} error(s)${o.errors?.[0] ? `: ${o.errors[0]}` : ''}`;
-  if (o.error) return o.error.message;
+  if (o.error) return inFlagTerms(o.error.message, AUTO_LABEL_OPTIONS);
   if (o.job) return `${o.job.status} ${o.job.progress}%${o.job.resultId ? ` result ${o.job.resultId}` : ''}`;
   return o.fromJournal ? 'from the journal' : '';
 }

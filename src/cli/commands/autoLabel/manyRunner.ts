@@ -15,7 +15,7 @@ import { parseWaitFlags } from '../../jobWait.js';
 import { projectIds } from '../../projectFlags.js';
 import { buildAutoLabelInput } from './runner.js';
 import type { AutoLabelFlags } from './runner.js';
-import { HEARTBEAT_MS } from '../../../shared/constants.js';
+import { HEARTBEAT_MS, START_TIMEOUT_MS } from '../../../shared/constants.js';
 
 /** Flags of `labelkit auto-label` over many projects (`--project` repeated or `--projects FILE`). */
 export interface AutoLabelManyFlags extends Omit<AutoLabelFlags, 'project'> {
@@ -27,6 +27,7 @@ export interface AutoLabelManyFlags extends Omit<AutoLabelFlags, 'project'> {
   journalRetry?: string;
   outbox?: string;
   concurrency?: string;
+  startTimeout?: string;
   /** NDJSON on stdout (the warnings of a lost database then go there as `warning` events). */
   json?: boolean;
   retryFailed?: boolean;
@@ -51,7 +52,7 @@ const DEFAULT_CONCURRENCY = 4;
  * Whether the flags ask for a many-project run rather than today's single-project one.
  *
  * @param flags - the parsed flags
- * @returns true with `--projects`, several `--project`, `--journal`, `--journal-name`, `--journal-retry`, `--concurrency` or a rerun flag
+ * @returns true with `--projects`, several `--project`, `--journal`, `--journal-name`, `--journal-retry`, `--concurrency`, `--start-timeout` or a rerun flag
  * @remarks One `--project` without these flags keeps the single-project behaviour (the job id alone on stdout).
  * @example
  * ```ts
@@ -68,6 +69,7 @@ export function isManyRun(flags: AutoLabelManyFlags): boolean {
     flags.journalRetry !== undefined ||
     flags.outbox !== undefined ||
     flags.concurrency !== undefined ||
+    flags.startTimeout !== undefined ||
     flags.retryFailed === true ||
     flags.retryUnknown === true ||
     flags.force === true
@@ -79,6 +81,16 @@ function parseConcurrency(value: string | undefined, problems: UsageProblem[]): 
   const n = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isInteger(n) || n < 1 || n > 1000) problems.push({ field: '--concurrency', message: 'must be an integer from 1 to 1000' });
   return n;
+}
+
+/** `--start-timeout`: a duration within {@link START_TIMEOUT_MS} (default 5m). */
+function parseStartTimeout(value: string | undefined, problems: UsageProblem[]): number {
+  if (value === undefined) return START_TIMEOUT_MS.default;
+  const ms = parseDuration(value);
+  if (ms === undefined || ms < START_TIMEOUT_MS.min || ms > START_TIMEOUT_MS.max) {
+    problems.push({ field: '--start-timeout', message: `must be a duration from ${START_TIMEOUT_MS.min / 1000}s to ${START_TIMEOUT_MS.max / 60_000}m, such as 5m` });
+  }
+  return ms ?? START_TIMEOUT_MS.default;
 }
 
 /**
@@ -187,6 +199,7 @@ export async function runManyFromFlags(flags: AutoLabelManyFlags, context: Actio
   const input = await buildAutoLabelInput({ ...flags, project: ids[0] ?? 'none' }, context, shared);
   problems.push(...shared.filter((p) => p.field !== '--project'));
   const concurrency = parseConcurrency(flags.concurrency, problems);
+  const startTimeoutMs = parseStartTimeout(flags.startTimeout, problems);
   const { timeoutMs, intervalMs } = parseWaitFlags(flags, problems);
   const where = journalFlags(flags, context.io.env, context.printer, problems);
   if (problems.length > 0) throw new CliUsageError(problems, 'labelkit auto-label --help');
@@ -250,6 +263,7 @@ export async function runManyFromFlags(flags: AutoLabelManyFlags, context: Actio
         onEvent: observe,
         wait: flags.wait === true,
         timeoutMs,
+        startTimeoutMs,
         retryFailed: flags.retryFailed === true,
         retryUnknown: flags.retryUnknown === true,
         force: flags.force === true,
