@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { LABEL_CSV_COLUMNS, labelPrinter } from '../../src/cli/commands/labels/logger.js';
+import { LABEL_CSV_COLUMNS, labelPrinter } from '../../src/cli/commands/labels/print.js';
 import { createPrinter } from '../../src/cli/io.js';
 import type { LabelRow } from '../../src/labels/index.js';
 import { fakeIo } from '../support/fakeIo.js';

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { useTempDirs } from '../support/tempDirs.js';
 import { runCabinet } from '../../src/cli/commands/cabinet/runner.js';
-import { printEmulatorStarted } from '../../src/cli/commands/emulator/logger.js';
+import { printEmulatorStarted } from '../../src/cli/commands/emulator/print.js';
 import { runEmulator } from '../../src/cli/commands/emulator/runner.js';
 import { checkRequest, runModelCheck } from '../../src/cli/checks/modelEndpoint.js';
 import { createPrinter } from '../../src/cli/io.js';

@@ -5,7 +5,7 @@ import { DEMO_PROJECT_ID, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { applyLabelSetPlan, countAppliedLabels, DestructiveStepsError, planLabelSets } from '../../src/labelSets/index.js';
 import type { CountProgress, LabelSetSpec } from '../../src/labelSets/index.js';
-import { createCountProgress } from '../../src/cli/commands/labelSets/planLogger.js';
+import { createCountProgress } from '../../src/cli/commands/labelSets/planPrint.js';
 import { createPrinter } from '../../src/cli/io.js';
 import { fakeIo } from '../support/fakeIo.js';
 import { storedLabelCounts } from '../support/storedLabelCounts.js';

@@ -83,7 +83,7 @@ export function autoLabelCommand(io: Io, done: (code: number) => void): Command 
         return code;
       }
       const { runAutoLabel } = await import('./runner.js');
-      const { printAutoLabel, printStarted } = await import('./logger.js');
+      const { printAutoLabel, printStarted } = await import('./print.js');
       const { createJobWatcher } = await import('../../jobLines.js');
       const { outcomesExitCode } = await import('../../jobWait.js');
       const result = await runAutoLabel({ ...flags, project: flags.project?.[0] }, context, {

@@ -24,7 +24,7 @@ export function cabinetCommand(io: Io, done: (code: number) => void): Command {
   addConnectionOptions(command).action(
     commandAction(io, done, { command: 'cabinet' }, async (flags: CabinetFlags & CommonFlags, context) => {
       const { runCabinet } = await import('./runner.js');
-      const { printCabinet } = await import('./logger.js');
+      const { printCabinet } = await import('./print.js');
       printCabinet(context.printer, await runCabinet(flags, context), flags.json === true);
       return EXIT.ok;
     }),

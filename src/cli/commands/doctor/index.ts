@@ -27,7 +27,7 @@ export function doctorCommand(io: Io, done: (code: number) => void): Command {
   addConnectionOptions(command).action(
     commandAction(io, done, { command: 'doctor' }, async (flags: DoctorFlags & CommonFlags, context) => {
       const { runDoctor } = await import('./runner.js');
-      const { printDoctor } = await import('./logger.js');
+      const { printDoctor } = await import('./print.js');
       const result = await runDoctor(flags, context);
       printDoctor(context.printer, result, { json: flags.json === true, verbose: flags.verbose === true, color: useColor(io, io.stdout) });
       return result.healthy ? EXIT.ok : EXIT.doctorFindings;

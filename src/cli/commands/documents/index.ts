@@ -31,7 +31,7 @@ export function documentsCommand(io: Io, done: (code: number) => void): Command 
   addConnectionOptions(check).action(
     commandAction(io, done, { command: 'documents check' }, async (flags: DocumentsCheckFlags & CommonFlags, context, globs: string[]) => {
       const { runDocumentsCheck } = await import('../../checks/documents.js');
-      const { printDocumentsCheck } = await import('./logger.js');
+      const { printDocumentsCheck } = await import('./print.js');
       const result = await runDocumentsCheck(globs, flags, context);
       printDocumentsCheck(context.printer, result, { json: flags.json === true, color: useColor(io, io.stdout) });
       return result.problems.some((p) => p.kind === 'breaks') ? EXIT.schemaIncompatible : EXIT.ok;
@@ -53,7 +53,7 @@ export function documentsCommand(io: Io, done: (code: number) => void): Command 
     .action(
       commandAction(io, done, { command: 'documents migrate', service: false }, async (flags: DocumentsMigrateFlags, context, globs: string[]) => {
         const { runDocumentsMigrate } = await import('./migrate.js');
-        const { printDocumentsMigrate } = await import('./logger.js');
+        const { printDocumentsMigrate } = await import('./print.js');
         const result = await runDocumentsMigrate(globs, flags);
         printDocumentsMigrate(context.printer, result, { json: flags.json === true, check: flags.check === true });
         return flags.check === true && result.changed.length > 0 ? EXIT.labelSetsDiffer : EXIT.ok;

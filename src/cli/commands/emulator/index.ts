@@ -30,7 +30,7 @@ export function emulatorCommand(io: Io, done: (code: number) => void): Command {
     .action(
       commandAction(io, done, {}, async (flags: EmulatorFlags & CommonFlags, context) => {
         const { demoProjectCount, runEmulator } = await import('./runner.js');
-        const { printEmulatorStarted } = await import('./logger.js');
+        const { printEmulatorStarted } = await import('./print.js');
         const emu = await runEmulator(flags, context);
         printEmulatorStarted(context.printer, emu, {
           json: flags.json === true,

@@ -41,7 +41,7 @@ export function evalCommand(io: Io, done: (code: number) => void): Command {
   addConnectionOptions(command).action(
     commandAction(io, done, { command: 'eval' }, async (flags: EvalFlags & CommonFlags, context) => {
       const { runEval } = await import('./runner.js');
-      const { printEvalReport } = await import('./logger.js');
+      const { printEvalReport } = await import('./print.js');
       const { createDocumentProgress } = await import('../../progress.js');
       const progress = createDocumentProgress(io);
       try {

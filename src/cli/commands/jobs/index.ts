@@ -29,7 +29,7 @@ export function jobsCommand(io: Io, done: (code: number) => void): Command {
   addConnectionOptions(command).action(
     commandAction(io, done, { command: 'jobs' }, async (flags: JobsFlags & CommonFlags, context, ids: string[]) => {
       const { runJobs, statusesExitCode } = await import('./runner.js');
-      const { printJobs } = await import('./logger.js');
+      const { printJobs } = await import('./print.js');
       const { outcomesExitCode } = await import('../../jobWait.js');
       const { createJobWatcher } = await import('../../jobLines.js');
       const result = await runJobs(ids, flags, context, () => createJobWatcher(io, context.printer, { json: flags.json === true, jobIds: ids }));

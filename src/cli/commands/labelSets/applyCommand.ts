@@ -36,7 +36,7 @@ export function labelSetsApplyCommand(io: Io, done: (code: number) => void): Com
   addConnectionOptions(command).action(
     commandAction(io, done, { command: 'label-sets apply' }, async (flags: LabelSetsApplyFlags & CommonFlags, context, file: string | undefined) => {
       const { runLabelSetsApply } = await import('./applyRunner.js');
-      const { applyQuestion, createCountProgress, printApplyOutcome, printApplyPlan, printLabelSetsError, printWrite } = await import('./planLogger.js');
+      const { applyQuestion, createCountProgress, printApplyOutcome, printApplyPlan, printLabelSetsError, printWrite } = await import('./planPrint.js');
       const progress = createCountProgress(io, context.printer);
       const { askYes } = await import('./confirm.js');
       try {

@@ -38,7 +38,7 @@ export function labelSetsCommand(io: Io, done: (code: number) => void): Command 
   addConnectionOptions(command).action(
     commandAction(io, done, { command: 'label-sets' }, async (flags: LabelSetsFlags & CommonFlags, context) => {
       const { runLabelSets } = await import('./runner.js');
-      const { printLabelSets, printSchemaChange } = await import('./logger.js');
+      const { printLabelSets, printSchemaChange } = await import('./print.js');
       const result = await runLabelSets(flags, context, {
         ...(flags.verbose && { onSchemaChange: (event: SchemaChangeEvent) => printSchemaChange(context.printer, event) }),
       });

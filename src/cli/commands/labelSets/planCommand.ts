@@ -35,7 +35,7 @@ export function labelSetsPlanCommand(io: Io, done: (code: number) => void): Comm
   addConnectionOptions(command).action(
     commandAction(io, done, { command: 'label-sets plan' }, async (flags: LabelSetsPlanFlags & CommonFlags, context, file: string) => {
       const { runLabelSetsPlan } = await import('./planRunner.js');
-      const { createCountProgress, printLabelSetsError, printPlan } = await import('./planLogger.js');
+      const { createCountProgress, printLabelSetsError, printPlan } = await import('./planPrint.js');
       const progress = createCountProgress(io, context.printer);
       try {
         const result = await runLabelSetsPlan(file, flags, context, progress.onCountProgress);

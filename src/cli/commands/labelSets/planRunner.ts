@@ -8,7 +8,7 @@ import { clientAuth, parseRole, requireConnection } from '../../connection.js';
 import type { ConnectionFlags } from '../../connection.js';
 import type { ActionContext } from '../../runAction.js';
 import type { UsageProblem } from '../../usageError.js';
-import { printSchemaChange } from './logger.js';
+import { printSchemaChange } from './print.js';
 
 /** Flags of `labelkit label-sets plan FILE`. */
 export interface LabelSetsPlanFlags extends ConnectionFlags {

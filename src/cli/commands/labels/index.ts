@@ -29,7 +29,7 @@ export function labelsCommand(io: Io, done: (code: number) => void): Command {
   addConnectionOptions(command).action(
     commandAction(io, done, { command: 'labels' }, async (flags: LabelsFlags & CommonFlags, context) => {
       const { runLabels } = await import('./runner.js');
-      const { labelPrinter, printLabelCount } = await import('./logger.js');
+      const { labelPrinter, printLabelCount } = await import('./print.js');
       const { createDocumentProgress } = await import('../../progress.js');
       const progress = createDocumentProgress(io);
       const format = flags.json === true ? 'json' : flags.csv === true ? 'csv' : 'text';

@@ -32,7 +32,7 @@ export function modelCheckCommand(io: Io, done: (code: number) => void): Command
     .action(
       commandAction(io, done, { command: 'model check', target: { what: 'the model', url: 'the <url> argument' } }, async (flags: ModelCheckFlags & CommonFlags, context, url: string) => {
         const { runModelCheck } = await import('../../checks/modelEndpoint.js');
-        const { printModelCheck } = await import('./checkLogger.js');
+        const { printModelCheck } = await import('./checkPrint.js');
         const result = await runModelCheck(url, flags, context);
         printModelCheck(context.printer, result, { json: flags.json === true, color: useColor(io, io.stdout) });
         return result.valid ? EXIT.ok : EXIT.unexpected;

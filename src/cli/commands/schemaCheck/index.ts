@@ -28,7 +28,7 @@ export function schemaCommand(io: Io, done: (code: number) => void): Command {
   addConnectionOptions(check).action(
     commandAction(io, done, { command: 'schema check' }, async (flags: SchemaCheckFlags & CommonFlags, context) => {
       const { runSchemaCheck } = await import('./runner.js');
-      const { printSchemaCheck } = await import('./logger.js');
+      const { printSchemaCheck } = await import('./print.js');
       const result = await runSchemaCheck(flags, context);
       printSchemaCheck(context.printer, result, { json: flags.json === true, color: useColor(io, io.stdout), verbose: flags.verbose === true });
       return result.compatible ? EXIT.ok : EXIT.schemaIncompatible;
