@@ -80,8 +80,8 @@ export function buildLabelTree(set: LabelSet): LabelTree {
   const problems = labelItemProblems(items, { fields: { name: 'labelName' }, colors: 'any', blanks: true, refer });
   if (problems.length > 0) throw new LabelHierarchyError(set.id, problems.map((p) => `${refer(p.index)}, ${p.field === 'name' ? 'labelName' : p.field}: ${p.message}`));
   // Ids are unique, every parent is in the set and no chain is a cycle: each label hangs below its parent.
-  const byId = new Map(items.map((item) => [item.id, new Node(item)]));
-  const roots: Node[] = [];
+  const byId = new Map(items.map((item) => [item.id, new TreeNode(item)]));
+  const roots: TreeNode[] = [];
   for (const node of byId.values()) {
     const parent = node.item.parentId == null ? undefined : byId.get(node.item.parentId);
     if (parent) parents.set(node, parent);
@@ -117,8 +117,8 @@ export function buildLabelTree(set: LabelSet): LabelTree {
 const parents = new WeakMap<LabelNode, LabelNode>();
 
 /** A {@link LabelNode}: its parent (in `parents`) makes `path` on each read. */
-class Node implements LabelNode {
-  readonly children: Node[] = [];
+class TreeNode implements LabelNode {
+  readonly children: TreeNode[] = [];
   depth = 0;
   constructor(readonly item: LabelItem) {}
   get path(): string[] {
