@@ -46,12 +46,12 @@ const phase = 'token';
 
 /**
  * Runs `work` with an abort signal that fires after `ms`; rejects then with a `TIMEOUT` error of
- * the token phase, `{late} within {ms} ms`.
+ * the token phase, `{noAnswer} within {ms} ms`.
  */
-async function withTimeout<T>(ms: number, work: (signal: AbortSignal) => Promise<T>, late: string): Promise<T> {
+async function withTimeout<T>(ms: number, work: (signal: AbortSignal) => Promise<T>, noAnswer: string): Promise<T> {
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const timedOut = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new NetworkError('TIMEOUT', `${late} within ${ms} ms`, { phase })), ms)));
+  const timedOut = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new NetworkError('TIMEOUT', `${noAnswer} within ${ms} ms`, { phase })), ms)));
   try {
     return await Promise.race([work(controller.signal), timedOut]);
   } finally {
@@ -175,8 +175,8 @@ export function clientCredentials(credentials: ClientCredentials): AuthSource {
   return sourceOf(problems, typeof given.clientSecret === 'string' ? [given.clientSecret] : [], (context) => {
     const tokenUrl = credentials.tokenUrl ?? new URL('/api/oauth/token', context.url).toString();
     const timeoutMs = tokenTimeout(credentials.tokenTimeoutMs, context);
-    const late = `the token endpoint ${tokenUrl} did not answer`;
-    const once = () => withTimeout(timeoutMs, (timeout) => requestToken(credentials, tokenUrl, context.fetch, timeout), late);
+    const noAnswer = `the token endpoint ${tokenUrl} did not answer`;
+    const once = () => withTimeout(timeoutMs, (timeout) => requestToken(credentials, tokenUrl, context.fetch, timeout), noAnswer);
     const { signal } = context;
     return async () => {
       for (const delays = backoffDelays(context.backoff); ; ) {

@@ -80,8 +80,8 @@ export function toLabelkitError(error: CombinedError, call: FailedCall): Labelki
       // A cut answer is no answer: its 200 status is not kept, so that it classifies as transient.
       const own = { ...details, ...(ok && { status: undefined }), mutationOutcomeUnknown: unknownOutcome, cause };
       const err = new NetworkError('NETWORK', `${reason}${unknownOutcome ? call.hint : ''} ${where}`, own);
-      const wish = retryAfterMs(response);
-      if (wish !== undefined) err.retryAfterMs = wish;
+      const retryAfter = retryAfterMs(response);
+      if (retryAfter !== undefined) err.retryAfterMs = retryAfter;
       return err;
     }
   }
