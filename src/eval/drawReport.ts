@@ -24,12 +24,12 @@ export interface MarkdownInput {
 }
 
 /** A value's text in the markdown: no line break, markup, HTML or autolink of its own (`shared/escape`). */
-const cell = markdownText;
+const markdownCell = markdownText;
 /** A label as the tables name it: its name, or its id in brackets when no label set has it. */
 const labelName = (l: EvalLabel | null) => (l === null ? '(none)' : (l.name ?? `[${l.id}]`));
-const f3 = (n: number) => n.toFixed(3);
-const range = (i: Interval | null | undefined) => (i ? `${f3(i[0])}–${f3(i[1])}` : '');
-const signed = (n: number) => `${n > 0 ? '+' : n < 0 ? '−' : '±'}${f3(Math.abs(n))}`;
+const threePlaces = (n: number) => n.toFixed(3);
+const range = (i: Interval | null | undefined) => (i ? `${threePlaces(i[0])}–${threePlaces(i[1])}` : '');
+const signed = (n: number) => `${n > 0 ? '+' : n < 0 ? '−' : '±'}${threePlaces(Math.abs(n))}`;
 
 /** What a change means, in a word or three (the last column of a comparison row). */
 function verdict(c: F1Change, maxDrop: number | null): string {
@@ -58,28 +58,28 @@ const markdownVerdict = (c: F1Change, maxDrop: number | null) => (c.regression ?
  * ```
  */
 export function markdownReport(report: MarkdownInput): string[] {
-  const lines = [`#### labelkit eval · ${cell(report.projectId)} · ${cell(report.labelerEmail ?? '(unnamed)')} · match ${cell(report.match)} · ${report.documents} document${report.documents === 1 ? '' : 's'}`, ''];
+  const lines = [`#### labelkit eval · ${markdownCell(report.projectId)} · ${markdownCell(report.labelerEmail ?? '(unnamed)')} · match ${markdownCell(report.match)} · ${report.documents} document${report.documents === 1 ? '' : 's'}`, ''];
   const ci = report.intervals;
   const cmp = report.comparison;
   if (cmp) {
     lines.push(`| label | F1 | ${ci ? `${Math.round(ci.level * 100)} % interval` : 'interval'} | baseline | change | |`, '|:--|--:|:-:|--:|--:|:--|');
     const row = (name: string, c: F1Change) =>
-      `| ${name} | ${c.current === null ? '' : f3(c.current)} | ${range(c.interval)} | ${c.baseline === null ? '' : f3(c.baseline)} | ${c.change === null ? '' : signed(c.change)} | ${markdownVerdict(c, cmp.maxDrop)} |`;
+      `| ${name} | ${c.current === null ? '' : threePlaces(c.current)} | ${range(c.interval)} | ${c.baseline === null ? '' : threePlaces(c.baseline)} | ${c.change === null ? '' : signed(c.change)} | ${markdownVerdict(c, cmp.maxDrop)} |`;
     lines.push(row('**micro**', cmp.micro));
-    for (const l of cmp.labels) lines.push(row(cell(labelName(l)), l));
+    for (const l of cmp.labels) lines.push(row(markdownCell(labelName(l)), l));
     lines.push('');
     const failed = cmp.regressions > 0 ? `**${cmp.regressions} F1${cmp.regressions === 1 ? '' : 's'} dropped more than ${cmp.maxDrop} beyond noise.**` : cmp.maxDrop !== null ? `No F1 dropped more than ${cmp.maxDrop} beyond noise.` : '';
     // The file's name only: a comment on a pull request has no use for the runner's folders.
     const file = cmp.baseline.path === null ? 'a saved report' : (cmp.baseline.path.split(/[\\/]/).pop() ?? cmp.baseline.path);
-    lines.push(`Baseline: ${cell(file)} (${cmp.baseline.documents} documents, match ${cell(cmp.baseline.match)}).${failed ? ` ${failed}` : ''}`);
-    for (const note of cmp.notes) lines.push('', `> Note: ${cell(note)}.`);
+    lines.push(`Baseline: ${markdownCell(file)} (${cmp.baseline.documents} documents, match ${markdownCell(cmp.baseline.match)}).${failed ? ` ${failed}` : ''}`);
+    for (const note of cmp.notes) lines.push('', `> Note: ${markdownCell(note)}.`);
   } else {
     const head = ci ? ` ${Math.round(ci.level * 100)} % interval |` : '';
     lines.push(`| label | gold | predicted | precision | recall | F1 |${head}`, `|:--|--:|--:|--:|--:|--:|${ci ? ':-:|' : ''}`);
     const intervalOf = new Map((ci?.labels ?? []).map((l) => [`${l.layer}\u0000${l.id}`, l.f1]));
     const row = (name: string, f: Figures & { gold: number; predicted: number }, i: Interval | undefined) =>
-      `| ${name} | ${f.gold} | ${f.predicted} | ${f3(f.precision)} | ${f3(f.recall)} | ${f3(f.f1)} |${ci ? ` ${range(i)} |` : ''}`;
-    for (const l of report.labels) lines.push(row(cell(labelName(l)), l, intervalOf.get(`${l.layer}\u0000${l.id}`)));
+      `| ${name} | ${f.gold} | ${f.predicted} | ${threePlaces(f.precision)} | ${threePlaces(f.recall)} | ${threePlaces(f.f1)} |${ci ? ` ${range(i)} |` : ''}`;
+    for (const l of report.labels) lines.push(row(markdownCell(labelName(l)), l, intervalOf.get(`${l.layer}\u0000${l.id}`)));
     lines.push(row('**micro**', report.micro, ci?.micro));
   }
   if (ci) lines.push('', `Intervals: ${ci.method}, ${ci.documents} documents, ${ci.resamples} resamples, seed ${ci.seed}.`);
@@ -157,7 +157,7 @@ function intervalText(report: EvalReport): string[] {
   const about = ci ? `${Math.round(ci.level * 100)} % interval: ${ci.method}, ${ci.documents} documents, ${ci.resamples} resamples, seed ${ci.seed}` : '';
   if (cmp) {
     const rows = [['label', 'F1', 'interval', 'baseline', 'change', '']];
-    const row = (name: string, c: F1Change) => [name, c.current === null ? '' : f3(c.current), range(c.interval), c.baseline === null ? '' : f3(c.baseline), c.change === null ? '' : signed(c.change), verdict(c, cmp.maxDrop)];
+    const row = (name: string, c: F1Change) => [name, c.current === null ? '' : threePlaces(c.current), range(c.interval), c.baseline === null ? '' : threePlaces(c.baseline), c.change === null ? '' : signed(c.change), verdict(c, cmp.maxDrop)];
     for (const l of cmp.labels) rows.push(row(labelName(l), l));
     rows.push(row('micro avg', cmp.micro));
     return ['', `Against ${cmp.baseline.path ?? 'the baseline'} (${cmp.baseline.documents} documents, match ${cmp.baseline.match})${ci ? ` · ${about}` : ''}:`, ...table(rows, true)];
@@ -165,8 +165,8 @@ function intervalText(report: EvalReport): string[] {
   if (!ci) return [];
   const rows = [['label', 'F1', 'interval', '']];
   const of = new Map(ci.labels.map((l) => [`${l.layer}\u0000${l.id}`, l.f1]));
-  for (const l of report.labels) rows.push([labelName(l), f3(l.f1), range(of.get(`${l.layer}\u0000${l.id}`)), '']);
-  rows.push(['micro avg', f3(report.micro.f1), range(ci.micro), '']);
+  for (const l of report.labels) rows.push([labelName(l), threePlaces(l.f1), range(of.get(`${l.layer}\u0000${l.id}`)), '']);
+  rows.push(['micro avg', threePlaces(report.micro.f1), range(ci.micro), '']);
   return ['', `F1 ${about}:`, ...table(rows, true)];
 }
 
@@ -183,5 +183,5 @@ export function comparisonWarnings(report: EvalReport): string[] {
   const lines = cmp.notes.map((note) => `note: ${note}`);
   if (cmp.regressions === 0) return lines;
   const dropped = [...(cmp.micro.regression ? [['micro', cmp.micro] as const] : []), ...cmp.labels.filter((l) => l.regression).map((l) => [labelName(l), l] as const)];
-  return [...lines, `F1 dropped more than --max-drop ${cmp.maxDrop} beyond noise: ${dropped.map(([name, c]) => `${name} ${f3(c.baseline!)} → ${f3(c.current!)} (interval ${range(c.interval)})`).join(', ')}`];
+  return [...lines, `F1 dropped more than --max-drop ${cmp.maxDrop} beyond noise: ${dropped.map(([name, c]) => `${name} ${threePlaces(c.baseline!)} → ${threePlaces(c.current!)} (interval ${range(c.interval)})`).join(', ')}`];
 }

@@ -7,7 +7,7 @@ const MAX_CURVE_POINTS = 400;
 /** The ticks of both axes: precision and recall run from 0 to 1. */
 const TICKS = [0, 0.25, 0.5, 0.75, 1] as const;
 
-const f3 = (n: number) => n.toFixed(3);
+const threePlaces = (n: number) => n.toFixed(3);
 const tickText = (t: number) => (t === 0 || t === 1 ? String(t) : String(t).replace(/^0/, ''));
 
 /**
@@ -32,7 +32,7 @@ export function curveSvg(name: string, curve: PrCurve): string {
   const picked = [...new Set([...Array.from({ length: Math.ceil(n / step) }, (_, k) => k * step), n - 1, ...(bestAt >= 0 ? [bestAt] : [])])].sort((a, b) => a - b);
   const points = picked.map((i) => `${x(curve.recall[i]!)},${y(curve.precision[i]!)}`).join(' ');
   const best = curve.best
-    ? `<circle data-best cx="${x(curve.best.recall)}" cy="${y(curve.best.precision)}" r="3.5" fill="#dc2626"><title>confidence ≥ ${curve.best.threshold}: precision ${f3(curve.best.precision)}, recall ${f3(curve.best.recall)}, F1 ${f3(curve.best.f1)}</title></circle>`
+    ? `<circle data-best cx="${x(curve.best.recall)}" cy="${y(curve.best.precision)}" r="3.5" fill="#dc2626"><title>confidence ≥ ${curve.best.threshold}: precision ${threePlaces(curve.best.precision)}, recall ${threePlaces(curve.best.recall)}, F1 ${threePlaces(curve.best.f1)}</title></circle>`
     : '';
   const grid = TICKS.map(
     (t) =>
@@ -45,7 +45,7 @@ export function curveSvg(name: string, curve: PrCurve): string {
     `<path d="M${left} ${top}V${bottom}H${right}" fill="none" stroke="#64748b"/>` +
     `<text data-axis="recall" x="${(left + right) / 2}" y="${h - 4}" font-size="10" text-anchor="middle">recall</text>` +
     `<text data-axis="precision" x="10" y="${(top + bottom) / 2}" font-size="10" text-anchor="middle" transform="rotate(-90 10 ${(top + bottom) / 2})">precision</text>`;
-  const caption = curve.best ? `best F1 ${f3(curve.best.f1)} at confidence ≥ ${curve.best.threshold}` : 'no threshold gives an F1 above 0';
+  const caption = curve.best ? `best F1 ${threePlaces(curve.best.f1)} at confidence ≥ ${curve.best.threshold}` : 'no threshold gives an F1 above 0';
   return `<figure data-curve="${escapeHtml(name)}" data-points="${n}"${curve.best ? ` data-best-threshold="${curve.best.threshold}"` : ''}><svg width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" role="img" aria-label="precision-recall curve of ${escapeHtml(name)}: ${escapeHtml(caption)}">${grid}${axes}<polyline points="${points}" fill="none" stroke="#2563eb" stroke-width="1.5"/>${best}</svg><figcaption><strong>${escapeHtml(name)}</strong><br>${escapeHtml(caption)}</figcaption></figure>`;
 }
 
