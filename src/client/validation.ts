@@ -81,7 +81,6 @@ export function checkClientOptions(given: object): Problem[] {
   const httpUrl = url?.protocol === 'http:' || url?.protocol === 'https:';
   return [
     ...problemUnless(httpUrl, 'options.url', 'must be an absolute http(s) URL of the GraphQL endpoint'),
-    // Every fetch (Node's and browsers') refuses these ports: without this, each call would fail after its retries.
     ...problemUnless((token === undefined) !== (auth === undefined), 'options', 'give exactly one of token, auth (clientCredentials(…) or refreshingToken(…))'),
     // The credential options of before the factories: named, so that they are not silently ignored.
     ...problemUnless(options.clientCredentials === undefined, 'options.clientCredentials', 'is not an option: pass auth: clientCredentials({ clientId, clientSecret })'),
