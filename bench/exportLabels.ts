@@ -16,8 +16,19 @@ const WORDS = 10;
 const PER_LINE = 4;
 const ITEMS = 12;
 
-/** The answers of the production reads an export makes, for `documents` documents of one reviewer copy. */
-function answers(documents: number): (body: string) => Buffer {
+/** A document's shape in {@link exportAnswers}: lines, tokens a line, labels a line (at most 4: whole-token spans that do not meet). */
+export interface AnswerShape {
+  lines: number;
+  words: number;
+  perLine: number;
+}
+
+/**
+ * The answers of the production reads an export makes, for `documents` documents of one reviewer
+ * copy, each of the same `shape` (default: 25 lines of 10 tokens, 4 labels a line).
+ */
+export function exportAnswers(documents: number, shape: AnswerShape = { lines: LINES, words: WORDS, perLine: PER_LINE }): (body: string) => Buffer {
+  const { lines, words, perLine } = shape;
   const cabinets = Buffer.from(
     JSON.stringify({ data: { getProjectCabinets: [{ id: 'cab-r', role: 'REVIEWER', status: 'IN_PROGRESS', documents: Array.from({ length: documents }, (_, d) => ({ id: `doc-${d}`, originId: `origin-${d}`, fileName: `doc-${d}.txt`, isCompleted: false })) }] } }),
   );
@@ -29,12 +40,12 @@ function answers(documents: number): (body: string) => Buffer {
     JSON.stringify({
       data: {
         getCells: {
-          nodes: Array.from({ length: LINES }, (_, line) => {
-            const tokens = Array.from({ length: WORDS }, (_, w) => `word${(line * 7 + w) % 50}`);
+          nodes: Array.from({ length: lines }, (_, line) => {
+            const tokens = Array.from({ length: words }, (_, w) => `word${(line * 7 + w) % 50}`);
             return { line, index: 0, content: tokens.join(' '), tokens, status: 'DISPLAYED' };
           }),
           pageInfo: { nextCursor: null },
-          totalCount: LINES,
+          totalCount: lines,
         },
       },
     }),
@@ -45,9 +56,9 @@ function answers(documents: number): (body: string) => Buffer {
     JSON.stringify({
       data: {
         getLabelsPaginated: {
-          nodes: Array.from({ length: LINES * PER_LINE }, (_, n) => {
-            const sentenceId = Math.floor(n / PER_LINE);
-            const [from, to] = spans[n % PER_LINE]!;
+          nodes: Array.from({ length: lines * perLine }, (_, n) => {
+            const sentenceId = Math.floor(n / perLine);
+            const [from, to] = spans[n % perLine]!;
             const last = `word${(sentenceId * 7 + to) % 50}`;
             return {
               id: `item-${n % ITEMS}:0:${sentenceId}:${from}:0:${sentenceId}:${to}:${last.length - 1}:0`,
@@ -63,7 +74,7 @@ function answers(documents: number): (body: string) => Buffer {
             };
           }),
           pageInfo: { nextCursor: null },
-          totalCount: LINES * PER_LINE,
+          totalCount: lines * perLine,
         },
       },
     }),
@@ -89,7 +100,7 @@ function answers(documents: number): (body: string) => Buffer {
  */
 export async function exportLabels(): Promise<Figure[]> {
   const documents = smoke ? 100 : 1_000;
-  const server = await startAnswerServer(answers(documents));
+  const server = await startAnswerServer(exportAnswers(documents));
   const client = createLabelingClient({ url: server.url, token: 't', timeoutMs: 120_000 });
   const urql = new Client({ url: server.url, exchanges: [fetchExchange], preferGetMethod: false, requestPolicy: 'network-only', fetchOptions: { headers: { authorization: 'Bearer t' } } });
   const dir = mkdtempSync(join(tmpdir(), 'labelkit-bench-export-'));

@@ -16,6 +16,7 @@ export const BENCHMARKS: Record<string, () => Promise<Figure[]>> = {
   manyWorkers: async () => (await import('../manyWorkers.js')).manyWorkers(),
   readLabels: async () => (await import('../readLabels.js')).readLabels(),
   exportLabels: async () => (await import('../exportLabels.js')).exportLabels(),
+  release: async () => (await import('../release.js')).release(),
   evalCi: async () => (await import('../evalCi.js')).evalCi(),
 };
 
