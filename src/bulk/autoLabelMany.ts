@@ -1,6 +1,7 @@
 import { isLabelkitError, startAutoLabel, ValidationError, waitForJobs } from 'labelkit';
 import type { AutoLabelInput, ErrorCode, Job, JobOutcome, JobSnapshot, LabelingClient } from 'labelkit';
 import { START_TIMEOUT_MS, STOP_GRACE_MS } from '../shared/constants.js';
+import { onAbort } from '../shared/onAbort.js';
 import { redact } from '../shared/redact.js';
 import { createMemoryJournal, replayJournal } from './journal.js';
 import type { Journal, JournalContents, JournalProjectState, OtherRun } from './journal.js';
@@ -195,14 +196,13 @@ export function autoLabelMany(client: LabelingClient, inputs: AutoLabelInput[], 
 function untilAbortedBy(signal: AbortSignal | undefined) {
   return <T>(read: Promise<T>): Promise<T | undefined> => {
     if (!signal) return read;
-    let onAbort = () => undefined as void;
+    let stopWaiting = () => undefined as void;
     const stopped = new Promise<undefined>((resolve) => {
-      onAbort = () => resolve(undefined);
-      if (signal.aborted) onAbort();
-      else signal.addEventListener('abort', onAbort, { once: true });
+      if (signal.aborted) resolve(undefined);
+      else stopWaiting = onAbort(signal, () => resolve(undefined));
     });
     read.catch(() => undefined);
-    return Promise.race([read, stopped]).finally(() => signal.removeEventListener('abort', onAbort));
+    return Promise.race([read, stopped]).finally(() => stopWaiting());
   };
 }
 

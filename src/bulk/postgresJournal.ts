@@ -5,6 +5,7 @@ import type { ValidationProblem } from 'labelkit';
 import type { Pool, PoolClient } from 'pg';
 import { classifyDatabaseFailure, errorCode } from '../shared/classify.js';
 import { HEARTBEAT_MS, STOP_GRACE_MS } from '../shared/constants.js';
+import { onAbort } from '../shared/onAbort.js';
 import { redact, redactUrl, urlSecrets } from '../shared/redact.js';
 import { checkJournalRecord } from './journal.js';
 import type { Journal, JournalContents, JournalRecord, JournalWorker } from './journal.js';
@@ -236,16 +237,17 @@ export function openPostgresJournal(options: PostgresJournalOptions): Journal {
     const signal = options.signal;
     if (!signal) return call;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    let onAbort = () => undefined as void;
+    let stopWaiting = () => undefined as void;
     const given = new Promise<never>((_, reject) => {
-      onAbort = () => void (timer = setTimeout(() => reject(STOPPED), graceMs));
-      if (signal.aborted) onAbort();
-      else signal.addEventListener('abort', onAbort, { once: true });
+      const giveUp = () => void (timer = setTimeout(() => reject(STOPPED), graceMs));
+      // One listener on the signal however many calls are in flight (shared/onAbort).
+      if (signal.aborted) giveUp();
+      else stopWaiting = onAbort(signal, giveUp);
     });
     call.catch(() => undefined);
     return Promise.race([call, given]).finally(() => {
       clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
+      stopWaiting();
     });
   };
   /** The run was stopped while the database could not be reached or did not answer: no more tries. */

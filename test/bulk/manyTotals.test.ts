@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPostgresJournal } from '../../src/bulk/index.js';
 import { main } from '../../src/cli/main.js';
 import { demoProjectId } from '../../src/emulator/index.js';
 import { startModelServer } from '../../src/model/index.js';
@@ -50,5 +51,24 @@ describe.skipIf(pg.skip !== undefined)(`a many-project run's counts on a shared 
     expect(await main(argv(...base, '--wait', '--json', ...all.flatMap((p) => ['--project', p])), json), json.err()).toBe(0);
     const summary = JSON.parse(json.out().trim().split('\n').at(-1)!) as Record<string, unknown>;
     expect(summary).toMatchObject({ event: 'summary', run: { projects: 5, states: { delivered: 5 } } });
+  });
+
+  it('keeps one abort listener on the run signal however many journal calls are in flight (no MaxListenersExceededWarning)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    const stop = new AbortController();
+    const journal = openPostgresJournal({ url: pg.url!, name: 'listeners', signal: stop.signal });
+    try {
+      await journal.open();
+      const at = new Date().toISOString();
+      await Promise.all(Array.from({ length: 40 }, (_, i) => journal.append({ type: 'unknown', at, projectId: `p-${i}`, error: 'listener check' })));
+      await journal.append({ type: 'run', at, url: 'http://127.0.0.1:9/graphql' });
+    } finally {
+      await journal.close();
+      await new Promise((r) => setTimeout(r, 20)); // warnings are emitted on the next tick
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((w) => w.includes('MaxListenersExceeded'))).toEqual([]);
   });
 });
