@@ -46,7 +46,7 @@ const NEEDS_OWN_PROCESS = [
 const SLOWEST_FIRST = [
   // The rename steps of docs/rename.md on a copy of the repository: codegen, a vitest of its own, tsc.
   'test/codegen/renameSteps.test.ts',
-  // npm pack, four npm installs, three tsc runs over installed packages.
+  // npm pack, three npm installs, four codegen runs, three strict type checks of installed packages.
   'test/build/packInstall.test.ts',
   // Every sh block of the README and docs/, with their emulators, models, workers and PostgreSQL.
   'test/build/readmeShellBlocks.test.ts',
