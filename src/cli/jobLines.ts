@@ -1,11 +1,10 @@
+// A job in words, as `labelkit jobs` and `labelkit auto-label` print it: its JSON, its outcome
+// line, and the progress display while waiting.
 import type { Job, JobOutcome } from 'labelkit';
 import type { Io, Printer } from './io.js';
 import { hasEnded } from './jobWait.js';
 import type { JobWatcher } from './jobWait.js';
 import { redact } from '../shared/redact.js';
-
-// A job in words, as `labelkit jobs` and `labelkit auto-label` print it: its JSON, its outcome
-// line, and the progress display while waiting.
 
 /** Counts of a FAILED job's batches, read from its errors' `args`. */
 interface BatchCounts {

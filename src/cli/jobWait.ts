@@ -1,3 +1,5 @@
+// Waiting for jobs, as `labelkit jobs --wait` and `labelkit auto-label --wait` do: the flags, the
+// wait and its exit code.
 import { isLabelkitError, waitForJobs } from 'labelkit';
 import type { Job, JobOutcome, LabelingClient } from 'labelkit';
 import { DEFAULT_JOB_TIMEOUT_MS } from '../shared/constants.js';
@@ -5,9 +7,6 @@ import { parseDuration } from './duration.js';
 import { EXIT } from './exitCodes.js';
 import { WaitInterrupted } from './interrupted.js';
 import type { UsageProblem } from './usageError.js';
-
-// Waiting for jobs, as `labelkit jobs --wait` and `labelkit auto-label --wait` do: the flags, the
-// wait and its exit code.
 
 /** Receives each change of a job while waiting (a progress bar, lines, or NDJSON). */
 export interface JobWatcher {

@@ -1,11 +1,10 @@
+// The flags that name what a command reads or runs on, for every command that takes them:
+// projects (`--project`, `--projects FILE`), the copy (`--labeler`) and the label set (`--layer`).
 import { readFile } from 'node:fs/promises';
 import { CopyNotFoundError } from 'labelkit/labels';
 import { errorCode } from '../shared/classify.js';
 import { CliUsageError } from './usageError.js';
 import type { UsageProblem } from './usageError.js';
-
-// The flags that name what a command reads or runs on, for every command that takes them:
-// projects (`--project`, `--projects FILE`), the copy (`--labeler`) and the label set (`--layer`).
 
 /**
  * Parses a projects file: one project id per line; `#` starts a comment; blank lines are ignored.
