@@ -51,7 +51,7 @@ export interface PostgresJournalOptions {
   /**
    * The run's stop (Ctrl-C, SIGTERM). Once aborted, a call that cannot reach the database fails
    * at once (code `ABORTED`) instead of trying again for `retryMs`, a call still waiting for an
-   * answer is given up after {@link STOP_GRACE_MS}, and `close` waits no longer than that: a
+   * answer is given up after `STOP_GRACE_MS` (400 ms), and `close` waits no longer than that: a
    * stopped worker ends within a second. A start the journal could not take then goes to the
    * outbox, as after an outage.
    */

@@ -48,7 +48,7 @@ export function isYamlFileName(name: string): boolean {
  * refuses it as a syntax error), and every rule of {@link checkLabelSets}; an unquoted colour
  * that breaks the YAML (`{ color: #ef4444 }`, whose `}` the comment swallows) is named at its own
  * line with the hint to quote it, in place of the syntax errors after it; lists and objects
- * nested more than {@link MAX_FILE_NESTING} levels deep, and YAML aliases that stand for more
+ * nested more than `MAX_FILE_NESTING` (64) levels deep, and YAML aliases that stand for more
  * than 100 values (YAML's `maxAliasCount`), are each one problem at their line, and nothing else
  * is checked then
  * @remarks JSON is strict (no comments, no trailing commas). In YAML, a plain number where text
@@ -159,7 +159,7 @@ function parseYaml(text: string): Parsed {
  * YAML's lexer (which does not recurse, and is quick where its parser is slow on deep nesting).
  *
  * @param text - the YAML text
- * @returns the 1-based line, or undefined when flow collections nest no deeper than {@link MAX_FILE_NESTING}
+ * @returns the 1-based line, or undefined when flow collections nest no deeper than `MAX_FILE_NESTING` (64)
  */
 function yamlFlowTooDeep(text: string): number | undefined {
   let depth = 0;
@@ -180,7 +180,7 @@ const COLLECTIONS = new Set<unknown>(['block-map', 'block-seq', 'flow-collection
 
 /**
  * Walks YAML's concrete syntax tree without recursion: the offset of the first collection nested
- * deeper than {@link MAX_FILE_NESTING} (block or flow), and every comment.
+ * deeper than `MAX_FILE_NESTING` (64) (block or flow), and every comment.
  *
  * @param tokens - the parser's top-level tokens
  * @returns `tooDeepAt`, an offset, when the tree nests too deep; `comments`, in no set order

@@ -36,7 +36,7 @@ function describe(error: ParseError, text: string): string {
  * and a path that does not exist gives the line of its nearest existing ancestor, and
  * `duplicateKeys`: every key given twice in one object (see {@link DuplicateKey})
  * @throws SyntaxError whose message says what is wrong and names the 1-based line and column of the
- * fault, also for lists and objects nested deeper than {@link MAX_FILE_NESTING} (see {@link jsonNestingProblem})
+ * fault, also for lists and objects nested deeper than `MAX_FILE_NESTING` (64) (see {@link jsonNestingProblem})
  * @remarks Positions come from `jsonc-parser` (the parser behind VS Code's JSON support), run in
  * strict mode; `JSON.parse` then builds the value, so the value is exactly what JSON gives.
  * `JSON.parse` alone does not always say where a syntax error is, and never where a valid value
