@@ -302,6 +302,19 @@ async function runJournaledJobs(
     const waited = new Set<string>();
     /** The jobs this run started, by project (what a journal failure's summary can still tell). */
     const startedJobs = new Map<string, string>();
+    /** The `started` records being written (each begins its project's wait once durable; never rejects). */
+    const startWrites: Promise<void>[] = [];
+    /** With a queue: its list, the projects this worker would start, and those it took. */
+    let queueList: string | undefined;
+    const startEntries = new Map<string, WorklistEntry>();
+    for (const p of worklist) if (p.action === 'start') startEntries.set(p.projectId, p);
+    const handled = new Set<string>();
+    /** Each project's state in the journal, as last read (read again while waiting, on a shared journal). */
+    let state = replay.projects;
+    const settleLost = (p: WorklistEntry, worker: string | undefined) => {
+      const message = `${worker ? `the worker ${worker}` : 'another worker'} claimed it first (attempt ${p.attempt ?? 1}): not sent by this run`;
+      settle(p.index, { projectId: p.projectId, outcome: 'claimed-elsewhere', ...(worker && { worker }), error: { message }, fromJournal: false });
+    };
     const wait = (index: number, projectId: string, jobId: string, earlier: boolean, from?: string) => {
       waited.add(projectId);
       if (options.wait === false) settle(index, { projectId, outcome: 'started', jobId, fromJournal: earlier, ...(from !== undefined && { takenOverFrom: from }) });
@@ -366,8 +379,96 @@ async function runJournaledJobs(
     async function runProjects(): Promise<void> {
       for (const p of worklist) if (p.action === 'skip') settle(p.index, outcomeFromJournal(p, replay.projects.get(p.projectId)?.errors));
       for (const p of worklist) if (p.action === 'wait') wait(p.index, p.projectId, p.jobId!, true, startedBy(p.projectId));
+      const starts = worklist.filter((p) => p.action === 'start');
+      if (contents.shared && journal.queue) {
+        // The run's queue in the journal: each worker takes the next projects nobody has taken.
+        try {
+          queueList = await journal.queue.load(
+            inputs.map((i) => i.projectId),
+            starts.map((p) => ({ projectId: p.projectId, attempt: p.attempt ?? 1 })),
+          );
+        } catch (error) {
+          return journalFailed(error);
+        }
+        await takeAndStart();
+      } else {
+        await startFromList(starts);
+      }
+      // A `started` record is written while the next project starts; its wait begins once it is durable.
+      await Promise.all(startWrites);
+      if (journalError) return;
+      const own = waitGroup(toWait.splice(0));
+      await (contents.shared && journal.refresh && options.wait !== false ? takeOverDeadWorkers(own) : own);
+      if (queueList !== undefined && !journalError) await settleTakenElsewhere();
+    }
+
+    /**
+     * Takes projects from the run's queue (a batch at a time, one round trip each) and starts
+     * them, `concurrency` at once, until the queue has none left for this worker. A project is
+     * started only as this worker's own worklist says (the same attempt): the claim of its intent
+     * still decides, as on every journal.
+     */
+    async function takeAndStart(): Promise<void> {
+      const list = queueList!;
+      const concurrency = options.concurrency ?? 4;
+      const batch = Math.min(4 * concurrency, 64);
+      const ready: WorklistEntry[] = [];
+      let empty = false;
+      let taking: Promise<void> | undefined;
+      const refill = () =>
+        (taking ??= (async () => {
+          try {
+            const got = await journal.queue!.take(list, batch);
+            if (got.length === 0) empty = true;
+            for (const q of got) {
+              const p = startEntries.get(q.projectId);
+              if (p && (p.attempt ?? 1) === q.attempt && !handled.has(p.projectId)) ready.push(p);
+            }
+          } catch (error) {
+            journalFailed(error);
+          }
+        })().finally(() => (taking = undefined)));
+      const worker = async () => {
+        for (;;) {
+          if (journalError || options.signal?.aborted) return;
+          const p = ready.shift();
+          if (!p) {
+            if (empty) return;
+            await refill();
+            continue;
+          }
+          handled.add(p.projectId);
+          await startOne(p, settleLost, undefined);
+        }
+      };
+      await Promise.all(Array.from({ length: concurrency }, worker));
+    }
+
+    /**
+     * At the end of a run on the queue: the projects of this worker's list that other workers
+     * took are told as `claimed-elsewhere` (with the worker of their intent, as last read), and
+     * those nobody took because the run was stopped as `interrupted`.
+     */
+    async function settleTakenElsewhere(): Promise<void> {
+      const left = Array.from(startEntries.values()).filter((p) => !outcomes[p.index]);
+      if (left.length === 0) return;
+      if (journal.refresh) {
+        const fresh = await untilAborted(journal.refresh()).catch(() => undefined);
+        if (fresh) state = fresh.delta ? replayJournal(fresh.records, state).projects : replayJournal(fresh.records).projects;
+      }
+      for (const p of left) {
+        const holder = state.get(p.projectId);
+        const taken = holder !== undefined && holder.attempts >= (p.attempt ?? 1);
+        if (!taken && options.signal?.aborted) {
+          settle(p.index, { projectId: p.projectId, outcome: 'interrupted', error: { code: 'ABORTED', message: 'not started: the run was interrupted first' }, fromJournal: false });
+        } else settleLost(p, taken ? holder.worker : undefined);
+      }
+    }
+
+    /** Starts the projects of a list in order (a shared journal without a queue: from a random place). */
+    async function startFromList(starts: WorklistEntry[]): Promise<void> {
       // The projects to start, taken from `next` on (no shift: at 100,000 projects each shift moves the whole rest).
-      let queue = worklist.filter((p) => p.action === 'start');
+      let queue = starts;
       let next = 0;
       // Workers sharing a journal begin at different places in the same list: each claims mostly
       // projects nobody else is after, and no worker waits for another. A lost claim means this
@@ -396,10 +497,6 @@ async function runJournaledJobs(
           }
           scatter();
         })().finally(() => (pruning = undefined)));
-      const settleLost = (p: WorklistEntry, worker: string | undefined) => {
-        const message = `${worker ? `the worker ${worker}` : 'another worker'} claimed it first (attempt ${p.attempt ?? 1}): not sent by this run`;
-        settle(p.index, { projectId: p.projectId, outcome: 'claimed-elsewhere', ...(worker && { worker }), error: { message }, fromJournal: false });
-      };
       const worker = async () => {
         for (let p = queue[next++]; p; p = queue[next++]) {
           if (journalError) return;
@@ -411,9 +508,6 @@ async function runJournaledJobs(
         }
       };
       await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, Math.max(queue.length - next, 1)) }, worker));
-      if (journalError) return;
-      const own = waitGroup(toWait);
-      await (contents.shared && journal.refresh && options.wait !== false ? takeOverDeadWorkers(own) : own);
     }
 
     /**
@@ -457,19 +551,22 @@ async function runJournaledJobs(
       startedJobs.set(p.projectId, job.id);
       emit({ event: 'started', projectId: p.projectId, jobId: job.id });
       const started = { type: 'started' as const, at: now(), projectId: p.projectId, jobId: job.id };
-      try {
-        await journal.append(started);
-      } catch (error) {
-        journalFailed(error);
-        // Its job is known: kept on local disk for the next run to record, the project is waited for then, not unknown.
-        const kept = options.outbox ? await options.outbox.add([{ ...started, attempt: p.attempt ?? 1 }]).then(() => true, () => false) : false;
-        const message = kept
-          ? `job ${job.id} started; the journal failed before it was recorded: kept in the outbox ${options.outbox!.path}`
-          : `job ${job.id} started, but the journal failed before it was recorded: a rerun reports this project unknown`;
-        settle(p.index, { projectId: p.projectId, outcome: kept ? 'interrupted' : 'outcome-unknown', jobId: job.id, error: { message }, fromJournal: false, ...(kept && { outbox: options.outbox!.path }) });
-        return;
-      }
-      wait(p.index, p.projectId, job.id, false);
+      // Not awaited here: the next project starts while this record is written (with others, in
+      // one statement on a database journal). The job's wait begins once it is durable.
+      startWrites.push(
+        journal.append(started).then(
+          () => wait(p.index, p.projectId, job.id, false),
+          async (error: unknown) => {
+            journalFailed(error);
+            // Its job is known: kept on local disk for the next run to record, the project is waited for then, not unknown.
+            const kept = options.outbox ? await options.outbox.add([{ ...started, attempt: p.attempt ?? 1 }]).then(() => true, () => false) : false;
+            const message = kept
+              ? `job ${job.id} started; the journal failed before it was recorded: kept in the outbox ${options.outbox!.path}`
+              : `job ${job.id} started, but the journal failed before it was recorded: a rerun reports this project unknown`;
+            settle(p.index, { projectId: p.projectId, outcome: kept ? 'interrupted' : 'outcome-unknown', jobId: job.id, error: { message }, fromJournal: false, ...(kept && { outbox: options.outbox!.path }) });
+          },
+        ),
+      );
     }
 
     /**
@@ -545,11 +642,21 @@ async function runJournaledJobs(
         await Promise.race([ownEnded, new Promise((r) => (timer = setTimeout(r, everyMs)))]);
         clearTimeout(timer);
         if (options.signal?.aborted || journalError) break;
+        // Projects a dead worker took from the queue and never claimed: started here now.
+        if (queueList !== undefined) {
+          await takeAndStart();
+          await Promise.all(startWrites);
+          if (journalError || options.signal?.aborted) break;
+        }
+        const more = toWait.splice(0);
+        if (more.length > 0) adopted.push(waitGroup(more));
         const fresh = await untilAborted(journal.refresh!()).catch(() => undefined);
         const found: WaitEntry[] = [];
         if (fresh) {
           const live = liveWorkers(fresh);
-          for (const [projectId, s] of replayJournal(fresh.records).projects) {
+          // A journal read again in parts (only what was written since) continues the states read so far.
+          state = fresh.delta ? replayJournal(fresh.records, state).projects : replayJournal(fresh.records).projects;
+          for (const [projectId, s] of state) {
             const index = indexOf.get(projectId);
             if (index === undefined || waited.has(projectId) || s.state !== 'started' || !s.jobId) continue;
             if (s.worker === me || (s.worker !== undefined && live.has(s.worker))) continue;
@@ -558,7 +665,7 @@ async function runJournaledJobs(
           }
         }
         if (found.length > 0) adopted.push(waitGroup(found));
-        if (ownDone && found.length === 0) break;
+        if (ownDone && found.length === 0 && more.length === 0) break;
         if (ownDone) await Promise.all(adopted);
       }
       await Promise.all([ownEnded, ...adopted]);

@@ -55,6 +55,31 @@ export interface IntentRecord {
 /** What {@link Journal.claim} answers. */
 export type ClaimResult = { won: true } | { won: false; /** The worker whose intent holds the claim, when known. */ holder?: string };
 
+/** One project of a run's queue, with the attempt its claim is to take. */
+export interface QueuedProject {
+  projectId: string;
+  attempt: number;
+}
+
+/** A shared journal's queue of projects to start (see {@link Journal.queue}). */
+export interface ClaimQueue {
+  /**
+   * Adds the projects this worker would start (those already queued, or already claimed, are
+   * left as they are): the first worker of a run loads them; later ones find them there.
+   * @param projectIds - every project of this worker's run: workers given the same projects (in any order) share one queue
+   * @param projects - the projects to start, in order
+   * @returns the name of the queue's list, for `take`
+   */
+  load(projectIds: readonly string[], projects: readonly QueuedProject[]): Promise<string>;
+  /**
+   * Takes up to `max` projects nobody has taken (or that a dead worker took and never claimed),
+   * in one round trip; none when the queue is empty for this worker.
+   * @param list - what `load` answered
+   * @param max - how many at most
+   */
+  take(list: string, max: number): Promise<QueuedProject[]>;
+}
+
 /** Another run of the same journal database that has claimed some of this run's projects. */
 export interface OtherRun {
   /** Its name (`--journal-name`). */
@@ -77,6 +102,8 @@ export interface JournalContents {
   records: JournalRecord[];
   /** Things the backend repaired or tolerated, e.g. an incomplete last line after a crash. */
   warnings: string[];
+  /** Set by a {@link Journal.refresh} that answers only the records written since the last read. */
+  delta?: boolean;
   /**
    * Set by a journal that several workers share at once (the database): this worker's id, and
    * every worker that has written to the run. Absent for a journal one run holds alone (file,
@@ -141,8 +168,17 @@ export interface Journal {
   /**
    * Reads the journal again (a shared journal: what the other workers wrote since), for a run
    * that takes over the jobs of workers that died. Absent on journals that one run holds alone.
+   * A journal that answers only the records written since its last read sets `delta`.
    */
   refresh?(): Promise<JournalContents>;
+  /**
+   * A shared journal's queue of the run's projects to start (the database's queue table): the
+   * run loads the projects it would start, and its workers take them in batches (each taken by
+   * one worker), instead of each worker walking the whole list and losing claims to the others.
+   * Taking a project is not its claim: the run still claims its intent before its mutation.
+   * Absent on journals that one run holds alone.
+   */
+  queue?: ClaimQueue;
   /** Releases the journal (the run calls it at its end). */
   close(): Promise<void>;
 }
@@ -232,6 +268,7 @@ export interface JournalProjectState {
  * Folds a journal's records into the state of each project (the last record wins).
  *
  * @param records - the records, oldest first
+ * @param projects - states to continue from (the replay of the records before these, for a journal read again in parts); changed in place
  * @returns the state of each project, and the service URL of the latest run record
  * @remarks `timed-out` keeps its job id (a rerun waits for that job); the config is that of the
  * project's latest `intent`.
@@ -241,9 +278,11 @@ export interface JournalProjectState {
  * projects.get('p1')?.state; // 'started'
  * ```
  */
-export function replayJournal(records: readonly JournalRecord[]): { url?: string; projects: Map<string, JournalProjectState> } {
+export function replayJournal(
+  records: readonly JournalRecord[],
+  projects: Map<string, JournalProjectState> = new Map(),
+): { url?: string; projects: Map<string, JournalProjectState> } {
   let url: string | undefined;
-  const projects = new Map<string, JournalProjectState>();
   for (const r of records) {
     if (r.type === 'run') {
       url = r.url;

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { LabelkitError, ValidationError } from 'labelkit';
 import type { ValidationProblem } from 'labelkit';
@@ -8,10 +8,10 @@ import { HEARTBEAT_MS, STOP_GRACE_MS } from '../shared/constants.js';
 import { onAbort } from '../shared/onAbort.js';
 import { redact, redactUrl, urlSecrets } from '../shared/redact.js';
 import { checkJournalRecord } from './journal.js';
-import type { Journal, JournalContents, JournalRecord, JournalWorker } from './journal.js';
+import type { Journal, JournalContents, JournalRecord, JournalWorker, QueuedProject } from './journal.js';
+import { POSTGRES_JOURNAL_VERSION, schemaSql, versionState } from './pgJournalSchema.js';
 
-/** The version of the journal's tables; a database holding a later one is refused. */
-export const POSTGRES_JOURNAL_VERSION = 1;
+export { POSTGRES_JOURNAL_VERSION } from './pgJournalSchema.js';
 
 /** Options of {@link openPostgresJournal}. */
 export interface PostgresJournalOptions {
@@ -112,27 +112,18 @@ function checkPostgresJournalOptions(options: PostgresJournalOptions): Validatio
   return problems;
 }
 
-/** The SQL that creates the tables (every statement idempotent), run under an advisory lock. */
-function schemaSql(s: string): string[] {
-  return [
-    `CREATE SCHEMA IF NOT EXISTS ${s}`,
-    `CREATE TABLE IF NOT EXISTS ${s}.meta (key text PRIMARY KEY, value text NOT NULL)`,
-    `INSERT INTO ${s}.meta (key, value) VALUES ('version', '${POSTGRES_JOURNAL_VERSION}') ON CONFLICT (key) DO NOTHING`,
-    // `url`: the service of the run, fixed by the first worker that writes its `run` record.
-    `CREATE TABLE IF NOT EXISTS ${s}.runs (name text PRIMARY KEY, url text, created_at timestamptz NOT NULL DEFAULT now())`,
-    `CREATE TABLE IF NOT EXISTS ${s}.workers (
-       run text NOT NULL REFERENCES ${s}.runs (name), worker text NOT NULL, host text NOT NULL, pid integer NOT NULL,
-       heartbeat_ms integer NOT NULL, started_at timestamptz NOT NULL DEFAULT now(),
-       heartbeat_at timestamptz NOT NULL DEFAULT now(), ended_at timestamptz, PRIMARY KEY (run, worker))`,
-    `CREATE TABLE IF NOT EXISTS ${s}.records (
-       seq bigserial PRIMARY KEY, run text NOT NULL REFERENCES ${s}.runs (name), worker text NOT NULL,
-       type text NOT NULL, project_id text, attempt integer, record jsonb NOT NULL,
-       written_at timestamptz NOT NULL DEFAULT now())`,
-    // The claim: one intent per (run, project, attempt), whoever inserts it.
-    `CREATE UNIQUE INDEX IF NOT EXISTS records_claim ON ${s}.records (run, project_id, attempt) WHERE type = 'intent'`,
-    `CREATE INDEX IF NOT EXISTS records_run ON ${s}.records (run, seq)`,
-  ];
-}
+/** Records written in one statement at most (the rest wait for the next). */
+const APPEND_BATCH = 500;
+/** How long an appended record waits for a claim's statement to carry it before it gets a statement of its own. */
+const APPEND_WAIT_MS = 25;
+/** Projects loaded into the queue in one statement at most. */
+const LOAD_BATCH = 5000;
+/**
+ * A record older than this (by the database's clock) is taken to be committed: a read again
+ * starts after the last of them, and looks again only at younger ones (whose transaction may have
+ * taken its sequence number before an older one committed).
+ */
+const SETTLED_AFTER_S = 60;
 
 /**
  * The journal in a PostgreSQL database, shared by any number of workers on any number of hosts:
@@ -177,13 +168,15 @@ export function openPostgresJournal(options: PostgresJournalOptions): Journal {
   let pool: Pool | undefined;
   let beat: ReturnType<typeof setInterval> | undefined;
   let tablesExist = false;
+  /** The queue's projects this worker took (project and attempt), for a take tried again after its answer was lost. */
+  const taken = new Set<string>();
 
   /** What someone has to create or grant for a `setup` failure. */
   const whatToCreate = (code: string | undefined): string => {
     if (code === '3D000') return 'create the database (createdb, or CREATE DATABASE as its owner), or name one that exists in --journal';
     return (
       `the user ${user} may not create or write the journal's tables: once, as an owner, create them for it (CREATE SCHEMA ${s} AUTHORIZATION ${user}; or GRANT CREATE ON DATABASE to ${user}), ` +
-      `or, where the schema ${s} exists, GRANT USAGE ON SCHEMA ${s} and SELECT, INSERT, UPDATE ON ALL TABLES IN SCHEMA ${s} (and its sequences) to ${user}`
+      `or, where the schema ${s} exists, GRANT USAGE ON SCHEMA ${s} and SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${s} (and its sequences) to ${user}`
     );
   };
 
@@ -287,38 +280,96 @@ export function openPostgresJournal(options: PostgresJournalOptions): Journal {
   };
   const query = async <R extends Record<string, unknown>>(sql: string, values: unknown[] = []) => (await persist(() => open().query<R>(sql, values))).rows;
 
-  /**
-   * Writes one record exactly once: after a connection failure (the insert may have committed
-   * before the answer was lost) it looks for the record first, by this worker, type, project
-   * and content, which hold the time to the millisecond.
-   */
+  // Appends are written together: a record waits a moment (APPEND_WAIT_MS) for the next claim of
+  // this worker, whose statement carries every record appended meanwhile, or else for a statement
+  // of its own that carries all those appended by then. A `started` record thus costs no round
+  // trip of its own while projects are being started, and the outcomes of a poll are one
+  // statement. Each record has an id made here: a statement tried again after its answer was lost
+  // writes nothing twice (ON CONFLICT DO NOTHING), with no search for a duplicate. Records of one
+  // project are in order because the run appends each only after the one before it is durable.
+  type Pending = { rid: string; type: string; projectId: string | null; attempt: number | null; record: string; resolve(): void; reject(error: unknown): void };
+  let pending: Pending[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  /** Takes the records waiting to be written (at most APPEND_BATCH): the statement's text from parameter `$from` on, and its values. */
+  const carry = (from: number) => {
+    const batch = pending.slice(0, APPEND_BATCH);
+    pending = pending.slice(batch.length);
+    const $ = (i: number) => `$${from + i}`;
+    const sql = `INSERT INTO ${s}.records (run, worker, type, project_id, attempt, record, rid)
+             SELECT $1, $2, x.type, x.project_id, x.attempt, x.record::jsonb, x.rid
+               FROM unnest(${$(0)}::text[], ${$(1)}::text[], ${$(2)}::int[], ${$(3)}::text[], ${$(4)}::text[]) WITH ORDINALITY AS x(type, project_id, attempt, record, rid, n)
+              ORDER BY x.n
+             ON CONFLICT (run, rid) DO NOTHING`;
+    const values = [batch.map((b) => b.type), batch.map((b) => b.projectId), batch.map((b) => b.attempt), batch.map((b) => b.record), batch.map((b) => b.rid)];
+    return { batch, sql, values };
+  };
+  /** Runs a statement that carries records, and settles them with it. */
+  const carrying = async <T>(batch: readonly Pending[], run: () => Promise<T>): Promise<T> => {
+    try {
+      const result = await run();
+      for (const b of batch) b.resolve();
+      return result;
+    } catch (error) {
+      for (const b of batch) b.reject(error);
+      throw error;
+    }
+  };
+  const flushes = new Set<Promise<unknown>>();
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    while (pending.length > 0) {
+      const { batch, sql, values } = carry(3);
+      const write = carrying(batch, () => persist(() => open().query(sql, [name, worker, ...values]))).catch(() => undefined);
+      flushes.add(write);
+      void write.finally(() => flushes.delete(write));
+    }
+  };
   const insertRecord = (type: string, projectId: string | null, attempt: number | null, record: Record<string, unknown>) =>
-    persist(async (retrying) => {
-      if (retrying) {
-        const found = await open().query(
-          `SELECT 1 FROM ${s}.records WHERE run = $1 AND worker = $2 AND type = $3 AND project_id IS NOT DISTINCT FROM $4 AND record = $5::jsonb LIMIT 1`,
-          [name, worker, type, projectId, record],
-        );
-        if ((found.rowCount ?? 0) > 0) return;
-      }
-      await open().query(`INSERT INTO ${s}.records (run, worker, type, project_id, attempt, record) VALUES ($1, $2, $3, $4, $5, $6)`, [name, worker, type, projectId, attempt, record]);
+    new Promise<void>((resolve, reject) => {
+      pending.push({ rid: randomUUID(), type, projectId, attempt, record: JSON.stringify(record), resolve, reject });
+      timer ??= setTimeout(flush, APPEND_WAIT_MS);
     });
 
+  // Read again from the last settled record on (see SETTLED_AFTER_S): `seen` holds the younger ones read already.
+  let settledSeq = 0;
+  let seen = new Set<number>();
   const read = async (): Promise<JournalContents> => {
     if (!tablesExist) return { records: [], warnings: [], shared: { worker, workers: [], heartbeatMs } };
-    const rows = await query<{ seq: string; worker: string; record: unknown }>(`SELECT seq, worker, record FROM ${s}.records WHERE run = $1 ORDER BY seq`, [name]);
+    const delta = settledSeq > 0 || seen.size > 0;
+    // The records and the workers in one round trip: records first (kind 'r', by seq), then workers.
+    const rows = await query<{ kind: 'r' | 'w'; seq: string; worker: string; record: unknown; settled: boolean; alive: boolean }>(
+      `SELECT 'r' AS kind, seq, worker, record, written_at < now() - $3 * interval '1 second' AS settled, NULL::boolean AS alive, NULL::timestamptz AS started_at
+         FROM ${s}.records WHERE run = $1 AND seq > $2
+       UNION ALL
+       SELECT 'w', NULL, worker, NULL, NULL, (ended_at IS NULL AND heartbeat_at > now() - 3 * heartbeat_ms * interval '1 millisecond'), started_at
+         FROM ${s}.workers WHERE run = $1
+       ORDER BY kind, seq, started_at`,
+      [name, settledSeq, SETTLED_AFTER_S],
+    );
     const records: JournalRecord[] = [];
+    const workers: JournalWorker[] = [];
+    let settled = settledSeq;
     for (const row of rows) {
+      if (row.kind === 'w') {
+        workers.push({ id: row.worker, alive: row.alive });
+        continue;
+      }
+      const seq = Number(row.seq);
+      if (row.settled) settled = seq;
+      if (seen.has(seq)) continue;
+      seen.add(seq);
       const problem = checkJournalRecord(row.record);
       if (problem) throw new ValidationError([{ path: `journal record ${row.seq}`, message: `${where}: record ${row.seq} ${problem}; the journal is corrupt` }]);
       records.push({ ...(row.record as JournalRecord), worker: row.worker });
     }
-    const workers = await query<{ id: string; alive: boolean }>(
-      `SELECT worker AS id, (ended_at IS NULL AND heartbeat_at > now() - 3 * heartbeat_ms * interval '1 millisecond') AS alive
-         FROM ${s}.workers WHERE run = $1 ORDER BY started_at`,
-      [name],
-    );
-    return { records, warnings: [], shared: { worker, workers: workers.map((w): JournalWorker => ({ id: w.id, alive: w.alive })), heartbeatMs } };
+    if (settled > settledSeq) {
+      settledSeq = settled;
+      const younger = new Set<number>();
+      for (const seq of seen) if (seq > settled) younger.add(seq);
+      seen = younger;
+    }
+    return { records, warnings: [], ...(delta && { delta }), shared: { worker, workers, heartbeatMs } };
   };
 
   const createTables = () =>
@@ -339,15 +390,21 @@ export function openPostgresJournal(options: PostgresJournalOptions): Journal {
       }
     });
 
-  const checkVersion = async () => {
-    const [exists] = await query<{ meta: string | null; records: string | null }>(`SELECT to_regclass($1) AS meta, to_regclass($2) AS records`, [`${s}.meta`, `${s}.records`]);
-    if (!exists?.meta || !exists.records) return false;
-    const [row] = await query<{ value: string }>(`SELECT value FROM ${s}.meta WHERE key = 'version'`);
-    const version = Number(row?.value);
-    if (!(version >= 1 && version <= POSTGRES_JOURNAL_VERSION)) {
-      throw new ValidationError([{ path: 'journal', message: `${where} holds tables of version ${row?.value ?? 'none'} in the schema ${s}; this labelkit knows version ${POSTGRES_JOURNAL_VERSION}: use the labelkit that wrote them, or another schema` }]);
-    }
-    return true;
+  /** The journal's tables: none yet, of an older version (brought up to date when opened for writing), or current; a newer or unknown version is refused. */
+  const checkVersion = async (): Promise<'none' | 'older' | 'current'> => {
+    // One round trip: the version, or no table at all (its tables are created in one transaction, all or none).
+    const rows = await persist(async () => {
+      try {
+        return (await open().query<{ value: string }>(`SELECT value FROM ${s}.meta WHERE key = 'version'`)).rows;
+      } catch (error) {
+        if (errorCode(error) === '42P01' || errorCode(error) === '3F000') return undefined;
+        throw error;
+      }
+    });
+    if (!rows) return 'none';
+    const state = versionState(rows[0]?.value);
+    if (typeof state === 'object') throw new ValidationError([{ path: 'journal', message: `${where} ${state.problem} (schema ${s})` }]);
+    return state;
   };
 
   return {
@@ -362,9 +419,18 @@ export function openPostgresJournal(options: PostgresJournalOptions): Journal {
       try {
         if (!options.readOnly) {
           // Tables found (the usual case) cost one check; created, they are checked once after.
-          tablesExist = (await checkVersion()) || ((await createTables()), await checkVersion());
-          await query(`INSERT INTO ${s}.runs (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`, [name]);
-          await query(`INSERT INTO ${s}.workers (run, worker, host, pid, heartbeat_ms) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (run, worker) DO NOTHING`, [name, worker, hostname(), process.pid, heartbeatMs]);
+          // Tables of an older version are brought up to date (the same statements, under the same lock).
+          let tables = await checkVersion();
+          if (tables !== 'current') {
+            await createTables();
+            tables = await checkVersion();
+          }
+          tablesExist = tables !== 'none';
+          await query(
+            `WITH run AS (INSERT INTO ${s}.runs (name) VALUES ($1) ON CONFLICT (name) DO NOTHING)
+             INSERT INTO ${s}.workers (run, worker, host, pid, heartbeat_ms) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (run, worker) DO NOTHING`,
+            [name, worker, hostname(), process.pid, heartbeatMs],
+          );
           // One beat at a time: while the database is away, beats do not pile up in the pool's queue.
           let beating = false;
           beat = setInterval(() => {
@@ -377,7 +443,8 @@ export function openPostgresJournal(options: PostgresJournalOptions): Journal {
           }, heartbeatMs);
           beat.unref();
         } else {
-          tablesExist = await checkVersion();
+          // Read as they are, whatever version this labelkit reads (a dry run changes nothing).
+          tablesExist = (await checkVersion()) !== 'none';
         }
         return await read();
       } catch (error) {
@@ -407,23 +474,30 @@ export function openPostgresJournal(options: PostgresJournalOptions): Journal {
       if (options.readOnly) throw new Error(`${where} was opened read-only`);
       const { worker: _ignored, ...rest } = intent;
       // One statement, one round trip: the insert, or (when another worker's intent holds the
-      // key) that worker, where this statement's snapshot already sees it.
+      // key) that worker, where this statement's snapshot already sees it. Either way the project
+      // leaves the run's queue: an intent holds it now.
       let answerLost = false;
-      const rows = await persist(async (retrying) => {
-        answerLost ||= retrying;
-        return (
-          await open().query<{ won: boolean; worker: string; mine: boolean }>(
-            `WITH ins AS (
-               INSERT INTO ${s}.records (run, worker, type, project_id, attempt, record) VALUES ($1, $2, 'intent', $3, $4, $5)
-               ON CONFLICT (run, project_id, attempt) WHERE type = 'intent' DO NOTHING RETURNING worker)
-             SELECT true AS won, worker, true AS mine FROM ins
-             UNION ALL
-             SELECT false, worker, record = $5::jsonb FROM ${s}.records
-              WHERE run = $1 AND type = 'intent' AND project_id = $3 AND attempt = $4 AND NOT EXISTS (SELECT 1 FROM ins)`,
-            [name, worker, intent.projectId, intent.attempt, rest],
-          )
-        ).rows;
-      });
+      // The records appended meanwhile ride along (see carry).
+      const carried = carry(6);
+      const rows = await carrying(carried.batch, () =>
+        persist(async (retrying) => {
+          answerLost ||= retrying;
+          return (
+            await open().query<{ won: boolean; worker: string; mine: boolean }>(
+              `WITH carried AS (${carried.sql}),
+               ins AS (
+                 INSERT INTO ${s}.records (run, worker, type, project_id, attempt, record) VALUES ($1, $2, 'intent', $3, $4, $5)
+                 ON CONFLICT (run, project_id, attempt) WHERE type = 'intent' DO NOTHING RETURNING worker)
+               , taken AS (DELETE FROM ${s}.queue WHERE run = $1 AND project_id = $3 AND attempt <= $4)
+               SELECT true AS won, worker, true AS mine FROM ins
+               UNION ALL
+               SELECT false, worker, record = $5::jsonb FROM ${s}.records
+                WHERE run = $1 AND type = 'intent' AND project_id = $3 AND attempt = $4 AND NOT EXISTS (SELECT 1 FROM ins)`,
+              [name, worker, intent.projectId, intent.attempt, rest, ...carried.values],
+            )
+          ).rows;
+        }),
+      );
       // An earlier try of this claim whose answer was lost had committed it: this worker's intent,
       // this very record, holds the key.
       if (rows[0]?.won || (answerLost && rows[0]?.worker === worker && rows[0].mine)) return { won: true };
@@ -440,19 +514,83 @@ export function openPostgresJournal(options: PostgresJournalOptions): Journal {
     },
     async otherRuns(projectIds) {
       if (!tablesExist || projectIds.length === 0) return [];
+      // By project through the intents' index (as many lookups as this run has projects, whatever
+      // the database holds), and none at all where no other run exists.
+      const [other] = await query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${s}.runs WHERE name <> $1) AS any`, [name]);
+      if (!other?.any) return [];
       const rows = await query<{ run: string; projects: string }>(
-        `SELECT run, count(DISTINCT project_id) AS projects FROM ${s}.records
-          WHERE type = 'intent' AND run <> $1 AND project_id = ANY($2::text[])
-          GROUP BY run ORDER BY count(DISTINCT project_id) DESC, run`,
+        `SELECT r.run, count(DISTINCT r.project_id) AS projects FROM unnest($2::text[]) AS p(id)
+           JOIN ${s}.records r ON r.type = 'intent' AND r.project_id = p.id AND r.run <> $1
+          GROUP BY r.run ORDER BY count(DISTINCT r.project_id) DESC, r.run`,
         [name, projectIds],
       );
       return rows.map((r) => ({ run: r.run, projects: Number(r.projects) }));
+    },
+    queue: {
+      async load(projectIds, projects) {
+        if (options.readOnly) throw new Error(`${where} was opened read-only`);
+        // Workers given the same projects (in any order) share one list; a worker given others has its own.
+        const digest = createHash('sha256');
+        for (const id of [...projectIds].sort()) digest.update(`${id}\n`);
+        const list = digest.digest('base64url').slice(0, 22);
+        // A project already queued (the first worker loaded it) or already claimed is left as it is.
+        for (let from = 0; from < projects.length; from += LOAD_BATCH) {
+          const part = projects.slice(from, from + LOAD_BATCH);
+          await query(
+            `INSERT INTO ${s}.queue (run, list, project_id, attempt, pos)
+             SELECT $1, $2, x.project_id, x.attempt, x.pos FROM unnest($3::text[], $4::int[], $5::int[]) AS x(project_id, attempt, pos)
+              WHERE NOT EXISTS (SELECT 1 FROM ${s}.records r WHERE r.run = $1 AND r.type = 'intent' AND r.project_id = x.project_id AND r.attempt >= x.attempt)
+             ON CONFLICT DO NOTHING`,
+            [name, list, part.map((p) => p.projectId), part.map((p) => p.attempt), part.map((_, i) => from + i)],
+          );
+        }
+        return list;
+      },
+      async take(list, max) {
+        if (options.readOnly) throw new Error(`${where} was opened read-only`);
+        return persist(async (retrying) => {
+          if (retrying) {
+            // An earlier try may have taken some before its answer was lost: those first.
+            const mine = await open().query<QueuedProject>(
+              `SELECT project_id AS "projectId", attempt FROM ${s}.queue WHERE run = $1 AND list = $2 AND worker = $3 ORDER BY pos`,
+              [name, list, worker],
+            );
+            const fresh = mine.rows.filter((p) => !taken.has(`${p.projectId}\u0000${p.attempt}`));
+            if (fresh.length > 0) {
+              for (const p of fresh) taken.add(`${p.projectId}\u0000${p.attempt}`);
+              return fresh;
+            }
+          }
+          // One statement: the next free rows of the list (or those a dead worker took and never
+          // claimed), locked and skipped by any other worker taking at the same moment.
+          const rows = await open().query<QueuedProject>(
+            `WITH dead AS (
+               SELECT worker FROM ${s}.workers
+                WHERE run = $1 AND NOT (ended_at IS NULL AND heartbeat_at > now() - 3 * heartbeat_ms * interval '1 millisecond')),
+             next AS (
+               SELECT project_id, attempt FROM ${s}.queue q
+                WHERE run = $1 AND list = $2 AND (worker IS NULL OR worker IN (SELECT worker FROM dead))
+                  -- A late load may queue again a project whose claim committed while it ran: not taken.
+                  AND NOT EXISTS (SELECT 1 FROM ${s}.records r WHERE r.run = $1 AND r.type = 'intent' AND r.project_id = q.project_id AND r.attempt >= q.attempt)
+                ORDER BY pos LIMIT $4 FOR UPDATE SKIP LOCKED)
+             UPDATE ${s}.queue q SET worker = $3, taken_at = now() FROM next
+              WHERE q.run = $1 AND q.list = $2 AND q.project_id = next.project_id AND q.attempt = next.attempt
+             RETURNING q.project_id AS "projectId", q.attempt`,
+            [name, list, worker, max],
+          );
+          for (const p of rows.rows) taken.add(`${p.projectId}\u0000${p.attempt}`);
+          return rows.rows;
+        });
+      },
     },
     async close() {
       clearInterval(beat);
       beat = undefined;
       const opened = pool;
       if (!opened) return;
+      // Records still waiting are written first (their appends resolve or reject as usual).
+      flush();
+      await Promise.all(flushes);
       try {
         // Tried once: a database gone at the end costs no wait (the heartbeat lapses instead).
         if (!options.readOnly) await untilStopped(opened.query(`UPDATE ${s}.workers SET ended_at = now() WHERE run = $1 AND worker = $2`, [name, worker]), STOP_GRACE_MS).catch(() => undefined);

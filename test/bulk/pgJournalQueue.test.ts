@@ -1,0 +1,124 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { autoLabelMany, openPostgresJournal } from '../../src/bulk/index.js';
+import type { AutoLabelManyResult, Journal, JournalProjectConfig } from '../../src/bulk/index.js';
+import type { AutoLabelInput } from '../../src/client/index.js';
+import { jobServiceClient } from '../support/jobServiceFetch.js';
+import { startTestPostgres } from '../support/postgres.js';
+
+// The PostgreSQL journal's queue (issue 39): a run's projects are loaded once and taken in
+// batches with FOR UPDATE SKIP LOCKED, so that workers never walk each other's projects; appends
+// are written together and read again from where the last read ended.
+const pg = await startTestPostgres();
+afterAll(() => pg.close());
+
+const config: JournalProjectConfig = { endpoint: 'https://model.example.com/', numberOfFilesPerRequest: 2, labelerEmail: 'a@example.com', role: null };
+const unique = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+const ids = (n: number, prefix = 'q') => Array.from({ length: n }, (_, i) => `${prefix}-${String(i + 1).padStart(4, '0')}`);
+const input = (projectId: string): AutoLabelInput => ({ projectId, labelerEmail: config.labelerEmail, options: { numberOfFilesPerRequest: 2 }, targetAPI: { endpoint: config.endpoint, secretKey: 'SENTINEL-queue' } });
+const query = async <R extends Record<string, unknown>>(sql: string, values: unknown[] = []): Promise<R[]> => {
+  const { default: driver } = await import('pg');
+  const c = new driver.Client({ connectionString: pg.url });
+  await c.connect();
+  try {
+    return (await c.query<R>(sql, values)).rows;
+  } finally {
+    await c.end();
+  }
+};
+/** Transactions committed in the test database so far, by every session (each statement of a journal is one). */
+const commits = async () => Number((await query<{ n: string }>(`SELECT xact_commit AS n FROM pg_stat_database WHERE datname = current_database()`))[0]!.n);
+
+describe.skipIf(pg.skip !== undefined)(`the PostgreSQL journal's queue${pg.skip ? ` (skipped: ${pg.skip})` : ''}`, () => {
+  it("gives each project to one worker, a batch per take; a closed worker's untaken claims go to another; a claim leaves the queue", async () => {
+    const name = unique('queue');
+    const [a, b] = [openPostgresJournal({ url: pg.url!, name }), openPostgresJournal({ url: pg.url!, name })];
+    await Promise.all([a.open(), b.open()]);
+    const projects = ids(30).map((projectId) => ({ projectId, attempt: 1 }));
+    // Both load the same projects (in another order): one list, loaded once.
+    const [listA, listB] = await Promise.all([a.queue!.load(ids(30), projects), b.queue!.load([...ids(30)].reverse(), projects)]);
+    expect(listA).toBe(listB);
+    expect(await query(`SELECT count(*)::int AS n FROM labelkit_journal.queue WHERE run = $1`, [name])).toEqual([{ n: 30 }]);
+    // Taken at the same moment: disjoint batches, in the list's order.
+    const [takenA, takenB] = await Promise.all([a.queue!.take(listA, 8), b.queue!.take(listB, 8)]);
+    expect(takenA).toHaveLength(8);
+    expect(takenB).toHaveLength(8);
+    const first = [...takenA, ...takenB].map((p) => p.projectId);
+    expect(new Set(first).size).toBe(16);
+    expect([...first].sort()).toEqual(ids(16));
+    // A claims two of its batch: they leave the queue.
+    for (const p of takenA.slice(0, 2)) expect(await a.claim({ type: 'intent', at: new Date().toISOString(), ...p, config })).toEqual({ won: true });
+    expect(await query(`SELECT count(*)::int AS n FROM labelkit_journal.queue WHERE run = $1`, [name])).toEqual([{ n: 28 }]);
+    // A closes (a dead worker) with six taken and unclaimed: B takes those and the rest, never A's claimed two.
+    await a.close();
+    const rest: string[] = [];
+    for (let got = await b.queue!.take(listB, 8); got.length > 0; got = await b.queue!.take(listB, 8)) for (const p of got) rest.push(p.projectId);
+    expect(rest.sort()).toEqual(takenA.slice(2).map((p) => p.projectId).concat(ids(30).slice(16)).sort());
+    // A project claimed already is not queued again by a worker that loads it late.
+    await b.queue!.load(ids(30), projects);
+    expect(await query(`SELECT count(*)::int AS n FROM labelkit_journal.queue WHERE run = $1 AND worker IS NULL`, [name])).toEqual([{ n: 0 }]);
+    await b.close();
+  });
+
+  it('runs 240 projects on 3 workers with one start each, at most 1.5 database round trips per project, no lost claim and no project walked by two', async () => {
+    const name = unique('queue-run');
+    const projects = ids(240, 'run');
+    const service = jobServiceClient();
+    const claims: Record<string, number>[] = [];
+    const worker = (i: number): Journal => {
+      const journal = openPostgresJournal({ url: pg.url!, name });
+      claims[i] = { won: 0, lost: 0 };
+      return { ...journal, claim: async (intent) => {
+        const result = await journal.claim(intent);
+        claims[i]![result.won ? 'won' : 'lost']!++;
+        return result;
+      } };
+    };
+    const before = await commits();
+    const results: AutoLabelManyResult[] = await Promise.all(
+      [0, 1, 2].map((i) =>
+        autoLabelMany(service.client, projects.map(input), {
+          journal: worker(i),
+          concurrency: 4,
+          // Each job ends at its first read.
+          onEvent: (e) => e.event === 'started' && service.finish(e.jobId),
+        }),
+      ),
+    );
+    service.client.close();
+    // Every project started once, delivered, and no claim lost: nobody tried another's project.
+    expect(service.sent.length).toBe(240);
+    expect(new Set(service.sent).size).toBe(240);
+    expect(claims.map((c) => c.lost)).toEqual([0, 0, 0]);
+    expect(claims.reduce((n, c) => n + c.won!, 0)).toBe(240);
+    for (const r of results) {
+      expect(r.outcomes).toHaveLength(240);
+      const own = r.outcomes.filter((o) => o.outcome === 'delivered').length;
+      const elsewhere = r.outcomes.filter((o) => o.outcome === 'claimed-elsewhere');
+      expect(own + elsewhere.length).toBe(240);
+      // Each project another worker took is told with that worker.
+      for (const o of elsewhere) expect(o.worker).toMatch(/:\d+:[0-9a-f]{6}$/);
+    }
+    // The server's own count of committed statements (each is a round trip), every session of the test database.
+    let after = await commits();
+    for (let i = 0; i < 20 && after === before; i++) after = await new Promise((r) => setTimeout(r, 100)).then(commits);
+    const perProject = (after - before) / 240;
+    console.log(`queue run: 240 projects, 3 workers, ${after - before} commits (${perProject.toFixed(2)} per project)`);
+    expect(perProject).toBeLessThanOrEqual(1.5);
+    const rows = await query<{ type: string; n: number }>(`SELECT type, count(*)::int AS n FROM labelkit_journal.records WHERE run = $1 GROUP BY type ORDER BY type`, [name]);
+    expect(rows).toEqual([{ type: 'intent', n: 240 }, { type: 'outcome', n: 240 }, { type: 'run', n: 3 }, { type: 'started', n: 240 }]);
+  });
+
+  it('reads again only the records written since its last read', async () => {
+    const name = unique('delta');
+    const [reader, writer] = [openPostgresJournal({ url: pg.url!, name }), openPostgresJournal({ url: pg.url!, name })];
+    await writer.open();
+    await writer.claim({ type: 'intent', at: new Date().toISOString(), projectId: 'p1', attempt: 1, config });
+    expect((await reader.open()).records.map((r) => r.type)).toEqual(['intent']);
+    await writer.append({ type: 'started', at: new Date().toISOString(), projectId: 'p1', jobId: 'job-1' });
+    const again = await reader.refresh!();
+    expect(again.delta).toBe(true);
+    expect(again.records.map((r) => [r.type, r.worker])).toEqual([['started', (await writer.refresh!()).shared!.worker]]);
+    expect((await reader.refresh!()).records).toEqual([]);
+    await Promise.all([reader.close(), writer.close()]);
+  });
+});
