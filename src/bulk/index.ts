@@ -15,4 +15,4 @@ export { openOutbox, recordOutbox } from './outbox.js';
 export type { Outbox, OutboxStart } from './outbox.js';
 export type { FileJournalOptions } from './fileJournal.js';
 export { DEFAULT_JOURNAL_RETRY_MS, displayDatabaseUrl, isPostgresUrl, MAX_JOURNAL_RETRY_MS, openPostgresJournal, POSTGRES_JOURNAL_VERSION } from './postgresJournal.js';
-export type { PostgresJournalOptions } from './postgresJournal.js';
+export type { PostgresJournal, PostgresJournalOptions, PrunedRun } from './postgresJournal.js';

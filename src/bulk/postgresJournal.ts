@@ -125,12 +125,36 @@ const LOAD_BATCH = 5000;
  */
 const SETTLED_AFTER_S = 60;
 
+/** A run {@link PostgresJournal.prune} removed (or, in a dry run, would remove). */
+export interface PrunedRun {
+  /** Its name (`--journal-name`). */
+  run: string;
+  /** When anything of it last moved (a record, a heartbeat, its creation), ISO 8601. */
+  lastAt: string;
+  /** Its records (removed, or to be removed). */
+  records: number;
+}
+
+/** The journal in a PostgreSQL database: a {@link Journal}, and what a database of many runs needs besides. */
+export interface PostgresJournal extends Journal {
+  /**
+   * Removes the runs of the database (other than this journal's own) in which nothing moved for
+   * `olderThanMs`: their records, queue, workers and run row, one transaction a run. A run with a
+   * live worker is never removed. Allowed on a journal opened read-only (it writes nothing of
+   * this journal's run).
+   * @param olderThanMs - how long a run must have been still
+   * @param options - `dryRun`: only say which runs, with their records
+   * @returns the runs removed (or to be removed), the stillest first
+   */
+  prune(olderThanMs: number, options?: { dryRun?: boolean }): Promise<PrunedRun[]>;
+}
+
 /**
  * The journal in a PostgreSQL database, shared by any number of workers on any number of hosts:
  * each claim is a committed row with a unique key, so no project is ever started twice.
  *
  * @param options - the database URL, the run's name; see {@link PostgresJournalOptions}
- * @returns a {@link Journal} for `autoLabelMany`, with `claim` and `refresh`
+ * @returns a {@link Journal} for `autoLabelMany`, with `claim`, `refresh` and `queue`; and `prune` for old runs
  * @throws `ValidationError` (synchronously) for a bad URL, name or option, naming each
  * @remarks The driver (`pg`) is loaded on `open`, so `labelkit-tools/bulk` needs no database
  * otherwise. On first use the tables are created in their own schema (`labelkit_journal`) under
@@ -153,7 +177,7 @@ const SETTLED_AFTER_S = 60;
  * const { outcomes } = await autoLabelMany(client, inputs, { journal });
  * ```
  */
-export function openPostgresJournal(options: PostgresJournalOptions): Journal {
+export function openPostgresJournal(options: PostgresJournalOptions): PostgresJournal {
   const problems = checkPostgresJournalOptions(options);
   if (problems.length > 0) throw new ValidationError(problems);
   const { url, name } = options;
@@ -525,6 +549,51 @@ export function openPostgresJournal(options: PostgresJournalOptions): Journal {
         [name, projectIds],
       );
       return rows.map((r) => ({ run: r.run, projects: Number(r.projects) }));
+    },
+    async prune(olderThanMs, { dryRun = false } = {}) {
+      if (!tablesExist) return [];
+      // A run is old when nothing of it moved for olderThanMs: its last record, its workers' last
+      // beat, its creation; one with a live worker is never old. This journal's own run is kept.
+      const runs = await query<{ name: string; last_at: Date }>(
+        `SELECT name, last_at FROM (
+           SELECT r.name, greatest(r.created_at,
+                    (SELECT written_at FROM ${s}.records WHERE run = r.name ORDER BY seq DESC LIMIT 1),
+                    (SELECT max(heartbeat_at) FROM ${s}.workers WHERE run = r.name)) AS last_at,
+                  EXISTS (SELECT 1 FROM ${s}.workers w WHERE w.run = r.name AND w.ended_at IS NULL
+                           AND w.heartbeat_at > now() - 3 * w.heartbeat_ms * interval '1 millisecond') AS live
+             FROM ${s}.runs r WHERE r.name <> $2) runs
+          WHERE NOT live AND last_at < now() - $1 * interval '1 millisecond'
+          ORDER BY last_at, name`,
+        [olderThanMs, name],
+      );
+      const pruned: PrunedRun[] = [];
+      for (const run of runs) {
+        if (dryRun) {
+          const [count] = await query<{ n: string }>(`SELECT count(*) AS n FROM ${s}.records WHERE run = $1`, [run.name]);
+          pruned.push({ run: run.name, lastAt: run.last_at.toISOString(), records: Number(count?.n ?? 0) });
+          continue;
+        }
+        // One transaction a run: its queue, records, workers, then the run.
+        const records = await persist(async () => {
+          const client: PoolClient = await open().connect();
+          try {
+            await client.query('BEGIN');
+            await client.query(`DELETE FROM ${s}.queue WHERE run = $1`, [run.name]);
+            const gone = await client.query(`DELETE FROM ${s}.records WHERE run = $1`, [run.name]);
+            await client.query(`DELETE FROM ${s}.workers WHERE run = $1`, [run.name]);
+            await client.query(`DELETE FROM ${s}.runs WHERE name = $1`, [run.name]);
+            await client.query('COMMIT');
+            client.release();
+            return gone.rowCount ?? 0;
+          } catch (error) {
+            await client.query('ROLLBACK').catch(() => undefined);
+            client.release(true);
+            throw error;
+          }
+        });
+        pruned.push({ run: run.name, lastAt: run.last_at.toISOString(), records });
+      }
+      return pruned;
     },
     queue: {
       async load(projectIds, projects) {

@@ -10,6 +10,7 @@ import { emulatorCommand } from './commands/emulator/index.js';
 import { evalCommand } from './commands/eval/index.js';
 import { exportCommand } from './commands/export/index.js';
 import { jobsCommand } from './commands/jobs/index.js';
+import { journalCommand } from './commands/journal/index.js';
 import { labelSetsCommand } from './commands/labelSets/index.js';
 import { labelsCommand } from './commands/labels/index.js';
 import { modelCommand } from './commands/model/index.js';
@@ -62,6 +63,7 @@ export function buildProgram(io: Io, done: (code: number) => void): Command {
     labelSetsCommand(io, done),
     autoLabelCommand(io, done),
     jobsCommand(io, done),
+    journalCommand(io, done),
     labelsCommand(io, done),
     evalCommand(io, done),
     exportCommand(io, done),

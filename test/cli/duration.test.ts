@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { parseDuration } from '../../src/cli/duration.js';
 
 describe('parseDuration', () => {
-  it('reads seconds, minutes, hours and milliseconds when a unit is given', () => {
+  it('reads seconds, minutes, hours, days and milliseconds when a unit is given', () => {
     expect(parseDuration('90s')).toBe(90_000);
     expect(parseDuration('10m')).toBe(600_000);
     expect(parseDuration('1h')).toBe(3_600_000);
+    expect(parseDuration('30d')).toBe(2_592_000_000);
     expect(parseDuration('250ms')).toBe(250);
     expect(parseDuration('1.5s')).toBe(1_500);
   });
