@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openFileJournal, openPostgresJournal } from '../src/bulk/index.js';
 import type { Journal } from '../src/bulk/index.js';
@@ -17,15 +18,85 @@ const CONCURRENCY = 4;
 const root = join(import.meta.dirname, '..');
 const bin = join(root, 'packages', 'labelkit-tools', 'bin', 'labelkit.js');
 
+/** The service's latency for the figures of scale (CPU, round trips): as issue 39 measured them. */
+const SCALE_LATENCY_MS = 5;
+/** Each worker process prints its CPU time and peak RSS at exit. */
+const measuring = ['cpuAtExit.mjs', 'reportRss.mjs'].flatMap((f) => ['--import', pathToFileURL(join(import.meta.dirname, 'support', f)).href]);
+
+/** What one run of the workers cost. */
+interface WorkersRun {
+  wallMs: number;
+  twice: number;
+  withoutJob: number;
+  codes: (number | null)[];
+  /** The workers' CPU (user + system), all of them together. */
+  workerCpuMs: number;
+  /** The largest peak RSS of a worker. */
+  peakRssMiB: number;
+  /** The run's name, service and model (for a dry run over it). */
+  name: string;
+  serviceUrl: string;
+  modelUrl: string;
+}
+
+/** CPU (user + system, ms) of a process tree: the postmaster, its live children and those it reaped. */
+function treeCpuMs(root: number): number {
+  const tick = 10; // ms per clock tick (USER_HZ 100)
+  const stat = (pid: number) => {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return text.slice(text.lastIndexOf(')') + 2).split(' ');
+  };
+  const own = stat(root);
+  // Fields after the name: state(0) ppid(1) … utime(11) stime(12) cutime(13) cstime(14).
+  let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const f = stat(Number(entry));
+      if (Number(f[1]) === root) ticks += Number(f[11]) + Number(f[12]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ticks * tick;
+}
+
+/** The database's side: its server's CPU, its committed statements (round trips) and the journal's size. */
+async function databaseProbe(url: string) {
+  const { default: driver } = await import('pg');
+  const ask = async <R extends Record<string, unknown>>(sql: string): Promise<R> => {
+    const c = new driver.Client({ connectionString: url });
+    await c.connect();
+    try {
+      return (await c.query<R>(sql)).rows[0]!;
+    } finally {
+      await c.end();
+    }
+  };
+  const { pid } = await ask<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+  const postmaster = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+  return async () => {
+    // The stats of backends that just ended are flushed as they exit: a moment for them.
+    await new Promise((r) => setTimeout(r, 1500));
+    const db = await ask<{ commits: string; bytes: string | null }>(
+      `SELECT (SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = current_database()) AS commits,
+              (SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                WHERE n.nspname = 'labelkit_journal' AND c.relkind = 'r') AS bytes`,
+    );
+    return { cpuMs: treeCpuMs(postmaster), commits: Number(db.commits), bytes: Number(db.bytes ?? 0) };
+  };
+}
+
 /** Runs `workers` CLI processes on one PostgreSQL run over `n` fresh demo projects; wall time to the last exit. */
-async function runWorkers(url: string, n: number, workers: number): Promise<{ wallMs: number; twice: number; withoutJob: number; codes: (number | null)[] }> {
-  const emu = await startEmulator({ demoProject: false, demoProjects: n, latencyMs: LATENCY_MS, model: { concurrency: 64, retries: 0 } });
+async function runWorkers(url: string, n: number, workers: number, latencyMs = LATENCY_MS): Promise<WorkersRun> {
+  const emu = await startEmulator({ demoProject: false, demoProjects: n, latencyMs, model: { concurrency: 64, retries: 0 } });
   const model = await startModelServer({ secretKey: SECRET });
   const dir = mkdtempSync(join(tmpdir(), 'labelkit-bench-workers-'));
   const projects = join(dir, 'projects.txt');
   writeFileSync(projects, Array.from({ length: n }, (_, i) => demoProjectId(i + 1)).join('\n') + '\n');
+  const name = `bench-${n}-${workers}-${Date.now()}`;
   const args = [
-    bin, 'auto-label', '--projects', projects, '--journal', url, '--journal-name', `bench-${workers}-${Date.now()}`,
+    ...measuring, bin, 'auto-label', '--projects', projects, '--journal', url, '--journal-name', name,
     '--labeler-email', 'bench@example.com', '--endpoint', model.url, '--files-per-request', '0',
     '--concurrency', String(CONCURRENCY), '--wait', '--interval', '100ms', '--json',
     // The 3-worker run reuses the 1-worker run's project ids on a fresh emulator, in the same
@@ -35,6 +106,8 @@ async function runWorkers(url: string, n: number, workers: number): Promise<{ wa
   ];
   const env = { PATH: process.env.PATH ?? '', LABELKIT_URL: emu.url, LABELKIT_TOKEN: emu.token, LABELKIT_MODEL_SECRET: SECRET };
   const t = performance.now();
+  let workerCpuMs = 0;
+  let peakRssMiB = 0;
   const codes = await Promise.all(
     Array.from({ length: workers }, () => new Promise<number | null>((resolve) => {
       const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -42,6 +115,8 @@ async function runWorkers(url: string, n: number, workers: number): Promise<{ wa
       child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
       child.on('close', (code) => {
         if (code !== 0) console.error(`manyWorkers: a worker exited ${code}: ${stderr}`);
+        workerCpuMs += Number(/cpu-ms ([\d.]+)/.exec(stderr)?.[1] ?? Number.NaN);
+        peakRssMiB = Math.max(peakRssMiB, Number(/BENCH_MAX_RSS_KIB=(\d+)/.exec(stderr)?.[1] ?? Number.NaN) / 1024);
         resolve(code);
       });
     })),
@@ -56,7 +131,52 @@ async function runWorkers(url: string, n: number, workers: number): Promise<{ wa
   await emu.close();
   rmSync(dir, { recursive: true, force: true });
   const ids = Array.from({ length: n }, (_, i) => demoProjectId(i + 1));
-  return { wallMs, codes, twice: ids.filter((p) => (jobs.get(p) ?? 0) > 1).length, withoutJob: ids.filter((p) => !jobs.has(p)).length };
+  return { wallMs, codes, workerCpuMs, peakRssMiB, name, serviceUrl: emu.url, modelUrl: model.url, twice: ids.filter((p) => (jobs.get(p) ?? 0) > 1).length, withoutJob: ids.filter((p) => !jobs.has(p)).length };
+}
+
+/** A worker's `--dry-run` over a run of `n` projects the journal holds: wall time and peak RSS. */
+async function dryRun(url: string, n: number, run: WorkersRun): Promise<{ ms: number; rssMiB: number; code: number | null }> {
+  const dir = mkdtempSync(join(tmpdir(), 'labelkit-bench-dry-'));
+  const projects = join(dir, 'projects.txt');
+  writeFileSync(projects, Array.from({ length: n }, (_, i) => demoProjectId(i + 1)).join('\n') + '\n');
+  const args = [
+    ...measuring, bin, 'auto-label', '--projects', projects, '--journal', url, '--journal-name', run.name,
+    '--labeler-email', 'bench@example.com', '--endpoint', run.modelUrl, '--files-per-request', '0', '--dry-run', '--json',
+  ];
+  // A dry run sends nothing: the service's URL (now closed) is only compared with the run's.
+  const env = { PATH: process.env.PATH ?? '', LABELKIT_URL: run.serviceUrl, LABELKIT_TOKEN: 'bench', LABELKIT_MODEL_SECRET: SECRET };
+  const t = performance.now();
+  const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-2000)));
+    child.on('close', (c) => resolve({ code: c, stderr: err }));
+  });
+  const ms = performance.now() - t;
+  rmSync(dir, { recursive: true, force: true });
+  if (code !== 0) console.error(`manyWorkers: the dry run exited ${code}: ${stderr}`);
+  return { ms, rssMiB: Number(/BENCH_MAX_RSS_KIB=(\d+)/.exec(stderr)?.[1] ?? Number.NaN) / 1024, code };
+}
+
+/** The figures of scale at `n` projects × `workers`, at 5 ms per call: per project, with the load average beside them. */
+async function scaleRun(url: string, n: number, workers: number): Promise<{ figures: Figure[]; run: WorkersRun }> {
+  const probe = await databaseProbe(url);
+  const before = await probe();
+  const load: [number, number] = [loadavg()[0]!, 0];
+  const run = await runWorkers(url, n, workers, SCALE_LATENCY_MS);
+  const after = await probe();
+  load[1] = loadavg()[0]!;
+  const label = `${n.toLocaleString('en')} × ${workers}`;
+  const roundTrips = (after.commits - before.commits) / n;
+  const figures: Figure[] = [
+    { bench: 'many workers', name: `${label}: worker CPU per project (all workers)`, value: run.workerCpuMs / n, unit: 'ms/project', load },
+    { bench: 'many workers', name: `${label}: PostgreSQL CPU per project`, value: (after.cpuMs - before.cpuMs) / n, unit: 'ms/project', load },
+    { bench: 'many workers', name: `${label}: database round trips per project (committed statements)`, value: roundTrips, unit: 'per project', goal: '≤ 1.5', ...(!smoke && { met: roundTrips <= 1.5 }), load },
+    { bench: 'many workers', name: `${label}: journal bytes per project (tables and indexes)`, value: (after.bytes - before.bytes) / n, unit: 'B/project', load },
+    { bench: 'many workers', name: `${label}: worker peak RSS`, value: run.peakRssMiB, unit: 'MiB', load },
+    { bench: 'many workers', name: `${label}: wall time`, value: run.wallMs, unit: 'ms', load },
+  ];
+  return { figures, run };
 }
 
 /** Claims `n` projects one after another (each an insert and a durable commit, or an fsynced line); ms per claim. */
@@ -82,6 +202,7 @@ async function claimCost(journal: Journal, n: number): Promise<number> {
  */
 export async function manyWorkers(): Promise<Figure[]> {
   const n = smoke ? 30 : 1000;
+  const sizes = smoke ? [30] : (process.env.LABELKIT_BENCH_WORKER_SIZES ?? '1000,10000').split(',').map(Number);
   const pg = await startTestPostgres({ durable: true });
   if (pg.skip !== undefined) return [{ bench: 'many workers', name: `skipped: ${pg.skip}`, value: 0, unit: '' }];
   try {
@@ -93,10 +214,33 @@ export async function manyWorkers(): Promise<Figure[]> {
     const dir = mkdtempSync(join(tmpdir(), 'labelkit-bench-claims-'));
     const fileClaim = await claimCost(openFileJournal(join(dir, 'run.ndjson')), claims);
     rmSync(dir, { recursive: true, force: true });
-    const allRan = [...one.codes, ...three.codes].every((c) => c === 0);
+    // The figures of scale: 1 and 3 workers at each size, then a dry run over the largest run.
+    const scale: Figure[] = [];
+    const runs: WorkersRun[] = [one, three];
+    let largest: WorkersRun | undefined;
+    for (const size of sizes) {
+      for (const workers of [1, 3]) {
+        const { figures, run } = await scaleRun(pg.url, size, workers);
+        scale.push(...figures);
+        runs.push(run);
+        if (size === sizes.at(-1)) largest = run;
+      }
+    }
+    const big = sizes.at(-1)!;
+    const load: [number, number] = [loadavg()[0]!, 0];
+    const dry = await dryRun(pg.url, big, largest!);
+    load[1] = loadavg()[0]!;
+    const allRan = runs.every((r) => r.codes.every((c) => c === 0)) && dry.code === 0;
     // A worker that did not end with 0 makes the figures meaningless: the smoke run fails on it.
-    if (!allRan) throw new Error(`manyWorkers: a worker did not exit 0 (exit codes ${[...one.codes, ...three.codes].join(', ')})`);
+    if (!allRan) throw new Error(`manyWorkers: a worker did not exit 0 (exit codes ${runs.flatMap((r) => r.codes).join(', ')}, dry run ${dry.code})`);
+    const twice = runs.reduce((k, r) => k + r.twice, 0);
+    const withoutJob = runs.reduce((k, r) => k + r.withoutJob, 0);
     return [
+      ...scale,
+      { bench: 'many workers', name: `--dry-run over the ${big.toLocaleString('en')}-project run: wall time`, value: dry.ms, unit: 'ms', goal: '≤ 5000 ms', ...(!smoke && { met: dry.ms <= 5000 }), load },
+      { bench: 'many workers', name: `--dry-run over the ${big.toLocaleString('en')}-project run: peak RSS`, value: dry.rssMiB, unit: 'MiB', goal: '≤ 200 MiB', ...(!smoke && { met: dry.rssMiB <= 200 }), load },
+      { bench: 'many workers', name: 'projects with two jobs (every run of figures of scale)', value: twice, unit: 'projects', goal: '0', met: twice === 0 },
+      { bench: 'many workers', name: 'projects without a job (every run of figures of scale)', value: withoutJob, unit: 'projects', goal: '0', met: withoutJob === 0 },
       { bench: 'many workers', name: `1 worker, ${n} projects, ${LATENCY_MS} ms per call, concurrency ${CONCURRENCY}`, value: one.wallMs, unit: 'ms' },
       { bench: 'many workers', name: `3 workers, the same ${n} projects`, value: three.wallMs, unit: 'ms' },
       { bench: 'many workers', name: '3 workers / 1 worker (wall time)', value: ratio, unit: '×', goal: '≤ 0.6×', ...(!smoke && { met: ratio <= 0.6 && allRan }) },

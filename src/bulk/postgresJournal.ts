@@ -315,16 +315,24 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
   let pending: Pending[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   /** Takes the records waiting to be written (at most APPEND_BATCH): the statement's text from parameter `$from` on, and its values. */
-  const carry = (from: number) => {
+  /** Records taken by a statement still in flight: a claim carries them again (see carry). */
+  const flying = new Set<Pending>();
+  const carry = (from: number, again: boolean) => {
     const batch = pending.slice(0, APPEND_BATCH);
     pending = pending.slice(batch.length);
+    // A claim also carries the records another statement has taken and not yet committed (their
+    // ids make the second insert nothing, after waiting for the first's commit): once a claim has
+    // committed, every record appended before it is durable. A worker killed then leaves at most
+    // one project a start on its way (the one just claimed) without its `started` record, not two.
+    const rows = again ? [...batch, ...Array.from(flying).slice(0, APPEND_BATCH)] : batch;
+    for (const b of batch) flying.add(b);
     const $ = (i: number) => `$${from + i}`;
     const sql = `INSERT INTO ${s}.records (run, worker, type, project_id, attempt, record, rid)
              SELECT $1, $2, x.type, x.project_id, x.attempt, x.record::jsonb, x.rid
                FROM unnest(${$(0)}::text[], ${$(1)}::text[], ${$(2)}::int[], ${$(3)}::text[], ${$(4)}::text[]) WITH ORDINALITY AS x(type, project_id, attempt, record, rid, n)
               ORDER BY x.n
              ON CONFLICT (run, rid) DO NOTHING`;
-    const values = [batch.map((b) => b.type), batch.map((b) => b.projectId), batch.map((b) => b.attempt), batch.map((b) => b.record), batch.map((b) => b.rid)];
+    const values = [rows.map((b) => b.type), rows.map((b) => b.projectId), rows.map((b) => b.attempt), rows.map((b) => b.record), rows.map((b) => b.rid)];
     return { batch, sql, values };
   };
   /** Runs a statement that carries records, and settles them with it. */
@@ -336,6 +344,8 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
     } catch (error) {
       for (const b of batch) b.reject(error);
       throw error;
+    } finally {
+      for (const b of batch) flying.delete(b);
     }
   };
   const flushes = new Set<Promise<unknown>>();
@@ -343,7 +353,7 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
     clearTimeout(timer);
     timer = undefined;
     while (pending.length > 0) {
-      const { batch, sql, values } = carry(3);
+      const { batch, sql, values } = carry(3, false);
       const write = carrying(batch, () => persist(() => open().query(sql, [name, worker, ...values]))).catch(() => undefined);
       flushes.add(write);
       void write.finally(() => flushes.delete(write));
@@ -498,11 +508,12 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
       if (options.readOnly) throw new Error(`${where} was opened read-only`);
       const { worker: _ignored, ...rest } = intent;
       // One statement, one round trip: the insert, or (when another worker's intent holds the
-      // key) that worker, where this statement's snapshot already sees it. Either way the project
-      // leaves the run's queue: an intent holds it now.
+      // key) that worker, where this statement's snapshot already sees it. The winner removes the
+      // project from the run's queue (after its insert: a loser, which waited for the winner's
+      // intent, holds no lock of the queue that the winner could wait for).
       let answerLost = false;
       // The records appended meanwhile ride along (see carry).
-      const carried = carry(6);
+      const carried = carry(6, true);
       const rows = await carrying(carried.batch, () =>
         persist(async (retrying) => {
           answerLost ||= retrying;
@@ -512,7 +523,7 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
                ins AS (
                  INSERT INTO ${s}.records (run, worker, type, project_id, attempt, record) VALUES ($1, $2, 'intent', $3, $4, $5)
                  ON CONFLICT (run, project_id, attempt) WHERE type = 'intent' DO NOTHING RETURNING worker)
-               , taken AS (DELETE FROM ${s}.queue WHERE run = $1 AND project_id = $3 AND attempt <= $4)
+               , taken AS (DELETE FROM ${s}.queue WHERE run = $1 AND project_id = $3 AND attempt <= $4 AND EXISTS (SELECT 1 FROM ins))
                SELECT true AS won, worker, true AS mine FROM ins
                UNION ALL
                SELECT false, worker, record = $5::jsonb FROM ${s}.records
