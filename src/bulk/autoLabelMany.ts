@@ -368,7 +368,9 @@ async function runJournaledJobs(
       if (!fresh) return undefined;
       const states: Partial<Record<JournalProjectState['state'], number>> = {};
       let projects = 0;
-      for (const s of replayJournal(fresh.records).projects.values()) {
+      // A journal read again in parts answers what was written since: on top of the states read so far.
+      state = fresh.delta ? replayJournal(fresh.records, state).projects : replayJournal(fresh.records).projects;
+      for (const s of state.values()) {
         projects++;
         states[s.state] = (states[s.state] ?? 0) + 1;
       }
