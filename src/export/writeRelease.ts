@@ -283,6 +283,7 @@ export async function writeRelease(client: LabelingClient, projectIds: readonly 
       await handles.get(name)!.write(bytes, 0, bytes.length, at).catch((error: unknown) => Promise.reject(new FileWriteError(join(partial, name), error, KEPT)));
     };
 
+    let inFlight = false;
     try {
       if (saved === undefined) await checkpoint();
       else onResume?.(progress.documents, total);
@@ -292,6 +293,9 @@ export async function writeRelease(client: LabelingClient, projectIds: readonly 
         // Read ahead is not written after Ctrl-C: the run stops at the document it is at.
         read.signal?.throwIfAborted();
         const split = splitFor(doc.documentId, doc.lines.flatMap((l) => l.spans.map((s) => s.label)));
+        // From here until the journal holds it, a document is counted in the builder's digests but
+        // not in the journal: a checkpoint written then would describe files the journal does not.
+        inFlight = true;
         const placed = builder.add(doc, split, doc.dropped);
         await write(splitFileName(split, format), placed.bytes, placed.entry.offset);
         if (since && placed.delta) await write(splitFileName(split, format, true), placed.bytes, placed.deltaOffset);
@@ -299,6 +303,7 @@ export async function writeRelease(client: LabelingClient, projectIds: readonly 
         await journalHandle.write(line, 0, line.length, progress.bytes).catch((error: unknown) => Promise.reject(new FileWriteError(join(partial, JOURNAL), error, KEPT)));
         journalHash.update(line);
         countEntry(progress, placed.entry, line.length);
+        inFlight = false;
         if (Date.now() - last >= checkpointMs) {
           await checkpoint();
           last = Date.now();
@@ -308,8 +313,9 @@ export async function writeRelease(client: LabelingClient, projectIds: readonly 
     } catch (error) {
       // What the same flags would meet again: nothing to go on from.
       const final = error instanceof StrictExportError || (error instanceof ExportError && error.code === 'FORMAT');
-      // Otherwise (Ctrl-C, a lost connection, a full disk) keep every document written so far for the next run.
-      if (!final) await checkpoint().catch(() => undefined);
+      // Otherwise (Ctrl-C, a lost connection, a full disk) keep every document written so far for the next run;
+      // a write that failed half way keeps the last checkpoint instead (the next run cuts the files back to it).
+      if (!final && !inFlight) await checkpoint().catch(() => undefined);
       await closeAll();
       if (final) await Promise.all([rm(partial, { recursive: true, force: true }), cleanUp()]);
       throw interrupted() && !final ? new ExportInterrupted(progress.documents, total) : error;

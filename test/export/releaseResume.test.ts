@@ -4,8 +4,10 @@
 // (Killed with SIGKILL: test/export/killResume.test.ts.) The emulator answers each call 50 ms late,
 // so that a run of 60 documents spans several checkpoints without costing CPU.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
@@ -92,4 +94,32 @@ describe('a release stopped part way', () => {
     expect(existsSync(out)).toBe(false);
   }, within(60_000));
 
+  it('a full disk while a document goes into the journal keeps the last checkpoint: the same command goes on from it to the files of a release never interrupted', async () => {
+    const expected = digests(existsSync(join(dir, 'whole')) ? join(dir, 'whole') : await uninterrupted());
+    const out = join(dir, 'full-disk');
+    // The 30th journal line (a document's entry: it alone holds "offset" and "leftOut") meets a full disk.
+    const probe = await open(join(dir, 'probe'), 'w');
+    const proto = Object.getPrototypeOf(probe) as FileHandle;
+    await probe.close();
+    const write = proto.write;
+    let entries = 0;
+    const spy = vi.spyOn(proto, 'write').mockImplementation(function (this: FileHandle, ...args: unknown[]) {
+      const text = Buffer.isBuffer(args[0]) ? args[0].toString('utf8') : '';
+      if (text.includes('"offset":') && text.includes('"leftOut":') && ++entries === 30) return Promise.reject(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }));
+      return (write as (...a: unknown[]) => Promise<unknown>).apply(this, args);
+    } as FileHandle['write']);
+    const io = fakeIo(env);
+    try {
+      expect(await main(argv(...releaseArgs(out)), io)).not.toBe(0);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(entries).toBe(30);
+    expect(io.err()).toMatch(/ENOSPC|no space/i);
+    expect(existsSync(`${out}.checkpoint`)).toBe(true);
+
+    const again = fakeIo(env);
+    expect(await main(argv(...releaseArgs(out)), again), again.err()).toBe(0);
+    expect(digests(out)).toEqual(expected);
+  }, within(60_000));
 });
