@@ -11,6 +11,8 @@ import { startStubModel } from '../support/stubModel.js';
 import { startCountingService } from '../support/countingService.js';
 import type { CountingService } from '../support/countingService.js';
 import { argv, fakeIo } from '../support/fakeIo.js';
+import { createPrinter } from '../../src/cli/io.js';
+import { runManyFromFlags } from '../../src/cli/commands/autoLabel/manyRunner.js';
 import { killStarted, runCli, startCli } from '../support/spawnCli.js';
 
 /** Temporary folders of this file, removed after its tests. */
@@ -256,5 +258,19 @@ describe('labelkit auto-label over many projects', () => {
     } finally {
       await stub.close();
     }
+  });
+
+  it('after Ctrl-C still rejects with an unexpected error (a bug), not a run told as interrupted (exit 130)', async () => {
+    const io = fakeIo(env());
+    const stop = new AbortController();
+    const context = { io, printer: createPrinter(io), flags: {}, signal: stop.signal };
+    const flags = { labelerEmail: 'many@example.com', endpoint: model.url, filesPerRequest: '2', interval: '30ms', project: [demoProjectId(85), demoProjectId(86)] };
+    const run = runManyFromFlags(flags, context, (event) => {
+      if (event.event !== 'worklist') return;
+      stop.abort();
+      throw new TypeError('a bug in the progress display');
+    });
+    await expect(run).rejects.toThrow(TypeError);
+    expect(jobsOf([demoProjectId(85), demoProjectId(86)])).toEqual([0, 0]);
   });
 });

@@ -275,10 +275,12 @@ export async function runManyFromFlags(flags: AutoLabelManyFlags, context: Actio
     );
     return { ...result, dryRun, ...(journalLabel !== undefined && { journal: journalLabel }), interrupted: context.signal.aborted };
   } catch (error) {
-    // The journal failed mid-run, or the run was stopped while the journal did not answer: every
-    // project has its outcome (what is known), for the summary. After a stop it is the stop that is told (exit 130).
+    // The journal failed mid-run, or the run was stopped while the journal did not answer (the
+    // journal's ABORTED): every project has its outcome (what is known), for the summary. After a
+    // stop it is the stop that is told (exit 130); any other error (a bug) is told as itself, stop or not.
     const interrupted = context.signal.aborted;
-    if (!(error instanceof JournalFailure || interrupted) || worklist === undefined) throw error;
+    const stoppedJournal = interrupted && isLabelkitError(error) && error.code === 'ABORTED';
+    if (!(error instanceof JournalFailure || stoppedJournal) || worklist === undefined) throw error;
     const outcomes: ProjectOutcome[] = [];
     for (const id of ids) {
       const outcome = told.get(id);
