@@ -73,8 +73,12 @@ async function databaseProbe(url: string) {
       await c.end();
     }
   };
-  const { pid } = await ask<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+  // The postmaster: the parent of a backend, read while that backend is still connected.
+  const c = new driver.Client({ connectionString: url });
+  await c.connect();
+  const { pid } = (await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!;
   const postmaster = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+  await c.end();
   return async () => {
     // The stats of backends that just ended are flushed as they exit: a moment for them.
     await new Promise((r) => setTimeout(r, 1500));

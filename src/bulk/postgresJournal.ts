@@ -280,6 +280,7 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
   const persist = async <T>(step: (retrying: boolean) => Promise<T>): Promise<T> => {
     let firstFailure: number | undefined;
     let delay = 50;
+    let deadlocks = 0;
     for (let retrying = false; ; retrying = true) {
       try {
         const result = await untilStopped(step(retrying), STOP_GRACE_MS);
@@ -287,6 +288,8 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
         return result;
       } catch (error) {
         if (error === STOPPED) stopped();
+        // A deadlock rolled the statement back, and every step here may run again: at once, a few times.
+        if (errorCode(error) === '40P01' && deadlocks++ < 3) continue;
         if (!pool || classifyDatabaseFailure(error) !== 'connection') fail(error);
         if (options.signal?.aborted) stopped();
         firstFailure ??= Date.now();
@@ -620,6 +623,8 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
             `INSERT INTO ${s}.queue (run, list, project_id, attempt, pos)
              SELECT $1, $2, x.project_id, x.attempt, x.pos FROM unnest($3::text[], $4::int[], $5::int[]) AS x(project_id, attempt, pos)
               WHERE NOT EXISTS (SELECT 1 FROM ${s}.records r WHERE r.run = $1 AND r.type = 'intent' AND r.project_id = x.project_id AND r.attempt >= x.attempt)
+              -- One order for every worker loading at once (each waits for the other's rows of the same key): no deadlock.
+              ORDER BY x.project_id, x.attempt
              ON CONFLICT DO NOTHING`,
             [name, list, part.map((p) => p.projectId), part.map((p) => p.attempt), part.map((_, i) => from + i)],
           );
