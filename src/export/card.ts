@@ -3,7 +3,7 @@ import { LEFT_OUT_REASONS } from './types.js';
 import type { ReleaseManifest } from './manifest.js';
 
 /** The columns each format's rows have, as the card's `dataset_info.features` lists them. */
-function features(manifest: ReleaseManifest): unknown[] {
+function features(manifest: Pick<ReleaseManifest, 'options' | 'tags'>): unknown[] {
   const where = [
     { name: 'project', dtype: 'string' },
     { name: 'document', dtype: 'string' },
@@ -40,7 +40,7 @@ const n = (x: number) => x.toLocaleString('en');
  * await writeFile('release/README.md', datasetCard(manifest));
  * ```
  */
-export function datasetCard(manifest: ReleaseManifest): string {
+export function datasetCard(manifest: Omit<ReleaseManifest, 'documents'>): string {
   const { options, files } = manifest;
   const header: Record<string, unknown> = {
     pretty_name: `${options.projects.join(', ')} (${options.copy === 'reviewer' ? 'reviewer copy' : 'labeler copy'}, label set ${options.layer})`,

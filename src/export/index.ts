@@ -30,5 +30,5 @@ export { createReleaseBuilder, deltaMismatches, deltaSlices, documentHash, keyOf
 export type { DocumentKey, FileSlice, JournalEntry, ManifestDocument, PlacedDocument, ReleaseBuilder, ReleaseBuilderOptions, ReleaseDelta, ReleaseDropped, ReleaseFile, ReleaseManifest, ReleaseOptions } from './manifest.js';
 export { datasetCard } from './card.js';
 export { manifestText, readManifest, releaseOutputProblem, today, writeRelease } from './writeRelease.js';
-export type { WriteReleaseOptions } from './writeRelease.js';
+export type { ReleaseSummary, WriteReleaseOptions } from './writeRelease.js';
 export { applyDelta } from './applyDelta.js';

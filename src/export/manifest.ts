@@ -151,6 +151,14 @@ export function documentHash(doc: Pick<ExportedDocument, 'lines'>): string {
   return createHash('sha256').update(JSON.stringify(content)).digest('hex');
 }
 
+/**
+ * A document's manifest entry, from its journal entry: the same fields, in the manifest's order.
+ *
+ * @param entry - the journal entry (or the manifest entry)
+ * @returns the manifest entry
+ */
+export const manifestEntry = (entry: ManifestDocument): ManifestDocument => ({ project: entry.project, id: entry.id, split: entry.split, hash: entry.hash, offset: entry.offset, bytes: entry.bytes });
+
 /** A document's key, as a map key. */
 export const keyOf = (d: DocumentKey): string => JSON.stringify([d.project, d.id]);
 
@@ -170,6 +178,13 @@ export interface ReleaseBuilderOptions {
    * order) and, by file name, the hash of each file's bytes so far (read back from the files).
    */
   resume?: { entries: readonly JournalEntry[]; hashes: ReadonlyMap<string, Hash> } | undefined;
+  /**
+   * Keep each document's manifest entry for {@link ReleaseBuilder.finish}'s `documents`. A writer
+   * that has them on disk (its journal) passes false: `finish` then gives an empty list, and the
+   * builder holds nothing per document (under `since`, only the last release's entries).
+   * @defaultValue true
+   */
+  listDocuments?: boolean | undefined;
 }
 
 /** What the writer does with one document: append `bytes` to the split's file (and to its delta file when `delta`). */
@@ -197,7 +212,7 @@ export interface ReleaseBuilder {
   add(doc: ExportedDocument, split: string, dropped?: ReadonlyMap<string, number>): PlacedDocument;
   /** Each file's length and the SHA-256 of its bytes so far, by name (the full files, then the delta's): what a checkpoint records. */
   digests(): Record<string, PartialFile>;
-  /** The manifest of the release (of the full release, with `delta` under `--since`). */
+  /** The manifest of the release (of the full release, with `delta` under `--since`); its `documents` empty when they are not listed. */
   finish(): ReleaseManifest;
 }
 
@@ -218,7 +233,9 @@ export const labelsHeld = (entry: Pick<JournalEntry, 'spans'>): string[] => Obje
  * `--since`, where only the delta is written: `apply-delta` must give those bytes.
  */
 export function createReleaseBuilder(init: ReleaseBuilderOptions): ReleaseBuilder {
-  const { options, format, since, resume } = init;
+  // `init` is not kept: under `resume` it holds every journal entry.
+  const { options, format, since, resume, created, tags, dropped: droppedDocuments, listDocuments = true } = init;
+  const releaseLabels = init.labels;
   const labelNames = init.labels.map((l) => l.name);
   const files = new Map<string, ReleaseFile & { hash: Hash }>();
   const deltaFiles = new Map<string, { path: string; bytes: number; hash: Hash }>();
@@ -244,7 +261,10 @@ export function createReleaseBuilder(init: ReleaseBuilderOptions): ReleaseBuilde
   }
   const old = new Map(since?.manifest.documents.map((d) => [keyOf(d), d]));
   const documents: ManifestDocument[] = [];
-  const seen = new Set<string>();
+  /** The documents placed (only when they are listed): each once. */
+  const seen = listDocuments ? new Set<string>() : undefined;
+  /** Under `since`: the last release's documents met again (what is left was removed). */
+  const met = new Set<string>();
   const added: DocumentKey[] = [];
   const changed: DocumentKey[] = [];
   const leftOut = noneLeftOut();
@@ -255,10 +275,12 @@ export function createReleaseBuilder(init: ReleaseBuilderOptions): ReleaseBuilde
     if (!file) throw new Error(`no split "${entry.split}" in this release`);
     const key = { project: entry.project, id: entry.id };
     const k = keyOf(key);
-    if (seen.has(k)) throw new Error(`document ${entry.project}/${entry.id} is twice in the release`);
+    const before = old.get(k);
+    if (seen?.has(k) || (before && met.has(k))) throw new Error(`document ${entry.project}/${entry.id} is twice in the release`);
     if (entry.offset !== file.bytes) throw new Error(`document ${entry.project}/${entry.id} starts at byte ${entry.offset} of ${file.path}, not at its end (${file.bytes})`);
-    seen.add(k);
-    documents.push({ project: entry.project, id: entry.id, split: entry.split, hash: entry.hash, offset: entry.offset, bytes: entry.bytes });
+    seen?.add(k);
+    if (before) met.add(k);
+    if (listDocuments) documents.push(manifestEntry(entry));
     file.bytes += entry.bytes;
     file.documents++;
     file.lines += entry.lines;
@@ -270,7 +292,6 @@ export function createReleaseBuilder(init: ReleaseBuilderOptions): ReleaseBuilde
     leftOut.lines.deleted += entry.leftOut.lines.deleted;
     for (const [name, n] of Object.entries(entry.dropped)) droppedLabels[name] = (droppedLabels[name] ?? 0) + n;
     if (!since) return false;
-    const before = old.get(k);
     if (!before) added.push(key);
     else if (before.hash !== entry.hash || before.split !== entry.split) changed.push(key);
     const delta = !before || before.hash !== entry.hash || before.split !== entry.split;
@@ -318,18 +339,18 @@ export function createReleaseBuilder(init: ReleaseBuilderOptions): ReleaseBuilde
     finish() {
       const manifest: ReleaseManifest = {
         manifest: 1,
-        created: init.created,
+        created,
         options,
-        tags: init.tags,
-        labels: init.labels,
+        tags,
+        labels: releaseLabels,
         tagsFile: options.format === 'jsonl' ? RELEASE_FILES.tags : null,
         files: [...files.values()].map(({ hash, ...file }) => ({ ...file, sha256: hash.digest('hex') })),
         leftOut,
-        dropped: { labels: droppedLabels, documents: { status: init.dropped?.documents?.status ?? 0, notListed: init.dropped?.documents?.notListed ?? 0 }, unknownIds: init.dropped?.unknownIds ?? 0 },
+        dropped: { labels: droppedLabels, documents: { status: droppedDocuments?.documents?.status ?? 0, notListed: droppedDocuments?.documents?.notListed ?? 0 }, unknownIds: droppedDocuments?.unknownIds ?? 0 },
         documents,
       };
       if (since) {
-        const removed = since.manifest.documents.filter((d) => !seen.has(keyOf(d))).map((d) => ({ project: d.project, id: d.id }));
+        const removed = since.manifest.documents.filter((d) => !met.has(keyOf(d))).map((d) => ({ project: d.project, id: d.id }));
         const deltaFilesOut = [...deltaFiles].map(([split, d]) => ({ split, path: d.path, bytes: d.bytes, sha256: d.hash.digest('hex') }));
         manifest.delta = { since: since.sha256, added, changed, removed, files: deltaFilesOut };
       }

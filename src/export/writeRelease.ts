@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Hash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { access, constants, lstat, mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import type { LabelingClient } from 'labelkit';
 import { errorCode } from '../shared/classify.js';
 import { FileWriteError, openExclusive, writeFileAtomically } from '../shared/fileWrites.js';
@@ -17,7 +19,7 @@ import { filterPlan } from './filters.js';
 import type { DocumentStatus } from './filters.js';
 import { StrictExportError } from './flattenDocument.js';
 import { formatDocument } from './formats.js';
-import { createReleaseBuilder, deltaMismatches, keyOf, labelsHeld, RELEASE_FILES, splitFileName } from './manifest.js';
+import { createReleaseBuilder, deltaMismatches, keyOf, labelsHeld, manifestEntry, RELEASE_FILES, splitFileName } from './manifest.js';
 import type { JournalEntry, ReleaseManifest, ReleaseOptions } from './manifest.js';
 import { splitOf } from './splits.js';
 import type { SplitShare } from './splits.js';
@@ -98,9 +100,52 @@ export async function readManifest(path: string, field: string): Promise<{ manif
 /** A manifest as written: its fields, then one document per line (diffs of two releases stay readable). */
 export function manifestText(manifest: ReleaseManifest): string {
   const { documents, ...rest } = manifest;
-  const head = JSON.stringify(rest, null, 2);
-  return `${head.slice(0, -2)},\n  "documents": [\n${documents.map((d) => `    ${JSON.stringify(d)}`).join(',\n')}\n  ]\n}\n`;
+  return `${manifestHead(rest)}${documents.map((d) => `    ${JSON.stringify(d)}`).join(',\n')}${MANIFEST_TAIL}`;
 }
+
+/** What a manifest's text holds before its first document ({@link manifestText}). */
+const manifestHead = (rest: Omit<ReleaseManifest, 'documents'>): string => `${JSON.stringify(rest, null, 2).slice(0, -2)},\n  "documents": [\n`;
+const MANIFEST_TAIL = '\n  ]\n}\n';
+
+/**
+ * Writes a release's manifest.json with its documents read from the journal, one line at a time:
+ * the same bytes as {@link manifestText}, without a document list in memory.
+ *
+ * @param path - the manifest's file (created exclusively, fsynced)
+ * @param rest - the manifest but its documents
+ * @param journal - the journal's file ({@link JournalEntry} lines, in the files' order)
+ * @returns the SHA-256 of the text written
+ */
+async function writeManifestFromJournal(path: string, rest: Omit<ReleaseManifest, 'documents'>, journal: string): Promise<string> {
+  const hash = createHash('sha256');
+  const handle = await openExclusive(path);
+  try {
+    let pending = manifestHead(rest);
+    let first = true;
+    const flush = async (text: string) => {
+      hash.update(text);
+      await handle.write(text);
+    };
+    const lines = createInterface({ input: createReadStream(journal, { encoding: 'utf8' }), crlfDelay: Infinity });
+    for await (const line of lines) {
+      if (line === '') continue;
+      pending += `${first ? '' : ',\n'}    ${JSON.stringify(manifestEntry(JSON.parse(line) as JournalEntry))}`;
+      first = false;
+      if (pending.length >= 1 << 16) {
+        await flush(pending);
+        pending = '';
+      }
+    }
+    await flush(pending + MANIFEST_TAIL);
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
+  return hash.digest('hex');
+}
+
+/** What {@link writeRelease} returns: the manifest written but its document list (that is in manifest.json only). */
+export type ReleaseSummary = Omit<ReleaseManifest, 'documents'>;
 
 /** Today, `YYYY-MM-DD` (UTC). */
 export const today = (): string => new Date().toISOString().slice(0, 10);
@@ -135,7 +180,7 @@ function countEntry(progress: Progress, entry: JournalEntry, journalBytes: numbe
  * @param client - the client
  * @param projectIds - the projects, in the files' order
  * @param options - format, folder, splits, seed, stratify, filters, since, and the export's read options
- * @returns the manifest written
+ * @returns the manifest written but its documents (they are in manifest.json only, not held in memory)
  * @throws {@link ExportError} before anything is written: an output that cannot be written
  * (`OUT`), another run writing it (`LOCKED`), a `since` of other options or not a manifest
  * (`RELEASE`), a label of `labels` that is in no label set (`FILTER`), `RESUME` for a resume with
@@ -144,8 +189,9 @@ function countEntry(progress: Progress, entry: JournalEntry, journalBytes: numbe
  * `writeExport` otherwise
  * @remarks Streamed: each document is formatted and written to its split's file as it is read,
  * and a line of the journal `<out>.partial/documents.journal` says where it went and what it
- * counts (the manifest keeps a few fields per document). The folder is written as
- * `<out>.partial/` under the lock `<out>.lock` and renamed into place when complete; a run killed
+ * counts; manifest.json's documents are written from that journal at the end (nothing is kept
+ * in memory per document but, under `since`, the last release's manifest and a key per document
+ * of it met again). The folder is written as `<out>.partial/` under the lock `<out>.lock` and renamed into place when complete; a run killed
  * at any point leaves `out` untouched. As `writeExport` does, every `checkpointMs` the files are
  * fsynced and `<out>.checkpoint` records each file's length and the SHA-256 of those bytes (the
  * journal's as the checkpoint's own, the split files' in its `files`), sealed; the same command
@@ -153,7 +199,7 @@ function countEntry(progress: Progress, entry: JournalEntry, journalBytes: numbe
  * next document, with the same files and manifest as a release never interrupted. Under `since`
  * the full files are written too (their SHA-256s are the manifest's), and removed at the end.
  */
-export async function writeRelease(client: LabelingClient, projectIds: readonly string[], options: WriteReleaseOptions): Promise<ReleaseManifest> {
+export async function writeRelease(client: LabelingClient, projectIds: readonly string[], options: WriteReleaseOptions): Promise<ReleaseSummary> {
   const { format, splits, seed, stratify = false, status, documents: ids, labels: keepNames, since: sincePath, created: day = today(), identity: extra = {}, checkpointMs = 200, onResume, ...read } = options;
   if (!EXPORT_FORMATS.includes(format)) throw new ExportError('FORMAT', '--format', `must be ${EXPORT_FORMATS.join(', ')}`);
   const out = resolve(options.out);
@@ -258,15 +304,17 @@ export async function writeRelease(client: LabelingClient, projectIds: readonly 
     }
 
     const tagIndex = new Map(plan.tags.map((t, i) => [t, i]));
-    const inRelease = new Set(plan.documents.map((d) => keyOf({ project: plan.projects[d.project]!.projectId, id: d.documentId })));
-    const assigned = new Map((since?.manifest.documents ?? []).filter((d) => inRelease.has(keyOf(d))).map((d) => [d.id, d.split]));
+    const inRelease = since && new Set(plan.documents.map((d) => keyOf({ project: plan.projects[d.project]!.projectId, id: d.documentId })));
+    const assigned = new Map((since?.manifest.documents ?? []).filter((d) => inRelease!.has(keyOf(d))).map((d) => [d.id, d.split]));
     const deal = stratify ? createStratifier({ splits, seed, total, assigned }) : undefined;
     const splitFor = (id: string, held: readonly string[]) => (deal ? deal.assign(id, held) : splitOf(id, seed, splits));
     let builder: ReturnType<typeof createReleaseBuilder>;
     try {
-      builder = createReleaseBuilder({ options: releaseOptions, tags: plan.tags, labels, created, format: (doc) => formatDocument(format, doc, tagIndex), since, dropped: { documents: filtered.dropped, unknownIds: filtered.unknownIds }, resume: { entries, hashes } });
+      builder = createReleaseBuilder({ options: releaseOptions, tags: plan.tags, labels, created, format: (doc) => formatDocument(format, doc, tagIndex), since, dropped: { documents: filtered.dropped, unknownIds: filtered.unknownIds }, resume: { entries, hashes }, listDocuments: false });
       // The stratified deal is a function of the documents before: replayed, it must put each where the journal says.
       for (const entry of entries) if (splitFor(entry.id, labelsHeld(entry)) !== entry.split) throw refuse(`its journal puts document ${entry.project}/${entry.id} in ${entry.split}, not where this release deals it`);
+      // Counted in: the journal on disk is what manifest.json's documents are written from.
+      entries = [];
     } catch (error) {
       await closeAll();
       throw error instanceof ExportError ? error : refuse(`its journal ${join(partial, JOURNAL)} is not of this release (${(error as Error).message})`);
@@ -320,27 +368,29 @@ export async function writeRelease(client: LabelingClient, projectIds: readonly 
       if (final) await Promise.all([rm(partial, { recursive: true, force: true }), cleanUp()]);
       throw interrupted() && !final ? new ExportInterrupted(progress.documents, total) : error;
     }
-    let manifest: ReleaseManifest;
+    let manifest: ReleaseSummary;
     try {
       // The files' SHA-256s in the manifest are those of their bytes on disk, read back.
       const digests = builder.digests();
-      manifest = builder.finish();
+      // The builder lists no documents: they are written from the journal.
+      const { documents: _none, ...finished } = builder.finish();
+      manifest = finished;
       for (const [name, handle] of handles) {
         const onDisk = createHash('sha256');
         const { size } = await handle.stat();
         await hashFrom(handle, size, onDisk);
         if (size !== digests[name]!.bytes || onDisk.digest('hex') !== digests[name]!.prefix) throw refuse(`${join(partial, name)} changed while it was written (its bytes are not those labelkit wrote)`);
       }
-      const text = manifestText(manifest);
       const put = async (name: string, content: string) => {
         await rm(join(partial, name), { force: true });
         await writeNewFile(join(partial, name), content);
       };
-      await put(RELEASE_FILES.manifest, text);
+      await rm(join(partial, RELEASE_FILES.manifest), { force: true });
+      const manifestSha256 = await writeManifestFromJournal(join(partial, RELEASE_FILES.manifest), manifest, join(partial, JOURNAL));
       if (format === 'jsonl') await put(RELEASE_FILES.tags, JSON.stringify(plan.tags) + '\n');
       if (manifest.delta) await put(RELEASE_FILES.removed, JSON.stringify(manifest.delta.removed) + '\n');
       else await put(RELEASE_FILES.card, datasetCard(manifest));
-      await checkpoint({ manifest: sha256(text) }, digests);
+      await checkpoint({ manifest: manifestSha256 }, digests);
     } finally {
       await closeAll();
     }
@@ -358,7 +408,7 @@ export async function writeRelease(client: LabelingClient, projectIds: readonly 
      * The checkpoint says the release is complete (a run killed at its very end): the manifest
      * and files are checked against it, then renamed into place if they are not yet.
      */
-    async function finishFromSummary(manifestSha256: string): Promise<ReleaseManifest> {
+    async function finishFromSummary(manifestSha256: string): Promise<ReleaseSummary> {
       const published = !(await lstat(partial).then(() => true, () => false));
       const folder = published ? out : partial;
       const text = await readFile(join(folder, RELEASE_FILES.manifest), { encoding: 'utf8', flag: constants.O_RDONLY | constants.O_NOFOLLOW }).catch(() => undefined);
@@ -370,7 +420,8 @@ export async function writeRelease(client: LabelingClient, projectIds: readonly 
       if (published) await cleanUp();
       else await publish();
       onResume?.(total, total);
-      return manifest;
+      const { documents: _listed, ...summary } = manifest;
+      return summary;
     }
   } finally {
     await lock.release();

@@ -185,6 +185,17 @@ describe('a delta release (--since) and apply-delta', () => {
     });
   }
 
+  it('builds the same manifest but its document list when the builder lists none (the writer writes them from its journal), and still refuses a document of the last release twice', () => {
+    const { old, next } = week(false);
+    const listed = buildRelease(next, {}, old);
+    const unlisted = buildRelease(next, {}, old, false);
+    expect(listed.manifest.documents).toHaveLength(next.length);
+    expect(unlisted.manifest.documents).toEqual([]);
+    expect({ ...unlisted.manifest, documents: listed.manifest.documents }).toEqual(listed.manifest);
+    expect(unlisted.delta).toEqual(listed.delta);
+    expect(() => buildRelease([...next, next[0]!], {}, old, false)).toThrow(/is twice in the release/);
+  });
+
   it('rebuilds other bytes than the fresh export when the delta drops one change, and refuses a delta of other options', () => {
     const { old, next } = week(false);
     const delta = buildRelease(next, {}, old);

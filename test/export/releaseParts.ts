@@ -64,8 +64,8 @@ export interface BuiltRelease {
   delta: Map<string, Buffer>;
 }
 
-/** Builds a release in memory as the writer does: split, bytes, manifest (and the delta under `since`). */
-export function buildRelease(docs: readonly ExportedDocument[], options: Partial<ReleaseOptions> = {}, since?: BuiltRelease): BuiltRelease {
+/** Builds a release in memory as the writer does: split, bytes, manifest (and the delta under `since`); `listDocuments` as the builder's. */
+export function buildRelease(docs: readonly ExportedDocument[], options: Partial<ReleaseOptions> = {}, since?: BuiltRelease, listDocuments = true): BuiltRelease {
   const opts = { ...OPTIONS, ...options };
   const tags = tagList(LABELS);
   const tagIndex = new Map(tags.map((t, i) => [t, i]));
@@ -76,6 +76,7 @@ export function buildRelease(docs: readonly ExportedDocument[], options: Partial
     created: '2026-11-29',
     format: (doc) => formatDocument(opts.format, doc, tagIndex),
     since: since && { manifest: since.manifest, sha256: createHash('sha256').update(since.manifestText).digest('hex') },
+    listDocuments,
   });
   const assigned = new Map(since?.manifest.documents.filter((d) => docs.some((x) => x.documentId === d.id)).map((d) => [d.id, d.split]));
   const deal = opts.stratify ? createStratifier({ splits: opts.splits, seed: opts.seed, total: docs.length, assigned }) : undefined;

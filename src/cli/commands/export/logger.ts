@@ -1,5 +1,5 @@
 import { LEFT_OUT_REASONS } from '../../../export/index.js';
-import type { ExportSummary, LeftOutReason, ReleaseDropped, ReleaseManifest } from '../../../export/index.js';
+import type { ExportSummary, LeftOutReason, ReleaseDropped, ReleaseSummary } from '../../../export/index.js';
 import type { Printer } from '../../io.js';
 
 /** How the summary names each reason a label was left out (or changed). */
@@ -72,11 +72,11 @@ export function printExportSummary(printer: Printer, summary: ExportSummary, jso
  * @param resumedAt - the documents an interrupted run had written, when this one went on from it
  * @returns the lines
  */
-export function formatRelease(manifest: ReleaseManifest, out: string, resumedAt: number | null = null): string[] {
+export function formatRelease(manifest: ReleaseSummary, out: string, resumedAt: number | null = null): string[] {
   const { options } = manifest;
   const copy = options.copy === 'reviewer' ? 'the reviewer copy' : `the copy of ${options.copy}`;
   const projects = options.projects.length === 1 ? `project ${options.projects[0]}` : plural(options.projects.length, 'project');
-  const lines = [`${manifest.delta ? 'Wrote the delta of a release of' : 'Released'} ${plural(manifest.documents.length, 'document')} of ${projects}, ${copy}, label set ${options.layer}, as ${options.format}, to ${out}${resumedAt === null ? '' : ` (went on after document ${resumedAt})`}`];
+  const lines = [`${manifest.delta ? 'Wrote the delta of a release of' : 'Released'} ${plural(documentCount(manifest), 'document')} of ${projects}, ${copy}, label set ${options.layer}, as ${options.format}, to ${out}${resumedAt === null ? '' : ` (went on after document ${resumedAt})`}`];
   if (manifest.delta) {
     const { added, changed, removed } = manifest.delta;
     lines.push(`  since the release of manifest ${manifest.delta.since.slice(0, 12)}…: ${added.length} added, ${changed.length} changed, ${removed.length} removed`);
@@ -88,6 +88,9 @@ export function formatRelease(manifest: ReleaseManifest, out: string, resumedAt:
   return lines;
 }
 
+/** A release's documents: its files' (each document is in one file). */
+const documentCount = (manifest: ReleaseSummary): number => manifest.files.reduce((n, f) => n + f.documents, 0);
+
 /**
  * Prints the outcome of a release: its lines, or with `json` the manifest without its documents.
  *
@@ -97,8 +100,9 @@ export function formatRelease(manifest: ReleaseManifest, out: string, resumedAt:
  * @param json - one JSON object
  * @param resumedAt - the documents an interrupted run had written, when this one went on from it
  */
-export function printRelease(printer: Printer, manifest: ReleaseManifest, out: string, json: boolean, resumedAt: number | null = null): void {
-  const { documents, ...rest } = manifest;
-  if (json) printer.json({ version: 1, out, documents: documents.length, resumedAt, ...rest });
+export function printRelease(printer: Printer, manifest: ReleaseSummary, out: string, json: boolean, resumedAt: number | null = null): void {
+  // apply-delta gives the whole manifest, a release its summary: the document list is never printed.
+  const { documents: _listed, ...rest } = manifest as ReleaseSummary & { documents?: unknown };
+  if (json) printer.json({ version: 1, out, documents: documentCount(manifest), resumedAt, ...rest });
   else for (const line of formatRelease(manifest, out, resumedAt)) printer.out(line);
 }

@@ -1,6 +1,6 @@
 import { createLabelingClient } from 'labelkit';
 import { applyDelta, ExportError, parseSplits, readManifest, releaseOutputProblem, today, writeRelease } from '../../../export/index.js';
-import type { ReleaseManifest, SplitShare } from '../../../export/index.js';
+import type { ReleaseManifest, ReleaseSummary, SplitShare } from '../../../export/index.js';
 import { clientAuth, requireConnection } from '../../connection.js';
 import type { ActionContext } from '../../runAction.js';
 import { CliUsageError } from '../../usageError.js';
@@ -20,7 +20,8 @@ const RELEASE_FLAGS = ['split', 'seed', 'stratify', 'since'] as const;
 
 /** What a release run wrote: its manifest, and where it went on from when an interrupted run had begun it. */
 export interface ReleaseRun {
-  manifest: ReleaseManifest;
+  /** The manifest written but its documents (manifest.json lists them). */
+  manifest: ReleaseSummary;
   /** Documents already written by an interrupted run this one went on from; null when it started afresh. */
   resumedAt: number | null;
 }
