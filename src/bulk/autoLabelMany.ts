@@ -1,7 +1,7 @@
 import { isLabelkitError, startAutoLabel, ValidationError, waitForJobs } from 'labelkit';
 import type { AutoLabelInput, ErrorCode, Job, JobOutcome, JobSnapshot, LabelingClient } from 'labelkit';
 import { START_TIMEOUT_MS, STOP_GRACE_MS } from '../shared/constants.js';
-import { onAbort } from '../shared/onAbort.js';
+import { untilAborted } from '../shared/onAbort.js';
 import { redact } from '../shared/redact.js';
 import { createMemoryJournal, replayJournal } from './journal.js';
 import type { Journal, JournalContents, JournalProjectState, OtherRun } from './journal.js';
@@ -189,23 +189,6 @@ export function autoLabelMany(client: LabelingClient, inputs: AutoLabelInput[], 
   return runJournaledJobs(client, url, inputs, options);
 }
 
-/**
- * A read that a stop does not wait for: resolves with undefined once `signal` is aborted (the
- * read goes on unobserved; re-reading a large run takes seconds).
- */
-function untilAbortedBy(signal: AbortSignal | undefined) {
-  return <T>(read: Promise<T>): Promise<T | undefined> => {
-    if (!signal) return read;
-    let stopWaiting = () => undefined as void;
-    const stopped = new Promise<undefined>((resolve) => {
-      if (signal.aborted) resolve(undefined);
-      else stopWaiting = onAbort(signal, () => resolve(undefined));
-    });
-    read.catch(() => undefined);
-    return Promise.race([read, stopped]).finally(() => stopWaiting());
-  };
-}
-
 /** The ids of the workers alive in a shared journal (none for a journal one run holds alone). */
 const liveWorkers = (contents: JournalContents) => new Set(contents.shared?.workers.filter((w) => w.alive).map((w) => w.id) ?? []);
 
@@ -274,7 +257,6 @@ async function runJournaledJobs(
       throw new ValidationError([problem], { operationName: 'AutoLabelTokenBasedProjectMutation' });
     }
     const emit = (event: ManyEvent) => options.onEvent?.(event);
-    const untilAborted = untilAbortedBy(options.signal);
     emit({ event: 'worklist', worklist, warnings: contents.warnings, otherRuns });
     if (options.dryRun) return { worklist, outcomes: [], warnings: contents.warnings, otherRuns };
 
@@ -364,7 +346,7 @@ async function runJournaledJobs(
     /** The whole run's totals from a shared journal, read once at the end (see {@link AutoLabelManyResult.runTotals}). */
     async function totals(): Promise<AutoLabelManyResult['runTotals']> {
       if (!contents.shared || !journal.refresh || options.signal?.aborted) return undefined;
-      const fresh = await untilAborted(journal.refresh()).catch(() => undefined);
+      const fresh = await untilAborted(journal.refresh(), options.signal, 0).catch(() => undefined);
       if (!fresh) return undefined;
       const states: Partial<Record<JournalProjectState['state'], number>> = {};
       let projects = 0;
@@ -455,7 +437,7 @@ async function runJournaledJobs(
       const left = Array.from(startEntries.values()).filter((p) => !outcomes[p.index]);
       if (left.length === 0) return;
       if (journal.refresh) {
-        const fresh = await untilAborted(journal.refresh()).catch(() => undefined);
+        const fresh = await untilAborted(journal.refresh(), options.signal, 0).catch(() => undefined);
         if (fresh) state = fresh.delta ? replayJournal(fresh.records, state).projects : replayJournal(fresh.records).projects;
       }
       for (const p of left) {
@@ -652,7 +634,7 @@ async function runJournaledJobs(
         }
         const more = toWait.splice(0);
         if (more.length > 0) adopted.push(waitGroup(more));
-        const fresh = await untilAborted(journal.refresh!()).catch(() => undefined);
+        const fresh = await untilAborted(journal.refresh!(), options.signal, 0).catch(() => undefined);
         const found: WaitEntry[] = [];
         if (fresh) {
           const live = liveWorkers(fresh);

@@ -5,7 +5,7 @@ import type { ValidationProblem } from 'labelkit';
 import type { Pool, PoolClient } from 'pg';
 import { classifyDatabaseFailure, errorCode } from '../shared/classify.js';
 import { HEARTBEAT_MS, STOP_GRACE_MS } from '../shared/constants.js';
-import { onAbort } from '../shared/onAbort.js';
+import { GIVEN_UP, untilAborted } from '../shared/onAbort.js';
 import { redact, redactUrl, urlSecrets } from '../shared/redact.js';
 import { checkJournalRecord } from './journal.js';
 import type { Journal, JournalContents, JournalRecord, JournalWorker, QueuedProject } from './journal.js';
@@ -244,29 +244,8 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
     options.onConnection?.({ state: 'back', message: `${where} answers again`, afterMs });
   };
 
-  /** What {@link untilStopped} rejects with once the run's stop has given up on a call. */
-  const STOPPED = Symbol('stopped');
-  /**
-   * A call as the run's stop allows it: as it is, until `signal` is aborted; then at most
-   * `graceMs` more (it rejects with {@link STOPPED}; the call goes on unobserved).
-   */
-  const untilStopped = <T>(call: Promise<T>, graceMs: number): Promise<T> => {
-    const signal = options.signal;
-    if (!signal) return call;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let stopWaiting = () => undefined as void;
-    const given = new Promise<never>((_, reject) => {
-      const giveUp = () => void (timer = setTimeout(() => reject(STOPPED), graceMs));
-      // One listener on the signal however many calls are in flight (shared/onAbort).
-      if (signal.aborted) giveUp();
-      else stopWaiting = onAbort(signal, giveUp);
-    });
-    call.catch(() => undefined);
-    return Promise.race([call, given]).finally(() => {
-      clearTimeout(timer);
-      stopWaiting();
-    });
-  };
+  /** A call as the run's stop allows it: as it is until the stop, then `graceMs` more (it then rejects with {@link GIVEN_UP}). */
+  const untilStopped = <T>(call: Promise<T>, graceMs: number): Promise<T> => untilAborted(call, options.signal, graceMs);
   /** The run was stopped while the database could not be reached or did not answer: no more tries. */
   const stopped = (): never => {
     throw new LabelkitError('ABORTED', redact(`${where}: the run was stopped while the database did not answer`, secrets), { secrets });
@@ -287,7 +266,7 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
         back();
         return result;
       } catch (error) {
-        if (error === STOPPED) stopped();
+        if (error === GIVEN_UP) stopped();
         // A deadlock rolled the statement back, and every step here may run again: at once, a few times.
         if (errorCode(error) === '40P01' && deadlocks++ < 3) continue;
         if (!pool || classifyDatabaseFailure(error) !== 'connection') fail(error);

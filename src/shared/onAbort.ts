@@ -40,3 +40,36 @@ export function onAbort(signal: AbortSignal, callback: () => void): () => void {
     signal.removeEventListener('abort', listener);
   };
 }
+
+/** What {@link untilAborted} rejects with once the abort has given up on a call. */
+export const GIVEN_UP = Symbol('given up on abort');
+
+/**
+ * A call as an abort allows it: as it is until `signal` aborts, then at most `graceMs` more.
+ *
+ * @param call - the call (it goes on unobserved once given up on; its rejection is handled)
+ * @param signal - the run's signal (none: the call as it is)
+ * @param graceMs - how long the call may still end after the abort (0: given up on at once)
+ * @returns the call's result or error, or a rejection with {@link GIVEN_UP} once the grace has passed
+ * @remarks One `abort` listener per signal however many calls wait ({@link onAbort}); it and the
+ * grace timer are removed when the call ends.
+ * @example
+ * ```ts
+ * const fresh = await untilAborted(journal.refresh(), signal, 0).catch(() => undefined);
+ * ```
+ */
+export function untilAborted<T>(call: Promise<T>, signal: AbortSignal | undefined, graceMs: number): Promise<T> {
+  if (!signal) return call;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopWaiting = () => undefined as void;
+  const given = new Promise<never>((_, reject) => {
+    const giveUp = () => void (timer = setTimeout(() => reject(GIVEN_UP), graceMs));
+    if (signal.aborted) giveUp();
+    else stopWaiting = onAbort(signal, giveUp);
+  });
+  call.catch(() => undefined);
+  return Promise.race([call, given]).finally(() => {
+    clearTimeout(timer);
+    stopWaiting();
+  });
+}
