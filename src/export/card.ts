@@ -1,4 +1,5 @@
 import { stringify } from 'yaml';
+import { markdownText } from '../shared/escape.js';
 import { LEFT_OUT_REASONS } from './types.js';
 import type { ReleaseManifest } from './manifest.js';
 
@@ -16,8 +17,6 @@ function features(manifest: Pick<ReleaseManifest, 'options' | 'tags'>): unknown[
   return [];
 }
 
-/** A markdown table cell: the label names come from the service (pipes and line breaks escaped). */
-const cell = (text: string) => text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 const n = (x: number) => x.toLocaleString('en');
 
 /**
@@ -67,12 +66,12 @@ export function datasetCard(manifest: Omit<ReleaseManifest, 'documents'>): strin
   lines.push('## Splits', '', '| split | file | documents | lines | tokens | bytes | sha256 |', '|---|---|---|---|---|---|---|');
   for (const f of files) lines.push(`| ${f.split} | ${f.path} | ${n(f.documents)} | ${n(f.lines)} | ${n(f.tokens)} | ${n(f.bytes)} | \`${f.sha256}\` |`);
   lines.push('', '## Spans per label', '', `| label | ${files.map((f) => `${f.split} spans | ${f.split} documents`).join(' | ')} |`, `|---|${files.map(() => '---|---').join('|')}|`);
-  for (const l of labels) lines.push(`| ${cell(l)} | ${files.map((f) => `${n(f.spans[l] ?? 0)} | ${n(f.documentsWith[l] ?? 0)}`).join(' | ')} |`);
+  for (const l of labels) lines.push(`| ${markdownText(l)} | ${files.map((f) => `${n(f.spans[l] ?? 0)} | ${n(f.documentsWith[l] ?? 0)}`).join(' | ')} |`);
   lines.push('', '## Left out, and why', '');
   const left: string[] = [];
   for (const reason of LEFT_OUT_REASONS) if (manifest.leftOut.labels[reason] > 0) left.push(`- ${n(manifest.leftOut.labels[reason])} label(s): ${reason}${reason === 'snapped' ? ' (kept, widened to whole tokens)' : ''}`);
   if (manifest.leftOut.lines.hidden + manifest.leftOut.lines.deleted > 0) left.push(`- lines: ${n(manifest.leftOut.lines.hidden)} hidden, ${n(manifest.leftOut.lines.deleted)} deleted`);
-  for (const [name, count] of Object.entries(manifest.dropped.labels)) left.push(`- ${n(count)} ${cell(name)} label(s): not in --labels`);
+  for (const [name, count] of Object.entries(manifest.dropped.labels)) left.push(`- ${n(count)} ${markdownText(name)} label(s): not in --labels`);
   if (manifest.dropped.documents.status > 0) left.push(`- ${n(manifest.dropped.documents.status)} document(s): status not ${(options.status ?? []).join(' or ')}`);
   if (manifest.dropped.documents.notListed > 0) left.push(`- ${n(manifest.dropped.documents.notListed)} document(s): not in --documents`);
   if (manifest.dropped.unknownIds > 0) left.push(`- ${n(manifest.dropped.unknownIds)} id(s) of --documents: in no project of the release`);
@@ -80,8 +79,8 @@ export function datasetCard(manifest: Omit<ReleaseManifest, 'documents'>): strin
   lines.push('## Label set', '', `| label | tags (class ids) | label item id |`, '|---|---|---|');
   for (const l of manifest.labels) {
     const b = manifest.tags.indexOf(`B-${l.name}`);
-    const ids = Object.entries(l.ids).map(([project, id]) => (options.projects.length > 1 ? `${cell(project)}: ${cell(id)}` : cell(id)));
-    lines.push(`| ${cell(l.name)} | B ${b}, I ${b + 1} | ${ids.join(', ')} |`);
+    const ids = Object.entries(l.ids).map(([project, id]) => (options.projects.length > 1 ? `${markdownText(project)}: ${markdownText(id)}` : markdownText(id)));
+    lines.push(`| ${markdownText(l.name)} | B ${b}, I ${b + 1} | ${ids.join(', ')} |`);
   }
   lines.push('', 'Tag 0 is `O`.' + (manifest.tagsFile ? ` The tag list is also in \`${manifest.tagsFile}\`.` : ''), '');
   lines.push('## Files', '', `\`manifest.json\` holds each document's split and content hash, the options and these SHA-256s.`, '');

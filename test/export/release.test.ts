@@ -265,7 +265,7 @@ describe('datasetCard', () => {
 
   it('says what was left out and dropped, and escapes label names for markdown', () => {
     const release = buildRelease(generatedDocuments(5));
-    const manifest: ReleaseManifest = { ...release.manifest, labels: [{ name: 'A|B', ids: { p: 'x' } }], dropped: { labels: { DATE: 4 }, documents: { status: 2, notListed: 1 }, unknownIds: 3 }, options: { ...release.manifest.options, status: ['completed'] } };
+    const manifest: ReleaseManifest = { ...release.manifest, labels: [{ name: 'A|B', ids: { p: 'x' } }, { name: '<img src=x> *em*', ids: { p: 'y' } }], dropped: { labels: { DATE: 4, '[a](http://x)': 1 }, documents: { status: 2, notListed: 1 }, unknownIds: 3 }, options: { ...release.manifest.options, status: ['completed'] } };
     manifest.leftOut.labels.nested = 6;
     const { body } = split(datasetCard(manifest));
     expect(body).toContain('- 6 label(s): nested');
@@ -274,5 +274,9 @@ describe('datasetCard', () => {
     expect(body).toContain('- 1 document(s): not in --documents');
     expect(body).toContain('- 3 id(s) of --documents: in no project of the release');
     expect(body).toContain('| A\\|B |');
+    // Markup in a label name renders as its text (shared/escape's markdownText), in the table and in the list.
+    expect(body).toContain('| \\<img src=x\\> \\*em\\* |');
+    expect(body).toContain('- 1 \\[a\\](http\\://x) label(s): not in --labels');
+    expect(body).not.toMatch(/(?<!\\)<img/);
   });
 });
