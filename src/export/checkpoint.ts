@@ -188,13 +188,16 @@ export async function readCheckpoint(path: string, refuse: (why: string) => Erro
  * @param handle - the open file
  * @param bytes - how many bytes from the start
  * @param hash - where they go
+ * @param onBytes - also receives each chunk as it is read (the buffer is reused: copy what is kept)
  */
-export async function hashFrom(handle: FileHandle, bytes: number, hash: Hash): Promise<void> {
+export async function hashFrom(handle: FileHandle, bytes: number, hash: Hash, onBytes?: (chunk: Buffer) => void): Promise<void> {
   const buffer = Buffer.allocUnsafe(Math.min(bytes, 1 << 20));
   for (let at = 0; at < bytes; ) {
     const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, bytes - at), at);
     if (bytesRead === 0) break;
-    hash.update(buffer.subarray(0, bytesRead));
+    const chunk = buffer.subarray(0, bytesRead);
+    hash.update(chunk);
+    onBytes?.(chunk);
     at += bytesRead;
   }
 }
@@ -227,10 +230,12 @@ export async function fileDigest(path: string): Promise<{ sha256: string; bytes:
  * @param path - the partial file
  * @param described - its length and digest, from a checkpoint that proved itself
  * @param refuse - turns a reason into the error thrown
+ * @param onBytes - also receives its first `bytes` bytes, a chunk at a time, as they are hashed
+ * (so that a caller reading them reads the file once; the buffer is reused: copy what is kept)
  * @returns the open handle, and the hash of its bytes so far (to go on updating)
  * @throws what `refuse` makes of a link, a missing file, a file with other names, shorter, or whose bytes differ
  */
-export async function reopenPartial(path: string, described: PartialFile, refuse: (why: string) => Error): Promise<{ handle: FileHandle; hash: Hash }> {
+export async function reopenPartial(path: string, described: PartialFile, refuse: (why: string) => Error, onBytes?: (chunk: Buffer) => void): Promise<{ handle: FileHandle; hash: Hash }> {
   const handle = await openNoFollow(path).catch((error: unknown) => {
     const code = errorCode(error);
     throw refuse(code === 'ELOOP' ? `${path} is a symbolic link` : code === 'ENOENT' ? `${path} is missing` : `${path} cannot be opened (${code ?? String(error)})`);
@@ -241,7 +246,7 @@ export async function reopenPartial(path: string, described: PartialFile, refuse
     if (info.nlink > 1) throw refuse(`${path} has other names (hard links): it is not the export's own file`);
     if (info.size < described.bytes) throw refuse(`${path} is shorter (${info.size} bytes) than its checkpoint says (${described.bytes})`);
     const hash = createHash('sha256');
-    await hashFrom(handle, described.bytes, hash);
+    await hashFrom(handle, described.bytes, hash, onBytes);
     if (hash.copy().digest('hex') !== described.prefix) throw refuse(`the first ${described.bytes} bytes of ${path} are not those its checkpoint describes (changed since)`);
     await handle.truncate(described.bytes);
     return { handle, hash };

@@ -263,16 +263,26 @@ export async function writeRelease(client: LabelingClient, projectIds: readonly 
       const checkpoint = saved as unknown as Checkpoint<ReleaseCheckpointSummary>;
       if (checkpoint.summary !== undefined) return await finishFromSummary(checkpoint.summary.manifest);
       progress = checkpoint.progress;
-      journal = await reopenPartial(join(partial, JOURNAL), { bytes: progress.bytes, prefix: checkpoint.prefix }, refuse);
+      // The journal is read once, a chunk at a time as it is hashed, into its lines (a line may span chunks).
+      const lines: string[] = [];
+      let rest = Buffer.alloc(0);
+      const keepLines = (chunk: Buffer) => {
+        let from = 0;
+        for (let end = chunk.indexOf(0x0a); end !== -1; end = chunk.indexOf(0x0a, from)) {
+          lines.push(Buffer.concat([rest, chunk.subarray(from, end)]).toString('utf8'));
+          rest = Buffer.alloc(0);
+          from = end + 1;
+        }
+        rest = Buffer.concat([rest, chunk.subarray(from)]);
+      };
+      journal = await reopenPartial(join(partial, JOURNAL), { bytes: progress.bytes, prefix: checkpoint.prefix }, refuse, keepLines);
       try {
         for (const name of fileNames) {
           const reopened = await reopenPartial(join(partial, name), checkpoint.files![name]!, refuse);
           handles.set(name, reopened.handle);
           hashes.set(name, reopened.hash);
         }
-        const text = Buffer.alloc(progress.bytes);
-        await journal.handle.read(text, 0, progress.bytes, 0);
-        entries = text.toString('utf8').split('\n').slice(0, -1).map((line) => JSON.parse(line) as JournalEntry);
+        entries = lines.map((line) => JSON.parse(line) as JournalEntry);
         // What the journal counts must be what the checkpoint says, and each document where this release puts it.
         const recount: Progress = { documents: 0, bytes: 0, lines: 0, tokens: 0, spans: Object.fromEntries(plan.labels.map((l) => [l, 0])), leftOut: noneLeftOut() };
         let at = 0;

@@ -122,4 +122,37 @@ describe('a release stopped part way', () => {
     expect(await main(argv(...releaseArgs(out)), again), again.err()).toBe(0);
     expect(digests(out)).toEqual(expected);
   }, within(60_000));
+
+  it('goes on from its checkpoint when the file system answers reads in short pieces (its journal read whole, a chunk at a time)', async () => {
+    const expected = digests(existsSync(join(dir, 'whole')) ? join(dir, 'whole') : await uninterrupted());
+    const out = join(dir, 'short-reads');
+    const io = fakeIo(env);
+    const stopped = main(argv(...releaseArgs(out)), io);
+    let ended = false;
+    void stopped.then(() => (ended = true));
+    await midWrite(out, 15, () => ended);
+    io.interrupt();
+    expect(await stopped).toBe(130);
+    // Every read returns at most 100 bytes, as a read may (a network file system): a reader must go on until it has all it asked for.
+    const probe = await open(join(dir, 'probe-read'), 'w');
+    const proto = Object.getPrototypeOf(probe) as FileHandle;
+    await probe.close();
+    const read = proto.read;
+    let shortened = 0;
+    const spy = vi.spyOn(proto, 'read').mockImplementation(function (this: FileHandle, ...args: unknown[]) {
+      if (Buffer.isBuffer(args[0]) && typeof args[2] === 'number' && args[2] > 100) {
+        shortened++;
+        args[2] = 100;
+      }
+      return (read as (...a: unknown[]) => Promise<unknown>).apply(this, args);
+    } as FileHandle['read']);
+    const again = fakeIo(env);
+    try {
+      expect(await main(argv(...releaseArgs(out)), again), again.err()).toBe(0);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(shortened).toBeGreaterThan(0);
+    expect(digests(out)).toEqual(expected);
+  }, within(60_000));
 });
