@@ -114,7 +114,7 @@ async function runWorkers(url: string, n: number, workers: number, latencyMs = L
   let peakRssMiB = 0;
   const codes = await Promise.all(
     Array.from({ length: workers }, () => new Promise<number | null>((resolve) => {
-      const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(process.execPath, args, { env, cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
       child.on('close', (code) => {
@@ -151,7 +151,7 @@ async function dryRun(url: string, n: number, run: WorkersRun): Promise<{ ms: nu
   const env = { PATH: process.env.PATH ?? '', LABELKIT_URL: run.serviceUrl, LABELKIT_TOKEN: 'bench', LABELKIT_MODEL_SECRET: SECRET };
   const t = performance.now();
   const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, args, { env, cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-2000)));
     child.on('close', (c) => resolve({ code: c, stderr: err }));
