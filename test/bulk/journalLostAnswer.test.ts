@@ -11,7 +11,7 @@ import type { AddressInfo, Server, Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPostgresJournal } from '../../src/bulk/index.js';
 import type { Journal } from '../../src/bulk/index.js';
-import { startTestPostgres } from '../support/postgres.js';
+import { startTestPostgres, queryPostgres } from '../support/postgres.js';
 
 const pg = await startTestPostgres();
 afterAll(() => pg.close());
@@ -74,16 +74,7 @@ async function startLosingProxy(target: URL): Promise<LosingProxy> {
 }
 
 /** Rows of a query straight to the server (not through the proxy). */
-async function direct<R extends Record<string, unknown>>(sql: string, values: unknown[]): Promise<R[]> {
-  const { default: driver } = await import('pg');
-  const c = new driver.Client({ connectionString: pg.url });
-  await c.connect();
-  try {
-    return (await c.query<R>(sql, values)).rows;
-  } finally {
-    await c.end();
-  }
-}
+const direct = <R extends Record<string, unknown>>(sql: string, values: unknown[]): Promise<R[]> => queryPostgres<R>(pg.url!, sql, values);
 
 describe.skipIf(pg.skip !== undefined)(`the PostgreSQL journal when the answer to a write is lost${pg.skip ? ` (skipped: ${pg.skip})` : ''}`, () => {
   let proxy: LosingProxy;

@@ -12,7 +12,7 @@ import { stubPredict } from '../support/stubModel.js';
 import type { SeenRequest } from '../support/stubModel.js';
 import { startCountingService } from '../support/countingService.js';
 import type { CountingService } from '../support/countingService.js';
-import { startTestPostgres } from '../support/postgres.js';
+import { startTestPostgres, queryPostgres } from '../support/postgres.js';
 import { within } from '../support/testEnvironment.js';
 import { useTempDirs } from '../support/tempDirs.js';
 
@@ -77,16 +77,7 @@ const events = (stdout: string) =>
     .filter((l) => l.startsWith('{'))
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 const ids = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, k) => demoProjectId(from + k));
-const sql = async (text: string, url = pg.url!) => {
-  const { default: driver } = await import('pg');
-  const c = new driver.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return (await c.query(text)).rows as Record<string, unknown>[];
-  } finally {
-    await c.end();
-  }
-};
+const sql = (text: string, url = pg.url!) => queryPostgres(url, text);
 const STACK = /^\s+at .+\(?.*:\d+:\d+\)?$/m;
 
 describe.skipIf(pg.skip !== undefined || pg.cluster === undefined)(`a PostgreSQL journal whose database goes away${pg.skip ? ` (skipped: ${pg.skip})` : ''}`, () => {

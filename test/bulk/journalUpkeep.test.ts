@@ -6,7 +6,7 @@ import { openPostgresJournal, POSTGRES_JOURNAL_VERSION } from '../../src/bulk/in
 import type { JournalProjectConfig } from '../../src/bulk/index.js';
 import { main } from '../../src/cli/main.js';
 import { argv, fakeIo } from '../support/fakeIo.js';
-import { startTestPostgres } from '../support/postgres.js';
+import { startTestPostgres, queryPostgres } from '../support/postgres.js';
 import { useTempDirs } from '../support/tempDirs.js';
 
 // The upkeep of a PostgreSQL journal (issue 39): its tables' version (an older one brought up to
@@ -17,16 +17,7 @@ const dir = useTempDirs()('labelkit-upkeep-');
 
 const config: JournalProjectConfig = { endpoint: 'https://model.example.com/', numberOfFilesPerRequest: 2, labelerEmail: 'a@example.com', role: null };
 const unique = (prefix: string) => `${prefix}_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
-const query = async <R extends Record<string, unknown>>(sql: string, values: unknown[] = []): Promise<R[]> => {
-  const { default: driver } = await import('pg');
-  const c = new driver.Client({ connectionString: pg.url });
-  await c.connect();
-  try {
-    return (await c.query<R>(sql, values)).rows;
-  } finally {
-    await c.end();
-  }
-};
+const query = <R extends Record<string, unknown>>(sql: string, values: unknown[] = []): Promise<R[]> => queryPostgres<R>(pg.url!, sql, values);
 
 /** The tables as version 1 of labelkit created them, with one run holding one intent. */
 async function versionOneTables(s: string, run: string): Promise<void> {

@@ -3,7 +3,7 @@ import { autoLabelMany, openPostgresJournal } from '../../src/bulk/index.js';
 import type { AutoLabelManyResult, Journal, JournalProjectConfig } from '../../src/bulk/index.js';
 import type { AutoLabelInput } from '../../src/client/index.js';
 import { jobServiceClient } from '../support/jobServiceFetch.js';
-import { startTestPostgres } from '../support/postgres.js';
+import { startTestPostgres, queryPostgres } from '../support/postgres.js';
 
 // The PostgreSQL journal's queue (issue 39): a run's projects are loaded once and taken in
 // batches with FOR UPDATE SKIP LOCKED, so that workers never walk each other's projects; appends
@@ -15,16 +15,7 @@ const config: JournalProjectConfig = { endpoint: 'https://model.example.com/', n
 const unique = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
 const ids = (n: number, prefix = 'q') => Array.from({ length: n }, (_, i) => `${prefix}-${String(i + 1).padStart(4, '0')}`);
 const input = (projectId: string): AutoLabelInput => ({ projectId, labelerEmail: config.labelerEmail, options: { numberOfFilesPerRequest: 2 }, targetAPI: { endpoint: config.endpoint, secretKey: 'SENTINEL-queue' } });
-const query = async <R extends Record<string, unknown>>(sql: string, values: unknown[] = []): Promise<R[]> => {
-  const { default: driver } = await import('pg');
-  const c = new driver.Client({ connectionString: pg.url });
-  await c.connect();
-  try {
-    return (await c.query<R>(sql, values)).rows;
-  } finally {
-    await c.end();
-  }
-};
+const query = <R extends Record<string, unknown>>(sql: string, values: unknown[] = []): Promise<R[]> => queryPostgres<R>(pg.url!, sql, values);
 /** Transactions committed in the test database so far, by every session (each statement of a journal is one). */
 const commits = async () => Number((await query<{ n: string }>(`SELECT xact_commit AS n FROM pg_stat_database WHERE datname = current_database()`))[0]!.n);
 

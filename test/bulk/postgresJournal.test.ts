@@ -7,7 +7,7 @@ import { demoProjectId, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { startModelServer } from '../../src/model/index.js';
 import type { RunningModelServer } from '../../src/model/index.js';
-import { startTestPostgres } from '../support/postgres.js';
+import { startTestPostgres, queryPostgres } from '../support/postgres.js';
 
 const pg = await startTestPostgres();
 const SECRET = 'SENTINEL-pg-model-secret-77';
@@ -35,16 +35,7 @@ const input = (n: number): AutoLabelInput => ({
   targetAPI: { endpoint: model.url, secretKey: SECRET },
 });
 const unique = (prefix: string) => `${prefix}_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
-const query = async <R extends Record<string, unknown>>(sql: string): Promise<R[]> => {
-  const { default: driver } = await import('pg');
-  const c = new driver.Client({ connectionString: pg.url });
-  await c.connect();
-  try {
-    return (await c.query<R>(sql)).rows;
-  } finally {
-    await c.end();
-  }
-};
+const query = <R extends Record<string, unknown>>(sql: string): Promise<R[]> => queryPostgres<R>(pg.url!, sql);
 
 describe.skipIf(pg.skip !== undefined)(`openPostgresJournal${pg.skip ? ` (skipped: ${pg.skip})` : ''}`, () => {
   it('creates its tables once when six workers open a fresh schema at the same moment, with a version', async () => {

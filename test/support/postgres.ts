@@ -158,19 +158,25 @@ function sharedCluster(): { url: string } | { skip: string } | undefined {
   }
 }
 
+/**
+ * Rows of one statement run straight on the server at `url`, on a connection of its own (opened and
+ * closed around it): what a test reads or changes in a journal's tables behind the workers' backs.
+ */
+export async function queryPostgres<R extends Record<string, unknown>>(url: string, sql: string, values: unknown[] = []): Promise<R[]> {
+  const { default: driver } = await import('pg');
+  const client = new driver.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<R>(sql, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
 /** A database of its own in the cluster at `url`, dropped by `close()`. */
 async function databaseIn(url: string): Promise<TestPostgres> {
-  const { default: driver } = await import('pg');
   const name = `lk_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
-  const admin = async (sql: string) => {
-    const client = new driver.Client({ connectionString: url });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
+  const admin = async (sql: string): Promise<void> => void (await queryPostgres(url, sql));
   await admin(`CREATE DATABASE ${name}`);
   const own = new URL(url);
   own.pathname = `/${name}`;
