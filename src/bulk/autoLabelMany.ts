@@ -9,6 +9,9 @@ import { buildWorklist, configMismatches, projectConfig, validateManyInputs } fr
 import type { RerunRules, WorklistEntry } from './worklist.js';
 import type { Outbox } from './outbox.js';
 
+/** How many times, at most, the end of a queued run reads the journal again for the intents of projects other workers took. */
+const TAKEN_READS = 20;
+
 /** How one project of a many-project run ended. */
 export type ManyOutcomeKind =
   | 'delivered'
@@ -436,16 +439,24 @@ async function runJournaledJobs(
     async function settleTakenElsewhere(): Promise<void> {
       const left = Array.from(startEntries.values()).filter((p) => !outcomes[p.index]);
       if (left.length === 0) return;
-      if (journal.refresh) {
+      const takenBy = (p: WorklistEntry) => {
+        const holder = state.get(p.projectId);
+        return holder !== undefined && holder.attempts >= (p.attempt ?? 1) ? holder : undefined;
+      };
+      // A worker writes its intent just after it takes a project from the queue: one taken but not
+      // yet claimed is read again (up to TAKEN_READS times, 100 ms apart), so that it is told with its worker.
+      for (let read = 0; journal.refresh && read < TAKEN_READS; read++) {
+        if (read > 0) await new Promise((r) => setTimeout(r, 100));
         const fresh = await untilAborted(journal.refresh(), options.signal, 0).catch(() => undefined);
         if (fresh) state = fresh.delta ? replayJournal(fresh.records, state).projects : replayJournal(fresh.records).projects;
+        if (options.signal?.aborted || left.every((p) => takenBy(p))) break;
       }
       for (const p of left) {
-        const holder = state.get(p.projectId);
-        const taken = holder !== undefined && holder.attempts >= (p.attempt ?? 1);
+        const holder = takenBy(p);
+        const taken = holder !== undefined;
         if (!taken && options.signal?.aborted) {
           settle(p.index, { projectId: p.projectId, outcome: 'interrupted', error: { code: 'ABORTED', message: 'not started: the run was interrupted first' }, fromJournal: false });
-        } else settleLost(p, taken ? holder.worker : undefined);
+        } else settleLost(p, holder?.worker);
       }
     }
 

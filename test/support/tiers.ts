@@ -21,9 +21,11 @@ export const STARTS_PROCESSES = [
   'test/bulk/journalContract.test.ts', // PostgreSQL
   'test/bulk/journalLostAnswer.test.ts', // PostgreSQL
   'test/bulk/journalOutage.test.ts', // PostgreSQL, stopped and started
+  'test/bulk/journalUpkeep.test.ts', // PostgreSQL; the journal commands' CLI
   'test/bulk/manyStop.test.ts', // PostgreSQL, stopped; CLI workers, signalled
   'test/bulk/manyTotals.test.ts', // PostgreSQL
   'test/bulk/manyWorkers.test.ts', // PostgreSQL, CLI workers
+  'test/bulk/pgJournalQueue.test.ts', // PostgreSQL
   'test/bulk/postgresJournal.test.ts', // PostgreSQL
   'test/cli/autoLabelMany.test.ts', // the built CLI
   'test/cli/binary.test.ts', // the built CLI
@@ -49,7 +51,9 @@ export const SHARES_POSTGRES = [
   'test/build/readmeShellBlocks.test.ts',
   'test/bulk/journalContract.test.ts',
   'test/bulk/journalLostAnswer.test.ts',
+  'test/bulk/journalUpkeep.test.ts',
   'test/bulk/manyTotals.test.ts',
   'test/bulk/manyWorkers.test.ts',
+  'test/bulk/pgJournalQueue.test.ts',
   'test/bulk/postgresJournal.test.ts',
 ];
