@@ -53,6 +53,9 @@ interface ModelCall {
   agents: ModelAgents;
 }
 
+/** Errors of a request sent on a kept-alive connection that its server had just closed (see `callModel`). */
+const staleConnections = new WeakSet<object>();
+
 /** One POST over node:http(s); resolves with the status and the body text. */
 function post(call: ModelCall, body: string, onTimeout: () => void): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
@@ -78,7 +81,9 @@ function post(call: ModelCall, body: string, onTimeout: () => void): Promise<{ s
       clearTimeout(timer);
       unsubscribe();
     };
+    let responded = false;
     req.on('response', (res) => {
+      responded = true;
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
@@ -94,6 +99,8 @@ function post(call: ModelCall, body: string, onTimeout: () => void): Promise<{ s
     });
     req.on('error', (error) => {
       done();
+      // Reset on a kept-alive connection before any answer: the model's server closed it as it was reused.
+      if (req.reusedSocket && !responded && errorCode(error) === 'ECONNRESET') staleConnections.add(error);
       reject(error);
     });
     req.end(body);
@@ -117,8 +124,15 @@ function post(call: ModelCall, body: string, onTimeout: () => void): Promise<{ s
 export async function callModel(call: ModelCall): Promise<unknown> {
   let timedOut = false;
   let answer: { status: number; text: string };
+  const body = JSON.stringify(call.request);
   try {
-    answer = await post(call, JSON.stringify(call.request), () => (timedOut = true));
+    answer = await post(call, body, () => (timedOut = true)).catch((error: unknown) => {
+      // A kept-alive connection the model's server closed just as this call reused it (its idle
+      // time-out): the request never reached the model. Sent once more, on a new connection, as
+      // Node's docs advise for reusedSocket and ECONNRESET; not counted as one of the job's retries.
+      if (typeof error === 'object' && error !== null && staleConnections.has(error) && !call.stop.aborted) return post(call, body, () => (timedOut = true));
+      throw error;
+    });
   } catch (error) {
     if (call.stop.aborted) throw new ModelCallError('the emulator stopped while the model was answering', false);
     if (timedOut) throw new ModelCallError(`the model did not answer within ${call.timeoutMs} ms`, true);
