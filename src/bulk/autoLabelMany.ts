@@ -9,9 +9,6 @@ import { buildWorklist, configMismatches, projectConfig, validateManyInputs } fr
 import type { RerunRules, WorklistEntry } from './worklist.js';
 import type { Outbox } from './outbox.js';
 
-/** How many times, at most, the end of a queued run reads the journal again for the intents of projects other workers took. */
-const TAKEN_READS = 20;
-
 /** How one project of a many-project run ended. */
 export type ManyOutcomeKind =
   | 'delivered'
@@ -433,7 +430,7 @@ async function runJournaledJobs(
 
     /**
      * At the end of a run on the queue: the projects of this worker's list that other workers
-     * took are told as `claimed-elsewhere` (with the worker of their intent, as last read), and
+     * took are told as `claimed-elsewhere` (with the worker of their intent, or the one that took it from the queue), and
      * those nobody took because the run was stopped as `interrupted`.
      */
     async function settleTakenElsewhere(): Promise<void> {
@@ -443,20 +440,23 @@ async function runJournaledJobs(
         const holder = state.get(p.projectId);
         return holder !== undefined && holder.attempts >= (p.attempt ?? 1) ? holder : undefined;
       };
-      // A worker writes its intent just after it takes a project from the queue: one taken but not
-      // yet claimed is read again (up to TAKEN_READS times, 100 ms apart), so that it is told with its worker.
-      for (let read = 0; journal.refresh && read < TAKEN_READS; read++) {
-        if (read > 0) await new Promise((r) => setTimeout(r, 100));
+      // A worker writes its intent just after it takes a project from the queue: who took those
+      // not claimed yet is in the queue's rows, asked before the journal is read again (a claim
+      // made between the two is in what is read).
+      const queued = await untilAborted(
+        journal.queue!.takers(left.map((p) => ({ projectId: p.projectId, attempt: p.attempt ?? 1 }))),
+        options.signal,
+        0,
+      ).catch(() => undefined);
+      if (journal.refresh) {
         const fresh = await untilAborted(journal.refresh(), options.signal, 0).catch(() => undefined);
         if (fresh) state = fresh.delta ? replayJournal(fresh.records, state).projects : replayJournal(fresh.records).projects;
-        if (options.signal?.aborted || left.every((p) => takenBy(p))) break;
       }
       for (const p of left) {
-        const holder = takenBy(p);
-        const taken = holder !== undefined;
-        if (!taken && options.signal?.aborted) {
+        const worker = takenBy(p)?.worker ?? queued?.get(p.projectId);
+        if (worker === undefined && options.signal?.aborted) {
           settle(p.index, { projectId: p.projectId, outcome: 'interrupted', error: { code: 'ABORTED', message: 'not started: the run was interrupted first' }, fromJournal: false });
-        } else settleLost(p, holder?.worker);
+        } else settleLost(p, worker);
       }
     }
 

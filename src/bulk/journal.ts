@@ -78,6 +78,14 @@ export interface ClaimQueue {
    * @param max - how many at most
    */
   take(list: string, max: number): Promise<QueuedProject[]>;
+  /**
+   * Which workers hold some projects taken from the queue and not claimed yet (a worker writes
+   * its intent just after it takes a project; the claim removes it from the queue), in one round
+   * trip: at the end of a run, a project another worker took is told with that worker.
+   * @param projects - the projects asked about
+   * @returns the worker that took each one still in the queue (those not there are absent)
+   */
+  takers(projects: readonly QueuedProject[]): Promise<Map<string, string>>;
 }
 
 /** Another run of the same journal database that has claimed some of this run's projects. */

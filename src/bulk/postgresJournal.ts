@@ -646,6 +646,16 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
           return rows.rows;
         });
       },
+      async takers(projects) {
+        if (projects.length === 0) return new Map();
+        const rows = await query<{ projectId: string; worker: string }>(
+          `SELECT q.project_id AS "projectId", q.worker FROM ${s}.queue q
+            JOIN unnest($2::text[], $3::int[]) AS x(project_id, attempt) ON q.project_id = x.project_id AND q.attempt = x.attempt
+           WHERE q.run = $1 AND q.worker IS NOT NULL`,
+          [name, projects.map((p) => p.projectId), projects.map((p) => p.attempt)],
+        );
+        return new Map(rows.map((r) => [r.projectId, r.worker]));
+      },
     },
     async close() {
       clearInterval(beat);

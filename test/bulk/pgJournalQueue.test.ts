@@ -99,6 +99,31 @@ describe.skipIf(pg.skip !== undefined)(`the PostgreSQL journal's queue${pg.skip 
     expect(rows).toEqual([{ type: 'intent', n: 240 }, { type: 'outcome', n: 240 }, { type: 'run', n: 3 }, { type: 'started', n: 240 }]);
   });
 
+  it('tells a project another worker took from the queue and has not claimed yet with that worker, in one read of the queue', async () => {
+    const name = unique('queue-taker');
+    const projects = ids(6, 'taker');
+    const holder = openPostgresJournal({ url: pg.url!, name });
+    const held = await holder.open();
+    const list = await holder.queue!.load(projects, projects.map((projectId) => ({ projectId, attempt: 1 })));
+    // The holder takes two and stops before it writes their intents (as between its take and its claims).
+    const taken = await holder.queue!.take(list, 2);
+    expect(taken.map((p) => p.projectId)).toEqual(projects.slice(0, 2));
+    const service = jobServiceClient();
+    const result = await autoLabelMany(service.client, projects.map(input), {
+      journal: openPostgresJournal({ url: pg.url!, name }),
+      concurrency: 2,
+      onEvent: (e) => e.event === 'started' && service.finish(e.jobId),
+    });
+    service.client.close();
+    expect(service.sent.sort()).toEqual(projects.slice(2));
+    expect(result.outcomes.slice(0, 2).map((o) => [o.outcome, o.worker])).toEqual([
+      ['claimed-elsewhere', held.shared!.worker],
+      ['claimed-elsewhere', held.shared!.worker],
+    ]);
+    expect(result.outcomes.slice(2).map((o) => o.outcome)).toEqual(['delivered', 'delivered', 'delivered', 'delivered']);
+    await holder.close();
+  });
+
   it('reads again only the records written since its last read', async () => {
     const name = unique('delta');
     const [reader, writer] = [openPostgresJournal({ url: pg.url!, name }), openPostgresJournal({ url: pg.url!, name })];

@@ -152,7 +152,7 @@ function namedJournal(journal: Journal, hint: (error: unknown) => string): Journ
     ...(journal.claims && { claims: named(journal.claims) }),
     ...(journal.refresh && { refresh: named(journal.refresh) }),
     ...(journal.otherRuns && { otherRuns: named(journal.otherRuns) }),
-    ...(journal.queue && { queue: { load: named(journal.queue.load.bind(journal.queue))!, take: named(journal.queue.take.bind(journal.queue))! } }),
+    ...(journal.queue && { queue: { load: named(journal.queue.load.bind(journal.queue))!, take: named(journal.queue.take.bind(journal.queue))!, takers: named(journal.queue.takers.bind(journal.queue))! } }),
   };
 }
 
