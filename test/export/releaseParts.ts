@@ -3,9 +3,13 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, watch } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { expect } from 'vitest';
+import { main } from '../../src/cli/main.js';
 import { createReleaseBuilder, createStratifier, formatDocument, noneLeftOut, splitOf, tagList } from '../../src/export/index.js';
 import type { DocumentInput } from '../../src/emulator/index.js';
 import type { ExportedDocument, ReleaseManifest, ReleaseOptions } from '../../src/export/index.js';
+import { argv, fakeIo } from '../support/fakeIo.js';
+import type { FakeIo } from '../support/fakeIo.js';
 
 export const LABELS = ['PERSON', 'ORG', 'PLACE', 'DATE', 'EVENT', 'LAW'];
 const WORDS = ['Ada', 'met', 'Grace', 'in', 'London', 'on', 'Monday', 'with', 'Acme', 'engineers'];
@@ -153,13 +157,35 @@ export function until(path: string, ready: () => boolean, stop: () => boolean = 
 }
 
 /**
- * Waits for a checkpoint of the release `out` of at least `documents` documents, then for its
- * journal to grow past it: the run is then mid-write.
+ * Waits for a checkpoint of the export `out` of at least `documents` documents, then for the file
+ * it writes to grow past it (a release's journal; a single export's `<out>.partial`): the run is
+ * then mid-write.
  */
-export async function midWrite(out: string, documents: number, stop: () => boolean): Promise<SavedCheckpoint> {
+export async function midWrite(out: string, documents: number, stop: () => boolean, growing = join(`${out}.partial`, 'documents.journal')): Promise<SavedCheckpoint> {
   let saved: SavedCheckpoint | undefined;
   await until(`${out}.checkpoint`, () => (saved = readReleaseCheckpoint(out)) !== undefined && saved.progress.documents >= documents, stop);
-  const journal = join(`${out}.partial`, 'documents.journal');
-  await until(journal, () => (statSync(journal, { throwIfNoEntry: false })?.size ?? 0) > saved!.progress.bytes, stop);
+  await until(growing, () => (statSync(growing, { throwIfNoEntry: false })?.size ?? 0) > saved!.progress.bytes, stop);
   return saved!;
+}
+
+/**
+ * Runs `labelkit ARGS` in process and presses Ctrl-C once it is mid-write past a checkpoint of at
+ * least `documents` documents ({@link midWrite}); the run must end with exit 130.
+ *
+ * @param env - the run's environment
+ * @param args - the command's arguments (an export or a release to `out`)
+ * @param out - its `--out`
+ * @param documents - the least documents checkpointed before Ctrl-C
+ * @param growing - the file written past the checkpoint (default: a release's journal)
+ * @returns the stopped run's io, and the checkpoint it left
+ */
+export async function stopMidWrite(env: Record<string, string>, args: string[], out: string, documents: number, growing?: string): Promise<{ io: FakeIo; saved: SavedCheckpoint }> {
+  const io = fakeIo(env);
+  const stopped = main(argv(...args), io);
+  let ended = false;
+  void stopped.then(() => (ended = true));
+  await midWrite(out, documents, () => ended, growing);
+  io.interrupt();
+  expect(await stopped, `the run ended before Ctrl-C: ${io.err()}`).toBe(130);
+  return { io, saved: readReleaseCheckpoint(out)! };
 }

@@ -1,6 +1,7 @@
 // A release (`labelkit export … --split … --out DIR`) stopped by Ctrl-C part way goes on from its
 // checkpoint when run again, and ends with the files and manifest of a release never interrupted;
 // its checkpoint proves itself as a single export's does: a split file edited since is refused.
+// A filtered single export (--status, --labels, no --split) goes on from its checkpoint the same way.
 // (Killed with SIGKILL: test/export/killResume.test.ts.) The emulator answers each call 50 ms late,
 // so that a run of 60 documents spans several checkpoints without costing CPU.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,13 +12,16 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
+import type { ExportSummary } from '../../src/export/index.js';
 import { argv, fakeIo } from '../support/fakeIo.js';
 import { useTempDirs } from '../support/tempDirs.js';
 import { within } from '../support/testEnvironment.js';
-import { COMMAND_LABELS, documentInput, midWrite, readReleaseCheckpoint as readCheckpoint, releaseDigests as digests, resumableRelease } from './releaseParts.js';
+import { COMMAND_LABELS, documentInput, midWrite, readReleaseCheckpoint as readCheckpoint, releaseDigests as digests, resumableRelease, sha256, stopMidWrite } from './releaseParts.js';
 
 const PROJECT = 'resume-project';
 const DOCUMENTS = 60;
+/** A project for the filtered single export: half its documents complete, so --status completed keeps 60. */
+const FILTERED_PROJECT = 'filtered-project';
 
 let emu: RunningEmulator;
 let env: Record<string, string>;
@@ -26,7 +30,9 @@ let dir: string;
 
 beforeAll(async () => {
   emu = await startEmulator({ demoProject: false, latencyMs: 50 });
-  emu.emulator.store.addProject({ id: PROJECT, labelSets: [{ name: 'Entities', labels: COMMAND_LABELS.map((name, i) => ({ id: `l${i}`, name })) }], documents: Array.from({ length: DOCUMENTS }, (_, n) => documentInput(n)) });
+  const labelSets = [{ name: 'Entities', labels: COMMAND_LABELS.map((name, i) => ({ id: `l${i}`, name })) }];
+  emu.emulator.store.addProject({ id: PROJECT, labelSets, documents: Array.from({ length: DOCUMENTS }, (_, n) => documentInput(n)) });
+  emu.emulator.store.addProject({ id: FILTERED_PROJECT, labelSets, documents: Array.from({ length: 2 * DOCUMENTS }, (_, n) => documentInput(n)) });
   dir = tempDir('labelkit-release-resume-');
   env = { LABELKIT_URL: emu.url, LABELKIT_TOKEN: emu.token, SOURCE_DATE_EPOCH: '1795910400' };
 }, within(30_000));
@@ -154,5 +160,39 @@ describe('a release stopped part way', () => {
     }
     expect(shortened).toBeGreaterThan(0);
     expect(digests(out)).toEqual(expected);
+  }, within(60_000));
+});
+
+describe('a filtered single export (no --split) stopped part way', () => {
+  // Only completed documents (60 of 120), only PERSON and ORG (PLACE dropped and counted).
+  const filteredArgs = (out: string) => ['export', '--project', FILTERED_PROJECT, '--format', 'jsonl', '--status', 'completed', '--labels', 'PERSON,ORG', '--out', out, '--json'];
+
+  it('Ctrl-C, then the same command: the bytes, sha256, tag list and summary (what the filters dropped included) of an export never interrupted', async () => {
+    const whole = join(dir, 'filtered-whole.jsonl');
+    const io = fakeIo(env);
+    expect(await main(argv(...filteredArgs(whole)), io)).toBe(0);
+    const expected = JSON.parse(io.out()) as ExportSummary;
+    expect(expected.documents).toBe(DOCUMENTS);
+    expect(expected.dropped?.documents).toEqual({ status: DOCUMENTS, notListed: 0 });
+    expect(expected.dropped?.labels.PLACE).toBeGreaterThan(0);
+    expect(expected.tags).toEqual(['O', 'B-PERSON', 'I-PERSON', 'B-ORG', 'I-ORG']);
+
+    const out = join(dir, 'filtered.jsonl');
+    const { io: stopped, saved } = await stopMidWrite(env, filteredArgs(out), out, 15, `${out}.partial`);
+    expect(stopped.err()).toBe(`labelkit: interrupted at document ${saved.progress.documents} of ${DOCUMENTS}; run the same command to resume\n`);
+    expect(saved.progress.documents).toBeGreaterThanOrEqual(15);
+    expect(saved.progress.documents).toBeLessThan(DOCUMENTS);
+    expect(existsSync(out)).toBe(false);
+
+    const again = fakeIo(env);
+    expect(await main(argv(...filteredArgs(out)), again), again.err()).toBe(0);
+    expect(again.err().replace(/^reading documents \d+\/\d+\n/gm, '')).toBe('');
+    const summary = JSON.parse(again.out()) as ExportSummary;
+    expect(summary.resumedAt).toBe(saved.progress.documents);
+    expect(sha256(readFileSync(out))).toBe(sha256(readFileSync(whole)));
+    expect(summary.sha256).toBe(expected.sha256);
+    expect(readFileSync(`${out}.labels.json`, 'utf8')).toBe(readFileSync(`${whole}.labels.json`, 'utf8'));
+    expect({ ...summary, out: '', tagsFile: '', resumedAt: null }).toEqual({ ...expected, out: '', tagsFile: '', resumedAt: null });
+    expect(readdirSync(dir).filter((f) => f.startsWith('filtered.'))).toEqual(['filtered.jsonl', 'filtered.jsonl.labels.json']);
   }, within(60_000));
 });
