@@ -2,7 +2,8 @@
 // random points (when its partial file reaches a random size), then run to its end with the same
 // flags (and once interrupted by Ctrl-C, which checkpoints what it wrote): the file has the bytes
 // of an export never interrupted, every document once and in order. A release (`--split`) killed
-// twice mid-write ends with the files and manifest of a release never interrupted.
+// twice mid-write ends with the files and manifest of a release never interrupted; so does a delta
+// release (`--since`), and apply-delta of it gives a fresh full release's files.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -168,12 +169,14 @@ describe('two labelkit exports to the same --out (two processes)', () => {
 
 describe('a release (--split) killed with SIGKILL', () => {
   const RELEASE_PROJECT = 'release-project';
+  const DELTA_PROJECT = 'delta-project';
+  const labelSets = [{ name: 'Entities', labels: COMMAND_LABELS.map((name, i) => ({ id: `l${i}`, name })) }];
   let slow: RunningEmulator;
   let releaseEnv: Record<string, string>;
   beforeAll(async () => {
     // Each call answered 50 ms late: a run of 60 documents spans several checkpoints without costing CPU.
     slow = await startEmulator({ demoProject: false, latencyMs: 50 });
-    slow.emulator.store.addProject({ id: RELEASE_PROJECT, labelSets: [{ name: 'Entities', labels: COMMAND_LABELS.map((name, i) => ({ id: `l${i}`, name })) }], documents: Array.from({ length: 60 }, (_, n) => documentInput(n)) });
+    slow.emulator.store.addProject({ id: RELEASE_PROJECT, labelSets, documents: Array.from({ length: 60 }, (_, n) => documentInput(n)) });
     releaseEnv = { LABELKIT_URL: slow.url, LABELKIT_TOKEN: slow.token, SOURCE_DATE_EPOCH: '1795910400' };
   }, within(30_000));
   afterAll(async () => {
@@ -213,4 +216,66 @@ describe('a release (--split) killed with SIGKILL', () => {
     for (const f of printed.files) expect(sha256(join(out, f.path))).toBe(f.sha256);
     expect(readdirSync(dir).filter((f) => f.startsWith('release-killed'))).toEqual(['release-killed']);
   }, within(60_000));
+
+  it('a delta (--since) killed with SIGKILL twice mid-write goes on to the delta of a run never interrupted; apply-delta of it gives a fresh full release', async () => {
+    // Splits by hash (not --stratify, which keeps the last release's deal where a fresh release deals anew): a fresh full release is what apply-delta must give.
+    const hashed = (out: string) => resumableRelease(DELTA_PROJECT, out).filter((a) => a !== '--stratify');
+    const first = Array.from({ length: 60 }, (_, n) => documentInput(n));
+    slow.emulator.store.addProject({ id: DELTA_PROJECT, labelSets, documents: first });
+    const r1 = join(dir, 'delta-release-1');
+    const io = fakeIo(releaseEnv);
+    expect(await main(argv(...hashed(r1)), io)).toBe(0);
+    // Next week: 5 documents' labels changed, 2 deleted, 3 added.
+    const changed = [2, 19, 33, 41, 57];
+    const deleted = [7, 48];
+    const next = first.filter((_, n) => !deleted.includes(n)).map((d) => (changed.includes(first.indexOf(d)) ? documentInput(first.indexOf(d), 1) : d));
+    // The added ones among the first documents too (before where a kill may fall), and one at the end.
+    next.splice(1, 0, documentInput(60));
+    next.splice(12, 0, documentInput(61));
+    next.push(documentInput(62));
+    slow.emulator.store.addProject({ id: DELTA_PROJECT, labelSets, documents: next });
+    const since = ['--since', join(r1, 'manifest.json')];
+
+    const whole = join(dir, 'delta-whole');
+    const wholeIo = fakeIo(releaseEnv);
+    expect(await main(argv(...hashed(whole), ...since), wholeIo)).toBe(0);
+    const expected = releaseDigests(whole);
+    const wholeManifest = JSON.parse(readFileSync(join(whole, 'manifest.json'), 'utf8')) as ReleaseManifest;
+    expect(wholeManifest.delta!.changed.map((k) => k.id).sort()).toEqual(changed.map((n) => `doc-${String(n).padStart(3, '0')}`));
+    expect(wholeManifest.delta!.added.map((k) => k.id).sort()).toEqual(['doc-060', 'doc-061', 'doc-062']);
+    expect(wholeManifest.delta!.removed.map((k) => k.id).sort()).toEqual(['doc-007', 'doc-048']);
+
+    const out = join(dir, 'delta-killed');
+    const args = [...hashed(out), ...since];
+    let last = 0;
+    for (const documents of [5 + Math.floor(Math.random() * 10), 25 + Math.floor(Math.random() * 10)]) {
+      const cli = startCli(args, releaseEnv);
+      let exited = false;
+      void cli.exited.then(() => (exited = true));
+      await midWrite(out, documents, () => exited);
+      cli.child.kill('SIGKILL');
+      const run = await cli.exited;
+      expect(run.code, `the run ended by itself: ${run.stderr}`).toBeNull();
+      const saved = readReleaseCheckpoint(out)!;
+      expect(statSync(join(`${out}.partial`, 'documents.journal')).size).toBeGreaterThan(saved.progress.bytes);
+      expect(saved.progress.documents).toBeGreaterThan(last);
+      last = saved.progress.documents;
+    }
+    expect(existsSync(out)).toBe(false);
+    const final = await startCli(args, releaseEnv).exited;
+    expect(final.stderr.replace(/^reading documents \d+\/\d+\n/gm, '')).toBe('');
+    expect(final.code).toBe(0);
+    const printed = JSON.parse(final.stdout) as ReleaseManifest & { resumedAt: number };
+    expect(printed.resumedAt).toBe(last);
+    // The delta's files (each split's delta, removed.json, manifest.json) and their SHA-256s: those of the delta never interrupted.
+    expect(releaseDigests(out)).toEqual(expected);
+    for (const f of printed.delta!.files) expect(sha256(join(out, f.path))).toBe(f.sha256);
+
+    // apply-delta of the resumed delta: the files of a fresh full release of next week's project, byte for byte.
+    const applied = fakeIo(releaseEnv);
+    expect(await main(argv('export', 'apply-delta', r1, out, '--out', join(dir, 'delta-applied')), applied), applied.err()).toBe(0);
+    const fresh = join(dir, 'delta-fresh');
+    expect(await main(argv(...hashed(fresh)), fakeIo(releaseEnv))).toBe(0);
+    expect(releaseDigests(join(dir, 'delta-applied'))).toEqual(releaseDigests(fresh));
+  }, within(90_000));
 });
