@@ -238,6 +238,24 @@ export class OwnText {
       .map((s) => s.text)
       .join('');
   }
+
+  /**
+   * The text redacted as {@link redact} does, its fixed wording kept where a secret lies entirely
+   * inside it. A method of the own text, so that a program that never writes one (the client's
+   * browser build) does not carry this class.
+   *
+   * @param secrets - the secret values known to the caller
+   * @returns the text with no secret left in it
+   */
+  redacted(secrets: Secrets): string {
+    const segments = segmentsOf(this);
+    const full = segments.map((s) => s.text).join('');
+    // foreign[i]: characters from elsewhere among the first i.
+    const foreign = new Uint32Array(full.length + 1);
+    let i = 0;
+    for (const s of segments) for (let k = 0; k < s.text.length; k++, i++) foreign[i + 1] = foreign[i]! + (s.own ? 0 : 1);
+    return redactText(full, allForms(secrets), foreign);
+  }
 }
 
 /**
@@ -367,17 +385,22 @@ function segmentsOf(text: OwnText): Segment[] {
  * ```
  */
 export function redact(text: string | OwnText, secrets: Secrets = []): string {
+  if (typeof text !== 'string') return text.redacted(secrets);
   const forms = allForms(secrets);
-  if (typeof text === 'string' && !forms.some((f) => text.includes(f)) && !/\b(?:Bearer|Basic)(?:\s|%20|\+)/i.test(text)) return text;
-  const segments = typeof text === 'string' ? undefined : segmentsOf(text);
-  const full = segments ? segments.map((s) => s.text).join('') : (text as string);
-  // foreign[i]: characters from elsewhere among the first i (an own text only).
-  let foreign: Uint32Array | undefined;
-  if (segments) {
-    foreign = new Uint32Array(full.length + 1);
-    let i = 0;
-    for (const s of segments) for (let k = 0; k < s.text.length; k++, i++) foreign[i + 1] = foreign[i]! + (s.own ? 0 : 1);
-  }
+  if (!forms.some((f) => text.includes(f)) && !/\b(?:Bearer|Basic)(?:\s|%20|\+)/i.test(text)) return text;
+  return redactText(text, forms);
+}
+
+/**
+ * Replaces, in `full`, every form of a secret and every credential that touches a character from
+ * elsewhere (every character, without `foreign`).
+ *
+ * @param full - the text
+ * @param forms - every form of every known secret ({@link allForms})
+ * @param foreign - for an own text: `foreign[i]`, how many of the first `i` characters came from elsewhere
+ * @returns the redacted text
+ */
+function redactText(full: string, forms: readonly string[], foreign?: Uint32Array): string {
   let cut: Uint8Array | undefined;
   const mark = (from: number, to: number) => {
     if (to <= from || (foreign && foreign[to] === foreign[from])) return;

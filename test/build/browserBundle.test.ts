@@ -71,6 +71,16 @@ describe('the browser build of the client', () => {
     for (const name of ['GetCabinet', 'GetJobs', 'AutoLabelTokenBasedProjectMutation']) expect([name, count(name)]).toEqual([name, 1]);
   });
 
+  it('ships the redactor without its own-text machinery (the CLI’s wording kept apart from values), which no client code writes', async () => {
+    const result = await browserBuild({
+      app: "import { createLabelingClient, getProjectLabelSets, startAutoLabel, waitForJob } from 'labelkit';\nexport const run = (url, token, input) => { const c = createLabelingClient({ url, token }); return [getProjectLabelSets(c, 'p', 'LABELER'), startAutoLabel(c, input), waitForJob(c, 'j')]; };",
+    });
+    const text = result.outputFiles[0]!.text;
+    // The redactor is there (its credential pattern), an own text's parts are not (property names outlive minifying).
+    expect(text.includes('(Bearer|Basic)')).toBe(true);
+    expect(/.{0,60}\.fixed\b.{0,60}/.exec(text)?.[0]).toBeUndefined();
+  });
+
   it('ships no token refresh and no rename switch in a static-token app that runs one request, and both once a factory or a label-set helper is imported', async () => {
     const shipped = async (contents: string) => {
       const result = await browserBuild({ app: contents });
