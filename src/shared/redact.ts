@@ -63,27 +63,26 @@ function decoded(text: string, plusIsSpace = true): string {
 }
 
 /**
- * A URL cut into its parts by hand, also one that `URL` refuses (a port out of range, a bad
- * host), which a message may still quote: the text before the password, the password (as
- * written), the text up to the query, and the query's pairs (`key` and `=value`, as written),
+ * A URL's parts as written: the scheme (`postgres://`), the user part's name and password when it
+ * has a password, the rest up to the query, the query, the fragment. Cut by this pattern rather
+ * than `URL`, so that a URL that `URL` refuses (a port out of range, a bad host), which a message
+ * may still quote, is cut too. The authority ends at the first `/`, `?` or `#`; its user part at
+ * its last `@`; the password starts at the user part's first `:`.
+ */
+const URL_PARTS = /^([a-z][a-z0-9+.-]*:\/\/)(?:([^:/?#]*):([^/?#]*)@)?([^?#]*)(?:\?([^#]*))?([^]*)$/i;
+
+/**
+ * A URL cut into its parts (see {@link URL_PARTS}): the text before the password, the password
+ * (as written), the text up to the query, and the query's pairs (`key` and `=value`, as written),
  * the fragment last.
  */
 function urlPieces(url: string): { head: string; password?: string; middle: string; query: [string, string][]; tail: string } | undefined {
-  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(url);
-  if (!scheme) return undefined;
-  const rest = url.slice(scheme[0].length);
-  const authorityEnd = rest.search(/[/?#]/) === -1 ? rest.length : rest.search(/[/?#]/);
-  const authority = rest.slice(0, authorityEnd);
-  const at = authority.lastIndexOf('@');
-  const colon = at === -1 ? -1 : authority.slice(0, at).indexOf(':');
-  const head = scheme[0] + (colon === -1 ? '' : authority.slice(0, colon + 1));
-  const password = colon === -1 ? undefined : authority.slice(colon + 1, at);
-  const after = colon === -1 ? rest : rest.slice(at);
-  const hash = after.indexOf('#') === -1 ? after.length : after.indexOf('#');
-  const q = after.indexOf('?');
-  const queryText = q === -1 || q > hash ? '' : after.slice(q + 1, hash);
-  const query = queryText === '' ? [] : queryText.split('&').map((pair): [string, string] => (pair.includes('=') ? [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('='))] : [pair, '']));
-  return { head, ...(password !== undefined && { password }), middle: after.slice(0, q === -1 || q > hash ? hash : q + 1), query, tail: after.slice(hash) };
+  const parts = URL_PARTS.exec(url);
+  if (!parts) return undefined;
+  const [, scheme, user, password, rest, queryText, tail] = parts as unknown as [string, string, string | undefined, string | undefined, string, string | undefined, string];
+  const query = queryText ? queryText.split('&').map((pair): [string, string] => (pair.includes('=') ? [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('='))] : [pair, ''])) : [];
+  const head = password === undefined ? scheme : `${scheme}${user}:`;
+  return { head, ...(password !== undefined && { password }), middle: `${password === undefined ? '' : '@'}${rest}${queryText === undefined ? '' : '?'}`, query, tail };
 }
 
 /** A query pair as written: the key, and `=value` (empty when there is no `=`). */
