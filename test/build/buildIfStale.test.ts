@@ -177,9 +177,12 @@ describe('scripts/buildIfStale.mjs', () => {
     }
   });
 
-  it('is what npm run demo and npm run bench start with', () => {
+  it('is what npm run demo, npm run bench and npm run test:quick start with', () => {
     const { scripts } = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     expect(scripts.demo).toMatch(/^node scripts\/buildIfStale\.mjs && /);
     expect(scripts.bench).toMatch(/^node scripts\/buildIfStale\.mjs && /);
+    // test/cli/doctor.test.ts (quick tier) type-checks its fixture apps against the built labelkit
+    // package: in a fresh clone, without a build, it failed all but one of its cases.
+    expect(scripts['test:quick']).toMatch(/^node scripts\/buildIfStale\.mjs && vitest run /);
   });
 });

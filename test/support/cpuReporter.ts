@@ -6,8 +6,15 @@ import { spawnSync } from 'node:child_process';
 import type { Reporter, TestModule } from 'vitest/node';
 import type { FileCpu } from './fileCpu.js';
 
-/** How many files the report names. */
-const SHOWN = 5;
+/**
+ * How many files the report names: five, or as many as LABELKIT_CPU_SHOWN says (a number, or `all`
+ * for every file: what to read when deciding where a run's CPU goes).
+ */
+function shownFiles(setting = process.env.LABELKIT_CPU_SHOWN): number {
+  if (setting === 'all') return Number.POSITIVE_INFINITY;
+  const wanted = Number(setting);
+  return setting && Number.isInteger(wanted) && wanted > 0 ? wanted : 5;
+}
 
 /** Clock ticks per second, for /proc's children's CPU (getconf CLK_TCK; 100 on Linux). */
 function ticksPerSecond(): number {
@@ -33,10 +40,11 @@ export default class CpuReporter implements Reporter {
     const main = process.cpuUsage();
     const total = rows.reduce((sum, row) => sum + row.cpu.seconds, 0);
     const withChildren = rows.every((row) => row.cpu.children);
+    const shown = Math.min(shownFiles(), rows.length);
     const lines = [
       '',
-      `CPU by test file (the ${Math.min(SHOWN, rows.length)} most of ${rows.length}; ${total.toFixed(1)} CPU-s in all; each file's worker, user + system${withChildren ? ', with the child processes it reaped' : ', without child processes (no /proc)'}):`,
-      ...rows.slice(0, SHOWN).map((row) => `  ${row.cpu.seconds.toFixed(1).padStart(6)} s  ${row.file}`),
+      `CPU by test file (the ${shown} most of ${rows.length}; ${total.toFixed(1)} CPU-s in all; each file's worker, user + system${withChildren ? ', with the child processes it reaped' : ', without child processes (no /proc)'}):`,
+      ...rows.slice(0, shown).map((row) => `  ${row.cpu.seconds.toFixed(1).padStart(6)} s  ${row.file}`),
       // Vitest's own process (transforms, collection, reporters) is not any file's: shown apart.
       `  and ${((main.user + main.system) / 1e6).toFixed(1)} CPU-s in vitest's main process (transforms, reports)`,
       '',
