@@ -18,6 +18,7 @@ import { argv, fakeIo } from '../support/fakeIo.js';
 import { killStarted, startCli } from '../support/spawnCli.js';
 import { within } from '../support/testEnvironment.js';
 import { COMMAND_LABELS, documentInput, midWrite, readReleaseCheckpoint, releaseDigests, resumableRelease } from './releaseParts.js';
+import type { SavedCheckpoint } from './releaseParts.js';
 
 const PROJECT = 'big-project';
 const DOCUMENTS = 500;
@@ -184,6 +185,24 @@ describe('a release (--split) killed with SIGKILL', () => {
     await slow?.close();
   });
 
+  /**
+   * Runs the binary and kills it with SIGKILL once it is mid-write past a checkpoint of at least
+   * `documents` documents: the run must not have ended by itself, and its journal must hold more
+   * than the checkpoint it left says (what the next run cuts off).
+   */
+  async function killMidWrite(args: string[], out: string, documents: number): Promise<SavedCheckpoint> {
+    const cli = startCli(args, releaseEnv);
+    let exited = false;
+    void cli.exited.then(() => (exited = true));
+    await midWrite(out, documents, () => exited);
+    cli.child.kill('SIGKILL');
+    const run = await cli.exited;
+    expect(run.code, `the run ended by itself: ${run.stderr}`).toBeNull();
+    const saved = readReleaseCheckpoint(out)!;
+    expect(statSync(join(`${out}.partial`, 'documents.journal')).size).toBeGreaterThan(saved.progress.bytes);
+    return saved;
+  }
+
   it('killed with SIGKILL twice mid-write, the binary goes on from its checkpoint each time: byte-identical files and manifest', async () => {
     const whole = join(dir, 'release-whole');
     const io = fakeIo(releaseEnv);
@@ -193,16 +212,7 @@ describe('a release (--split) killed with SIGKILL', () => {
     const args = resumableRelease(RELEASE_PROJECT, out);
     let last = 0;
     for (const documents of [5 + Math.floor(Math.random() * 10), 25 + Math.floor(Math.random() * 10)]) {
-      const cli = startCli(args, releaseEnv);
-      let exited = false;
-      void cli.exited.then(() => (exited = true));
-      await midWrite(out, documents, () => exited);
-      cli.child.kill('SIGKILL');
-      const run = await cli.exited;
-      expect(run.code, `the run ended by itself: ${run.stderr}`).toBeNull();
-      const saved = readReleaseCheckpoint(out)!;
-      // Killed past its checkpoint: the journal holds more than the checkpoint says (cut on resume).
-      expect(statSync(join(`${out}.partial`, 'documents.journal')).size).toBeGreaterThan(saved.progress.bytes);
+      const saved = await killMidWrite(args, out, documents);
       expect(saved.progress.documents).toBeGreaterThan(last);
       last = saved.progress.documents;
     }
@@ -249,15 +259,7 @@ describe('a release (--split) killed with SIGKILL', () => {
     const args = [...hashed(out), ...since];
     let last = 0;
     for (const documents of [5 + Math.floor(Math.random() * 10), 25 + Math.floor(Math.random() * 10)]) {
-      const cli = startCli(args, releaseEnv);
-      let exited = false;
-      void cli.exited.then(() => (exited = true));
-      await midWrite(out, documents, () => exited);
-      cli.child.kill('SIGKILL');
-      const run = await cli.exited;
-      expect(run.code, `the run ended by itself: ${run.stderr}`).toBeNull();
-      const saved = readReleaseCheckpoint(out)!;
-      expect(statSync(join(`${out}.partial`, 'documents.journal')).size).toBeGreaterThan(saved.progress.bytes);
+      const saved = await killMidWrite(args, out, documents);
       expect(saved.progress.documents).toBeGreaterThan(last);
       last = saved.progress.documents;
     }

@@ -16,7 +16,7 @@ import type { ExportSummary } from '../../src/export/index.js';
 import { argv, fakeIo } from '../support/fakeIo.js';
 import { useTempDirs } from '../support/tempDirs.js';
 import { within } from '../support/testEnvironment.js';
-import { COMMAND_LABELS, documentInput, midWrite, readReleaseCheckpoint as readCheckpoint, releaseDigests as digests, resumableRelease, sha256, stopMidWrite } from './releaseParts.js';
+import { COMMAND_LABELS, documentInput, releaseDigests as digests, resumableRelease, sha256, stopMidWrite } from './releaseParts.js';
 
 const PROJECT = 'resume-project';
 const DOCUMENTS = 60;
@@ -57,14 +57,7 @@ describe('a release stopped part way', () => {
   it('Ctrl-C: says where it stopped (exit 130), keeps its checkpoint, and the same command goes on from it to the files and manifest of a release never interrupted', async () => {
     const expected = digests(await uninterrupted());
     const out = join(dir, 'interrupted');
-    const io = fakeIo(env);
-    const stopped = main(argv(...releaseArgs(out)), io);
-    let ended = false;
-    void stopped.then(() => (ended = true));
-    await midWrite(out, 15, () => ended);
-    io.interrupt();
-    expect(await stopped).toBe(130);
-    const saved = readCheckpoint(out)!;
+    const { io, saved } = await stopMidWrite(env, releaseArgs(out), out, 15);
     expect(io.err()).toBe(`labelkit: interrupted at document ${saved.progress.documents} of ${DOCUMENTS}; run the same command to resume\n`);
     expect(saved.progress.documents).toBeGreaterThanOrEqual(15);
     expect(saved.progress.documents).toBeLessThan(DOCUMENTS);
@@ -80,13 +73,7 @@ describe('a release stopped part way', () => {
 
   it('refuses to go on when a split file was changed since its checkpoint (even at the same length), exit 2, nothing touched', async () => {
     const out = join(dir, 'edited');
-    const io = fakeIo(env);
-    const stopped = main(argv(...releaseArgs(out)), io);
-    let ended = false;
-    void stopped.then(() => (ended = true));
-    await midWrite(out, 5, () => ended);
-    io.interrupt();
-    expect(await stopped).toBe(130);
+    await stopMidWrite(env, releaseArgs(out), out, 5);
     const train = join(`${out}.partial`, 'train.jsonl');
     const bytes = readFileSync(train);
     bytes[0] = bytes[0] === 0x7b ? 0x5b : 0x7b;
@@ -132,13 +119,7 @@ describe('a release stopped part way', () => {
   it('goes on from its checkpoint when the file system answers reads in short pieces (its journal read whole, a chunk at a time)', async () => {
     const expected = digests(existsSync(join(dir, 'whole')) ? join(dir, 'whole') : await uninterrupted());
     const out = join(dir, 'short-reads');
-    const io = fakeIo(env);
-    const stopped = main(argv(...releaseArgs(out)), io);
-    let ended = false;
-    void stopped.then(() => (ended = true));
-    await midWrite(out, 15, () => ended);
-    io.interrupt();
-    expect(await stopped).toBe(130);
+    await stopMidWrite(env, releaseArgs(out), out, 15);
     // Every read returns at most 100 bytes, as a read may (a network file system): a reader must go on until it has all it asked for.
     const probe = await open(join(dir, 'probe-read'), 'w');
     const proto = Object.getPrototypeOf(probe) as FileHandle;
