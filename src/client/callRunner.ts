@@ -1,7 +1,6 @@
 // The call runner: one urql Client per labelkit client, and each call's time-out, abort, turn of
 // identical mutations and the one conversion of its result.
-import { Client, createRequest, makeOperation } from '@urql/core';
-import type { AnyVariables, OperationResult } from '@urql/core';
+import { type AnyVariables, Client, createRequest, makeOperation, type OperationResult } from '@urql/core';
 import { retryExchange } from '@urql/exchange-retry';
 import { makeSubject, pipe, take, takeUntil, toPromise } from 'wonka';
 import { MAX_TIMER_MS } from '../shared/constants.js';

@@ -1,6 +1,5 @@
 import type { AnyVariables } from '@urql/core';
-import { clientSettings } from './perClient.js';
-import type { HelperOptions } from './perClient.js';
+import { clientSettings, type HelperOptions } from './perClient.js';
 import { operationOf } from './answerShape.js';
 import { createCallRunner } from './callRunner.js';
 import type { ExecutorOptions, RequestOptions } from './options.js';

@@ -1,5 +1,4 @@
-import { redact } from '../shared/redact.js';
-import type { Secrets } from '../shared/redact.js';
+import { redact, type Secrets } from '../shared/redact.js';
 import { safeCause } from './safeCause.js';
 import type { Problem } from '../shared/problem.js';
 import type { Job } from './types.js';

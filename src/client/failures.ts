@@ -1,8 +1,7 @@
 // What a failure is: what is retried, what is final. The conversion to labelkit's errors is toLabelkitError.ts.
 import type { CombinedError } from '@urql/core';
 import { classifyFailure, errorCode, isTransientStatus } from '../shared/classify.js';
-import { isLabelkitError } from './errors.js';
-import type { NetworkError } from './errors.js';
+import { isLabelkitError, type NetworkError } from './errors.js';
 
 /**
  * A non-2xx answer that is not a GraphQL response: the request failed at the HTTP level. The

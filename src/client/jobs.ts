@@ -5,13 +5,11 @@ import type { Requester } from './client.js';
 import { perClient } from './perClient.js';
 import { JobFailedError, JobNotFoundError, JobTimeoutError } from './errors.js';
 import type { CallOptions } from './options.js';
-import { createJobPoller } from './jobPoller.js';
-import type { WaitOptions } from './jobPoller.js';
+import { createJobPoller, type WaitOptions } from './jobPoller.js';
 import type { AutoLabelInput, Job, JobOutcome, JobSnapshot } from './types.js';
 import { assertValid, checkJobIds, listProblem, validateAutoLabelInput } from './validation.js';
 // For TSDoc links only.
 import type { NetworkError } from './errors.js';
-
 
 /** Reads jobs without validating the ids again (a poll's ids were checked when its wait began). */
 const readJobs = async (client: Requester, jobIds: string[], callOptions?: CallOptions) =>

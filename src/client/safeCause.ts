@@ -1,5 +1,4 @@
-import { redact, redactAndCut, redactValue } from '../shared/redact.js';
-import type { Secrets } from '../shared/redact.js';
+import { redact, redactAndCut, redactValue, type Secrets } from '../shared/redact.js';
 
 /** The most characters of an underlying message (often an answer's body) that an error keeps. */
 export const MAX_CAUSE_MESSAGE = 2_048;

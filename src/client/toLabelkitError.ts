@@ -1,10 +1,8 @@
 // The one conversion of a failed call into labelkit's errors; what a failure is (retried or final) is failures.ts.
 import type { CombinedError } from '@urql/core';
-import { redactValue } from '../shared/redact.js';
-import type { Secrets } from '../shared/redact.js';
-import { AuthError, GraphQLRequestError, isLabelkitError, NetworkError, ProtocolError, ValidationError } from './errors.js';
+import { redactValue, type Secrets } from '../shared/redact.js';
+import { AuthError, type GraphQLErrorEntry, GraphQLRequestError, isLabelkitError, type LabelkitError, NetworkError, ProtocolError, ValidationError } from './errors.js';
 import { causeCode, isOk, kindOf, NEVER_SENT, responseOf, retryAfterMs } from './failures.js';
-import type { GraphQLErrorEntry, LabelkitError } from './errors.js';
 import { inBrowser } from './inBrowser.js';
 
 /** What the one conversion point knows about the failed call. */

@@ -1,6 +1,5 @@
 // The transport: one JSON POST per operation (the guard, capped error bodies, the bad-port refusal) and the exchange that sends it.
-import { getOperationName, makeErrorResult, makeResult, stringifyDocument } from '@urql/core';
-import type { Exchange, ExecutionResult, Operation, OperationResult } from '@urql/core';
+import { type Exchange, type ExecutionResult, getOperationName, makeErrorResult, makeResult, type Operation, type OperationResult, stringifyDocument } from '@urql/core';
 import { filter, fromPromise, merge, mergeMap, onEnd, onPush, pipe, share, takeUntil } from 'wonka';
 import { AuthError, ValidationError } from './errors.js';
 import { HttpStatusError } from './failures.js';

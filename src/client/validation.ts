@@ -1,11 +1,8 @@
-import { autoLabelInputProblems } from '../shared/autoLabelRules.js';
-import type { AutoLabelValidationOptions } from '../shared/autoLabelRules.js';
-import { labelFieldProblem, labelItemProblems, labelSetIndexProblem } from '../shared/labelItemRules.js';
-import type { LabelField } from '../shared/labelItemRules.js';
-import { checkId, checkNumber, checkTimingOptions, problemUnless } from '../shared/problem.js';
+import { autoLabelInputProblems, type AutoLabelValidationOptions } from '../shared/autoLabelRules.js';
+import { type LabelField, labelFieldProblem, labelItemProblems, labelSetIndexProblem } from '../shared/labelItemRules.js';
+import { checkId, checkNumber, checkTimingOptions, type Problem, problemUnless } from '../shared/problem.js';
 import { isRecord } from '../shared/isRecord.js';
 import { isHeaderToken, NOT_A_HEADER_TOKEN } from './headerToken.js';
-import type { Problem } from '../shared/problem.js';
 import { ValidationError } from './errors.js';
 
 export type { AutoLabelValidationOptions } from '../shared/autoLabelRules.js';
