@@ -82,28 +82,18 @@ export function createJobPoller(fetchJobs: (ids: string[], signal: AbortSignal) 
   // How many current waiters ask for each interval (usually one value): adding or ending a wait
   // costs no scan of every waiter, so registering 100,000 waits is linear, not quadratic.
   const asked = { intervalMs: new Map<number, number>(), maxIntervalMs: new Map<number, number>() };
-  const count = (waiter: Waiter, by: 1 | -1) => {
+  /** Adds a waiter (1) or ends one (-1), and counts its intervals. */
+  const track = (waiter: Waiter, by: 1 | -1) => {
+    if (by === 1) waiters.add(waiter);
+    else if (!waiters.delete(waiter)) return;
     for (const key of ['intervalMs', 'maxIntervalMs'] as const) {
       const n = (asked[key].get(waiter[key]) ?? 0) + by;
       if (n > 0) asked[key].set(waiter[key], n);
       else asked[key].delete(waiter[key]);
     }
   };
-  const addWaiter = (waiter: Waiter) => {
-    if (waiters.has(waiter)) return;
-    waiters.add(waiter);
-    count(waiter, 1);
-  };
-  const removeWaiter = (waiter: Waiter) => {
-    if (waiters.delete(waiter)) count(waiter, -1);
-  };
   /** A bound of the shared request's interval: the shortest any current waiter asks for (the client's without waiters). */
-  const bound = (key: 'intervalMs' | 'maxIntervalMs') => {
-    if (waiters.size === 0) return { intervalMs, maxIntervalMs }[key];
-    let least = Infinity;
-    for (const ms of asked[key].keys()) least = Math.min(least, ms);
-    return least;
-  };
+  const bound = (key: 'intervalMs' | 'maxIntervalMs') => (waiters.size === 0 ? { intervalMs, maxIntervalMs }[key] : [...asked[key].keys()].reduce((a, b) => Math.min(a, b)));
   const failAll = (error: unknown) => [...waiters].forEach((waiter) => waiter.settle(asError(error)));
   const schedule = (ms: number) => {
     clearTimeout(timer);
@@ -131,7 +121,7 @@ export function createJobPoller(fetchJobs: (ids: string[], signal: AbortSignal) 
       const end = (error?: Error) => {
         clearTimeout(waitTimer);
         stopWaitingForAbort?.();
-        for (const waiter of group) removeWaiter(waiter);
+        for (const waiter of group) track(waiter, -1);
         group.clear();
         if (waiters.size === 0) clearTimeout(timer);
         if (error) reject(error);
@@ -145,14 +135,14 @@ export function createJobPoller(fetchJobs: (ids: string[], signal: AbortSignal) 
       jobIds.forEach((jobId, index) => {
         const settle = (result: JobOutcome | Error) => {
           if (!group.delete(waiter)) return;
-          removeWaiter(waiter);
+          track(waiter, -1);
           if (result instanceof Error) return end(result);
           outcomes[index] = result;
           if (group.size === 0) end();
         };
         const waiter: Waiter = { jobId, last: null, graceMs, intervalMs: waitInterval, maxIntervalMs: waitMax, onProgress, settle };
         group.add(waiter);
-        addWaiter(waiter);
+        track(waiter, 1);
       });
       if (signal) stopWaitingForAbort = onAbort(signal, onAborted);
       // New waiters are asked about at once; those added in the same turn share that request.
