@@ -296,15 +296,26 @@ export function replayJournal(
       url = r.url;
       continue;
     }
+    // Built field by field, not by spreads: a 100,000-project run replays 200,000 records and more.
     const before = projects.get(r.projectId);
-    const config = r.type === 'intent' ? r.config : before?.config;
-    const attempts = r.type === 'intent' ? attemptOf(r, before?.attempts ?? 0) : (before?.attempts ?? 0);
-    const worker = r.type === 'intent' ? r.worker : before?.worker;
-    const base = { ...(config && { config }), attempts, ...(worker !== undefined && { worker }) };
-    if (r.type === 'intent') projects.set(r.projectId, { state: 'intent', ...base });
-    else if (r.type === 'started') projects.set(r.projectId, { state: 'started', jobId: r.jobId, ...base });
-    else if (r.type === 'unknown') projects.set(r.projectId, { state: 'unknown', errors: [r.error], ...base });
-    else projects.set(r.projectId, { state: r.outcome, ...(r.jobId && { jobId: r.jobId }), ...(r.errors && { errors: r.errors }), ...base });
+    const intent = r.type === 'intent';
+    const next: JournalProjectState = { state: 'intent', attempts: intent ? attemptOf(r, before?.attempts ?? 0) : (before?.attempts ?? 0) };
+    const config = intent ? r.config : before?.config;
+    if (config) next.config = config;
+    const worker = intent ? r.worker : before?.worker;
+    if (worker !== undefined) next.worker = worker;
+    if (r.type === 'started') {
+      next.state = 'started';
+      next.jobId = r.jobId;
+    } else if (r.type === 'unknown') {
+      next.state = 'unknown';
+      next.errors = [r.error];
+    } else if (r.type === 'outcome') {
+      next.state = r.outcome;
+      if (r.jobId) next.jobId = r.jobId;
+      if (r.errors) next.errors = r.errors;
+    }
+    projects.set(r.projectId, next);
   }
   return { ...(url !== undefined && { url }), projects };
 }

@@ -8,7 +8,7 @@ import { HEARTBEAT_MS, STOP_GRACE_MS } from '../shared/constants.js';
 import { GIVEN_UP, untilAborted } from '../shared/onAbort.js';
 import { redact, redactUrl, urlSecrets } from '../shared/redact.js';
 import { checkJournalRecord } from './journal.js';
-import type { Journal, JournalContents, JournalRecord, JournalWorker, QueuedProject } from './journal.js';
+import type { Journal, JournalContents, JournalRecord, QueuedProject } from './journal.js';
 import { POSTGRES_JOURNAL_VERSION, schemaSql, versionState } from './pgJournalSchema.js';
 
 export { POSTGRES_JOURNAL_VERSION } from './pgJournalSchema.js';
@@ -353,39 +353,48 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
   const read = async (): Promise<JournalContents> => {
     if (!tablesExist) return { records: [], warnings: [], shared: { worker, workers: [], heartbeatMs } };
     const delta = settledSeq > 0 || seen.size > 0;
-    // The records and the workers in one round trip: records first (kind 'r', by seq), then workers.
-    const rows = await query<{ kind: 'r' | 'w'; seq: string; worker: string; record: unknown; settled: boolean; alive: boolean }>(
+    // The records and the workers in one round trip. No ORDER BY: at 100,000 projects the sort of
+    // 300,000 records with their JSON spilled to disk and tripled the read; they are put in order here.
+    // `upto`: the last settled record (see SETTLED_AFTER_S), which no read asks for again.
+    const rows = await query<{ kind: 'r' | 'w'; seq: string; worker: string; record: unknown; settled: boolean; alive: boolean; started_at: Date }>(
       `SELECT 'r' AS kind, seq, worker, record, written_at < now() - $3 * interval '1 second' AS settled, NULL::boolean AS alive, NULL::timestamptz AS started_at
          FROM ${s}.records WHERE run = $1 AND seq > $2
        UNION ALL
        SELECT 'w', NULL, worker, NULL, NULL, (ended_at IS NULL AND heartbeat_at > now() - 3 * heartbeat_ms * interval '1 millisecond'), started_at
-         FROM ${s}.workers WHERE run = $1
-       ORDER BY kind, seq, started_at`,
+         FROM ${s}.workers WHERE run = $1`,
       [name, settledSeq, SETTLED_AFTER_S],
     );
-    const records: JournalRecord[] = [];
-    const workers: JournalWorker[] = [];
-    let settled = settledSeq;
+    const records: { seq: number; record: JournalRecord }[] = [];
+    const workers: { id: string; alive: boolean; at: number }[] = [];
+    let upto = settledSeq;
     for (const row of rows) {
       if (row.kind === 'w') {
-        workers.push({ id: row.worker, alive: row.alive });
+        workers.push({ id: row.worker, alive: row.alive, at: row.started_at.getTime() });
         continue;
       }
       const seq = Number(row.seq);
-      if (row.settled) settled = seq;
+      if (row.settled && seq > upto) upto = seq;
       if (seen.has(seq)) continue;
-      seen.add(seq);
       const problem = checkJournalRecord(row.record);
       if (problem) throw new ValidationError([{ path: `journal record ${row.seq}`, message: `${where}: record ${row.seq} ${problem}; the journal is corrupt` }]);
-      records.push({ ...(row.record as JournalRecord), worker: row.worker });
+      // The driver parsed this object for this row alone: the worker is written into it, not copied.
+      const record = row.record as JournalRecord;
+      record.worker = row.worker;
+      records.push({ seq, record });
     }
-    if (settled > settledSeq) {
-      settledSeq = settled;
+    rows.length = 0;
+    let ordered = true;
+    for (let i = 1; i < records.length && ordered; i++) ordered = records[i - 1]!.seq < records[i]!.seq;
+    if (!ordered) records.sort((a, b) => a.seq - b.seq);
+    // The records up to `upto` are never asked for again; those after it are remembered as read.
+    if (upto > settledSeq) {
+      settledSeq = upto;
       const younger = new Set<number>();
-      for (const seq of seen) if (seq > settled) younger.add(seq);
+      for (const seq of seen) if (seq > upto) younger.add(seq);
       seen = younger;
     }
-    return { records, warnings: [], ...(delta && { delta }), shared: { worker, workers, heartbeatMs } };
+    for (const r of records) if (r.seq > settledSeq) seen.add(r.seq);
+    return { records: records.map((r) => r.record), warnings: [], ...(delta && { delta }), shared: { worker, workers: workers.sort((a, b) => a.at - b.at).map(({ id, alive }) => ({ id, alive })), heartbeatMs } };
   };
 
   const createTables = () =>

@@ -37,6 +37,13 @@ export interface RerunRules {
   retryUnknown?: boolean;
 }
 
+/** The last endpoint redacted, and its secret: a run's projects share one model (100,000 redactions were a second of a dry run). */
+let lastRedacted: { endpoint: string; secret: string; text: string } | undefined;
+function redactedEndpoint(endpoint: string, secret: string): string {
+  if (lastRedacted?.endpoint !== endpoint || lastRedacted.secret !== secret) lastRedacted = { endpoint, secret, text: redact(endpoint, [secret]) };
+  return lastRedacted.text;
+}
+
 /**
  * The journal's view of one project's settings (never the secret key).
  *
@@ -52,7 +59,7 @@ export interface RerunRules {
 export function projectConfig(input: AutoLabelInput): JournalProjectConfig {
   return {
     // An endpoint that quotes the secret key (in its query, say) is recorded with it redacted.
-    endpoint: redact(input.targetAPI.endpoint, [input.targetAPI.secretKey]),
+    endpoint: redactedEndpoint(input.targetAPI.endpoint, input.targetAPI.secretKey),
     numberOfFilesPerRequest: input.options.numberOfFilesPerRequest,
     labelerEmail: input.labelerEmail,
     role: input.role ?? null,
