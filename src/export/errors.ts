@@ -1,3 +1,5 @@
+import type { LeftOutReason } from './types.js';
+
 /** What an {@link ExportError} is about. */
 export type ExportErrorCode = 'FORMAT' | 'LAYER' | 'OUT' | 'LOCKED' | 'RESUME' | 'RELEASE' | 'FILTER';
 
@@ -50,5 +52,24 @@ export class ExportInterrupted extends Error {
         ? 'interrupted before anything was written; run the same command to start again'
         : `interrupted at document ${n(documents)} of ${n(total)}; run the same command to resume`,
     );
+  }
+}
+
+/**
+ * A label a flat format cannot hold as it is, refused because of `--strict`.
+ *
+ * @remarks `reason` says which rule; the message names the document, the line and the label.
+ */
+export class StrictExportError extends Error {
+  override name = 'StrictExportError';
+  /**
+   * @param reason - the rule the label broke
+   * @param message - which label, where, and why
+   */
+  constructor(
+    readonly reason: LeftOutReason,
+    message: string,
+  ) {
+    super(message);
   }
 }

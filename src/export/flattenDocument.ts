@@ -1,27 +1,9 @@
 import { ProtocolError } from 'labelkit';
 import { notGold, tokenStarts } from 'labelkit/labels';
 import type { Cell, TextLabel } from 'labelkit/labels';
+import { StrictExportError } from './errors.js';
 import { noneLeftOut, STRICT_REASONS } from './types.js';
 import type { ExportedLine, ExportedSpan, LeftOut, LeftOutReason } from './types.js';
-
-/**
- * A label a flat format cannot hold as it is, refused because of `--strict`.
- *
- * @remarks `reason` says which rule; the message names the document, the line and the label.
- */
-export class StrictExportError extends Error {
-  override name = 'StrictExportError';
-  /**
-   * @param reason - the rule the label broke
-   * @param message - which label, where, and why
-   */
-  constructor(
-    readonly reason: LeftOutReason,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** What {@link flattenDocument} needs besides the document. */
 export interface FlattenOptions {

@@ -10,10 +10,10 @@
  */
 export { exportDocuments, planExport } from './exportDocuments.js';
 export type { ExportCopyOptions, ExportDocumentsOptions, ExportPlan, ExportReadOptions, PlannedDocument } from './exportDocuments.js';
-export { flattenDocument, labelDepths, StrictExportError } from './flattenDocument.js';
+export { flattenDocument, labelDepths } from './flattenDocument.js';
 export type { FlattenOptions } from './flattenDocument.js';
 export { CONLL_DOCSTART, formatDocument, tagList, unwritable } from './formats.js';
-export { ExportError, ExportInterrupted } from './errors.js';
+export { ExportError, ExportInterrupted, StrictExportError } from './errors.js';
 export type { ExportErrorCode } from './errors.js';
 export { outputProblem, writeExport } from './writeExport.js';
 export type { ExportSummary, WriteExportOptions } from './writeExport.js';
