@@ -1,5 +1,5 @@
 import { autoLabelInputProblems, type AutoLabelValidationOptions } from '../shared/autoLabelRules.js';
-import { type LabelField, labelFieldProblem, labelItemProblems, labelSetIndexProblem } from '../shared/labelItemRules.js';
+import { labelSetIndexProblem, labelWriteProblems } from '../shared/labelItemRules.js';
 import { checkId, checkNumber, checkTimingOptions, type Problem, problemUnless } from '../shared/problem.js';
 import { isRecord } from '../shared/isRecord.js';
 import { isHeaderToken, NOT_A_HEADER_TOKEN } from './headerToken.js';
@@ -128,7 +128,7 @@ function checkFields(input: unknown, rules: Record<string, Rule>, what: string):
  * `color` a `#rrggbb` string or null (as production documents it for writes); `desc` a string or
  * null. For `replace`, a `parentId` names another label of the list, not the label itself, and
  * no chain of parents is a cycle (reported at each label of the cycle). The rules shared with the
- * label-set file and the emulator are `labelItemProblems` (src/shared/labelItemRules.ts). What the
+ * emulator's writes are `labelWriteProblems` (src/shared/labelItemRules.ts). What the
  * list cannot show (an appended name that a label of the set already has) is the service's to refuse.
  * @example
  * ```ts
@@ -138,26 +138,15 @@ function checkFields(input: unknown, rules: Record<string, Rule>, what: string):
  */
 function checkLabelItems(value: unknown, path: string, kind: 'replace' | 'append'): Problem[] {
   if (!Array.isArray(value)) return [{ path, message: 'must be a list of labels' }];
-  if (kind === 'append' && value.length === 0) return [{ path, message: 'must hold at least one label' }];
   const append = kind === 'append';
-  const problems = value.flatMap((item: unknown, i): Problem[] => {
-    const at = `${path}[${i}]`;
-    if (!isRecord(item)) return [{ path: at, message: 'must be an object with id and labelName' }];
-    const field = (key: string, rule: LabelField, optional = false) => {
-      const message = labelFieldProblem(rule, item[key], optional);
-      return message ? [{ path: `${at}.${key}`, message }] : [];
-    };
-    return [
-      ...field('id', 'id', append),
-      ...(append
-        ? problemUnless(item.parentId === undefined, `${at}.parentId`, 'cannot be given: appended labels go at the top of the set (to add a child, replace the labels with updateLabelSet)')
-        : field('parentId', 'parentId')),
-      ...field('labelName', 'name'),
-      ...field('desc', 'desc'),
-    ];
-  });
-  const rules = labelItemProblems(value, { fields: { name: 'labelName' }, hierarchy: kind === 'replace', refer: (i) => `${path}[${i}]` });
-  return [...problems, ...rules.map((p) => ({ path: `${path}[${p.index}].${p.field === 'name' ? 'labelName' : p.field}`, message: p.message }))];
+  if (append && value.length === 0) return [{ path, message: 'must hold at least one label' }];
+  const shapes = value.flatMap((item: unknown, i): Problem[] =>
+    isRecord(item)
+      ? problemUnless(!append || item.parentId === undefined, `${path}[${i}].parentId`, 'cannot be given: appended labels go at the top of the set (to add a child, replace the labels with updateLabelSet)')
+      : [{ path: `${path}[${i}]`, message: 'must be an object with id and labelName' }],
+  );
+  const rules = labelWriteProblems(value, { fields: { name: 'labelName' }, refer: (i) => `${path}[${i}]`, append });
+  return [...shapes, ...rules.map((p) => ({ path: `${path}[${p.index}].${p.field === 'name' ? 'labelName' : p.field}`, message: p.message }))];
 }
 
 /** A set's `index`: an integer from 0 to 4 (the rule's home is `shared/labelItemRules`). */

@@ -1,5 +1,5 @@
 import { MAX_LABEL_SETS } from '../shared/constants.js';
-import { labelFieldProblem, labelItemProblems, labelSetIndexProblem, type LabelField, type LabelItemProblem } from '../shared/labelItemRules.js';
+import { labelFieldProblem, labelItemProblems, labelSetIndexProblem, labelWriteProblems, type LabelField, type LabelItemProblem } from '../shared/labelItemRules.js';
 import { labelSetSignature } from './labelSetCheck.js';
 import type { LabelClassType, StoredLabel, StoredLabelSet } from './types.js';
 
@@ -91,12 +91,8 @@ const atPaths = (problems: LabelItemProblem[], offset = 0): LabelSetWriteProblem
  * ```
  */
 export function checkLabels(items: readonly LabelWriteInput[], previous: readonly StoredLabel[]): { labels: StoredLabel[]; problems: LabelSetWriteProblem[] } {
-  const problems: LabelSetWriteProblem[] = [];
+  const problems = atPaths(labelWriteProblems(items));
   const typeOf = new Map<string, LabelClassType>(previous.map((p) => [p.id, p.type]));
-  items.forEach((item, i) => {
-    for (const field of ['id', 'name', 'parentId', 'desc'] as const) fieldProblem(problems, ['labels', i], field, item[field]);
-  });
-  problems.push(...atPaths(labelItemProblems(items)));
   const labels: StoredLabel[] = items.map((item) => ({
     id: item.id,
     parentId: item.parentId ?? null,

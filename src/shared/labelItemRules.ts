@@ -10,9 +10,10 @@
  * @packageDocumentation
  */
 import { LABEL_COLOR, MAX_LABEL_SETS } from './constants.js';
+import { isRecord } from './isRecord.js';
 
 /** The fields the rules read, by their role; {@link LabelItemRuleOptions.fields} names them in the caller's shape. */
-type LabelItemField = 'id' | 'parentId' | 'name' | 'color';
+type LabelItemField = 'id' | 'parentId' | 'name' | 'color' | 'desc';
 
 /** One broken rule, at the item (its index in the list) and field at fault. */
 export interface LabelItemProblem {
@@ -31,7 +32,7 @@ interface LabelItemRuleOptions {
   /**
    * The keys of the caller's items for each field, e.g. `{ name: 'labelName' }` for the client's
    * and the file's label words.
-   * @defaultValue `{ id: 'id', parentId: 'parentId', name: 'name', color: 'color' }`
+   * @defaultValue the fields' own names (`{ id: 'id', name: 'name', … }`)
    */
   fields?: Partial<Record<LabelItemField, string>>;
   /**
@@ -64,6 +65,9 @@ interface LabelItemRuleOptions {
    */
   blanks?: boolean;
 }
+
+/** The keys of each field where the caller's items use the fields' own names. */
+const OWN_KEYS: Record<LabelItemField, string> = { id: 'id', parentId: 'parentId', name: 'name', color: 'color', desc: 'desc' };
 
 const MAX_QUOTED = 40;
 
@@ -99,7 +103,7 @@ function usable(value: unknown, blanks = false): string | undefined {
  * ```
  */
 export function labelItemProblems(items: readonly unknown[], options: LabelItemRuleOptions = {}): LabelItemProblem[] {
-  const keys = { id: 'id', parentId: 'parentId', name: 'name', color: 'color', ...options.fields };
+  const keys = { ...OWN_KEYS, ...options.fields };
   const refer = options.refer ?? ((i: number) => `label ${i}`);
   const hierarchy = options.hierarchy ?? true;
   const field = (i: number, f: LabelItemField): unknown => {
@@ -206,6 +210,35 @@ export function labelFieldProblem(field: LabelField, value: unknown, optional = 
     case 'desc':
       return typeof value === 'string' || value == null ? undefined : 'must be a string or null';
   }
+}
+
+/**
+ * Every problem of the labels of a label-set write, at each label's index and field: each label's
+ * fields by {@link labelFieldProblem} (id, parentId, name, desc, label by label), then the list's
+ * rules ({@link labelItemProblems}). The one check of a write's labels, for the client before it
+ * sends one and for the emulator that takes it.
+ *
+ * @param items - the labels as given (typed `unknown`: they often come from a file); one that is
+ * no object is the caller's to name
+ * @param options - `fields` and `refer` as for {@link labelItemProblems}; `append`: labels added at
+ * the top of a set, whose id may be left out and whose parent is not read (no hierarchy)
+ * @returns the problems, in the rules' words (map each field with `fields`)
+ * @example
+ * ```ts
+ * labelWriteProblems([{ id: 'a', labelName: 'A', desc: 3 }], { fields: { name: 'labelName' } });
+ * // [{ index: 0, field: 'desc', message: 'must be a string or null' }]
+ * ```
+ */
+export function labelWriteProblems(items: readonly unknown[], options: Pick<LabelItemRuleOptions, 'fields' | 'refer'> & { append?: boolean } = {}): LabelItemProblem[] {
+  const { append = false, ...rules } = options;
+  const keys = { ...OWN_KEYS, ...options.fields };
+  const fields = items.flatMap((item, index) =>
+    (['id', 'parentId', 'name', 'desc'] as const).flatMap((field) => {
+      const message = isRecord(item) && !(append && field === 'parentId') ? labelFieldProblem(field, item[keys[field]], append && field === 'id') : undefined;
+      return message ? [{ index, field, message }] : [];
+    }),
+  );
+  return [...fields, ...labelItemProblems(items, { ...rules, hierarchy: !append })];
 }
 
 /**

@@ -54,3 +54,22 @@ describe('the rules of one label field', () => {
     expect(labelFieldProblem('id', undefined)).toBe('must be a non-empty string');
   });
 });
+
+describe('the labels of a label-set write', () => {
+  it('get the same problems, in the same order, from the client before it sends them and from the emulator that takes them', () => {
+    // Each label breaks field rules and list rules at once: a blank name, parents that are no id or
+    // no label, a desc that is no text, a repeated id and name, a bad colour.
+    const labels = [
+      { id: 'a', name: ' ', parentId: 7, desc: 3 },
+      { id: 'a', name: 'B', parentId: 'zz', color: 'red' },
+      { id: 'c', name: 'b', desc: 4 },
+    ];
+    const client = checkCreateLabelSet('p1', { index: 0, name: 'E', labelItems: labels.map(({ name, ...rest }) => ({ ...rest, labelName: name })) }).map((p) => ({
+      at: p.path.replace(/^input\.labelItems\[(\d+)\]\.labelName$/, 'labels.$1.name').replace(/^input\.labelItems\[(\d+)\]\./, 'labels.$1.'),
+      message: p.message.replaceAll(/input\.labelItems\[(\d+)\]/g, 'label $1'),
+    }));
+    const emulator = checkLabels(labels as unknown as Parameters<typeof checkLabels>[0], []).problems.map((p) => ({ at: p.path.join('.'), message: p.message }));
+    expect(client.length).toBeGreaterThan(6);
+    expect(client).toEqual(emulator);
+  });
+});
