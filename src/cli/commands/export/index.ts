@@ -51,7 +51,7 @@ export function exportCommand(io: Io, done: (code: number) => void): Command {
     commandAction(io, done, { command: 'export' }, async (flags: ExportFlags & ReleaseFlags & CommonFlags, context) => {
       const { runExport } = await import('./runner.js');
       const { runRelease, wantsRelease } = await import('./releaseRunner.js');
-      const { printExportSummary, printRelease } = await import('./logger.js');
+      const { printExportSummary, printRelease } = await import('./print.js');
       const { createDocumentProgress } = await import('../../progress.js');
       const progress = createDocumentProgress(io);
       try {
@@ -93,7 +93,7 @@ function applyDeltaCommand(io: Io, done: (code: number) => void): Command {
     .action(
       commandAction(io, done, { command: 'export apply-delta' }, async (flags: { out?: string; json?: boolean } & CommonFlags, context, oldDir: string, deltaDir: string) => {
         const { runApplyDelta } = await import('./releaseRunner.js');
-        const { printRelease } = await import('./logger.js');
+        const { printRelease } = await import('./print.js');
         printRelease(context.printer, await runApplyDelta(oldDir, deltaDir, flags), flags.out!, flags.json === true);
         return EXIT.ok;
       }),
