@@ -125,6 +125,9 @@ const LOAD_BATCH = 5000;
  */
 const SETTLED_AFTER_S = 60;
 
+/** The `meta` key that says a run's queue list was loaded whole (see `queue.load`); run names hold no space. */
+const loadedKey = (run: string, list: string) => `queue loaded ${run} ${list}`;
+
 /** A run {@link PostgresJournal.prune} removed (or, in a dry run, would remove). */
 export interface PrunedRun {
   /** Its name (`--journal-name`). */
@@ -581,6 +584,7 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
           try {
             await client.query('BEGIN');
             await client.query(`DELETE FROM ${s}.queue WHERE run = $1`, [run.name]);
+            await client.query(`DELETE FROM ${s}.meta WHERE left(key, length($1)) = $1`, [loadedKey(run.name, '')]);
             const gone = await client.query(`DELETE FROM ${s}.records WHERE run = $1`, [run.name]);
             await client.query(`DELETE FROM ${s}.workers WHERE run = $1`, [run.name]);
             await client.query(`DELETE FROM ${s}.runs WHERE name = $1`, [run.name]);
@@ -605,17 +609,32 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
         for (const id of [...projectIds].sort()) digest.update(`${id}\n`);
         const list = digest.digest('base64url').slice(0, 22);
         // A project already queued (the first worker loaded it) or already claimed is left as it is.
+        // The statement that loads the list's last part also marks it loaded in `meta` (after every
+        // part before it committed): every project of the list that had no intent was queued then,
+        // at attempt 1, and no project loses its intents. A worker that joins later finds the mark
+        // with its first part and sends only its retries (attempt 2 and on, by --retry-failed or
+        // --retry-unknown): at 100,000 projects one statement, not twenty that each re-check 5,000.
+        const mark = loadedKey(name, list);
+        let loaded = false;
         for (let from = 0; from < projects.length; from += LOAD_BATCH) {
-          const part = projects.slice(from, from + LOAD_BATCH);
-          await query(
-            `INSERT INTO ${s}.queue (run, list, project_id, attempt, pos)
-             SELECT $1, $2, x.project_id, x.attempt, x.pos FROM unnest($3::text[], $4::int[], $5::int[]) AS x(project_id, attempt, pos)
-              WHERE NOT EXISTS (SELECT 1 FROM ${s}.records r WHERE r.run = $1 AND r.type = 'intent' AND r.project_id = x.project_id AND r.attempt >= x.attempt)
-              -- One order for every worker loading at once (each waits for the other's rows of the same key): no deadlock.
-              ORDER BY x.project_id, x.attempt
-             ON CONFLICT DO NOTHING`,
-            [name, list, part.map((p) => p.projectId), part.map((p) => p.attempt), part.map((_, i) => from + i)],
+          let part = projects.slice(from, from + LOAD_BATCH);
+          if (loaded) part = part.filter((p) => p.attempt > 1);
+          if (part.length === 0) continue;
+          const [row]: { loaded: boolean }[] = await query<{ loaded: boolean }>(
+            `WITH mark AS (SELECT EXISTS (SELECT 1 FROM ${s}.meta WHERE key = $6) AS loaded),
+             ins AS (
+               INSERT INTO ${s}.queue (run, list, project_id, attempt, pos)
+               SELECT $1, $2, x.project_id, x.attempt, x.pos FROM unnest($3::text[], $4::int[], $5::int[]) AS x(project_id, attempt, pos), mark
+                WHERE (NOT mark.loaded OR x.attempt > 1)
+                  AND NOT EXISTS (SELECT 1 FROM ${s}.records r WHERE r.run = $1 AND r.type = 'intent' AND r.project_id = x.project_id AND r.attempt >= x.attempt)
+                -- One order for every worker loading at once (each waits for the other's rows of the same key): no deadlock.
+                ORDER BY x.project_id, x.attempt
+               ON CONFLICT DO NOTHING),
+             marked AS (INSERT INTO ${s}.meta (key, value) SELECT $6, now()::text WHERE $7 ON CONFLICT (key) DO NOTHING)
+             SELECT loaded FROM mark`,
+            [name, list, part.map((p) => p.projectId), part.map((p) => p.attempt), part.map((_, i) => from + i), mark, !loaded && from + LOAD_BATCH >= projects.length],
           );
+          loaded ||= row?.loaded === true;
         }
         return list;
       },

@@ -50,6 +50,45 @@ describe.skipIf(pg.skip !== undefined)(`the PostgreSQL journal's queue${pg.skip 
     await b.close();
   });
 
+  it('a worker joining a loaded queue loads only its retries (a whole queue is trusted, a half-loaded one is completed), and each project is taken once', async () => {
+    const name = unique('join');
+    const all = ids(12, 'j');
+    const first = openPostgresJournal({ url: pg.url!, name });
+    await first.open();
+    const list = await first.queue!.load(all, all.map((projectId) => ({ projectId, attempt: 1 })));
+    // The first worker claims three and fails one of them (a retry's attempt 2 is a joiner's to queue).
+    for (const projectId of all.slice(0, 3)) expect(await first.claim({ type: 'intent', at: new Date().toISOString(), projectId, attempt: 1, config })).toEqual({ won: true });
+    await first.append({ type: 'outcome', at: new Date().toISOString(), projectId: all[0]!, outcome: 'failed', errors: ['no'] });
+    // A row of the loaded queue gone (as if taken and claimed elsewhere): a joiner trusts the loaded
+    // list and does not queue it again at attempt 1; it queues its retry of the failed project.
+    await query(`DELETE FROM labelkit_journal.queue WHERE run = $1 AND project_id = $2`, [name, all[11]]);
+    const joiner = openPostgresJournal({ url: pg.url!, name });
+    await joiner.open();
+    const joined = all.slice(3).map((projectId) => ({ projectId, attempt: 1 })).concat([{ projectId: all[0]!, attempt: 2 }]);
+    expect(await joiner.queue!.load([...all].reverse(), joined)).toBe(list);
+    const queued = async () => (await query<{ project_id: string; attempt: number }>(`SELECT project_id, attempt FROM labelkit_journal.queue WHERE run = $1 ORDER BY project_id, attempt`, [name])).map((r) => `${r.project_id}#${r.attempt}`);
+    expect(await queued()).toEqual([`${all[0]}#2`, ...all.slice(3, 11).map((p) => `${p}#1`)]);
+    // Both take until empty: every queued project once.
+    const taken: string[] = [];
+    for (let busy = true; busy; ) {
+      const got = [...(await first.queue!.take(list, 3)), ...(await joiner.queue!.take(list, 3))];
+      busy = got.length > 0;
+      for (const p of got) taken.push(`${p.projectId}#${p.attempt}`);
+    }
+    expect(taken.sort()).toEqual([`${all[0]}#2`, ...all.slice(3, 11).map((p) => `${p}#1`)].sort());
+    await Promise.all([first.close(), joiner.close()]);
+
+    // A first worker that died while loading (no mark: only its first part is there): a joiner loads the rest.
+    const other = unique('join-half');
+    const half = openPostgresJournal({ url: pg.url!, name: other });
+    await half.open();
+    const halfList = await half.queue!.load(all, all.slice(0, 4).map((projectId) => ({ projectId, attempt: 1 })));
+    await query(`DELETE FROM labelkit_journal.meta WHERE key LIKE $1`, [`queue loaded ${other} %`]);
+    expect(await half.queue!.load(all, all.map((projectId) => ({ projectId, attempt: 1 })))).toBe(halfList);
+    expect(await query(`SELECT count(*)::int AS n FROM labelkit_journal.queue WHERE run = $1`, [other])).toEqual([{ n: 12 }]);
+    await half.close();
+  });
+
   it('runs 240 projects on 3 workers with one start each, at most 1.5 database round trips per project, no lost claim and no project walked by two', async () => {
     const name = unique('queue-run');
     const projects = ids(240, 'run');
