@@ -64,7 +64,7 @@ export function autoLabelCommand(io: Io, done: (code: number) => void): Command 
       const { isManyRun } = await import('./manyRunner.js');
       if (isManyRun(flags)) {
         const { manyExitCode, runManyFromFlags } = await import('./manyRunner.js');
-        const { createManyProgress, printManySummary } = await import('./manyLogger.js');
+        const { createManyProgress, printManySummary } = await import('./manyPrint.js');
         const progress = await createManyProgress(io, context.printer, { json, dryRun: flags.dryRun === true });
         let run;
         try {
