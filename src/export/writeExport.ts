@@ -70,8 +70,8 @@ export interface ExportSummary {
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-/** Said when a write of an export or a release fails (a full disk). */
-export const KEPT = 'what was written so far is kept: run the same command to go on once that is fixed';
+/** The hint said when a write of an export or a release fails (a full disk): what was written stays, to go on from. */
+export const FAILED_WRITE_HINT = 'what was written so far is kept: run the same command to go on once that is fixed';
 
 /**
  * Why an export cannot be written to `out`, or undefined: its folder missing, not a folder or not
@@ -251,9 +251,9 @@ async function writeLocked(client: LabelingClient, projectIds: readonly string[]
     handle = await openExclusive(partial).catch((error: unknown) => Promise.reject(new FileWriteError(partial, error)));
   }
   const checkpoint = async (summary?: ExportSummary) => {
-    await handle.datasync().catch((error: unknown) => Promise.reject(new FileWriteError(partial, error, KEPT)));
+    await handle.datasync().catch((error: unknown) => Promise.reject(new FileWriteError(partial, error, FAILED_WRITE_HINT)));
     const sealed = sealCheckpoint<ExportSummary>({ identity, planned, progress, prefix: hash.copy().digest('hex'), ...(summary && { summary }) });
-    await writeFileAtomically(checkpointPath, JSON.stringify(sealed), { temporary: checkpointTemporary, kept: KEPT });
+    await writeFileAtomically(checkpointPath, JSON.stringify(sealed), { temporary: checkpointTemporary, kept: FAILED_WRITE_HINT });
   };
 
   try {
@@ -265,7 +265,7 @@ async function writeLocked(client: LabelingClient, projectIds: readonly string[]
       // Read ahead is not written after Ctrl-C: the run stops at the document it is at.
       read.signal?.throwIfAborted();
       const bytes = Buffer.from(formatDocument(format, doc, tagIndex));
-      await handle.write(bytes, 0, bytes.length, progress.bytes).catch((error: unknown) => Promise.reject(new FileWriteError(partial, error, KEPT)));
+      await handle.write(bytes, 0, bytes.length, progress.bytes).catch((error: unknown) => Promise.reject(new FileWriteError(partial, error, FAILED_WRITE_HINT)));
       hash.update(bytes);
       progress.documents++;
       progress.bytes += bytes.length;
@@ -283,7 +283,7 @@ async function writeLocked(client: LabelingClient, projectIds: readonly string[]
         last = Date.now();
       }
     }
-    await handle.datasync().catch((error: unknown) => Promise.reject(new FileWriteError(partial, error, KEPT)));
+    await handle.datasync().catch((error: unknown) => Promise.reject(new FileWriteError(partial, error, FAILED_WRITE_HINT)));
   } catch (error) {
     // What the same flags would meet again: nothing to go on from.
     const final = error instanceof StrictExportError || (error instanceof ExportError && error.code === 'FORMAT');

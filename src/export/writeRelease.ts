@@ -26,7 +26,7 @@ import { createStratifier } from './stratify.js';
 import { EXPORT_FORMATS, LEFT_OUT_REASONS, noneLeftOut } from './types.js';
 import type { ExportFormat } from './types.js';
 import { publishFolder, writeNewFile } from './releaseFolder.js';
-import { KEPT, lockOutput } from './writeExport.js';
+import { FAILED_WRITE_HINT, lockOutput } from './writeExport.js';
 
 /** Options of {@link writeRelease}. */
 export interface WriteReleaseOptions extends Omit<ExportReadOptions, 'format' | 'keep'> {
@@ -330,14 +330,14 @@ export async function writeRelease(client: LabelingClient, projectIds: readonly 
     }
     const { handle: journalHandle, hash: journalHash } = journal!;
     // The files at once: one flush's wait, not one per split.
-    const sync = () => Promise.all([...handles, [JOURNAL, journalHandle] as const].map(([name, handle]) => handle.datasync().catch((error: unknown) => Promise.reject(new FileWriteError(join(partial, name), error, KEPT)))));
+    const sync = () => Promise.all([...handles, [JOURNAL, journalHandle] as const].map(([name, handle]) => handle.datasync().catch((error: unknown) => Promise.reject(new FileWriteError(join(partial, name), error, FAILED_WRITE_HINT)))));
     const checkpoint = async (summary?: ReleaseCheckpointSummary, files = builder.digests()) => {
       await sync();
       const sealed = sealCheckpoint<ReleaseCheckpointSummary>({ identity: { ...identity, created }, planned, progress, prefix: journalHash.copy().digest('hex'), files, ...(summary && { summary }) });
-      await writeFileAtomically(checkpointPath, JSON.stringify(sealed), { temporary: checkpointTemporary, kept: KEPT });
+      await writeFileAtomically(checkpointPath, JSON.stringify(sealed), { temporary: checkpointTemporary, kept: FAILED_WRITE_HINT });
     };
     const write = async (name: string, bytes: Buffer, at: number) => {
-      await handles.get(name)!.write(bytes, 0, bytes.length, at).catch((error: unknown) => Promise.reject(new FileWriteError(join(partial, name), error, KEPT)));
+      await handles.get(name)!.write(bytes, 0, bytes.length, at).catch((error: unknown) => Promise.reject(new FileWriteError(join(partial, name), error, FAILED_WRITE_HINT)));
     };
 
     let inFlight = false;
@@ -357,7 +357,7 @@ export async function writeRelease(client: LabelingClient, projectIds: readonly 
         await write(splitFileName(split, format), placed.bytes, placed.entry.offset);
         if (since && placed.delta) await write(splitFileName(split, format, true), placed.bytes, placed.deltaOffset);
         const line = Buffer.from(JSON.stringify(placed.entry) + '\n');
-        await journalHandle.write(line, 0, line.length, progress.bytes).catch((error: unknown) => Promise.reject(new FileWriteError(join(partial, JOURNAL), error, KEPT)));
+        await journalHandle.write(line, 0, line.length, progress.bytes).catch((error: unknown) => Promise.reject(new FileWriteError(join(partial, JOURNAL), error, FAILED_WRITE_HINT)));
         journalHash.update(line);
         countEntry(progress, placed.entry, line.length);
         inFlight = false;
