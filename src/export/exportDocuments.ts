@@ -156,9 +156,9 @@ export async function* exportDocuments(client: LabelingClient, source: string | 
   for await (const { cells, labels } of readAhead(documents, read, { width, signal: copy.signal })) {
     const doc = plan.documents[i]!;
     const project = plan.projects[doc.project]!;
-    const kept = keep && keepLabels(labels, { layer: plan.layer, names: project.names, keep });
-    const { lines, leftOut } = flattenDocument(cells, kept ? kept.labels : labels, { layer: plan.layer, names: project.names, depth: project.depth, strict, where: `${project.projectId}/${doc.documentId}` });
-    yield { projectId: project.projectId, documentId: doc.documentId, fileName: doc.fileName, index: i, lines, leftOut, ...(kept && { dropped: kept.dropped }) };
+    const filtered = keep && keepLabels(labels, { layer: plan.layer, names: project.names, keep });
+    const { lines, leftOut } = flattenDocument(cells, filtered ? filtered.labels : labels, { layer: plan.layer, names: project.names, depth: project.depth, strict, where: `${project.projectId}/${doc.documentId}` });
+    yield { projectId: project.projectId, documentId: doc.documentId, fileName: doc.fileName, index: i, lines, leftOut, ...(filtered && { dropped: filtered.dropped }) };
     i++;
     onProgress?.(i, plan.documents.length);
   }

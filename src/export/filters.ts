@@ -103,14 +103,14 @@ export function parseDocumentIds(text: string, field = '--documents'): { ids: st
 export function keepLabels(labels: readonly TextLabel[], options: { layer: number; names: ReadonlyMap<string, string>; keep: ReadonlySet<string> }): { labels: TextLabel[]; dropped: Map<string, number> } {
   const { layer, names, keep } = options;
   const dropped = new Map<string, number>();
-  const kept = labels.filter((label) => {
+  const left = labels.filter((label) => {
     if (label.layer !== layer || notGold(label)) return true;
     const name = names.get(label.l);
     if (name === undefined || keep.has(name)) return true;
     dropped.set(name, (dropped.get(name) ?? 0) + 1);
     return false;
   });
-  return { labels: kept, dropped };
+  return { labels: left, dropped };
 }
 
 /** What an export or a release keeps (`--status`, `--documents`, `--labels`); each unset keeps all. */

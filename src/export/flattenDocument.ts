@@ -143,21 +143,21 @@ export function flattenDocument(cells: readonly Cell[], labels: readonly TextLab
   for (const { cell, starts, spans } of byLine.values()) {
     if (cell.status !== 'DISPLAYED') continue;
     spans.sort((a, b) => a.startToken - b.startToken || b.endToken - a.endToken || b.depth - a.depth || a.rank - b.rank);
-    const kept: ExportedSpan[] = [];
+    const placed: ExportedSpan[] = [];
     const tags = cell.tokens.map(() => 'O');
     for (const span of spans) {
-      const met = kept.find((k) => k.startToken <= span.endToken && span.startToken <= k.endToken);
+      const met = placed.find((k) => k.startToken <= span.endToken && span.startToken <= k.endToken);
       if (met) {
         const reason = met.startToken === span.startToken && met.endToken === span.endToken && met.label === span.label ? 'duplicate' : met.startToken <= span.startToken && span.endToken <= met.endToken ? 'nested' : 'overlapping';
         if (strict) throw new StrictExportError(reason, `${where} line ${cell.line}: a ${span.label} span (tokens ${span.startToken}-${span.endToken}) ${WHY[reason]} (${met.label}, tokens ${met.startToken}-${met.endToken})`);
         leftOut.labels[reason]++;
         continue;
       }
-      kept.push({ startToken: span.startToken, endToken: span.endToken, start: span.start, end: span.end, label: span.label });
+      placed.push({ startToken: span.startToken, endToken: span.endToken, start: span.start, end: span.end, label: span.label });
       for (let t = span.startToken; t <= span.endToken; t++) tags[t] = `${t === span.startToken ? 'B' : 'I'}-${span.label}`;
     }
-    kept.sort((a, b) => a.startToken - b.startToken);
-    lines.push({ line: cell.line, text: cell.content, tokens: cell.tokens, starts, tags, spans: kept });
+    placed.sort((a, b) => a.startToken - b.startToken);
+    lines.push({ line: cell.line, text: cell.content, tokens: cell.tokens, starts, tags, spans: placed });
   }
   lines.sort((a, b) => a.line - b.line);
   return { lines, leftOut };

@@ -72,11 +72,11 @@ export function createStratifier(options: StratifierOptions): Stratifier {
   return {
     assign(documentId, labels) {
       const distinct = new Set(labels);
-      const kept = assigned.get(documentId);
-      const keptAt = kept === undefined ? undefined : index.get(kept);
-      if (keptAt !== undefined) {
-        count(distinct, keptAt);
-        return kept!;
+      const earlier = assigned.get(documentId);
+      const earlierAt = earlier === undefined ? undefined : index.get(earlier);
+      if (earlierAt !== undefined) {
+        count(distinct, earlierAt);
+        return earlier!;
       }
       let candidates = splits.map((_, i) => i).filter((i) => size[i]! < target[i]!);
       if (candidates.length === 0) candidates = splits.map((_, i) => i);
