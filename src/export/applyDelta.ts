@@ -82,10 +82,10 @@ export async function applyDelta(oldDir: string, deltaDir: string, outDir: strin
       const sha256 = hash.digest('hex');
       if (sha256 !== file.sha256) throw new ExportError('RELEASE', 'DELTA', `the rebuilt ${file.path} has SHA-256 ${sha256}, not the ${file.sha256} the delta's manifest holds: nothing written`);
     }
-    const write = (name: string, text: string) => writeNewFile(join(partial, name), text);
-    await write(RELEASE_FILES.manifest, manifestText(manifest));
-    if (manifest.tagsFile) await write(manifest.tagsFile, JSON.stringify(manifest.tags) + '\n');
-    await write(RELEASE_FILES.card, datasetCard(manifest));
+    const writeInPartial = (name: string, text: string) => writeNewFile(join(partial, name), text);
+    await writeInPartial(RELEASE_FILES.manifest, manifestText(manifest));
+    if (manifest.tagsFile) await writeInPartial(manifest.tagsFile, JSON.stringify(manifest.tags) + '\n');
+    await writeInPartial(RELEASE_FILES.card, datasetCard(manifest));
     await publishFolder(partial, out);
     return manifest;
   } catch (error) {

@@ -336,7 +336,7 @@ export async function writeRelease(client: LabelingClient, projectIds: readonly 
       const sealed = sealCheckpoint<ReleaseCheckpointSummary>({ identity: { ...identity, created }, planned, progress, prefix: journalHash.copy().digest('hex'), files, ...(summary && { summary }) });
       await writeFileAtomically(checkpointPath, JSON.stringify(sealed), { temporary: checkpointTemporary, kept: FAILED_WRITE_HINT });
     };
-    const write = async (name: string, bytes: Buffer, at: number) => {
+    const writeAt = async (name: string, bytes: Buffer, at: number) => {
       await handles.get(name)!.write(bytes, 0, bytes.length, at).catch((error: unknown) => Promise.reject(new FileWriteError(join(partial, name), error, FAILED_WRITE_HINT)));
     };
 
@@ -354,8 +354,8 @@ export async function writeRelease(client: LabelingClient, projectIds: readonly 
         // not in the journal: a checkpoint written then would describe files the journal does not.
         inFlight = true;
         const placed = builder.add(doc, split, doc.dropped);
-        await write(splitFileName(split, format), placed.bytes, placed.entry.offset);
-        if (since && placed.delta) await write(splitFileName(split, format, true), placed.bytes, placed.deltaOffset);
+        await writeAt(splitFileName(split, format), placed.bytes, placed.entry.offset);
+        if (since && placed.delta) await writeAt(splitFileName(split, format, true), placed.bytes, placed.deltaOffset);
         const line = Buffer.from(JSON.stringify(placed.entry) + '\n');
         await journalHandle.write(line, 0, line.length, progress.bytes).catch((error: unknown) => Promise.reject(new FileWriteError(join(partial, JOURNAL), error, FAILED_WRITE_HINT)));
         journalHash.update(line);
