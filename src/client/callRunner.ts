@@ -45,7 +45,8 @@ export function createCallRunner(options: ExecutorOptions) {
   // The URL's query values are secrets too (an API key under any name), and the URL is shown without them.
   const knownSecrets: (string | undefined)[] = [options.token, ...(options.auth?.secrets ?? []), ...urlSecrets(options.url, { everyQueryValue: true })];
   const shownUrl = redactUrl(options.url, { everyQueryValue: true });
-  const kept = knownSecrets.length;
+  // How many of them came with the options: they stay for the client's life, the tokens after them come and go.
+  const optionSecrets = knownSecrets.length;
   const baseHeaders: Record<string, string> = {
     // Lower-case names, as urql's own fetch sends them (the transport looks for `authorization`).
     ...Object.fromEntries(Object.entries(options.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value])),
@@ -56,7 +57,7 @@ export function createCallRunner(options: ExecutorOptions) {
     ...(options.token !== undefined && { authorization: `Bearer ${options.token}` }),
   };
   // Tokens from an auth source (getToken, client credentials) come, and are refreshed, through urql's authExchange; the last 14 are redacted.
-  const onToken = (value: string) => knownSecrets.push(value) > kept + 14 && knownSecrets.splice(kept, 1);
+  const onToken = (value: string) => knownSecrets.push(value) > optionSecrets + 14 && knownSecrets.splice(optionSecrets, 1);
   const auth = options.auth?.exchange({ url: options.url, fetch: fetchFn, backoff: options.retry, timeoutMs: defaultTimeout, signal: closing.signal, onToken });
   const urql = new Client({
     url: options.url,
