@@ -94,11 +94,11 @@ export function createCallRunner(options: ExecutorOptions) {
     // Values under secret-like keys of the variables (a model's `secretKey`) are redacted too.
     const secrets = () => [...knownSecrets, ...secretsIn(variables)];
 
-    // The call ends early on its time-out, its signal or close(): `lost` says which.
+    // The call ends early on its time-out, its signal or close(): `stoppedBy` says which.
     const stop = makeSubject<void>();
-    let lost: { code: 'TIMEOUT' | 'ABORTED'; text: string } | undefined;
+    let stoppedBy: { code: 'TIMEOUT' | 'ABORTED'; text: string } | undefined;
     const end = (code: 'TIMEOUT' | 'ABORTED', text: string) => () => {
-      lost ??= { code, text };
+      stoppedBy ??= { code, text };
       stop.next();
     };
     const timeoutMs = callOptions?.timeoutMs ?? defaultTimeout;
@@ -117,7 +117,7 @@ export function createCallRunner(options: ExecutorOptions) {
     let sent = false;
     const turn = (async () => {
       if (before) await Promise.race([before, pipe(stop.source, take(1), toPromise)]);
-      if (lost) return;
+      if (stoppedBy) return;
       sent = true;
       result = await pipe(urql.executeRequestOperation(sent$), takeUntil(stop.source), take(1), toPromise);
     })();
@@ -131,7 +131,7 @@ export function createCallRunner(options: ExecutorOptions) {
       stopWaitingForClose();
     }
     if (!result) {
-      const { code, text } = lost ?? { code: 'ABORTED' as const, text: 'the call ended without an answer' };
+      const { code, text } = stoppedBy ?? { code: 'ABORTED' as const, text: 'the call ended without an answer' };
       // A mutation still waiting for its turn was never sent: its outcome is known.
       throw new NetworkError(code, `${text}${sent ? hint : '; nothing was sent'} ${where}`, { ...details, mutationOutcomeUnknown: unknownOutcome && sent });
     }
