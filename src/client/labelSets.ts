@@ -19,7 +19,7 @@ const LABEL_SET_WRITE_OUTCOME_HINT =
 const switchOf = /* @__PURE__ */ perClient(({ schemaGeneration, onSchemaChange }, _client: Requester) => generationSwitch(schemaGeneration ?? 'tags', onSchemaChange));
 
 /** A write's options: the caller's, the label-set hint, and an answer check if any. */
-const write = <D>(options: CallOptions | undefined, check?: (data: D) => string | undefined): RequestOptions<D> => ({ ...options, outcomeHint: LABEL_SET_WRITE_OUTCOME_HINT, ...(check && { check }) });
+const writeOptions = <D>(options: CallOptions | undefined, check?: (data: D) => string | undefined): RequestOptions<D> => ({ ...options, outcomeHint: LABEL_SET_WRITE_OUTCOME_HINT, ...(check && { check }) });
 
 /**
  * The cabinet of a project for one role (its `id` is the key to the label sets).
@@ -94,7 +94,7 @@ export async function getProjectLabelSets(client: Requester, projectId: string, 
 export async function createLabelSet(client: Requester, projectId: string, input: LabelSetCreateInput, options?: CallOptions): Promise<LabelSet> {
   assertValid('CreateLabelSet', checkCreateLabelSet(projectId, input), options);
   const { labelItems, ...set } = input;
-  const call = write(options);
+  const call = writeOptions(options);
   return (await switchOf(client)('CreateLabelSet', (generation) =>
     generation === 'labels' ? client.request(LabelsCreate, { projectId, input }, call) : client.request(TagsCreate, { projectId, input: { ...set, tagItems: labelItems.map(labelItemInTags) } }, call))).createLabelSet;
 }
@@ -116,7 +116,7 @@ export async function createLabelSet(client: Requester, projectId: string, input
 export async function updateLabelSet(client: Requester, input: LabelSetUpdateInput, options?: CallOptions): Promise<LabelSet> {
   assertValid('UpdateProjectLabelSet', checkUpdateLabelSet(input), options);
   const { labelItems, ...change } = input;
-  const call = write(options);
+  const call = writeOptions(options);
   return (await switchOf(client)('UpdateProjectLabelSet', (generation) =>
     generation === 'labels' ? client.request(LabelsUpdate, { input }, call) : client.request(TagsUpdate, { input: { ...change, ...(labelItems && { tagItems: labelItems.map(labelItemInTags) }) } }, call))).updateProjectLabelSet;
 }
@@ -135,7 +135,7 @@ export async function updateLabelSet(client: Requester, input: LabelSetUpdateInp
 export async function appendLabelItems(client: Requester, input: LabelItemsAppendInput, options?: CallOptions): Promise<LabelItem[]> {
   assertValid('AppendLabelSetLabelItems', checkAppendLabelItems(input), options);
   const { labelItems, ...set } = input;
-  const call = write(options, (d: { appendLabelSetLabelItems: unknown }) => listProblem('appendLabelSetLabelItems', d.appendLabelSetLabelItems, labelItems.length, 'label items', 'sent'));
+  const call = writeOptions(options, (d: { appendLabelSetLabelItems: unknown }) => listProblem('appendLabelSetLabelItems', d.appendLabelSetLabelItems, labelItems.length, 'label items', 'sent'));
   const data = await switchOf(client)('AppendLabelSetLabelItems', (generation) =>
     generation === 'labels' ? client.request(LabelsAppend, { input }, call) : client.request(TagsAppend, { input: { ...set, tagItems: labelItems.map(newLabelItemInTags) } }, call));
   return data.appendLabelSetLabelItems ?? []; // never null here: the check refuses a null answer
@@ -152,5 +152,5 @@ export async function appendLabelItems(client: Requester, input: LabelItemsAppen
  */
 export async function deleteLabelSet(client: Requester, id: string, options?: CallOptions): Promise<string[]> {
   assertValid('DeleteLabelSet', checkId(id, 'id'), options);
-  return (await client.request(DeleteLabelSetDocument, { id }, write(options))).deleteLabelSet;
+  return (await client.request(DeleteLabelSetDocument, { id }, writeOptions(options))).deleteLabelSet;
 }
