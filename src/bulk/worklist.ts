@@ -194,32 +194,56 @@ export function buildWorklist(
   rules: RerunRules,
   isAlive: (worker: string) => boolean = () => false,
 ): WorklistEntry[] {
-  return inputs.map((input, index): WorklistEntry => {
-    const projectId = input.projectId;
+  // A loop that builds each entry field by field, in the order the plan prints them (projectId,
+  // index, journalState, jobId, attempt, action, heldBy, reason): spreads were most of a
+  // 100,000-project worklist's time.
+  const worklist: WorklistEntry[] = new Array(inputs.length);
+  for (let index = 0; index < inputs.length; index++) {
+    const projectId = inputs[index]!.projectId;
     const s = states.get(projectId);
-    const base = { projectId, index, ...(s && { journalState: s.state }), ...(s?.jobId && { jobId: s.jobId }) };
-    const next = { attempt: (s?.attempts ?? 0) + 1 };
-    if (!s) return { ...base, ...next, action: 'start', reason: 'not in the journal' };
+    const entry = (action: WorklistEntry['action'], reason: string, attempt?: number, heldBy?: string) => {
+      const e = { projectId, index } as WorklistEntry;
+      if (s) e.journalState = s.state;
+      if (s?.jobId) e.jobId = s.jobId;
+      if (attempt !== undefined) e.attempt = attempt;
+      e.action = action;
+      if (heldBy !== undefined) e.heldBy = heldBy;
+      e.reason = reason;
+      return e;
+    };
+    if (!s) {
+      worklist[index] = entry('start', 'not in the journal', 1);
+      continue;
+    }
+    const next = s.attempts + 1;
     const holder = s.worker !== undefined && isAlive(s.worker) ? s.worker : undefined;
     switch (s.state) {
       case 'delivered':
-        return { ...base, action: 'skip', reason: 'delivered in an earlier run' };
+        worklist[index] = entry('skip', 'delivered in an earlier run');
+        break;
       case 'started':
       case 'timed-out':
-        if (holder && s.state === 'started') return { ...base, action: 'skip', heldBy: holder, reason: `job ${s.jobId} started by the live worker ${holder}, which waits for it` };
-        return { ...base, action: 'wait', reason: `job ${s.jobId} started in an earlier run: waited for, not started again` };
+        worklist[index] =
+          holder && s.state === 'started'
+            ? entry('skip', `job ${s.jobId} started by the live worker ${holder}, which waits for it`, undefined, holder)
+            : entry('wait', `job ${s.jobId} started in an earlier run: waited for, not started again`);
+        break;
       case 'failed':
       case 'not-found':
       case 'not-started':
-        return rules.retryFailed
-          ? { ...base, ...next, action: 'start', reason: `${s.state} in an earlier run; started again (retry failed)` }
-          : { ...base, action: 'skip', reason: `${s.state} in an earlier run; retry failed to start it again` };
+        worklist[index] = rules.retryFailed
+          ? entry('start', `${s.state} in an earlier run; started again (retry failed)`, next)
+          : entry('skip', `${s.state} in an earlier run; retry failed to start it again`);
+        break;
       case 'intent':
       case 'unknown':
-        if (holder) return { ...base, action: 'skip', heldBy: holder, reason: `claimed by the live worker ${holder} (${s.state})` };
-        return rules.retryUnknown
-          ? { ...base, ...next, action: 'start', reason: `outcome unknown in an earlier run; started again (retry unknown: may start a second job)` }
-          : { ...base, action: 'skip', reason: `outcome unknown in an earlier run (${s.state}): a job may have started; not started again without retry unknown` };
+        worklist[index] = holder
+          ? entry('skip', `claimed by the live worker ${holder} (${s.state})`, undefined, holder)
+          : rules.retryUnknown
+            ? entry('start', 'outcome unknown in an earlier run; started again (retry unknown: may start a second job)', next)
+            : entry('skip', `outcome unknown in an earlier run (${s.state}): a job may have started; not started again without retry unknown`);
+        break;
     }
-  });
+  }
+  return worklist;
 }
