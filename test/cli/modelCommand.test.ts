@@ -1,8 +1,14 @@
+import { writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { argv, fakeIo } from '../support/fakeIo.js';
+import { useTempDirs } from '../support/tempDirs.js';
+
+const tempDir = useTempDirs();
 
 const env = { LABELKIT_MODEL_SECRET: 'model-secret-SENTINEL' };
 
@@ -50,3 +56,35 @@ describe('labelkit model check and doctor --model with credentials in the URL', 
     for (const io of [check, doctor]) expect(io.err() + io.out()).not.toContain('url-password-SENTINEL');
   });
 });
+
+describe('labelkit doctor with a bad --model', () => {
+  it('refuses it before any check: no request reaches the service of --url, and a bad --dir is named with it', async () => {
+    // Before, doctor ran its other checks first (the app's TypeScript compile, its documents, the
+    // service of --url) and refused --model only at the end: seconds later, after network calls.
+    let requests = 0;
+    const service = createHttpServer((_request, response) => {
+      requests += 1;
+      response.writeHead(500).end();
+    });
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(service.address() as AddressInfo).port}/graphql`;
+    try {
+      const app = tempDir('labelkit-doctor-model-');
+      writeFileSync(join(app, 'package.json'), '{"name":"app","type":"module"}\n');
+      const io = fakeIo({ LABELKIT_TOKEN: 't0k' });
+      expect(await main(argv('doctor', '--dir', app, '--url', url, '--model', 'ftp://127.0.0.1/spans'), io)).toBe(2);
+      expect(io.err()).toContain('<url>: must be an absolute http(s) URL of the model endpoint');
+      expect(io.err()).toContain('LABELKIT_MODEL_SECRET is not set');
+      expect(io.out()).toBe('');
+      expect(requests).toBe(0);
+
+      const both = fakeIo({ LABELKIT_MODEL_SECRET: 's' });
+      expect(await main(argv('doctor', '--dir', join(app, 'missing'), '--model', 'http://u:p@127.0.0.1/spans'), both)).toBe(2);
+      expect(both.err()).toContain('has no package.json');
+      expect(both.err()).toContain('<url>: must not carry credentials in the URL');
+    } finally {
+      await new Promise((resolve) => service.close(resolve));
+    }
+  });
+});
+

@@ -132,6 +132,28 @@ async function post(url: string, secret: string, body: unknown, timeoutMs: numbe
  * A final request carries a wrong secret: an endpoint that accepts it is reported (not failed).
  */
 export async function runModelCheck(url: string, flags: ModelCheckFlags, context: ActionContext): Promise<ModelCheckResult> {
+  return probeModel(checkModelFlags(url, flags, context), context);
+}
+
+/** A model check's flags once checked: what {@link probeModel} sends with. */
+export interface CheckedModelFlags {
+  url: string;
+  sizes: number[];
+  secret: string;
+  timeoutMs: number;
+}
+
+/**
+ * Checks a model check's URL and flags, before any request (doctor checks `--model` so before its
+ * other checks, which take seconds).
+ *
+ * @param url - the model endpoint
+ * @param flags - `--secret-key-env`, `--sizes`, `--timeout`, `--allow-insecure-endpoint`
+ * @param context - the run (environment, printer: the secret is registered for redaction)
+ * @returns the URL, sizes, secret and time-out to send with
+ * @throws {@link CliUsageError} naming every problem
+ */
+export function checkModelFlags(url: string, flags: ModelCheckFlags, context: ActionContext): CheckedModelFlags {
   const problems: UsageProblem[] = [];
   checkUrl(url, flags.allowInsecureEndpoint === true, problems);
   const sizes = parseSizes(flags.sizes, problems);
@@ -145,11 +167,24 @@ export async function runModelCheck(url: string, flags: ModelCheckFlags, context
   }
   context.printer.addSecret(secret);
   if (problems.length > 0) throw new CliUsageError(problems, 'labelkit model check --help');
+  return { url, sizes, secret: secret!, timeoutMs };
+}
 
+/**
+ * Sends the checked requests (see {@link runModelCheck}).
+ *
+ * @param checked - what {@link checkModelFlags} returned
+ * @param context - the run's Ctrl-C signal
+ * @returns one row per size, and the status a wrong secret got
+ * @throws a labelkit error of code `NETWORK`, `TIMEOUT` or `ABORTED` when the endpoint cannot be
+ * reached or does not answer in time
+ */
+export async function probeModel(checked: CheckedModelFlags, context: ActionContext): Promise<ModelCheckResult> {
+  const { url, sizes, secret, timeoutMs } = checked;
   const rows: ModelCheckRow[] = [];
   for (const size of sizes) {
     const request = checkRequest(size);
-    const answer = await post(url, secret!, request, timeoutMs, context.signal);
+    const answer = await post(url, secret, request, timeoutMs, context.signal);
     let body: unknown;
     const rowProblems: ModelCheckRow['problems'] = [];
     try {

@@ -10,9 +10,11 @@ import type { ConnectionFlags } from '../../connection.js';
 import { introspect } from '../../introspect.js';
 import type { ActionContext } from '../../runAction.js';
 import { CliUsageError } from '../../usageError.js';
+import type { UsageProblem } from '../../usageError.js';
 import { problemLine, runDocumentsCheck } from '../../checks/documents.js';
 import { codegenConfigFile } from '../../checks/documentSources.js';
-import { runModelCheck } from '../../checks/modelEndpoint.js';
+import { checkModelFlags, probeModel } from '../../checks/modelEndpoint.js';
+import type { CheckedModelFlags } from '../../checks/modelEndpoint.js';
 
 /** Flags of `labelkit doctor`. */
 export interface DoctorFlags extends ConnectionFlags {
@@ -88,7 +90,8 @@ const lower = (value: unknown) => (typeof value === 'string' ? value.toLowerCase
  * @param flags - `--dir`, `--url` (and the auth flags), `--model`, `--secret-key-env`
  * @param context - the run's io, printer and Ctrl-C signal
  * @returns one finding per problem, each with its fix
- * @throws {@link CliUsageError} when `--dir` is not a project folder (no package.json)
+ * @throws {@link CliUsageError} when `--dir` is not a project folder (no package.json) or `--model`
+ * and its flags are wrong (every problem at once, before any check runs)
  * @remarks The checks that depend on others stay quiet when those found something (a tsconfig
  * that cannot resolve `labelkit/documents` is one finding, not also "typed as any"), so each
  * broken set-up gives its one finding.
@@ -100,7 +103,18 @@ const lower = (value: unknown) => (typeof value === 'string' ? value.toLowerCase
 export async function runDoctor(flags: DoctorFlags, context: ActionContext): Promise<DoctorResult> {
   const dir = resolve(flags.dir ?? '.');
   const pkg = existsSync(dir) && statSync(dir).isDirectory() ? readJson(join(dir, 'package.json')) : undefined;
-  if (!pkg) throw new CliUsageError([{ field: '--dir', message: `${dir} has no package.json (run doctor in your app's folder)` }]);
+  // Every flag first, before the checks (a TypeScript compile, the documents, the service) that
+  // take seconds: a bad --model is refused at once, with a bad --dir.
+  const problems: UsageProblem[] = [];
+  if (!pkg) problems.push({ field: '--dir', message: `${dir} has no package.json (run doctor in your app's folder)` });
+  let model: CheckedModelFlags | undefined;
+  try {
+    if (flags.model !== undefined) model = checkModelFlags(flags.model, { secretKeyEnv: flags.secretKeyEnv ?? 'LABELKIT_MODEL_SECRET', sizes: '1,10', ...(flags.allowInsecureEndpoint === true && { allowInsecureEndpoint: true }) }, context);
+  } catch (error) {
+    if (!(error instanceof CliUsageError)) throw error;
+    problems.push(...error.problems);
+  }
+  if (problems.length > 0 || !pkg) throw new CliUsageError(problems, 'labelkit doctor --help');
   const findings: Finding[] = [];
   const checks: DoctorResult['checks'] = [];
   const found = (check: string, problem: string, fix: string) => findings.push({ check, problem, fix });
@@ -193,14 +207,13 @@ export async function runDoctor(flags: DoctorFlags, context: ActionContext): Pro
     else for (const p of error.problems) found('documents', `${p.field}: ${p.message}`, 'correct the file: it must hold GraphQL operations and fragments');
   }
 
-  if (flags.model !== undefined) {
+  if (model !== undefined) {
     try {
-      const model = await runModelCheck(flags.model, { secretKeyEnv: flags.secretKeyEnv ?? 'LABELKIT_MODEL_SECRET', sizes: '1,10', ...(flags.allowInsecureEndpoint === true && { allowInsecureEndpoint: true }) }, context);
-      checks.push({ check: 'model', saw: `${model.url}: ${model.valid ? 'valid answers' : 'invalid answers'}, a wrong secret got ${model.wrongSecretStatus}` });
-      for (const row of model.rows) for (const p of row.problems) found('model', `${row.size} lines: ${p.path}: ${p.message}`, 'answer as the span contract says (labelkit model check lists every problem; docs/model.md)');
-      if (model.wrongSecretStatus !== 401 && model.wrongSecretStatus !== 403) found('model', `a wrong secret got ${model.wrongSecretStatus}, not 401 or 403`, 'refuse a request whose secret is wrong');
+      const answers = await probeModel(model, context);
+      checks.push({ check: 'model', saw: `${answers.url}: ${answers.valid ? 'valid answers' : 'invalid answers'}, a wrong secret got ${answers.wrongSecretStatus}` });
+      for (const row of answers.rows) for (const p of row.problems) found('model', `${row.size} lines: ${p.path}: ${p.message}`, 'answer as the span contract says (labelkit model check lists every problem; docs/model.md)');
+      if (answers.wrongSecretStatus !== 401 && answers.wrongSecretStatus !== 403) found('model', `a wrong secret got ${answers.wrongSecretStatus}, not 401 or 403`, 'refuse a request whose secret is wrong');
     } catch (error) {
-      if (error instanceof CliUsageError) throw error;
       found('model', error instanceof Error ? error.message : String(error), 'check --model and that the endpoint is up');
     }
   }
