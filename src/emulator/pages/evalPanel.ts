@@ -157,7 +157,8 @@ table.scores td.num{text-align:right;font-variant-numeric:tabular-nums} .zero{co
 </style>`;
 
 const OUTCOME_WORD: Record<Outcome, string> = { tp: 'true positive', fp: 'false positive', fn: 'missed' };
-const f3 = (n: number) => n.toFixed(3);
+/** A figure with three decimals, as the eval report writes it. */
+const threePlaces = (n: number) => n.toFixed(3);
 
 /**
  * Renders one line with spans marked by outcome, cut at every boundary where spans overlap.
@@ -192,9 +193,9 @@ function bars(f: Figures): string {
   const rows = (['precision', 'recall', 'f1'] as const).map((k, i) => {
     const w = Math.round(f[k] * 120);
     const color = ['#2563eb', '#7c3aed', '#0f766e'][i];
-    return `<text x="0" y="${i * 14 + 10}" font-size="10">${k === 'f1' ? 'F1' : k[0]!.toUpperCase()}</text><rect data-figure="${k}" data-value="${f3(f[k])}" x="14" y="${i * 14 + 2}" width="${w}" height="10" fill="${color}"/><text x="${w + 18}" y="${i * 14 + 10}" font-size="10">${f3(f[k])}${f.zeroDivision.includes(k) ? '*' : ''}</text>`;
+    return `<text x="0" y="${i * 14 + 10}" font-size="10">${k === 'f1' ? 'F1' : k[0]!.toUpperCase()}</text><rect data-figure="${k}" data-value="${threePlaces(f[k])}" x="14" y="${i * 14 + 2}" width="${w}" height="10" fill="${color}"/><text x="${w + 18}" y="${i * 14 + 10}" font-size="10">${threePlaces(f[k])}${f.zeroDivision.includes(k) ? '*' : ''}</text>`;
   });
-  return `<svg width="190" height="42" viewBox="0 0 190 42" role="img" aria-label="precision ${f3(f.precision)}, recall ${f3(f.recall)}, F1 ${f3(f.f1)}">${rows.join('')}</svg>`;
+  return `<svg width="190" height="42" viewBox="0 0 190 42" role="img" aria-label="precision ${threePlaces(f.precision)}, recall ${threePlaces(f.recall)}, F1 ${threePlaces(f.f1)}">${rows.join('')}</svg>`;
 }
 
 /** Why each kind of gold label is left out, in the words of `labelkit eval`'s report. */
@@ -237,7 +238,7 @@ export function evalFiguresHtml(report: ScoreReport, view: 'labels' | 'outcomes'
     .map((v) => (v === view ? `<strong>${v === 'labels' ? 'by label' : 'by outcome'}</strong>` : `<a href="${escapeHtml(link({ view: v }))}" data-view-link="${v}">${v === 'labels' ? 'by label' : 'by outcome'}</a>`))
     .join(' · ');
   return `${EVAL_STYLE}<p class="figures"><strong>Model vs gold</strong> <span class="muted small">(this copy against the reviewer copy, as <code>labelkit eval</code> scores it)</span><br>
-micro precision <strong data-micro="precision">${f3(m.precision)}</strong> · recall <strong data-micro="recall">${f3(m.recall)}</strong> · F1 <strong data-micro="f1">${f3(m.f1)}</strong> <span class="muted small">(${m.tp} found, ${m.fp} false positive${m.fp === 1 ? '' : 's'}, <span data-missed-count>${m.fn}</span> missed of ${m.gold} gold)</span></p>
+micro precision <strong data-micro="precision">${threePlaces(m.precision)}</strong> · recall <strong data-micro="recall">${threePlaces(m.recall)}</strong> · F1 <strong data-micro="f1">${threePlaces(m.f1)}</strong> <span class="muted small">(${m.tp} found, ${m.fp} false positive${m.fp === 1 ? '' : 's'}, <span data-missed-count>${m.fn}</span> missed of ${m.gold} gold)</span></p>
 ${goldExcluded ? leftOutHtml(goldExcluded) : ''}
 <p class="small">match: ${modes} · text marked: ${views}${view === 'outcomes' ? ' — <mark class="o o-tp">found</mark> <mark class="o o-fp">false positive</mark> <mark class="o o-fn">missed gold</mark>' : ' — <mark class="o o-fn">missed gold</mark> on a row under its line'}</p>`;
 }
