@@ -1,13 +1,17 @@
 import { isLabelkitError, startAutoLabel, ValidationError, waitForJobs } from 'labelkit';
 import type { AutoLabelInput, ErrorCode, Job, JobOutcome, JobSnapshot, LabelingClient } from 'labelkit';
-import { START_TIMEOUT_MS, STOP_GRACE_MS } from '../shared/constants.js';
+import { RUN_LIMITS, START_TIMEOUT_MS, STOP_GRACE_MS } from '../shared/constants.js';
 import { untilAborted } from '../shared/onAbort.js';
 import { redact } from '../shared/redact.js';
 import { createMemoryJournal, replayJournal } from './journal.js';
-import type { Journal, JournalContents, JournalProjectState, OtherRun } from './journal.js';
+import type { Journal, JournalContents, JournalProjectState, OtherRun, RunLimits, RunLimitSettings } from './journal.js';
+import { LeaseGate, localLimits, startPacer } from './runLimits.js';
 import { buildWorklist, configMismatches, projectConfig, validateManyInputs } from './worklist.js';
 import type { RerunRules, WorklistEntry } from './worklist.js';
 import type { Outbox } from './outbox.js';
+
+/** How long a run whose every lease is held waits before it asks the journal again (a lease given back by this process wakes it at once). */
+const LEASE_POLL_MS = 200;
 
 /** How one project of a many-project run ended. */
 export type ManyOutcomeKind =
@@ -54,15 +58,39 @@ export interface ProjectOutcome {
 
 /** Events of a many-project run, in order of occurrence. */
 export type ManyEvent =
-  | { event: 'worklist'; worklist: WorklistEntry[]; warnings: string[]; otherRuns: OtherRun[] }
+  | { event: 'worklist'; worklist: WorklistEntry[]; warnings: string[]; otherRuns: OtherRun[]; limits?: RunLimitsNow }
+  /** The jobs running across the run's workers changed (with `maxRunning`), as this worker last counted them. */
+  | { event: 'running'; running: number; maxRunning: number }
   | { event: 'started'; projectId: string; jobId: string }
   | { event: 'progress'; projectId: string; jobId: string; status: Job['status']; progress: number }
   | ({ event: 'outcome' } & ProjectOutcome);
 
+/** The run's limits across its workers, and (with `maxRunning`) the jobs running now. */
+export interface RunLimitsNow extends RunLimitSettings {
+  /** Jobs started and not yet ended across every worker of the run, now (with `maxRunning`). */
+  running?: number;
+}
+
 /** Options of {@link autoLabelMany}. */
 export interface AutoLabelManyOptions extends RerunRules {
-  /** Jobs being started at once. @defaultValue 4 */
+  /** Jobs being started at once (by this worker). @defaultValue 4 */
   concurrency?: number;
+  /**
+   * Jobs started and not yet ended at once across EVERY worker of the run (1 to 100,000): each
+   * start takes a lease first (a shared journal holds them, a row each, for all its workers; a
+   * journal one process holds alone, in that process) and gives it back when its job ends. A
+   * dead worker's lease without a job comes back once its heartbeat is overdue; one with a job
+   * stays held until the worker that takes over its wait sees the job end (or the wait's
+   * `timeoutMs` after its start). Needs `wait` (a job counts until it ends). Every worker of a run
+   * must give the same (the first fixes it). @defaultValue no limit
+   */
+  maxRunning?: number;
+  /**
+   * Starts a minute at most across every worker of the run (1 to 1,000,000): a token bucket of a
+   * second's worth of starts (at least 1), refilled by the database's clock on a shared journal.
+   * Every worker of a run must give the same. @defaultValue no limit
+   */
+  maxStartsPerMinute?: number;
   /** Where the run remembers each step. @defaultValue a journal in memory (no memory across runs) */
   journal?: Journal;
   /**
@@ -121,6 +149,8 @@ export interface AutoLabelManyResult {
    * run holds alone, a dry run, a stopped run, or when the read failed.
    */
   runTotals?: { projects: number; states: Partial<Record<JournalProjectState['state'], number>> };
+  /** The run's limits as the journal holds them, with the jobs running as the run began (a dry run: now). Absent without limits. */
+  limits?: RunLimitsNow;
 }
 
 /** A job a run waits for: its project, and the other worker that started it (when taken over). */
@@ -189,6 +219,23 @@ export function autoLabelMany(client: LabelingClient, inputs: AutoLabelInput[], 
   return runJournaledJobs(client, url, inputs, options);
 }
 
+/**
+ * The problems of a run's limits (`maxRunning`, `maxStartsPerMinute`): integers within
+ * {@link RUN_LIMITS}; `maxRunning` only with `wait` (a job counts until its end is seen).
+ */
+function limitProblems(options: AutoLabelManyOptions): { path: string; message: string }[] {
+  const problems: { path: string; message: string }[] = [];
+  for (const key of ['maxRunning', 'maxStartsPerMinute'] as const) {
+    const v = options[key];
+    const { min, max } = RUN_LIMITS[key];
+    if (v !== undefined && !(Number.isInteger(v) && v >= min && v <= max)) problems.push({ path: `options.${key}`, message: `must be an integer from ${min} to ${max}` });
+  }
+  if (options.maxRunning !== undefined && options.wait === false && !options.dryRun) {
+    problems.push({ path: 'options.maxRunning', message: 'needs wait: a job holds its lease until the run sees it end' });
+  }
+  return problems;
+}
+
 /** The ids of the workers alive in a shared journal (none for a journal one run holds alone). */
 const liveWorkers = (contents: JournalContents) => new Set(contents.shared?.workers.filter((w) => w.alive).map((w) => w.id) ?? []);
 
@@ -232,7 +279,12 @@ async function runJournaledJobs(
   if (!(Number.isInteger(startTimeoutMs) && startTimeoutMs >= START_TIMEOUT_MS.min && startTimeoutMs <= START_TIMEOUT_MS.max)) {
     problems.push({ path: 'options.startTimeoutMs', message: `must be an integer from ${START_TIMEOUT_MS.min} to ${START_TIMEOUT_MS.max} (ms)` });
   }
+  problems.push(...limitProblems(options));
   if (problems.length > 0) throw new ValidationError(problems, { operationName: 'AutoLabelTokenBasedProjectMutation' });
+  const wanted: RunLimitSettings = {
+    ...(options.maxRunning !== undefined && { maxRunning: options.maxRunning }),
+    ...(options.maxStartsPerMinute !== undefined && { maxStartsPerMinute: options.maxStartsPerMinute }),
+  };
   const journal = options.journal ?? createMemoryJournal();
   const contents = await journal.open();
   try {
@@ -256,9 +308,26 @@ async function runJournaledJobs(
       };
       throw new ValidationError([problem], { operationName: 'AutoLabelTokenBasedProjectMutation' });
     }
+    // The run's limits: a shared journal holds them for every worker (the first fixes them); a
+    // journal one process holds alone, this process.
+    const limits: RunLimits | undefined = journal.limits ?? (wanted.maxRunning !== undefined || wanted.maxStartsPerMinute !== undefined ? localLimits(wanted) : undefined);
+    const held = limits ? await limits.setup(wanted) : {};
+    const differs = (['maxRunning', 'maxStartsPerMinute'] as const).filter((k) => held[k] !== wanted[k]);
+    if (differs.length > 0) {
+      const words = (v: number | undefined) => (v === undefined ? 'none' : String(v));
+      const problems = differs.map((k) => ({
+        path: `options.${k}`,
+        message: `the run holds ${k} ${words(held[k])} (set by its first worker) and this worker gives ${words(wanted[k])}: give the same on every worker of the run, or use another run name`,
+      }));
+      throw new ValidationError(problems, { operationName: 'AutoLabelTokenBasedProjectMutation' });
+    }
+    const runLimits: RunLimitsNow | undefined =
+      limits && (held.maxRunning !== undefined || held.maxStartsPerMinute !== undefined)
+        ? { ...held, ...(held.maxRunning !== undefined && { running: await limits.running() }) }
+        : undefined;
     const emit = (event: ManyEvent) => options.onEvent?.(event);
-    emit({ event: 'worklist', worklist, warnings: contents.warnings, otherRuns });
-    if (options.dryRun) return { worklist, outcomes: [], warnings: contents.warnings, otherRuns };
+    emit({ event: 'worklist', worklist, warnings: contents.warnings, otherRuns, ...(runLimits && { limits: runLimits }) });
+    if (options.dryRun) return { worklist, outcomes: [], warnings: contents.warnings, otherRuns, ...(runLimits && { limits: runLimits }) };
 
     const secrets = inputs.map((i) => i.targetAPI.secretKey);
     const outcomes: (ProjectOutcome | undefined)[] = new Array(inputs.length);
@@ -300,6 +369,7 @@ async function runJournaledJobs(
     const wait = (index: number, projectId: string, jobId: string, earlier: boolean, from?: string) => {
       waited.add(projectId);
       if (options.wait === false) settle(index, { projectId, outcome: 'started', jobId, fromJournal: earlier, ...(from !== undefined && { takenOverFrom: from }) });
+      else if (gate) beginWait([{ index, projectId, jobId, ...(from !== undefined && { from }) }]);
       else toWait.push({ index, projectId, jobId, ...(from !== undefined && { from }) });
     };
     /** The other worker of a shared journal whose job a project's wait is (this run only waits for it). */
@@ -319,6 +389,31 @@ async function runJournaledJobs(
       if (options.signal?.aborted) giveUpTimer ??= setTimeout(() => givenUp.abort(), STOP_GRACE_MS);
     };
     options.signal?.addEventListener('abort', abortWaits, { once: true });
+    // --max-running: a lease before each start, given back when its job ends (told as `running`
+    // events when the count changes); --max-starts-per-minute: a token before each start.
+    const maxRunning = held.maxRunning;
+    const holdMs = options.timeoutMs ?? 600_000;
+    let lastCount: number | undefined;
+    const gate =
+      limits && maxRunning !== undefined
+        ? new LeaseGate(limits, LEASE_POLL_MS, options.signal, (running) => {
+            if (running === lastCount) return;
+            lastCount = running;
+            emit({ event: 'running', running, maxRunning });
+          })
+        : undefined;
+    const pace = limits && held.maxStartsPerMinute !== undefined ? startPacer(limits, options.signal) : undefined;
+    /** Gives a project's lease back (a journal failure is noted, never thrown). */
+    const release = (projectId: string): Promise<void> => (gate ? gate.release(projectId).catch(journalFailed) : Promise.resolve());
+    /** The waits begun one job at a time (with a lease each: a lease comes back only when its job's wait sees it end). */
+    const liveWaits = new Set<Promise<void>>();
+    const beginWait = (entries: WaitEntry[]) => {
+      const p: Promise<void> = waitGroup(entries).finally(() => liveWaits.delete(p));
+      liveWaits.add(p);
+    };
+    const allWaits = async () => {
+      while (liveWaits.size > 0) await Promise.all(liveWaits);
+    };
     try {
       try {
         await journal.append({ type: 'run', at: now(), url });
@@ -341,7 +436,7 @@ async function runJournaledJobs(
       throw journalError.error;
     }
     const runTotals = await totals();
-    return { worklist, outcomes: outcomes as ProjectOutcome[], warnings: contents.warnings, otherRuns, ...(runTotals && { runTotals }) };
+    return { worklist, outcomes: outcomes as ProjectOutcome[], warnings: contents.warnings, otherRuns, ...(runTotals && { runTotals }), ...(runLimits && { limits: runLimits }) };
 
     /** The whole run's totals from a shared journal, read once at the end (see {@link AutoLabelManyResult.runTotals}). */
     async function totals(): Promise<AutoLabelManyResult['runTotals']> {
@@ -363,6 +458,11 @@ async function runJournaledJobs(
     async function runProjects(): Promise<void> {
       for (const p of worklist) if (p.action === 'skip') settle(p.index, outcomeFromJournal(p, replay.projects.get(p.projectId)?.errors));
       for (const p of worklist) if (p.action === 'wait') wait(p.index, p.projectId, p.jobId!, true, startedBy(p.projectId));
+      if (gate) {
+        // A rerun waits for jobs an earlier worker started: their leases are this worker's now.
+        const waits = worklist.filter((p) => p.action === 'wait').map((p) => p.projectId);
+        if (waits.length > 0) await limits!.adopt(waits, holdMs).catch(journalFailed);
+      }
       const starts = worklist.filter((p) => p.action === 'start');
       if (contents.shared && journal.queue) {
         // The run's queue in the journal: each worker takes the next projects nobody has taken.
@@ -381,8 +481,11 @@ async function runJournaledJobs(
       // A `started` record is written while the next project starts; its wait begins once it is durable.
       await Promise.all(startWrites);
       if (journalError) return;
-      const own = waitGroup(toWait.splice(0));
+      beginWait(toWait.splice(0));
+      const own = allWaits();
       await (contents.shared && journal.refresh && options.wait !== false ? takeOverDeadWorkers(own) : own);
+      // Waits begun by starts made while taking over (each with its lease).
+      await allWaits();
       if (queueList !== undefined && !journalError) await settleTakenElsewhere();
     }
 
@@ -511,13 +614,29 @@ async function runJournaledJobs(
      */
     async function startOne(p: WorklistEntry, settleLost: (p: WorklistEntry, worker: string | undefined) => void, prune: (() => Promise<void>) | undefined): Promise<void> {
       const input = inputs[p.index]!;
+      // The run's limits first: a lease (--max-running), then a start token (--max-starts-per-minute).
+      let leased = false;
+      try {
+        if (gate) leased = await gate.acquire(p.projectId);
+        const go = (!gate || leased) && (!pace || (await pace()));
+        if (!go) {
+          if (leased) await release(p.projectId);
+          settle(p.index, { projectId: p.projectId, outcome: 'interrupted', error: { code: 'ABORTED', message: 'not started: the run was interrupted first' }, fromJournal: false });
+          return;
+        }
+      } catch (error) {
+        if (leased) void release(p.projectId);
+        return journalFailed(error); // nothing sent
+      }
       let claim;
       try {
         claim = await journal.claim({ type: 'intent', at: now(), projectId: p.projectId, attempt: p.attempt ?? 1, config: projectConfig(input), ...(me !== undefined && { worker: me }) });
       } catch (error) {
+        if (leased) void release(p.projectId);
         return journalFailed(error); // nothing sent: the project is settled as not started
       }
       if (!claim.won) {
+        if (leased) await release(p.projectId);
         settleLost(p, claim.holder);
         if (prune) await prune();
         return;
@@ -540,10 +659,14 @@ async function runJournaledJobs(
         } catch (appendError) {
           journalFailed(appendError);
         }
+        // No job to count (or none known: an unknown start is never waited for, so its lease is not held for good).
+        if (leased) await release(p.projectId);
         settle(p.index, { projectId: p.projectId, outcome: unknown ? 'outcome-unknown' : 'not-started', error: e, fromJournal: false });
         return;
       }
       startedJobs.set(p.projectId, job.id);
+      // The lease is the job's now: held until its end is seen, whoever waits for it.
+      if (leased) void limits!.started(p.projectId, job.id, holdMs).catch(journalFailed);
       emit({ event: 'started', projectId: p.projectId, jobId: job.id });
       const started = { type: 'started' as const, at: now(), projectId: p.projectId, jobId: job.id };
       // Not awaited here: the next project starts while this record is written (with others, in
@@ -579,6 +702,8 @@ async function runJournaledJobs(
         if (ended.has(e.jobId)) return;
         ended.add(e.jobId);
         const errors = result.outcome === 'failed' ? firstLines(result.job).map((line) => redact(line, secrets)) : undefined;
+        // Its lease comes back at once (a job that timed out is no longer waited for: its lease too).
+        if (gate) appends.push(release(e.projectId));
         appends.push(
           journal.append({ type: 'outcome', at: now(), projectId: e.projectId, outcome: result.outcome, jobId: e.jobId, ...(errors && { errors }) }).catch(journalFailed),
         );
@@ -630,6 +755,8 @@ async function runJournaledJobs(
       const everyMs = contents.shared!.heartbeatMs;
       const indexOf = new Map(inputs.map((input, index) => [input.projectId, index]));
       const adopted: Promise<void>[] = [];
+      const givenBack = new Set<string>();
+      const gaveBack: Promise<void>[] = [];
       let ownDone = false;
       const ownEnded = own.then(() => (ownDone = true));
       for (;;) {
@@ -653,17 +780,27 @@ async function runJournaledJobs(
           state = fresh.delta ? replayJournal(fresh.records, state).projects : replayJournal(fresh.records).projects;
           for (const [projectId, s] of state) {
             const index = indexOf.get(projectId);
-            if (index === undefined || waited.has(projectId) || s.state !== 'started' || !s.jobId) continue;
+            if (index === undefined || waited.has(projectId)) continue;
             if (s.worker === me || (s.worker !== undefined && live.has(s.worker))) continue;
+            // A dead worker's start whose job was never recorded is never waited for: its lease (it may hold one with the job's id) comes back.
+            if (gate && (s.state === 'intent' || s.state === 'unknown') && !givenBack.has(projectId)) {
+              givenBack.add(projectId);
+              gaveBack.push(release(projectId));
+            }
+            if (s.state !== 'started' || !s.jobId) continue;
             waited.add(projectId);
             found.push({ index, projectId, jobId: s.jobId, ...(s.worker !== undefined && { from: s.worker }) });
           }
         }
-        if (found.length > 0) adopted.push(waitGroup(found));
+        if (found.length > 0) {
+          // Their leases move to this worker, which gives each back when it sees the job end.
+          if (gate) await limits!.adopt(found.map((f) => f.projectId), holdMs).catch(journalFailed);
+          adopted.push(waitGroup(found));
+        }
         if (ownDone && found.length === 0 && more.length === 0) break;
         if (ownDone) await Promise.all(adopted);
       }
-      await Promise.all([ownEnded, ...adopted]);
+      await Promise.all([ownEnded, ...adopted, ...gaveBack]);
     }
   } finally {
     await journal.close();

@@ -6,10 +6,10 @@
  * @packageDocumentation
  */
 export { autoLabelMany } from './autoLabelMany.js';
-export type { AutoLabelManyOptions, AutoLabelManyResult, ManyEvent, ManyOutcomeKind, ProjectOutcome } from './autoLabelMany.js';
+export type { AutoLabelManyOptions, AutoLabelManyResult, ManyEvent, ManyOutcomeKind, ProjectOutcome, RunLimitsNow } from './autoLabelMany.js';
 export type { RerunRules, WorklistEntry } from './worklist.js';
 export { createMemoryJournal } from './journal.js';
-export type { ClaimQueue, ClaimResult, IntentRecord, Journal, JournalContents, JournalProjectConfig, JournalProjectState, JournalRecord, JournalWorker, OtherRun, QueuedProject } from './journal.js';
+export type { ClaimQueue, ClaimResult, IntentRecord, Journal, JournalContents, JournalProjectConfig, JournalProjectState, JournalRecord, JournalWorker, OtherRun, QueuedProject, RunLimits, RunLimitSettings } from './journal.js';
 export { openFileJournal } from './fileJournal.js';
 export { openOutbox, recordOutbox } from './outbox.js';
 export type { Outbox, OutboxStart } from './outbox.js';

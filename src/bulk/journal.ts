@@ -88,6 +88,46 @@ export interface ClaimQueue {
   takers(projects: readonly QueuedProject[]): Promise<Map<string, string>>;
 }
 
+/** The limits of a run across its workers, as {@link RunLimits.setup} fixes them. */
+export interface RunLimitSettings {
+  /** Jobs started and not yet ended, across every worker of the run, at most (`--max-running`). */
+  maxRunning?: number;
+  /** Starts a minute, across every worker of the run, at most (`--max-starts-per-minute`). */
+  maxStartsPerMinute?: number;
+}
+
+/**
+ * A shared journal's limits of the run across all its workers (the database's lease table and
+ * start bucket). A worker takes a lease before it claims and starts a project, marks it with the
+ * job once started, and gives it back when the job ends; a dead worker's lease without a job is
+ * free again (its heartbeat overdue, as for its queue rows), one with a job is held until the
+ * worker that takes over its wait gives it back (or, if none does, until `holdMs` after the start).
+ * Absent on journals that one process holds alone (the run then holds the limits in process).
+ */
+export interface RunLimits {
+  /**
+   * Fixes the run's limits (the first worker's), or reads them (a worker opened read-only).
+   * @param wanted - this worker's limits
+   * @returns the run's limits as the journal holds them (the run refuses to go on when they differ from `wanted`)
+   */
+  setup(wanted: RunLimitSettings): Promise<RunLimitSettings>;
+  /**
+   * Takes a lease for a project when fewer than `maxRunning` are held, in one statement.
+   * @returns whether it was taken, and how many leases are held (as the statement saw them, this one included)
+   */
+  take(projectId: string): Promise<{ taken: boolean; running: number }>;
+  /** Marks a project's lease with its started job: held until given back (or `holdMs` after a death). */
+  started(projectId: string, jobId: string, holdMs: number): Promise<void>;
+  /** Moves the leases of started jobs whose wait this worker takes over to it. */
+  adopt(projectIds: readonly string[], holdMs: number): Promise<void>;
+  /** Gives a project's lease back (any worker may: the one that saw its job end). @returns the leases held after */
+  give(projectId: string): Promise<{ running: number }>;
+  /** The leases held now. */
+  running(): Promise<number>;
+  /** Takes one start from the run's bucket. @returns 0 when taken, else how long (ms) until the next is due */
+  startToken(): Promise<number>;
+}
+
 /** Another run of the same journal database that has claimed some of this run's projects. */
 export interface OtherRun {
   /** Its name (`--journal-name`). */
@@ -187,6 +227,12 @@ export interface Journal {
    * Absent on journals that one run holds alone.
    */
   queue?: ClaimQueue;
+  /**
+   * A shared journal's limits of the run across all its workers (`maxRunning`,
+   * `maxStartsPerMinute`). Absent on journals that one process holds alone: the run holds the
+   * same limits in its process.
+   */
+  limits?: RunLimits;
   /** Releases the journal (the run calls it at its end). */
   close(): Promise<void>;
 }

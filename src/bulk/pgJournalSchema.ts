@@ -4,11 +4,14 @@
  * a record id made by the client (an append tried again after a lost answer is one
  * `ON CONFLICT DO NOTHING`, no search for a duplicate), an index of intents by project (another
  * run's claims are found by project, not by reading every run), and the queue of a run's projects
- * that workers take in batches with `FOR UPDATE SKIP LOCKED`.
+ * that workers take in batches with `FOR UPDATE SKIP LOCKED`. Version 3 adds the run's limits
+ * across its workers: `--max-running` (a lease table of one row per slot, a slot taken with
+ * `FOR UPDATE SKIP LOCKED`) and `--max-starts-per-minute` (a token bucket in the run's row, filled
+ * by the database's clock).
  */
 
 /** The version of the journal's tables; a database holding a later one is refused. */
-export const POSTGRES_JOURNAL_VERSION = 2;
+export const POSTGRES_JOURNAL_VERSION = 3;
 
 /**
  * The SQL that creates the tables of {@link POSTGRES_JOURNAL_VERSION}, or brings those of an
@@ -45,6 +48,17 @@ export function schemaSql(s: string): string[] {
        run text NOT NULL, project_id text NOT NULL, attempt integer NOT NULL, list text NOT NULL,
        pos integer NOT NULL, worker text, taken_at timestamptz, PRIMARY KEY (run, project_id, attempt, list))`,
     `CREATE INDEX IF NOT EXISTS queue_next ON ${s}.queue (run, list, pos)`,
+    // Version 3. The run's limits, fixed by its first worker that gives them (the others must give the same).
+    `ALTER TABLE ${s}.runs ADD COLUMN IF NOT EXISTS max_running integer`,
+    `ALTER TABLE ${s}.runs ADD COLUMN IF NOT EXISTS start_rate integer`,
+    // The start bucket: tokens left at start_at (refilled at start_rate a minute, judged by the database's clock).
+    `ALTER TABLE ${s}.runs ADD COLUMN IF NOT EXISTS start_tokens double precision`,
+    `ALTER TABLE ${s}.runs ADD COLUMN IF NOT EXISTS start_at timestamptz`,
+    // A lease per slot (max_running of them): free, or held for a project by a worker (with its job once started,
+    // held until hold_until when that worker died). A dead worker's lease without a job is free again.
+    `CREATE TABLE IF NOT EXISTS ${s}.leases (
+       run text NOT NULL, slot integer NOT NULL, project_id text, worker text, job_id text, hold_until timestamptz,
+       PRIMARY KEY (run, slot))`,
     `INSERT INTO ${s}.meta (key, value) VALUES ('version', '${POSTGRES_JOURNAL_VERSION}') ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
   ];
 }

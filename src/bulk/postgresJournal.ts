@@ -127,6 +127,8 @@ const SETTLED_AFTER_S = 60;
 
 /** The `meta` key that says a run's queue list was loaded whole (see `queue.load`); run names hold no space. */
 const loadedKey = (run: string, list: string) => `queue loaded ${run} ${list}`;
+/** Whether the worker row `w` is alive: not closed, its heartbeat not overdue (three beats, by the database's clock). */
+const LIVE_WORKER = `w.ended_at IS NULL AND w.heartbeat_at > now() - 3 * w.heartbeat_ms * interval '1 millisecond'`;
 
 /** A run {@link PostgresJournal.prune} removed (or, in a dry run, would remove). */
 export interface PrunedRun {
@@ -435,6 +437,14 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
     return state;
   };
 
+  /** The leases held now (not free by {@link FREE_LEASE}). */
+  const heldLeases = async () => Number((await query<{ held: string }>(`SELECT count(*) AS held FROM ${s}.leases l WHERE run = $1 AND NOT ${FREE_LEASE}`, [name]))[0]?.held ?? 0);
+  /** Whether the lease row `l` is free: held by nobody, or by a dead worker without a job (or whose job's hold ran out). */
+  const FREE_LEASE = `(l.project_id IS NULL OR (NOT EXISTS (SELECT 1 FROM ${s}.workers w WHERE w.run = l.run AND w.worker = l.worker AND ${LIVE_WORKER})
+                      AND (l.job_id IS NULL OR l.hold_until < now())))`;
+  /** The run's start bucket now: its tokens, refilled at start_rate a minute since start_at, at most a second's worth (at least 1). */
+  const BUCKET = `least(greatest(1, floor(start_rate / 60.0)), start_tokens + greatest(0, extract(epoch FROM clock_timestamp() - start_at)) * start_rate / 60.0)`;
+
   return {
     async open() {
       worker = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
@@ -578,13 +588,14 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
           pruned.push({ run: run.name, lastAt: run.last_at.toISOString(), records: Number(count?.n ?? 0) });
           continue;
         }
-        // One transaction a run: its queue, records, workers, then the run.
+        // One transaction a run: its queue, leases, records, workers, then the run.
         const records = await persist(async () => {
           const client: PoolClient = await open().connect();
           try {
             await client.query('BEGIN');
             await client.query(`DELETE FROM ${s}.queue WHERE run = $1`, [run.name]);
             await client.query(`DELETE FROM ${s}.meta WHERE left(key, length($1)) = $1`, [loadedKey(run.name, '')]);
+            await client.query(`DELETE FROM ${s}.leases WHERE run = $1`, [run.name]);
             const gone = await client.query(`DELETE FROM ${s}.records WHERE run = $1`, [run.name]);
             await client.query(`DELETE FROM ${s}.workers WHERE run = $1`, [run.name]);
             await client.query(`DELETE FROM ${s}.runs WHERE name = $1`, [run.name]);
@@ -683,6 +694,88 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
           [name, projects.map((p) => p.projectId), projects.map((p) => p.attempt)],
         );
         return new Map(rows.map((r) => [r.projectId, r.worker]));
+      },
+    },
+    limits: {
+      async setup(wanted) {
+        if (!tablesExist) return wanted;
+        type Row = { max_running: number | null; start_rate: number | null };
+        // The first worker that gives a limit fixes it for the run (the bucket starts full); a
+        // read-only worker (a dry run) only reads.
+        const [run] = options.readOnly
+          ? await query<Row>(`SELECT max_running, start_rate FROM ${s}.runs WHERE name = $1`, [name])
+          : await query<Row>(
+              `UPDATE ${s}.runs SET max_running = COALESCE(max_running, $2), start_rate = COALESCE(start_rate, $3),
+                      start_tokens = COALESCE(start_tokens, CASE WHEN $3::int IS NULL THEN NULL ELSE greatest(1, floor($3::int / 60.0)) END),
+                      start_at = COALESCE(start_at, CASE WHEN $3::int IS NULL THEN NULL ELSE clock_timestamp() END)
+                WHERE name = $1 RETURNING max_running, start_rate`,
+              [name, wanted.maxRunning ?? null, wanted.maxStartsPerMinute ?? null],
+            );
+        const held = { ...(run?.max_running != null && { maxRunning: run.max_running }), ...(run?.start_rate != null && { maxStartsPerMinute: run.start_rate }) };
+        if (!options.readOnly && held.maxRunning !== undefined) {
+          await query(`INSERT INTO ${s}.leases (run, slot) SELECT $1, generate_series(1, $2::int) ON CONFLICT DO NOTHING`, [name, held.maxRunning]);
+        }
+        return held;
+      },
+      async take(projectId) {
+        if (options.readOnly) throw new Error(`${where} was opened read-only`);
+        return persist(async (retrying) => {
+          if (retrying) {
+            // An earlier try may have taken it before its answer was lost.
+            const mine = await open().query(`SELECT 1 FROM ${s}.leases WHERE run = $1 AND project_id = $2 AND worker = $3`, [name, projectId, worker]);
+            if ((mine.rowCount ?? 0) > 0) return { taken: true, running: await heldLeases() };
+          }
+          // One statement: a free slot (or a dead worker's without a job, or whose job's hold
+          // ran out), locked and skipped by any other worker taking at the same moment. The count
+          // beside it is as the statement's snapshot saw it (a display).
+          const rows = await open().query<{ slot: number | null; held: string }>(
+            `WITH free AS (
+               SELECT slot FROM ${s}.leases l WHERE run = $1 AND ${FREE_LEASE} ORDER BY slot LIMIT 1 FOR UPDATE SKIP LOCKED),
+             took AS (
+               UPDATE ${s}.leases l SET project_id = $2, worker = $3, job_id = NULL, hold_until = NULL FROM free
+                WHERE l.run = $1 AND l.slot = free.slot RETURNING l.slot)
+             SELECT (SELECT slot FROM took) AS slot, (SELECT count(*) FROM ${s}.leases l WHERE run = $1 AND NOT ${FREE_LEASE}) AS held`,
+            [name, projectId, worker],
+          );
+          const row = rows.rows[0];
+          const taken = row?.slot != null;
+          return { taken, running: Number(row?.held ?? 0) + (taken ? 1 : 0) };
+        });
+      },
+      async started(projectId, jobId, holdMs) {
+        await query(`UPDATE ${s}.leases SET job_id = $3, hold_until = now() + $4 * interval '1 millisecond' WHERE run = $1 AND project_id = $2`, [name, projectId, jobId, holdMs]);
+      },
+      async adopt(projectIds, holdMs) {
+        if (projectIds.length === 0) return;
+        await query(
+          `UPDATE ${s}.leases SET worker = $2, hold_until = now() + $4 * interval '1 millisecond' WHERE run = $1 AND project_id = ANY($3::text[]) AND job_id IS NOT NULL`,
+          [name, worker, projectIds, holdMs],
+        );
+      },
+      async give(projectId) {
+        const rows = await query<{ held: string }>(
+          `WITH gone AS (UPDATE ${s}.leases SET project_id = NULL, worker = NULL, job_id = NULL, hold_until = NULL WHERE run = $1 AND project_id = $2 RETURNING slot)
+           SELECT (SELECT count(*) FROM ${s}.leases l WHERE run = $1 AND NOT ${FREE_LEASE}) - (SELECT count(*) FROM gone) AS held`,
+          [name, projectId],
+        );
+        return { running: Math.max(0, Number(rows[0]?.held ?? 0)) };
+      },
+      running: () => (tablesExist ? heldLeases() : Promise.resolve(0)),
+      async startToken() {
+        // The run's bucket, refilled by the database's clock: one statement takes a token (the
+        // row's lock orders workers taking at once; each sees the tokens the one before left) or
+        // says when the next one is due.
+        const rows = await query<{ wait_ms: number }>(
+          `WITH took AS (
+             UPDATE ${s}.runs SET start_tokens = ${BUCKET} - 1, start_at = clock_timestamp()
+              WHERE name = $1 AND start_rate IS NOT NULL AND ${BUCKET} >= 1 RETURNING 0 AS wait_ms)
+           SELECT wait_ms FROM took
+           UNION ALL
+           SELECT CASE WHEN start_rate IS NULL THEN 0 ELSE ceil((1 - ${BUCKET}) * 60000.0 / start_rate)::int END FROM ${s}.runs
+            WHERE name = $1 AND NOT EXISTS (SELECT 1 FROM took)`,
+          [name],
+        );
+        return Math.max(0, Number(rows[0]?.wait_ms ?? 0));
       },
     },
     async close() {

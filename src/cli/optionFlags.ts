@@ -31,6 +31,8 @@ export const AUTO_LABEL_OPTIONS: OptionFlags = [
   { flag: '--retry-failed', spelled: new RegExp(`${EDGE_BEFORE}(?:retryFailed|retry failed)${EDGE_AFTER}`, 'g') },
   { flag: '--retry-unknown', spelled: new RegExp(`${EDGE_BEFORE}(?:retryUnknown|retry unknown)${EDGE_AFTER}`, 'g') },
   { flag: '--start-timeout', spelled: new RegExp(`${EDGE_BEFORE}startTimeoutMs${EDGE_AFTER}`, 'g') },
+  { flag: '--max-running', spelled: new RegExp(`${EDGE_BEFORE}maxRunning${EDGE_AFTER}`, 'g') },
+  { flag: '--max-starts-per-minute', spelled: new RegExp(`${EDGE_BEFORE}maxStartsPerMinute${EDGE_AFTER}`, 'g') },
 ];
 
 /**

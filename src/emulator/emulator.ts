@@ -93,6 +93,13 @@ export interface Emulator {
    * next request is validated and answered with the other field names. Data and jobs stay.
    */
   setSchemaGeneration(generation: SchemaGeneration): void;
+  /**
+   * The auto-labeling jobs in flight (started, not yet ended), now and at most at once since the
+   * emulator began or since `resetPeak` (e.g. to check a run's `--max-running`).
+   */
+  jobsInFlight(): { now: number; peak: number };
+  /** Starts the peak of {@link Emulator.jobsInFlight} again from the jobs in flight now. */
+  resetJobsPeak(): void;
   /** Stops the job runner: running jobs end FAILED; resolves when none runs. */
   close(): Promise<void>;
 }
@@ -231,6 +238,8 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       generation = checkGeneration(next);
       options.log?.(`schema generation: ${generation}`);
     },
+    jobsInFlight: () => runner.inFlight(),
+    resetJobsPeak: () => runner.resetPeak(),
     close: () => runner.close(),
   };
 }

@@ -1,5 +1,6 @@
 import type { Role } from 'labelkit/documents';
 import { redact } from '../shared/redact.js';
+import { MODEL_TIMEOUT_MS } from '../shared/constants.js';
 import { callModel, createModelAgents, ModelCallError } from './callModel.js';
 import type { ModelAgents } from './callModel.js';
 import { JobAbort } from './jobAbort.js';
@@ -158,6 +159,8 @@ export class JobRunner {
   /** The model calls in flight per model origin. */
   private readonly slots: OriginSlots;
   private readonly agents: ModelAgents;
+  /** The most jobs that were in flight at once (see {@link JobRunner.inFlight}). */
+  private peak = 0;
 
   /**
    * @param store - where jobs and labels live
@@ -170,7 +173,7 @@ export class JobRunner {
     private readonly log: (line: string) => void = () => {},
   ) {
     const defined = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as ModelOptions;
-    this.opts = { timeoutMs: 30_000, concurrency: 4, retries: 2, retryDelayMs: 250, maxFailedBatches: 10, ...defined };
+    this.opts = { timeoutMs: MODEL_TIMEOUT_MS.default, concurrency: 4, retries: 2, retryDelayMs: 250, maxFailedBatches: 10, ...defined };
     this.agents = createModelAgents(Math.max(1, this.opts.concurrency));
     this.slots = new OriginSlots(Math.max(1, this.opts.concurrency));
   }
@@ -188,6 +191,23 @@ export class JobRunner {
       .catch((error: unknown) => this.fail(job, `internal error of the emulator: ${error instanceof Error ? error.message : String(error)}`, null, task.secretKey))
       .finally(() => this.running.delete(job));
     this.running.set(job, { controller, done });
+    this.peak = Math.max(this.peak, this.running.size);
+  }
+
+  /**
+   * The jobs in flight: started and not yet ended (QUEUED or IN_PROGRESS), now and at most at once
+   * since the runner began (or since `resetPeak`). A job leaves the count in the same turn as it
+   * becomes DELIVERED or FAILED, before any request can read its end.
+   *
+   * @returns `now` and `peak`
+   */
+  inFlight(): { now: number; peak: number } {
+    return { now: this.running.size, peak: this.peak };
+  }
+
+  /** Starts the peak again from the jobs in flight now. */
+  resetPeak(): void {
+    this.peak = this.running.size;
   }
 
   /**

@@ -108,6 +108,30 @@ export const HEARTBEAT_MS = { min: 50, max: 600_000 } as const;
  */
 export const START_TIMEOUT_MS = { min: 1_000, max: 3_600_000, default: 300_000 } as const;
 
+/**
+ * The range of a many-project run's limits across all its workers: `--max-running` (jobs started
+ * and not yet ended at once) and `--max-starts-per-minute`. `autoLabelMany`'s `maxRunning` and
+ * `maxStartsPerMinute` and the CLI's flags both check against it.
+ *
+ * @example
+ * ```ts
+ * Number.isInteger(k) && k >= RUN_LIMITS.maxRunning.min && k <= RUN_LIMITS.maxRunning.max;
+ * ```
+ */
+export const RUN_LIMITS = { maxRunning: { min: 1, max: 100_000 }, maxStartsPerMinute: { min: 1, max: 1_000_000 } } as const;
+
+/**
+ * The emulator's time-out of one model request of a job, in ms (the answer read included): 30 s
+ * unless told, from 100 ms to 10 minutes. `labelkit emulator --model-timeout` checks against it;
+ * the emulator's `model.timeoutMs` defaults to it.
+ *
+ * @example
+ * ```ts
+ * ms >= MODEL_TIMEOUT_MS.min && ms <= MODEL_TIMEOUT_MS.max;
+ * ```
+ */
+export const MODEL_TIMEOUT_MS = { min: 100, max: 600_000, default: 30_000 } as const;
+
 /** The deepest selection a GraphQL operation may nest in the emulator (the service's own documents need 3). */
 export const MAX_QUERY_DEPTH = 8;
 

@@ -41,7 +41,7 @@ async function versionOneTables(s: string, run: string): Promise<void> {
 }
 
 describe.skipIf(pg.skip !== undefined)(`the upkeep of a PostgreSQL journal${pg.skip ? ` (skipped: ${pg.skip})` : ''}`, () => {
-  it('brings tables of version 1 up to version 2 when opened for writing (read as they are when read-only), and refuses a newer version naming both', async () => {
+  it('brings tables of version 1 up to the current version when opened for writing (read as they are when read-only), and refuses a newer version naming both', async () => {
     const schema = unique('lk_v1');
     await versionOneTables(schema, 'old-run');
     // Read-only (a dry run): read as they are, nothing changed.
@@ -52,23 +52,26 @@ describe.skipIf(pg.skip !== undefined)(`the upkeep of a PostgreSQL journal${pg.s
     // Opened for writing: migrated, the old records kept, the old claim still holds.
     const writer = openPostgresJournal({ url: pg.url!, name: 'old-run', schema });
     expect((await writer.open()).records.map((r) => [r.type, r.worker])).toEqual([['intent', 'old:1:abcdef']]);
-    expect(POSTGRES_JOURNAL_VERSION).toBe(2);
-    expect(await query(`SELECT value FROM ${schema}.meta WHERE key = 'version'`)).toEqual([{ value: '2' }]);
+    expect(POSTGRES_JOURNAL_VERSION).toBe(3);
+    expect(await query(`SELECT value FROM ${schema}.meta WHERE key = 'version'`)).toEqual([{ value: '3' }]);
     expect(await writer.claim({ type: 'intent', at: new Date().toISOString(), projectId: 'p1', attempt: 1, config })).toEqual({ won: false, holder: 'old:1:abcdef' });
     await writer.append({ type: 'started', at: new Date().toISOString(), projectId: 'p2', jobId: 'job-2' });
     await writer.close();
     expect(await query(`SELECT count(rid)::int AS n FROM ${schema}.records`)).toEqual([{ n: 1 }]);
     expect(await query(`SELECT to_regclass('${schema}.queue')::text AS t`)).toEqual([{ t: `${schema}.queue` }]);
+    // Version 3: the run's limits (the lease table, the start bucket's columns).
+    expect(await query(`SELECT to_regclass('${schema}.leases')::text AS t`)).toEqual([{ t: `${schema}.leases` }]);
+    expect(await query(`SELECT max_running, start_rate FROM ${schema}.runs WHERE name = 'old-run'`)).toEqual([{ max_running: null, start_rate: null }]);
     // A newer labelkit's tables: refused, in one line naming both versions, nothing written.
-    await query(`UPDATE ${schema}.meta SET value = '3' WHERE key = 'version'`);
+    await query(`UPDATE ${schema}.meta SET value = '4' WHERE key = 'version'`);
     for (const readOnly of [false, true]) {
       const error = await openPostgresJournal({ url: pg.url!, name: 'old-run', schema, readOnly }).open().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ValidationError);
       expect((error as ValidationError).problems).toEqual([
-        { path: 'journal', message: expect.stringMatching(/version 3, newer than this labelkit's version 2: run a labelkit that knows version 3/) },
+        { path: 'journal', message: expect.stringMatching(/version 4, newer than this labelkit's version 3: run a labelkit that knows version 4/) },
       ]);
     }
-    expect(await query(`SELECT value FROM ${schema}.meta WHERE key = 'version'`)).toEqual([{ value: '3' }]);
+    expect(await query(`SELECT value FROM ${schema}.meta WHERE key = 'version'`)).toEqual([{ value: '4' }]);
   });
 
   it("labelkit journal prune removes the runs still for longer than --older-than, lists them first with --dry-run, and keeps a run with a live worker", async () => {

@@ -24,6 +24,7 @@ export const STARTS_PROCESSES = [
   'test/bulk/journalUpkeep.test.ts', // PostgreSQL; the journal commands' CLI
   'test/bulk/manyStop.test.ts', // PostgreSQL, stopped; CLI workers, signalled
   'test/bulk/manyTotals.test.ts', // PostgreSQL
+  'test/bulk/maxRunning.test.ts', // PostgreSQL, CLI workers (one killed)
   'test/bulk/manyWorkers.test.ts', // PostgreSQL, CLI workers
   'test/bulk/pgJournalQueue.test.ts', // PostgreSQL
   'test/bulk/postgresJournal.test.ts', // PostgreSQL
@@ -54,6 +55,7 @@ export const SHARES_POSTGRES = [
   'test/bulk/journalUpkeep.test.ts',
   'test/bulk/manyTotals.test.ts',
   'test/bulk/manyWorkers.test.ts',
+  'test/bulk/maxRunning.test.ts',
   'test/bulk/pgJournalQueue.test.ts',
   'test/bulk/postgresJournal.test.ts',
 ];

@@ -14,4 +14,7 @@ export const AUTO_LABEL_FIELDS: FieldNames = {
   journal: '--journal',
   journalName: '--journal-name',
   heartbeatMs: '--heartbeat',
+  // many projects: the run's limits, as another worker of the run fixed them
+  'options.maxRunning': '--max-running',
+  'options.maxStartsPerMinute': '--max-starts-per-minute',
 };

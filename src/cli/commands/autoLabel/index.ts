@@ -29,6 +29,8 @@ export function autoLabelCommand(io: Io, done: (code: number) => void): Command 
     .option('--outbox <file>', 'with --journal postgres://…: where a start the database could not take is kept, for the next run to record (default labelkit-outbox-<journal-name>.ndjson)')
     .option('--concurrency <n>', `many projects: jobs being started at once (default 4)`)
     .option('--start-timeout <duration>', 'many projects: how long to wait for the answer to each start (default 5m); a start given up may have started a job and is reported outcome-unknown')
+    .option('--max-running <k>', 'many projects, with --wait: jobs started and not yet ended at once across every worker of the run (the journal counts them; default: no limit)')
+    .option('--max-starts-per-minute <r>', 'many projects: starts a minute across every worker of the run (default: no limit)')
     .option('--retry-failed', 'many projects: start again the projects the journal has as failed, not-found or not-started')
     .option('--retry-unknown', 'many projects: start again the projects of unknown outcome in the journal (MAY START A SECOND JOB)')
     .option('--force', 'many projects: use a journal written for another service URL, endpoint, files-per-request, labeler or role')

@@ -72,12 +72,19 @@ export async function createManyProgress(io: Io, printer: Printer, options: { js
     };
   }
   const warn = (e: ManyEvent) => e.event === 'worklist' && worklistWarnings(e).forEach((w) => printer.err(`labelkit: warning: ${w}`));
+  // With --max-running: the jobs running across the run's workers, as this worker last counted them.
+  let running = '';
+  const count = (e: ManyEvent) => {
+    if (e.event === 'running') running = `running ${e.running}/${e.maxRunning}`;
+    if (e.event === 'worklist' && e.limits?.maxRunning !== undefined) running = `running ${e.limits.running ?? 0}/${e.limits.maxRunning}`;
+  };
   if (io.stderr.isTTY !== true || options.dryRun) {
     return {
       onEvent: (e) => {
         warn(e);
+        count(e);
         if (options.dryRun) return;
-        if (e.event === 'started') printer.err(`project ${e.projectId} started job ${e.jobId}`);
+        if (e.event === 'started') printer.err(`project ${e.projectId} started job ${e.jobId}${running ? ` (${running})` : ''}`);
         // Interrupted projects are told once, at the end (what is known of each is in the table).
         if (e.event === 'outcome' && !e.fromJournal && e.outcome !== 'interrupted') printer.err(`project ${e.projectId} ${e.outcome}${e.jobId ? ` (job ${e.jobId})` : ''}`);
       },
@@ -92,7 +99,7 @@ export async function createManyProgress(io: Io, printer: Printer, options: { js
       format: (_o, params) =>
         redact(
           `projects ${'█'.repeat(Math.round(params.progress * 30)).padEnd(30, '░')} ${params.value}/${params.total} done | ` +
-            `${counts.started} started, ${counts.delivered} delivered, ${counts.failed} failed, ${counts.other} other`,
+            `${counts.started} started, ${counts.delivered} delivered, ${counts.failed} failed, ${counts.other} other${running ? ` | ${running}` : ''}`,
           printer.secrets,
         ),
       hideCursor: true,
@@ -107,6 +114,7 @@ export async function createManyProgress(io: Io, printer: Printer, options: { js
   return {
     onEvent: (e) => {
       warn(e);
+      count(e);
       if (e.event === 'worklist') {
         bar.start(e.worklist.length, 0);
         started = true;
@@ -123,6 +131,14 @@ export async function createManyProgress(io: Io, printer: Printer, options: { js
     },
     stop: () => started && bar.stop(),
   };
+}
+
+/** The run's limits in words, e.g. `running 4/5 (--max-running), 120 starts a minute at most (--max-starts-per-minute)`. */
+function limitsLine(limits: NonNullable<AutoLabelManyRun['limits']>, dryRun: boolean): string {
+  const parts: string[] = [];
+  if (limits.maxRunning !== undefined) parts.push(`running ${limits.running ?? 0}/${limits.maxRunning} across the run's workers ${dryRun ? 'now' : 'as this worker began'} (--max-running ${limits.maxRunning})`);
+  if (limits.maxStartsPerMinute !== undefined) parts.push(`at most ${limits.maxStartsPerMinute} starts a minute across the run's workers (--max-starts-per-minute)`);
+  return parts.join('; ');
 }
 
 function table(rows: string[][]): string[] {
@@ -154,9 +170,10 @@ export function printManySummary(printer: Printer, run: AutoLabelManyRun, json: 
   for (const k of items) tally.set(k, (tally.get(k) ?? 0) + 1);
   const counts = Object.fromEntries(tally);
   if (json) {
-    printer.json({ event: 'summary', dryRun: run.dryRun, projects: items.length, counts, exitCode, ...(run.journal && { journal: run.journal }), ...(run.runTotals && { run: run.runTotals }) });
+    printer.json({ event: 'summary', dryRun: run.dryRun, projects: items.length, counts, exitCode, ...(run.journal && { journal: run.journal }), ...(run.runTotals && { run: run.runTotals }), ...(run.limits && { limits: run.limits }) });
     return;
   }
+  if (run.limits) printer.err(`labelkit: ${limitsLine(run.limits, run.dryRun)}`);
   if (run.dryRun) {
     printer.err(`labelkit: dry run, nothing was sent${run.journal ? ` and ${run.journal} was only read` : ''}. The plan:`);
     const rows = [['PROJECT', 'ACTION', 'JOB', 'WHY']].concat(run.worklist.map((p) => [p.projectId, p.action, p.jobId ?? '-', inFlagTerms(p.reason, AUTO_LABEL_OPTIONS)]));

@@ -15,7 +15,7 @@ import { parseWaitFlags } from '../../jobWait.js';
 import { projectIds } from '../../projectFlags.js';
 import { buildAutoLabelInput } from './runner.js';
 import type { AutoLabelFlags } from './runner.js';
-import { HEARTBEAT_MS, START_TIMEOUT_MS } from '../../../shared/constants.js';
+import { HEARTBEAT_MS, RUN_LIMITS, START_TIMEOUT_MS } from '../../../shared/constants.js';
 
 /** Flags of `labelkit auto-label` over many projects (`--project` repeated or `--projects FILE`). */
 export interface AutoLabelManyFlags extends Omit<AutoLabelFlags, 'project'> {
@@ -28,6 +28,8 @@ export interface AutoLabelManyFlags extends Omit<AutoLabelFlags, 'project'> {
   outbox?: string;
   concurrency?: string;
   startTimeout?: string;
+  maxRunning?: string;
+  maxStartsPerMinute?: string;
   /** NDJSON on stdout (the warnings of a lost database then go there as `warning` events). */
   json?: boolean;
   retryFailed?: boolean;
@@ -52,7 +54,7 @@ const DEFAULT_CONCURRENCY = 4;
  * Whether the flags ask for a many-project run rather than today's single-project one.
  *
  * @param flags - the parsed flags
- * @returns true with `--projects`, several `--project`, `--journal`, `--journal-name`, `--journal-retry`, `--concurrency`, `--start-timeout` or a rerun flag
+ * @returns true with `--projects`, several `--project`, `--journal`, `--journal-name`, `--journal-retry`, `--concurrency`, `--start-timeout`, `--max-running`, `--max-starts-per-minute` or a rerun flag
  * @remarks One `--project` without these flags keeps the single-project behaviour (the job id alone on stdout).
  * @example
  * ```ts
@@ -70,6 +72,8 @@ export function isManyRun(flags: AutoLabelManyFlags): boolean {
     flags.outbox !== undefined ||
     flags.concurrency !== undefined ||
     flags.startTimeout !== undefined ||
+    flags.maxRunning !== undefined ||
+    flags.maxStartsPerMinute !== undefined ||
     flags.retryFailed === true ||
     flags.retryUnknown === true ||
     flags.force === true
@@ -81,6 +85,25 @@ function parseConcurrency(value: string | undefined, problems: UsageProblem[]): 
   const n = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isInteger(n) || n < 1 || n > 1000) problems.push({ field: '--concurrency', message: 'must be an integer from 1 to 1000' });
   return n;
+}
+
+/**
+ * `--max-running K` and `--max-starts-per-minute R`: integers within {@link RUN_LIMITS};
+ * `--max-running` only with `--wait` (or `--dry-run`): a job holds its lease until the run sees it end.
+ */
+function parseRunLimits(flags: AutoLabelManyFlags, problems: UsageProblem[]): { maxRunning?: number; maxStartsPerMinute?: number } {
+  const read = (value: string | undefined, field: string, { min, max }: { min: number; max: number }, what: string) => {
+    if (value === undefined) return undefined;
+    const n = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isInteger(n) || n < min || n > max) problems.push({ field, message: `must be an integer from ${min} to ${max} (${what})` });
+    return n;
+  };
+  const maxRunning = read(flags.maxRunning, '--max-running', RUN_LIMITS.maxRunning, 'jobs running at once across every worker of the run');
+  const maxStartsPerMinute = read(flags.maxStartsPerMinute, '--max-starts-per-minute', RUN_LIMITS.maxStartsPerMinute, 'starts a minute across every worker of the run');
+  if (maxRunning !== undefined && flags.wait !== true && flags.dryRun !== true) {
+    problems.push({ field: '--max-running', message: 'needs --wait: a job counts as running until the run sees it end' });
+  }
+  return { ...(maxRunning !== undefined && { maxRunning }), ...(maxStartsPerMinute !== undefined && { maxStartsPerMinute }) };
 }
 
 /** `--start-timeout`: a duration within {@link START_TIMEOUT_MS} (default 5m). */
@@ -153,7 +176,15 @@ function namedJournal(journal: Journal, hint: (error: unknown) => string): Journ
     ...(journal.refresh && { refresh: named(journal.refresh) }),
     ...(journal.otherRuns && { otherRuns: named(journal.otherRuns) }),
     ...(journal.queue && { queue: { load: named(journal.queue.load.bind(journal.queue))!, take: named(journal.queue.take.bind(journal.queue))!, takers: named(journal.queue.takers.bind(journal.queue))! } }),
+    ...(journal.limits && { limits: namedMethods(journal.limits, named) }),
   };
+}
+
+/** Every method of an object, each through `named` (bound to the object). */
+function namedMethods<T extends object>(object: T, named: <A extends unknown[], R>(call: ((...args: A) => Promise<R>) | undefined) => ((...args: A) => Promise<R>) | undefined): T {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(object)) out[key] = typeof value === 'function' ? named((value as (...args: unknown[]) => Promise<unknown>).bind(object)) : value;
+  return out as T;
 }
 
 /** The hint of a database journal's failure, by what failed. */
@@ -201,6 +232,7 @@ export async function runManyFromFlags(flags: AutoLabelManyFlags, context: Actio
   problems.push(...shared.filter((p) => p.field !== '--project'));
   const concurrency = parseConcurrency(flags.concurrency, problems);
   const startTimeoutMs = parseStartTimeout(flags.startTimeout, problems);
+  const runLimits = parseRunLimits(flags, problems);
   const { timeoutMs, intervalMs } = parseWaitFlags(flags, problems);
   const where = journalFlags(flags, context.io.env, context.printer, problems);
   if (problems.length > 0) throw new CliUsageError(problems, 'labelkit auto-label --help');
@@ -265,6 +297,7 @@ export async function runManyFromFlags(flags: AutoLabelManyFlags, context: Actio
         wait: flags.wait === true,
         timeoutMs,
         startTimeoutMs,
+        ...runLimits,
         retryFailed: flags.retryFailed === true,
         retryUnknown: flags.retryUnknown === true,
         force: flags.force === true,

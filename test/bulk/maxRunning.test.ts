@@ -1,0 +1,118 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTempDirs } from '../support/tempDirs.js';
+import { within } from '../support/testEnvironment.js';
+import { demoProjectId } from '../../src/emulator/index.js';
+import { createSampleModel, startModelServer } from '../../src/model/index.js';
+import type { RunningModelServer } from '../../src/model/index.js';
+import { killStarted, runCli, runMain, startCli } from '../support/spawnCli.js';
+import type { CliRun } from '../support/spawnCli.js';
+import { startCountingService } from '../support/countingService.js';
+import type { CountingService } from '../support/countingService.js';
+import { startTestPostgres } from '../support/postgres.js';
+
+/** Temporary folders of this file, removed after its tests. */
+const tempDir = useTempDirs();
+
+// --max-running across every worker of a run (issue 39), over real HTTP: 3 built `labelkit`
+// workers × --concurrency 4 on one PostgreSQL journal against the emulator and the sample model,
+// one of them killed with SIGKILL mid-run. The emulator's own count of jobs in flight is the judge.
+const pg = await startTestPostgres();
+const SECRET = 'SENTINEL-model-secret-7d2b';
+const PROJECTS = 90;
+const MAX_RUNNING = 5;
+let service: CountingService;
+let model: RunningModelServer;
+
+beforeAll(async () => {
+  if (pg.skip) return;
+  // The sample model answering each line 60 ms late: jobs overlap, so 12 starters would run up to
+  // 12 at once without the limit.
+  service = await startCountingService({ demoProject: false, demoProjects: PROJECTS, latencyMs: 5, model: { concurrency: 32, retries: 0 } });
+  const sample = createSampleModel();
+  model = await startModelServer({ secretKey: SECRET, predict: async (request) => (await new Promise((r) => setTimeout(r, 60)), sample(request)) });
+});
+afterAll(async () => {
+  killStarted();
+  await service?.close();
+  await model?.close();
+  await pg.close();
+});
+
+const events = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+describe.skipIf(pg.skip !== undefined)(`--max-running across workers${pg.skip ? ` (skipped: ${pg.skip})` : ''}`, () => {
+  it('keeps the jobs in flight at the emulator at most --max-running across 3 workers × concurrency 4, also across a SIGKILL of one; nothing started twice', async () => {
+    const ids = Array.from({ length: PROJECTS }, (_, i) => demoProjectId(i + 1));
+    const dir = tempDir('labelkit-max-running-');
+    const projectsFile = join(dir, 'projects.txt');
+    writeFileSync(projectsFile, ids.join('\n') + '\n');
+    const env = { LABELKIT_URL: service.url, LABELKIT_TOKEN: service.token, LABELKIT_MODEL_SECRET: SECRET };
+    const args = [
+      'auto-label', '--projects', projectsFile, '--journal', pg.url!, '--journal-name', `max-running-${Date.now()}`, '--heartbeat', '200ms',
+      '--labeler-email', 'limits@example.com', '--endpoint', model.url, '--files-per-request', '1',
+      '--concurrency', '4', '--max-running', String(MAX_RUNNING), '--wait', '--interval', '50ms', '--json', '--outbox', join(dir, 'outbox.ndjson'),
+    ];
+    service.emulator.resetJobsPeak();
+    const workers = Array.from({ length: 3 }, () => startCli(args, env));
+    // One worker killed once it has started jobs (its leases: those without a job come back once
+    // its heartbeat lapses; those with one stay held until a live worker sees the job end).
+    // The victim is the first worker to start a job (leases are not handed out in turn across
+    // workers: one worker may start nothing for a while).
+    const victim = await Promise.any(workers.map((w) => w.waitFor(/"event":"started"/, within(60_000)).then(() => w)));
+    await new Promise((r) => setTimeout(r, 150));
+    expect(victim.child.kill('SIGKILL')).toBe(true);
+    await victim.exited;
+    const runs: CliRun[] = await Promise.all(workers.filter((w) => w !== victim).map((w) => w.exited));
+    for (const run of runs) expect([0, 5], run.stderr).toContain(run.code);
+
+    // The emulator's own count: never more than K jobs in flight at once.
+    const inFlight = service.emulator.jobsInFlight();
+    // Each project started at most once (the journal's claims), and every project either has its job or is unknown.
+    const jobs = new Map<string, number>();
+    for (const job of service.emulator.store.jobs.values()) {
+      const projectId = service.emulator.store.jobSource(job.id)?.projectId ?? '?';
+      jobs.set(projectId, (jobs.get(projectId) ?? 0) + 1);
+    }
+    const report = await runCli([...args.filter((a) => a !== '--wait'), '--dry-run'], env);
+    expect(report.code, report.stderr).toBe(0);
+    const plan = events(report.stdout).filter((e) => e.event === 'plan');
+    const summary = events(report.stdout).find((e) => e.event === 'summary');
+    console.log(`max-running: ${PROJECTS} projects, ${service.emulator.store.jobs.size} jobs, peak in flight ${inFlight.peak} (limit ${MAX_RUNNING})`);
+    expect(inFlight.peak).toBeGreaterThan(0);
+    expect(inFlight.peak).toBeLessThanOrEqual(MAX_RUNNING);
+    expect(ids.filter((p) => (jobs.get(p) ?? 0) > 1)).toEqual([]);
+    const unknown = plan.filter((e) => ['intent', 'unknown'].includes(e.journalState as string)).map((e) => e.projectId);
+    expect(unknown.length).toBeLessThanOrEqual(4);
+    expect(ids.filter((p) => !unknown.includes(p) && jobs.get(p) !== 1)).toEqual([]);
+    // The live count is carried: running events of the workers, and the dry run's limits (all leases back).
+    expect(runs.some((r) => events(r.stdout).some((e) => e.event === 'running' && e.maxRunning === MAX_RUNNING))).toBe(true);
+    for (const r of runs) for (const e of events(r.stdout)) if (e.event === 'running') expect(e.running as number).toBeLessThanOrEqual(MAX_RUNNING);
+    expect(summary?.limits).toEqual({ maxRunning: MAX_RUNNING, running: 0 });
+  }, within(120_000));
+
+  it('refuses a worker whose --max-running differs from the run\'s (fixed by its first worker), or that gives none, before it sends anything', async () => {
+    const env = { LABELKIT_URL: service.url, LABELKIT_TOKEN: service.token, LABELKIT_MODEL_SECRET: SECRET };
+    const base = [
+      'auto-label', '--project', demoProjectId(1), '--project', demoProjectId(2), '--journal', pg.url!, '--journal-name', `max-running-fixed-${Date.now()}`,
+      '--labeler-email', 'fixed@example.com', '--endpoint', model.url, '--files-per-request', '0', '--wait', '--interval', '50ms',
+    ];
+    const first = await runMain([...base, '--max-running', '5'], env);
+    expect(first.code, first.stderr).toBe(0);
+    const requests = service.requests.length;
+    for (const [flags, gives] of [[['--max-running', '3'], '3'], [[], 'none']] as const) {
+      const other = await runMain([...base, ...flags], env);
+      expect(other.code, other.stderr).toBe(2);
+      expect(other.stderr).toContain(`--max-running: the run holds --max-running 5 (set by its first worker) and this worker gives ${gives}: give the same on every worker of the run, or use another run name`);
+    }
+    expect(service.requests.length).toBe(requests);
+    const plan = await runMain([...base, '--max-running', '5', '--dry-run'], env);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stderr).toContain("labelkit: running 0/5 across the run's workers now (--max-running 5)");
+  }, within(60_000));
+});

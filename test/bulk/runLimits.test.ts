@@ -1,0 +1,113 @@
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { useTempDirs } from '../support/tempDirs.js';
+import { autoLabelMany, createMemoryJournal, openFileJournal } from '../../src/bulk/index.js';
+import type { ManyEvent } from '../../src/bulk/index.js';
+import { createLabelingClient, ValidationError } from '../../src/client/index.js';
+import type { AutoLabelInput, LabelingClient } from '../../src/client/index.js';
+import { demoProjectId } from '../../src/emulator/index.js';
+import { createSampleModel, startModelServer } from '../../src/model/index.js';
+import type { RunningModelServer } from '../../src/model/index.js';
+import { startCountingService } from '../support/countingService.js';
+import { runMain } from '../support/spawnCli.js';
+import type { CountingService } from '../support/countingService.js';
+
+// The run's limits on a journal one process holds alone (memory, file): the same limits, held in
+// the process, over real HTTP against the emulator, whose own count of jobs in flight judges.
+const tempDir = useTempDirs();
+const SECRET = 'SENTINEL-limits-secret-21c4';
+let service: CountingService;
+let model: RunningModelServer;
+let client: LabelingClient;
+
+beforeAll(async () => {
+  service = await startCountingService({ demoProject: false, demoProjects: 40, model: { concurrency: 16, retries: 0 } });
+  // Each answer 30 ms late: jobs overlap, so 8 starters would run up to 8 at once.
+  const sample = createSampleModel();
+  model = await startModelServer({ secretKey: SECRET, predict: async (request) => (await new Promise((r) => setTimeout(r, 30)), sample(request)) });
+});
+afterAll(async () => {
+  await service?.close();
+  await model?.close();
+});
+afterEach(() => client?.close());
+
+const newClient = () => (client = createLabelingClient({ url: service.url, token: service.token, poll: { intervalMs: 20, maxIntervalMs: 50 } }));
+const input = (projectId: string): AutoLabelInput => ({
+  projectId,
+  labelerEmail: 'limits@example.com',
+  options: { numberOfFilesPerRequest: 1 },
+  targetAPI: { endpoint: model.url, secretKey: SECRET },
+});
+const ids = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, k) => demoProjectId(from + k));
+
+describe('the run limits of a journal one process holds', () => {
+  it('maxRunning holds the jobs in flight at the emulator at most K with a memory journal and with a file journal, and tells the live count', async () => {
+    for (const [journal, projects] of [
+      [createMemoryJournal(), ids(1, 16)],
+      [openFileJournal(join(tempDir('labelkit-limits-'), 'run.ndjson')), ids(17, 32)],
+    ] as const) {
+      service.emulator.resetJobsPeak();
+      const events: ManyEvent[] = [];
+      const result = await autoLabelMany(newClient(), projects.map(input), { journal, concurrency: 8, maxRunning: 2, onEvent: (e) => events.push(e) });
+      expect(result.outcomes.map((o) => o.outcome)).toEqual(projects.map(() => 'delivered'));
+      expect(service.emulator.jobsInFlight().peak).toBe(2);
+      const counts = events.flatMap((e) => (e.event === 'running' ? [e.running] : []));
+      expect(Math.max(...counts)).toBe(2);
+      expect(counts.at(-1)).toBe(0);
+      expect(events.every((e) => e.event !== 'running' || e.maxRunning === 2)).toBe(true);
+      expect(result.limits).toEqual({ maxRunning: 2, running: 0 });
+      client.close();
+    }
+    // Without the limit the same run has more than 2 in flight at once (what the limit holds back).
+    service.emulator.resetJobsPeak();
+    await autoLabelMany(newClient(), ids(33, 40).map(input), { journal: createMemoryJournal(), concurrency: 8 });
+    expect(service.emulator.jobsInFlight().peak).toBeGreaterThan(2);
+  });
+
+  it('refuses a bad maxRunning or maxStartsPerMinute, and maxRunning without wait, every problem at once, before anything is sent', async () => {
+    const before = service.requests.length;
+    const error = await autoLabelMany(newClient(), [input(demoProjectId(1))], { maxRunning: 0, maxStartsPerMinute: 1.5 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).problems).toEqual([
+      { path: 'options.maxRunning', message: 'must be an integer from 1 to 100000' },
+      { path: 'options.maxStartsPerMinute', message: 'must be an integer from 1 to 1000000' },
+    ]);
+    const noWait = await autoLabelMany(newClient(), [input(demoProjectId(1))], { maxRunning: 3, wait: false }).catch((e: unknown) => e);
+    expect((noWait as ValidationError).problems).toEqual([{ path: 'options.maxRunning', message: 'needs wait: a job holds its lease until the run sees it end' }]);
+    expect(service.requests.length).toBe(before);
+  });
+
+  it('is --max-running and --max-starts-per-minute in the CLI: checked where they enter (every problem at once, nothing sent), the live count in the lines, the dry run and --json', async () => {
+    const dir = tempDir('labelkit-limits-cli-');
+    const env = { LABELKIT_URL: service.url, LABELKIT_TOKEN: service.token, LABELKIT_MODEL_SECRET: SECRET };
+    const base = ['auto-label', '--labeler-email', 'limits@example.com', '--endpoint', model.url, '--files-per-request', '1', '--interval', '20ms'];
+    const before = service.requests.length;
+    const bad = await runMain([...base, '--project', demoProjectId(1), '--project', demoProjectId(2), '--max-running', '0', '--max-starts-per-minute', 'ten', '--wait'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--max-running: must be an integer from 1 to 100000 (jobs running at once across every worker of the run)');
+    expect(bad.stderr).toContain('--max-starts-per-minute: must be an integer from 1 to 1000000 (starts a minute across every worker of the run)');
+    const noWait = await runMain([...base, '--project', demoProjectId(1), '--project', demoProjectId(2), '--max-running', '2'], env);
+    expect(noWait.code).toBe(2);
+    expect(noWait.stderr).toContain('--max-running: needs --wait: a job counts as running until the run sees it end');
+    expect(service.requests.length).toBe(before);
+
+    const journal = join(dir, 'run.ndjson');
+    const args = [...base, '--journal', journal, '--concurrency', '6', '--max-running', '2', '--wait', ...ids(1, 8).flatMap((p) => ['--project', p])];
+    const plan = await runMain([...args, '--dry-run'], env);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stderr).toContain("labelkit: running 0/2 across the run's workers now (--max-running 2)");
+    service.emulator.resetJobsPeak();
+    const run = await runMain(args, env);
+    expect(run.code, run.stderr).toBe(0);
+    expect(service.emulator.jobsInFlight().peak).toBeLessThanOrEqual(2);
+    expect(run.stderr).toMatch(/^project demo-project-\d+ started job \S+ \(running [12]\/2\)$/m);
+    const json = await runMain([...base, '--concurrency', '6', '--max-running', '3', '--wait', '--json', ...ids(9, 14).flatMap((p) => ['--project', p])], env);
+    expect(json.code, json.stderr).toBe(0);
+    const events = json.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { event: string; running?: number; maxRunning?: number; limits?: unknown });
+    const counts = events.filter((e) => e.event === 'running');
+    expect(counts.length).toBeGreaterThan(0);
+    expect(counts.every((e) => e.maxRunning === 3 && e.running! <= 3)).toBe(true);
+    expect(events.find((e) => e.event === 'summary')?.limits).toEqual({ maxRunning: 3, running: 0 });
+  });
+});
