@@ -87,3 +87,37 @@ describe('labelkit emulator --verbose', () => {
     expect(io.err()).not.toContain('SENTINEL');
   });
 });
+
+describe('labelkit emulator --model-timeout', () => {
+  it("gives each model request of a job the time-out it names: a model slower than it fails the job with the time-out's words", async () => {
+    const { startModelServer, createSampleModel } = await import('../../src/model/index.js');
+    const { createLabelingClient, startAutoLabel, waitForJob } = await import('../../src/client/index.js');
+    const sample = createSampleModel();
+    // Answers after 2 s: within the default 30 s, past the 300 ms given.
+    const model = await startModelServer({ secretKey: 'model-timeout-secret', predict: async (r) => (await new Promise((done) => setTimeout(done, 2000)), sample(r)) });
+    const io = fakeIo();
+    const run = main(argv('emulator', '--port', '0', '--json', '--model-timeout', '300ms'), io);
+    try {
+      await vi.waitFor(() => expect(io.out()).toContain('"url"'), { timeout: 10_000, interval: 20 });
+      const { url, token } = JSON.parse(io.out()) as { url: string; token: string };
+      const client = createLabelingClient({ url, token, poll: { intervalMs: 50, maxIntervalMs: 100 } });
+      const job = await startAutoLabel(client, { projectId: 'demo-project', labelerEmail: 'timeout@example.com', options: { numberOfFilesPerRequest: 0 }, targetAPI: { endpoint: model.url, secretKey: 'model-timeout-secret' } });
+      const outcome = await waitForJob(client, job.id, { timeoutMs: 20_000 });
+      client.close();
+      expect(outcome.outcome).toBe('failed');
+      expect(outcome.job?.errors[0]?.stack).toContain('the model did not answer within 300 ms');
+    } finally {
+      io.interrupt();
+      expect(await run).toBe(0);
+      await model.close();
+    }
+  }, 30_000);
+
+  it('exits 2 naming the flag and its rule when --model-timeout is not a duration within 100ms to 10m', async () => {
+    for (const value of ['soon', '50ms', '11m']) {
+      const io = fakeIo();
+      expect(await main(argv('emulator', '--port', '0', '--model-timeout', value), io)).toBe(2);
+      expect(io.err()).toContain('--model-timeout: must be a duration from 100ms to 10m, such as 30s or 90000 (ms)');
+    }
+  });
+});

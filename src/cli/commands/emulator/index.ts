@@ -24,9 +24,10 @@ export function emulatorCommand(io: Io, done: (code: number) => void): Command {
     .option('--client-secret-env <VAR>', 'environment variable holding the client secret (default: generated)')
     .option('--schema-generation <generation>', "schema to speak: tags (today's production: tagItems, tagName) or labels (after the rename)", 'tags')
     .option('--cors-origin <origin>', 'also let browser pages on this origin call the emulator, e.g. https://app.example:8443 (repeatable; loopback origins are always allowed)', (value: string, previous: string[] = []) => [...previous, value])
+    .option('--model-timeout <duration>', 'how long a job waits for one answer of the model before the request counts as failed (and is tried again): 30s, 2m or milliseconds (default 30s; 100ms to 10m)')
     .option('--json', 'print {"url","baseUrl","token","clientId","tokenUrl","schemaGeneration"} as one JSON line')
     .option('--verbose', 'log each request and job event to stderr')
-    .addHelpText('after', '\nExample:\n  $ labelkit emulator --port 4000\n  $ labelkit emulator --port 4000 --cors-origin http://my-app.test:8080\n  $ labelkit emulator --port 4000 --demo-projects 1000   # then: seq -f "demo-project-%g" 1000 > projects.txt\n  $ labelkit emulator --port 4000 --schema-generation labels   # as the service will be after its rename\n  $ export LABELKIT_URL=http://127.0.0.1:4000/graphql LABELKIT_TOKEN=…   # as printed')
+    .addHelpText('after', '\nExample:\n  $ labelkit emulator --port 4000\n  $ labelkit emulator --port 4000 --cors-origin http://my-app.test:8080\n  $ labelkit emulator --port 4000 --demo-projects 1000   # then: seq -f "demo-project-%g" 1000 > projects.txt\n  $ labelkit emulator --port 4000 --schema-generation labels   # as the service will be after its rename\n  $ labelkit emulator --port 4000 --model-timeout 2m   # a slow model: each request may take up to 2 minutes\n  $ export LABELKIT_URL=http://127.0.0.1:4000/graphql LABELKIT_TOKEN=…   # as printed')
     .action(
       commandAction(io, done, {}, async (flags: EmulatorFlags & CommonFlags, context) => {
         const { demoProjectCount, runEmulator } = await import('./runner.js');

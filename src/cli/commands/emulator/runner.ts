@@ -2,6 +2,8 @@ import { EmulatorDataError, MAX_DEMO_PROJECTS, startEmulator } from '../../../em
 import type { RunningEmulator } from '../../../emulator/index.js';
 import type { ActionContext } from '../../runAction.js';
 import { listenError, parsePort } from '../../serverFlags.js';
+import { parseDuration } from '../../duration.js';
+import { MODEL_TIMEOUT_MS } from '../../../shared/constants.js';
 import { CliUsageError } from '../../usageError.js';
 import type { UsageProblem } from '../../usageError.js';
 
@@ -17,6 +19,8 @@ export interface EmulatorFlags {
   schemaGeneration?: string;
   /** `--cors-origin`, repeatable: browser origins allowed besides the loopback ones. */
   corsOrigin?: string[];
+  /** `--model-timeout`: the time-out of one model request of a job (a duration). */
+  modelTimeout?: string;
   verbose?: boolean;
 }
 
@@ -89,6 +93,13 @@ export async function runEmulator(flags: EmulatorFlags, context: ActionContext):
   if (schemaGeneration !== undefined && schemaGeneration !== 'tags' && schemaGeneration !== 'labels') {
     problems.push({ field: '--schema-generation', message: "must be tags (today's production) or labels (after the rename)" });
   }
+  let modelTimeoutMs: number | undefined;
+  if (flags.modelTimeout !== undefined) {
+    modelTimeoutMs = parseDuration(flags.modelTimeout);
+    if (modelTimeoutMs === undefined || modelTimeoutMs < MODEL_TIMEOUT_MS.min || modelTimeoutMs > MODEL_TIMEOUT_MS.max) {
+      problems.push({ field: '--model-timeout', message: `must be a duration from ${MODEL_TIMEOUT_MS.min}ms to ${MODEL_TIMEOUT_MS.max / 60_000}m, such as 30s or 90000 (ms)` });
+    }
+  }
   context.printer.addSecret(clientSecret);
   if (problems.length > 0) throw new CliUsageError(problems, 'labelkit emulator --help');
   try {
@@ -101,6 +112,7 @@ export async function runEmulator(flags: EmulatorFlags, context: ActionContext):
       ...(flags.clientId !== undefined && { clientId: flags.clientId }),
       ...(clientSecret !== undefined && { clientSecret }),
       ...(corsOrigins.length > 0 && { extraCorsOrigins: corsOrigins }),
+      ...(modelTimeoutMs !== undefined && { model: { timeoutMs: modelTimeoutMs } }),
       ...(flags.verbose && { log: (line: string) => context.printer.err(line) }),
     });
   } catch (error) {
