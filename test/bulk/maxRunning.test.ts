@@ -115,4 +115,33 @@ describe.skipIf(pg.skip !== undefined)(`--max-running across workers${pg.skip ? 
     expect(plan.code, plan.stderr).toBe(0);
     expect(plan.stderr).toContain("labelkit: running 0/5 across the run's workers now (--max-running 5)");
   }, within(60_000));
+
+  it('--max-starts-per-minute paces the starts of every worker of the run by one bucket in the database: counted at the emulator, no window holds more than the bucket allows', async () => {
+    const RATE = 120; // 2 a second; the bucket holds a second's worth (2)
+    const projects = Array.from({ length: 16 }, (_, i) => demoProjectId(PROJECTS - 20 + i));
+    const env = { LABELKIT_URL: service.url, LABELKIT_TOKEN: service.token, LABELKIT_MODEL_SECRET: SECRET };
+    const args = [
+      'auto-label', ...projects.flatMap((p) => ['--project', p]), '--journal', pg.url!, '--journal-name', `starts-per-minute-${Date.now()}`,
+      '--labeler-email', 'paced@example.com', '--endpoint', model.url, '--files-per-request', '0', '--concurrency', '4',
+      '--max-starts-per-minute', String(RATE), '--wait', '--interval', '50ms',
+    ];
+    const jobsBefore = new Set(service.emulator.store.jobs.keys());
+    // Two workers in this process (each its own journal connection and worker id).
+    const runs = await Promise.all([runMain(args, env), runMain(args, env)]);
+    for (const run of runs) expect(run.code, run.stderr).toBe(0);
+    const created = Array.from(service.emulator.store.jobs.values())
+      .filter((job) => !jobsBefore.has(job.id))
+      .map((job) => Date.parse(job.createdAt))
+      .sort((a, b) => a - b);
+    expect(created.length).toBe(projects.length);
+    // Starts in any window of W seconds: at most the bucket (2) plus W × RATE / 60, and one more for a
+    // start whose request took longer on its way than the one after it (the bucket is judged when the token is taken).
+    const W = 2;
+    let most = 0;
+    for (let i = 0; i < created.length; i++) most = Math.max(most, created.filter((t) => t >= created[i]! && t < created[i]! + W * 1000).length);
+    console.log(`max-starts-per-minute ${RATE}: ${created.length} starts over ${((created.at(-1)! - created[0]!) / 1000).toFixed(1)} s, at most ${most} in ${W} s`);
+    expect(most).toBeLessThanOrEqual(2 + (W * RATE) / 60 + 1);
+    const plan = await runMain([...args, '--dry-run'], env);
+    expect(plan.stderr).toContain(`at most ${RATE} starts a minute across the run's workers (--max-starts-per-minute)`);
+  }, within(90_000));
 });
