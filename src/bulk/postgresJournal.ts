@@ -748,7 +748,9 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
       async adopt(projectIds, holdMs) {
         if (projectIds.length === 0) return;
         await query(
-          `UPDATE ${s}.leases SET worker = $2, hold_until = now() + $4 * interval '1 millisecond' WHERE run = $1 AND project_id = ANY($3::text[]) AND job_id IS NOT NULL`,
+          // A lease still without its job's mark (its worker died before marking it) is the job's now too.
+          `UPDATE ${s}.leases SET worker = $2, job_id = COALESCE(job_id, 'taken over'), hold_until = now() + $4 * interval '1 millisecond'
+            WHERE run = $1 AND project_id = ANY($3::text[])`,
           [name, worker, projectIds, holdMs],
         );
       },

@@ -54,14 +54,17 @@ describe.skipIf(pg.skip !== undefined)(`--max-running across workers${pg.skip ? 
     writeFileSync(projectsFile, ids.join('\n') + '\n');
     const env = { LABELKIT_URL: service.url, LABELKIT_TOKEN: service.token, LABELKIT_MODEL_SECRET: SECRET };
     const args = [
-      'auto-label', '--projects', projectsFile, '--journal', pg.url!, '--journal-name', `max-running-${Date.now()}`, '--heartbeat', '200ms',
+      'auto-label', '--projects', projectsFile, '--journal', pg.url!, '--journal-name', `max-running-${Date.now()}`, '--heartbeat', '1s',
       '--labeler-email', 'limits@example.com', '--endpoint', model.url, '--files-per-request', '1',
       '--concurrency', '4', '--max-running', String(MAX_RUNNING), '--wait', '--interval', '50ms', '--json', '--outbox', join(dir, 'outbox.ndjson'),
     ];
     service.emulator.resetJobsPeak();
     const workers = Array.from({ length: 3 }, () => startCli(args, env));
     // One worker killed once it has started jobs (its leases: those without a job come back once
-    // its heartbeat lapses; those with one stay held until a live worker sees the job end).
+    // its heartbeat lapses; those with one stay held until a live worker sees the job end). A beat
+    // every 1 s, not 200 ms: with 200 ms beats at load 24 the emulator once counted 6 in flight, as
+    // when a live worker starved of CPU past 600 ms is taken for dead (journalOutage saw that) and
+    // the lease of its start on its way comes back while the job runs.
     // The victim is the first worker to start a job (leases are not handed out in turn across
     // workers: one worker may start nothing for a while).
     const victim = await Promise.any(workers.map((w) => w.waitFor(/"event":"started"/, within(60_000)).then(() => w)));
@@ -96,10 +99,11 @@ describe.skipIf(pg.skip !== undefined)(`--max-running across workers${pg.skip ? 
     expect(summary?.limits).toEqual({ maxRunning: MAX_RUNNING, running: 0 });
   }, within(120_000));
 
+  // These runs go over projects the first test's run started: --force says it is on purpose.
   it('refuses a worker whose --max-running differs from the run\'s (fixed by its first worker), or that gives none, before it sends anything', async () => {
     const env = { LABELKIT_URL: service.url, LABELKIT_TOKEN: service.token, LABELKIT_MODEL_SECRET: SECRET };
     const base = [
-      'auto-label', '--project', demoProjectId(1), '--project', demoProjectId(2), '--journal', pg.url!, '--journal-name', `max-running-fixed-${Date.now()}`,
+      'auto-label', '--project', demoProjectId(1), '--project', demoProjectId(2), '--journal', pg.url!, '--journal-name', `max-running-fixed-${Date.now()}`, '--force',
       '--labeler-email', 'fixed@example.com', '--endpoint', model.url, '--files-per-request', '0', '--wait', '--interval', '50ms',
     ];
     const first = await runMain([...base, '--max-running', '5'], env);
@@ -121,7 +125,7 @@ describe.skipIf(pg.skip !== undefined)(`--max-running across workers${pg.skip ? 
     const projects = Array.from({ length: 16 }, (_, i) => demoProjectId(PROJECTS - 20 + i));
     const env = { LABELKIT_URL: service.url, LABELKIT_TOKEN: service.token, LABELKIT_MODEL_SECRET: SECRET };
     const args = [
-      'auto-label', ...projects.flatMap((p) => ['--project', p]), '--journal', pg.url!, '--journal-name', `starts-per-minute-${Date.now()}`,
+      'auto-label', ...projects.flatMap((p) => ['--project', p]), '--journal', pg.url!, '--journal-name', `starts-per-minute-${Date.now()}`, '--force',
       '--labeler-email', 'paced@example.com', '--endpoint', model.url, '--files-per-request', '0', '--concurrency', '4',
       '--max-starts-per-minute', String(RATE), '--wait', '--interval', '50ms',
     ];

@@ -9,7 +9,15 @@ import { demoProjectId } from '../../src/emulator/index.js';
 import { createSampleModel, startModelServer } from '../../src/model/index.js';
 import type { RunningModelServer } from '../../src/model/index.js';
 import { startCountingService } from '../support/countingService.js';
-import { runMain } from '../support/spawnCli.js';
+import { main } from '../../src/cli/main.js';
+import { argv, fakeIo } from '../support/fakeIo.js';
+
+/** The CLI in this process (no process started: this file stays in the quick tier). */
+async function runMain(args: string[], env: Record<string, string>) {
+  const io = fakeIo(env);
+  const code = await main(argv(...args), io);
+  return { code, stdout: io.out(), stderr: io.err() };
+}
 import type { CountingService } from '../support/countingService.js';
 
 // The run's limits on a journal one process holds alone (memory, file): the same limits, held in
