@@ -4,6 +4,7 @@ import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { GetJobsDocument } from 'labelkit/documents';
 import { createLabelingClient } from '../../src/client/index.js';
 import type { LabelingClient } from '../../src/client/index.js';
+import { within } from '../support/testEnvironment.js';
 
 // A call that ends before its answer (time-out, signal, close()) aborts its HTTP request: the
 // server sees the connection close with its answer unsent. An answered request is not aborted.
@@ -46,7 +47,9 @@ afterEach(async () => {
 
 it('aborts the request of a call that times out, is aborted or is closed, and not of an answered one', async () => {
   client = createLabelingClient({ url, token: 't', retry: { maxAttempts: 1 } });
-  const timedOut = await client.request(GetJobsDocument, { jobIds: ['j1'] }, { timeoutMs: 150 }).catch((e: unknown) => e);
+  // The server never answers: the time-out ends the call. Long enough for the request to arrive
+  // on a loaded machine (at 150 ms, at load 20, it ended before the request reached the server).
+  const timedOut = await client.request(GetJobsDocument, { jobIds: ['j1'] }, { timeoutMs: within(1000) }).catch((e: unknown) => e);
   expect(timedOut).toMatchObject({ code: 'TIMEOUT' });
 
   const controller = new AbortController();
