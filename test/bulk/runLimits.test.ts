@@ -73,6 +73,19 @@ describe('the run limits of a journal one process holds', () => {
     expect(service.emulator.jobsInFlight().peak).toBeGreaterThan(2);
   });
 
+  it('maxStartsPerMinute paces the starts of a memory journal\'s run by the bucket in its process: counted at the emulator', async () => {
+    const jobsBefore = new Set(service.emulator.store.jobs.keys());
+    const result = await autoLabelMany(newClient(), ids(1, 8).map(input), { journal: createMemoryJournal(), concurrency: 8, maxStartsPerMinute: 120 });
+    expect(result.outcomes.map((o) => o.outcome)).toEqual(ids(1, 8).map(() => 'delivered'));
+    expect(result.limits).toEqual({ maxStartsPerMinute: 120 });
+    const created = Array.from(service.emulator.store.jobs.values()).filter((j) => !jobsBefore.has(j.id)).map((j) => Date.parse(j.createdAt)).sort((x, y) => x - y);
+    // In any 1-second window: the bucket's 2, plus 2 refilled, plus one for a start slower on its way than the next.
+    let most = 0;
+    for (const t0 of created) most = Math.max(most, created.filter((t) => t >= t0 && t < t0 + 1000).length);
+    expect(created.length).toBe(8);
+    expect(most).toBeLessThanOrEqual(5);
+  });
+
   it('refuses a bad maxRunning or maxStartsPerMinute, and maxRunning without wait, every problem at once, before anything is sent', async () => {
     const before = service.requests.length;
     const error = await autoLabelMany(newClient(), [input(demoProjectId(1))], { maxRunning: 0, maxStartsPerMinute: 1.5 }).catch((e: unknown) => e);
