@@ -14,6 +14,7 @@ export const BENCHMARKS: Record<string, () => Promise<Figure[]>> = {
   sizeAndStartup: async () => (await import('../sizeAndStartup.js')).sizeAndStartup(),
   manyProjects: async () => (await import('../manyProjects.js')).manyProjects(),
   manyWorkers: async () => (await import('../manyWorkers.js')).manyWorkers(),
+  maxRunning: async () => (await import('../maxRunning.js')).maxRunning(),
   readLabels: async () => (await import('../readLabels.js')).readLabels(),
   exportLabels: async () => (await import('../exportLabels.js')).exportLabels(),
   release: async () => (await import('../release.js')).release(),
