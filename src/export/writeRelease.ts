@@ -149,6 +149,9 @@ export type ReleaseSummary = Omit<ReleaseManifest, 'documents'>;
 /** Today, `YYYY-MM-DD` (UTC). */
 export const today = (): string => new Date().toISOString().slice(0, 10);
 
+/** Bytes of a split file gathered before they are written (see writeRelease's `pending`). */
+const PENDING_BYTES = 1 << 16;
+
 /** The journal of a release being written, in its partial folder: a line per document written ({@link JournalEntry}). */
 const JOURNAL = 'documents.journal';
 
@@ -316,12 +319,13 @@ export async function writeRelease(client: LabelingClient, projectIds: readonly 
     const inRelease = since && new Set(plan.documents.map((d) => keyOf({ project: plan.projects[d.project]!.projectId, id: d.documentId })));
     const assigned = new Map((since?.manifest.documents ?? []).filter((d) => inRelease!.has(keyOf(d))).map((d) => [d.id, d.split]));
     const deal = stratify ? createStratifier({ splits, seed, total, assigned }) : undefined;
-    const splitFor = (id: string, held: readonly string[]) => (deal ? deal.assign(id, held) : splitOf(id, seed, splits));
+    /** A document's split; `held` (its labels) is read only by a stratified deal. */
+    const splitFor = (id: string, held: () => readonly string[]) => (deal ? deal.assign(id, held()) : splitOf(id, seed, splits));
     let builder: ReturnType<typeof createReleaseBuilder>;
     try {
       builder = createReleaseBuilder({ options: releaseOptions, tags: plan.tags, labels, created, format: (doc) => formatDocument(format, doc, tagIndex), since, dropped: { documents: filtered.dropped, unknownIds: filtered.unknownIds }, resume: { entries, hashes }, listDocuments: false });
       // The stratified deal is a function of the documents before: replayed, it must put each where the journal says.
-      for (const entry of entries) if (splitFor(entry.id, labelsHeld(entry)) !== entry.split) throw refuse(`its journal puts document ${entry.project}/${entry.id} in ${entry.split}, not where this release deals it`);
+      for (const entry of entries) if (splitFor(entry.id, () => labelsHeld(entry)) !== entry.split) throw refuse(`its journal puts document ${entry.project}/${entry.id} in ${entry.split}, not where this release deals it`);
       // Counted in: the journal on disk is what manifest.json's documents are written from.
       entries = [];
     } catch (error) {
@@ -329,15 +333,40 @@ export async function writeRelease(client: LabelingClient, projectIds: readonly 
       throw error instanceof ExportError ? error : refuse(`its journal ${join(partial, JOURNAL)} is not of this release (${(error as Error).message})`);
     }
     const { handle: journalHandle, hash: journalHash } = journal!;
+    /**
+     * The split files' bytes not written yet, by file: where they start and the documents' bytes.
+     * Written once they reach PENDING_BYTES and before every fsync, a split file takes a write per
+     * 64 KiB instead of one per document (a write's call costs the writer's thread more than the
+     * bytes); the journal is still written a line per document. Kept until written: a write that
+     * fails is tried again from the same offset by the next checkpoint.
+     */
+    const pending = new Map<string, { at: number; chunks: Buffer[]; bytes: number }>();
+    const flush = async (name: string) => {
+      const waiting = pending.get(name);
+      if (!waiting) return;
+      const bytes = waiting.chunks.length === 1 ? waiting.chunks[0]! : Buffer.concat(waiting.chunks, waiting.bytes);
+      await handles.get(name)!.write(bytes, 0, bytes.length, waiting.at).catch((error: unknown) => Promise.reject(new FileWriteError(join(partial, name), error, FAILED_WRITE_HINT)));
+      pending.delete(name);
+    };
     // The files at once: one flush's wait, not one per split.
-    const sync = () => Promise.all([...handles, [JOURNAL, journalHandle] as const].map(([name, handle]) => handle.datasync().catch((error: unknown) => Promise.reject(new FileWriteError(join(partial, name), error, FAILED_WRITE_HINT)))));
+    const sync = async () => {
+      await Promise.all([...pending.keys()].map(flush));
+      await Promise.all([...handles, [JOURNAL, journalHandle] as const].map(([name, handle]) => handle.datasync().catch((error: unknown) => Promise.reject(new FileWriteError(join(partial, name), error, FAILED_WRITE_HINT)))));
+    };
     const checkpoint = async (summary?: ReleaseCheckpointSummary, files = builder.digests()) => {
-      await sync();
+      // The last one (with the summary) follows the fsync after the last document: those files were not written since.
+      if (summary === undefined) await sync();
       const sealed = sealCheckpoint<ReleaseCheckpointSummary>({ identity: { ...identity, created }, planned, progress, prefix: journalHash.copy().digest('hex'), files, ...(summary && { summary }) });
       await writeFileAtomically(checkpointPath, JSON.stringify(sealed), { temporary: checkpointTemporary, kept: FAILED_WRITE_HINT });
     };
+    /** Puts a document's bytes at `at` of a split file (they follow the bytes pending for it, if any). */
     const writeAt = async (name: string, bytes: Buffer, at: number) => {
-      await handles.get(name)!.write(bytes, 0, bytes.length, at).catch((error: unknown) => Promise.reject(new FileWriteError(join(partial, name), error, FAILED_WRITE_HINT)));
+      const waiting = pending.get(name) ?? { at, chunks: [], bytes: 0 };
+      if (waiting.at + waiting.bytes !== at) throw new Error(`${name}: a document at byte ${at}, after pending bytes up to ${waiting.at + waiting.bytes}`);
+      waiting.chunks.push(bytes);
+      waiting.bytes += bytes.length;
+      pending.set(name, waiting);
+      if (waiting.bytes >= PENDING_BYTES) await flush(name);
     };
 
     let inFlight = false;
@@ -349,15 +378,20 @@ export async function writeRelease(client: LabelingClient, projectIds: readonly 
       for await (const doc of exportDocuments(client, plan, { ...read, from: progress.documents, ...(filtered.keep && { keep: filtered.keep }) })) {
         // Read ahead is not written after Ctrl-C: the run stops at the document it is at.
         read.signal?.throwIfAborted();
-        const split = splitFor(doc.documentId, doc.lines.flatMap((l) => l.spans.map((s) => s.label)));
+        const split = splitFor(doc.documentId, () => doc.lines.flatMap((l) => l.spans.map((s) => s.label)));
         // From here until the journal holds it, a document is counted in the builder's digests but
         // not in the journal: a checkpoint written then would describe files the journal does not.
         inFlight = true;
         const placed = builder.add(doc, split, doc.dropped);
-        await writeAt(splitFileName(split, format), placed.bytes, placed.entry.offset);
-        if (since && placed.delta) await writeAt(splitFileName(split, format, true), placed.bytes, placed.deltaOffset);
         const line = Buffer.from(JSON.stringify(placed.entry) + '\n');
-        await journalHandle.write(line, 0, line.length, progress.bytes).catch((error: unknown) => Promise.reject(new FileWriteError(join(partial, JOURNAL), error, FAILED_WRITE_HINT)));
+        // The document's bytes and its journal line at once: one write's wait, not two in turn (each
+        // waited for before anything else happens: one that fails leaves inFlight, the last checkpoint stands).
+        const writes = await Promise.allSettled([
+          writeAt(splitFileName(split, format), placed.bytes, placed.entry.offset),
+          since && placed.delta ? writeAt(splitFileName(split, format, true), placed.bytes, placed.deltaOffset) : undefined,
+          journalHandle.write(line, 0, line.length, progress.bytes).catch((error: unknown) => Promise.reject(new FileWriteError(join(partial, JOURNAL), error, FAILED_WRITE_HINT))),
+        ]);
+        for (const w of writes) if (w.status === 'rejected') throw w.reason;
         journalHash.update(line);
         countEntry(progress, placed.entry, line.length);
         inFlight = false;
@@ -395,10 +429,12 @@ export async function writeRelease(client: LabelingClient, projectIds: readonly 
         await writeNewFile(join(partial, name), content);
       };
       await rm(join(partial, RELEASE_FILES.manifest), { force: true });
-      const manifestSha256 = await writeManifestFromJournal(join(partial, RELEASE_FILES.manifest), manifest, join(partial, JOURNAL));
-      if (format === 'jsonl') await put(RELEASE_FILES.tags, JSON.stringify(plan.tags) + '\n');
-      if (manifest.delta) await put(RELEASE_FILES.removed, JSON.stringify(manifest.delta.removed) + '\n');
-      else await put(RELEASE_FILES.card, datasetCard(manifest));
+      // The three files at once: one flush's wait, not three in turn.
+      const [manifestSha256] = await Promise.all([
+        writeManifestFromJournal(join(partial, RELEASE_FILES.manifest), manifest, join(partial, JOURNAL)),
+        format === 'jsonl' && put(RELEASE_FILES.tags, JSON.stringify(plan.tags) + '\n'),
+        manifest.delta ? put(RELEASE_FILES.removed, JSON.stringify(manifest.delta.removed) + '\n') : put(RELEASE_FILES.card, datasetCard(manifest)),
+      ]);
       await checkpoint({ manifest: manifestSha256 }, digests);
     } finally {
       await closeAll();

@@ -116,6 +116,36 @@ describe('a release stopped part way', () => {
     expect(digests(out)).toEqual(expected);
   }, within(60_000));
 
+  it('a full disk while a split file is written (its documents gathered, written at a checkpoint) ends the run, exit 4; the same command goes on to the files of a release never interrupted', async () => {
+    const expected = digests(existsSync(join(dir, 'whole')) ? join(dir, 'whole') : await uninterrupted());
+    const out = join(dir, 'full-disk-split');
+    // The second write of split-file rows (jsonl rows hold "ner_tags"; journal lines do not) meets a full disk, once.
+    const probe = await open(join(dir, 'probe-split'), 'w');
+    const proto = Object.getPrototypeOf(probe) as FileHandle;
+    await probe.close();
+    const write = proto.write;
+    let rows = 0;
+    const spy = vi.spyOn(proto, 'write').mockImplementation(function (this: FileHandle, ...args: unknown[]) {
+      const text = Buffer.isBuffer(args[0]) ? args[0].toString('utf8') : '';
+      if (text.includes('"ner_tags":') && ++rows === 2) return Promise.reject(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }));
+      return (write as (...a: unknown[]) => Promise<unknown>).apply(this, args);
+    } as FileHandle['write']);
+    const io = fakeIo(env);
+    try {
+      expect(await main(argv(...releaseArgs(out)), io)).toBe(4);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(rows).toBeGreaterThanOrEqual(2);
+    expect(io.err()).toMatch(/ENOSPC|no space/i);
+    expect(existsSync(`${out}.checkpoint`)).toBe(true);
+    expect(existsSync(out)).toBe(false);
+
+    const again = fakeIo(env);
+    expect(await main(argv(...releaseArgs(out)), again), again.err()).toBe(0);
+    expect(digests(out)).toEqual(expected);
+  }, within(60_000));
+
   it('goes on from its checkpoint when the file system answers reads in short pieces (its journal read whole, a chunk at a time)', async () => {
     const expected = digests(existsSync(join(dir, 'whole')) ? join(dir, 'whole') : await uninterrupted());
     const out = join(dir, 'short-reads');
