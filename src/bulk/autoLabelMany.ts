@@ -666,7 +666,8 @@ async function runJournaledJobs(
       }
       startedJobs.set(p.projectId, job.id);
       // The lease is the job's now: held until its end is seen, whoever waits for it.
-      if (leased) void limits!.started(p.projectId, job.id, holdMs).catch(journalFailed);
+      // (Awaited with the starts' records, before the run ends and closes the journal.)
+      if (leased) startWrites.push(limits!.started(p.projectId, job.id, holdMs).catch(journalFailed));
       emit({ event: 'started', projectId: p.projectId, jobId: job.id });
       const started = { type: 'started' as const, at: now(), projectId: p.projectId, jobId: job.id };
       // Not awaited here: the next project starts while this record is written (with others, in
