@@ -2,17 +2,16 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { demoProjectId } from '../../src/emulator/index.js';
 import { argv, fakeIo } from '../support/fakeIo.js';
-import { killStarted, runCli, startCli } from '../support/spawnCli.js';
+import { jsonEvents as events, useManyRun } from '../support/manyRun.js';
+import { runCli, startCli } from '../support/spawnCli.js';
 import type { CliProcess, CliRun } from '../support/spawnCli.js';
 import { stubPredict } from '../support/stubModel.js';
 import type { SeenRequest } from '../support/stubModel.js';
-import { startCountingService } from '../support/countingService.js';
-import type { CountingService } from '../support/countingService.js';
-import { startTestPostgres, queryPostgres } from '../support/postgres.js';
+import { queryPostgres } from '../support/postgres.js';
 import { within } from '../support/testEnvironment.js';
 import { useTempDirs } from '../support/tempDirs.js';
 
@@ -20,12 +19,9 @@ import { useTempDirs } from '../support/tempDirs.js';
 // the cluster is restarted (`pg_ctl restart -m immediate`: a crash and recovery) and their
 // connections are cut (`pg_terminate_backend`); then a database gone for longer than
 // --journal-retry; then the login, database and rights problems a new user meets.
-const pg = await startTestPostgres();
 const SECRET = 'SENTINEL-outage-model-secret-5e';
 const DB_PASSWORD = 'SENTINEL-outage-db-pass-8c';
 const PROJECTS = 24;
-let service: CountingService;
-let model: { url: string; close(): Promise<void> };
 
 // The model answers when its gate opens (open unless a test holds it): the jobs of the restart
 // case are still running when the database goes away, and end while it restarts.
@@ -56,26 +52,13 @@ async function startGatedModel() {
       }),
   };
 }
+const many = await useManyRun({
+  secret: SECRET,
+  service: { demoProject: false, demoProjects: PROJECTS + 20, model: { concurrency: 64, retries: 0, timeoutMs: 60_000 } },
+  model: startGatedModel,
+});
+const { pg, env } = many;
 const dir = useTempDirs()('labelkit-outage-');
-
-beforeAll(async () => {
-  if (pg.skip) return;
-  service = await startCountingService({ demoProject: false, demoProjects: PROJECTS + 20, model: { concurrency: 64, retries: 0, timeoutMs: 60_000 } });
-  model = await startGatedModel();
-});
-afterAll(async () => {
-  killStarted();
-  await service?.close();
-  await model?.close();
-  await pg.close();
-});
-
-const env = () => ({ LABELKIT_URL: service.url, LABELKIT_TOKEN: service.token, LABELKIT_MODEL_SECRET: SECRET });
-const events = (stdout: string) =>
-  stdout
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
 const ids = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, k) => demoProjectId(from + k));
 const sql = (text: string, url = pg.url!) => queryPostgres(url, text);
 const STACK = /^\s+at .+\(?.*:\d+:\d+\)?$/m;
@@ -88,14 +71,14 @@ describe.skipIf(pg.skip !== undefined || pg.cluster === undefined)(`a PostgreSQL
     writeFileSync(projectsFile, projects.join('\n') + '\n');
     const args = [
       'auto-label', '--projects', projectsFile, '--journal', url, '--journal-name', 'restart', '--heartbeat', '1s',
-      '--labeler-email', 'outage@example.com', '--endpoint', model.url, '--files-per-request', '0',
+      '--labeler-email', 'outage@example.com', '--endpoint', many.model.url, '--files-per-request', '0',
       '--concurrency', '2', '--wait', '--interval', '50ms', '--json',
     ];
     // Beats of 1 s (dead after 3 s): at 200 ms a worker starved of CPU for 600 ms (load 5-20 in a
     // full suite on 2 cores) was taken for dead by another, which then reported its claims as of
     // unknown outcome (exit 5); the restarts and cuts below are the same.
     // A start takes 60 ms at the service: the first restart lands among the starts.
-    service.mutationDelayMs = 60;
+    many.service.mutationDelayMs = 60;
     holdGate();
     const workers: CliProcess[] = Array.from({ length: 4 }, () => startCli(args, env()));
     const started = () => workers.reduce((n, w) => n + (w.stdout().match(/"event":"started"/g)?.length ?? 0), 0);
@@ -106,9 +89,9 @@ describe.skipIf(pg.skip !== undefined || pg.cluster === undefined)(`a PostgreSQL
     const firstRestartMs = Date.now() - clock;
     // Every project started (the outage only delayed the rest), and the jobs still run: restart again.
     for (let i = 0; i < 400 && started() < PROJECTS; i++) await new Promise((r) => setTimeout(r, 50));
-    service.mutationDelayMs = 0;
-    const jobsAtSecond = service.emulator.store.jobs.size;
-    const runningAtSecond = [...service.emulator.store.jobs.values()].filter((j) => j.status === 'QUEUED' || j.status === 'IN_PROGRESS').length;
+    many.service.mutationDelayMs = 0;
+    const jobsAtSecond = many.service.emulator.store.jobs.size;
+    const runningAtSecond = [...many.service.emulator.store.jobs.values()].filter((j) => j.status === 'QUEUED' || j.status === 'IN_PROGRESS').length;
     expect(runningAtSecond).toBeGreaterThan(0); // the workers are waiting for them
     // Cut the workers' connections (each holds some: its heartbeat, its reads), then restart again.
     const cut = await sql(`SELECT count(*)::int AS n FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'labelkit journal') t`);
@@ -121,7 +104,7 @@ describe.skipIf(pg.skip !== undefined || pg.cluster === undefined)(`a PostgreSQL
 
     const outputs = runs.map((r) => r.stdout + r.stderr).join('\n');
     const lostLines = runs.map((r) => events(r.stdout).filter((e) => e.event === 'warning' && /trying again/.test(String(e.message))).length);
-    const jobs = projects.map((p) => service.jobsStarted.get(p) ?? 0);
+    const jobs = projects.map((p) => many.service.jobsStarted.get(p) ?? 0);
     console.log(
       `journal outage: ${PROJECTS} projects, 4 workers, ${duringStarts} started at the first restart (${firstRestartMs} ms), ` +
         `${jobsAtSecond} jobs (${runningAtSecond} running) at the second (${secondRestartMs} ms), ` +
@@ -148,7 +131,7 @@ describe.skipIf(pg.skip !== undefined || pg.cluster === undefined)(`a PostgreSQL
     const projects = ids(PROJECTS + 1, PROJECTS + 4);
     const args = [
       'auto-label', ...projects.flatMap((p) => ['--project', p]), '--journal', pg.url!.replace('postgres@', `postgres:${DB_PASSWORD}@`), '--journal-name', 'gone',
-      '--journal-retry', '300ms', '--labeler-email', 'outage@example.com', '--endpoint', model.url, '--files-per-request', '0', '--wait', '--interval', '50ms',
+      '--journal-retry', '300ms', '--labeler-email', 'outage@example.com', '--endpoint', many.model.url, '--files-per-request', '0', '--wait', '--interval', '50ms',
       '--outbox', join(dir, 'outbox-gone.ndjson'),
     ];
     holdGate();
@@ -172,7 +155,7 @@ describe.skipIf(pg.skip !== undefined || pg.cluster === undefined)(`a PostgreSQL
     expect(run.stderr).not.toContain('LABELKIT_URL');
     expect(run.stdout + run.stderr).not.toMatch(STACK);
     expect(run.stdout + run.stderr).not.toContain(DB_PASSWORD);
-    expect(projects.map((p) => service.jobsStarted.get(p) ?? 0)).toEqual(projects.map(() => 1));
+    expect(projects.map((p) => many.service.jobsStarted.get(p) ?? 0)).toEqual(projects.map(() => 1));
   }, within(30_000));
 
   it('keeps the starts the journal could not take during an outage past --journal-retry in an outbox, and the rerun records them: 0 unknown, 0 twice', async () => {
@@ -180,11 +163,11 @@ describe.skipIf(pg.skip !== undefined || pg.cluster === undefined)(`a PostgreSQL
     const outbox = join(dir, 'outbox-kept.ndjson');
     const args = [
       'auto-label', ...projects.flatMap((p) => ['--project', p]), '--journal', pg.url!, '--journal-name', 'kept', '--journal-retry', '300ms', '--heartbeat', '200ms',
-      '--labeler-email', 'outage@example.com', '--endpoint', model.url, '--files-per-request', '0', '--wait', '--interval', '50ms', '--outbox', outbox,
+      '--labeler-email', 'outage@example.com', '--endpoint', many.model.url, '--files-per-request', '0', '--wait', '--interval', '50ms', '--outbox', outbox,
     ];
     openGate();
     // Every mutation is held at the service while the database goes away: each intent is committed, each start answers after.
-    service.mutationDelayMs = 1_500;
+    many.service.mutationDelayMs = 1_500;
     let first: CliRun;
     try {
       const worker = startCli(args, env());
@@ -197,7 +180,7 @@ describe.skipIf(pg.skip !== undefined || pg.cluster === undefined)(`a PostgreSQL
         await pg.cluster!.start();
       }
     } finally {
-      service.mutationDelayMs = 0;
+      many.service.mutationDelayMs = 0;
     }
     expect(first.code, first.stderr).toBe(4);
     expect(first.stderr).toContain(`labelkit: 4 started jobs the journal could not take are kept in the outbox ${outbox} (on disk)`);
@@ -209,7 +192,7 @@ describe.skipIf(pg.skip !== undefined || pg.cluster === undefined)(`a PostgreSQL
     expect(rerun.stderr).toContain(`recorded in the journal 4 started jobs of the outbox ${outbox}; their projects are waited for`);
     expect(rerun.stdout).not.toContain('outcome-unknown');
     for (const p of projects) expect(rerun.stdout).toMatch(new RegExp(`^${p}\\s+job-\\d+\\s+delivered`, 'm'));
-    expect(projects.map((p) => service.jobsStarted.get(p) ?? 0)).toEqual(projects.map(() => 1));
+    expect(projects.map((p) => many.service.jobsStarted.get(p) ?? 0)).toEqual(projects.map(() => 1));
     expect(existsSync(outbox)).toBe(false);
   }, within(60_000));
 
@@ -226,9 +209,9 @@ describe.skipIf(pg.skip !== undefined || pg.cluster === undefined)(`a PostgreSQL
 
     const run = async (journal: string) => {
       const io = fakeIo(env());
-      const requests = service.requests.length;
-      const code = await main(argv('auto-label', '--project', demoProjectId(PROJECTS + 5), '--journal', journal, '--journal-name', 'setup', '--journal-retry', '0', '--labeler-email', 'outage@example.com', '--endpoint', model.url, '--files-per-request', '0'), io);
-      expect(service.requests.length).toBe(requests); // nothing sent
+      const requests = many.service.requests.length;
+      const code = await main(argv('auto-label', '--project', demoProjectId(PROJECTS + 5), '--journal', journal, '--journal-name', 'setup', '--journal-retry', '0', '--labeler-email', 'outage@example.com', '--endpoint', many.model.url, '--files-per-request', '0'), io);
+      expect(many.service.requests.length).toBe(requests); // nothing sent
       return { code, err: io.err(), lines: io.err().trim().split('\n'), all: io.err() + io.out() };
     };
     const password = await run(`postgres://lk_pw:${wrongPassword}@127.0.0.1:${port}/postgres`);
@@ -250,7 +233,7 @@ describe.skipIf(pg.skip !== undefined || pg.cluster === undefined)(`a PostgreSQL
 
   it('says, in the dry run, how many of its projects another run of the same database already started, and refuses a run of a new name over them without --force', async () => {
     const url = pg.url!;
-    const base = ['auto-label', '--journal', url, '--labeler-email', 'outage@example.com', '--endpoint', model.url, '--files-per-request', '0'];
+    const base = ['auto-label', '--journal', url, '--labeler-email', 'outage@example.com', '--endpoint', many.model.url, '--files-per-request', '0'];
     const first = ids(PROJECTS + 6, PROJECTS + 8);
     const all = ids(PROJECTS + 6, PROJECTS + 10);
     const a = fakeIo(env());
@@ -261,12 +244,12 @@ describe.skipIf(pg.skip !== undefined || pg.cluster === undefined)(`a PostgreSQL
     expect(await main(argv(...base, '--journal-name', 'second-run', '--dry-run', ...all.flatMap((p) => ['--project', p])), dry)).toBe(0);
     expect(dry.err()).toContain(warning);
     // A new (or mistyped) --journal-name is refused, as another --files-per-request is: exit 2, naming the other run and --force, sending nothing.
-    const jobsBefore = all.map((p) => service.jobsStarted.get(p) ?? 0);
+    const jobsBefore = all.map((p) => many.service.jobsStarted.get(p) ?? 0);
     const refused = fakeIo(env());
     expect(await main(argv(...base, '--journal-name', 'second-run', ...all.flatMap((p) => ['--project', p])), refused)).toBe(2);
     expect(refused.err()).toContain('--journal-name: other runs of this journal database already started some of these projects: first-run (3 of 5 projects)');
     expect(refused.err()).toContain('--force to start a second job anyway');
-    expect(all.map((p) => service.jobsStarted.get(p) ?? 0)).toEqual(jobsBefore);
+    expect(all.map((p) => many.service.jobsStarted.get(p) ?? 0)).toEqual(jobsBefore);
     const second = fakeIo(env());
     expect(await main(argv(...base, '--journal-name', 'second-run', '--force', ...all.flatMap((p) => ['--project', p])), second)).toBe(0);
     expect(second.err().indexOf(warning)).toBeGreaterThanOrEqual(0);

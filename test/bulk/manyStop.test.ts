@@ -1,14 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { demoProjectId } from '../../src/emulator/index.js';
 import { openPostgresJournal } from '../../src/bulk/index.js';
-import { startModelServer } from '../../src/model/index.js';
-import type { RunningModelServer } from '../../src/model/index.js';
-import { startCountingService } from '../support/countingService.js';
-import type { CountingService } from '../support/countingService.js';
-import { startTestPostgres } from '../support/postgres.js';
-import { killStarted, startCli } from '../support/spawnCli.js';
+import { useManyRun } from '../support/manyRun.js';
+import { startCli } from '../support/spawnCli.js';
 import type { CliProcess, CliRun } from '../support/spawnCli.js';
 import { useTempDirs } from '../support/tempDirs.js';
 import { within } from '../support/testEnvironment.js';
@@ -21,32 +17,17 @@ import { within } from '../support/testEnvironment.js';
 // below what the run took before: --journal-retry (10 minutes here), the service's 20 s answer,
 // the joining worker's re-reads of the whole run (19.6 s after SIGTERM at 60,000 jobs).
 const STOP_BOUND_MS = 5_000;
-const pg = await startTestPostgres({ own: true });
 const SECRET = 'SENTINEL-stop-model-secret-3d';
-let service: CountingService;
-let model: RunningModelServer;
+const many = await useManyRun({ secret: SECRET, own: true, service: { demoProject: false, demoProjects: 120, model: { concurrency: 16, retries: 0 } } });
+const { pg, env } = many;
 const dir = useTempDirs()('labelkit-stop-');
-
-beforeAll(async () => {
-  if (pg.skip) return;
-  service = await startCountingService({ demoProject: false, demoProjects: 120, model: { concurrency: 16, retries: 0 } });
-  model = await startModelServer({ secretKey: SECRET });
-});
-afterAll(async () => {
-  killStarted();
-  await service?.close();
-  await model?.close();
-  await pg.close();
-});
-
-const env = () => ({ LABELKIT_URL: service.url, LABELKIT_TOKEN: service.token, LABELKIT_MODEL_SECRET: SECRET });
 const ids = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, k) => demoProjectId(from + k));
 const args = (name: string, projects: string[], ...more: string[]) => {
   const file = join(dir, `${name}.txt`);
   writeFileSync(file, projects.join('\n') + '\n');
   return [
     'auto-label', '--projects', file, '--journal', pg.url!, '--journal-name', name, '--journal-retry', '10m', '--heartbeat', '200ms',
-    '--labeler-email', 'stop@example.com', '--endpoint', model.url, '--files-per-request', '0', '--concurrency', '2', '--wait', '--interval', '50ms',
+    '--labeler-email', 'stop@example.com', '--endpoint', many.model.url, '--files-per-request', '0', '--concurrency', '2', '--wait', '--interval', '50ms',
     '--outbox', join(dir, `${name}.outbox.ndjson`), ...more,
   ];
 };
@@ -63,7 +44,7 @@ const rerunHint = /hint: rerun with the same --journal postgres:\/\/\S+ --journa
 
 describe.skipIf(pg.skip !== undefined || pg.cluster === undefined)(`stopping a many-project run${pg.skip ? ` (skipped: ${pg.skip})` : ''}`, () => {
   it('ends at once on SIGTERM and on Ctrl-C while the workers retry a stopped database (exit 130, the rerun hint)', async () => {
-    service.mutationDelayMs = 150;
+    many.service.mutationDelayMs = 150;
     const workers = [startCli(args('gone-term', ids(1, 30)), env()), startCli(args('gone-int', ids(31, 60)), env())];
     let stopped = false;
     try {
@@ -83,19 +64,19 @@ describe.skipIf(pg.skip !== undefined || pg.cluster === undefined)(`stopping a m
         expect(run.afterMs).toBeLessThan(within(STOP_BOUND_MS));
       }
     } finally {
-      service.mutationDelayMs = 0;
+      many.service.mutationDelayMs = 0;
       if (stopped) await pg.cluster!.start();
     }
   }, within(60_000));
 
   it('ends at once on SIGTERM while a start waits for a slow service (the start stays unknown, not sent again)', async () => {
-    service.mutationDelayMs = 20_000;
+    many.service.mutationDelayMs = 20_000;
     const projects = ids(61, 64);
-    const before = service.requests.length;
-    const starts = () => service.requests.slice(before).filter((r) => r.operationName === 'AutoLabelTokenBasedProjectMutation').length;
+    const before = many.service.requests.length;
+    const starts = () => many.service.requests.slice(before).filter((r) => r.operationName === 'AutoLabelTokenBasedProjectMutation').length;
     const worker = startCli(args('slow-start', projects), env());
     try {
-      // Both starts of --concurrency 2 are at the service.
+      // Both starts of --concurrency 2 are at the many.service.
       for (let i = 0; i < 800 && starts() < 2; i++) await new Promise((r) => setTimeout(r, 25));
       expect(starts()).toBe(2);
       const run = await stop(worker, 'SIGTERM');
@@ -108,7 +89,7 @@ describe.skipIf(pg.skip !== undefined || pg.cluster === undefined)(`stopping a m
       expect(run.stderr).toMatch(rerunHint);
       expect(run.afterMs).toBeLessThan(within(STOP_BOUND_MS));
     } finally {
-      service.mutationDelayMs = 0;
+      many.service.mutationDelayMs = 0;
     }
   }, within(60_000));
 
@@ -124,10 +105,10 @@ describe.skipIf(pg.skip !== undefined || pg.cluster === undefined)(`stopping a m
     const { default: driver } = await import('pg');
     const client = new driver.Client({ connectionString: pg.url! });
     await client.connect();
-    const config = { endpoint: model.url, numberOfFilesPerRequest: 0, labelerEmail: 'stop@example.com', role: null };
+    const config = { endpoint: many.model.url, numberOfFilesPerRequest: 0, labelerEmail: 'stop@example.com', role: null };
     try {
       const at = new Date().toISOString();
-      await client.query(`UPDATE labelkit_journal.runs SET url = $2 WHERE name = $1`, [name, service.url]);
+      await client.query(`UPDATE labelkit_journal.runs SET url = $2 WHERE name = $1`, [name, many.service.url]);
       await client.query(
         `INSERT INTO labelkit_journal.records (run, worker, type, project_id, attempt, record)
          SELECT $1, w.worker, t.type, 'p-' || i, CASE WHEN t.type = 'intent' THEN 1 END,
@@ -141,8 +122,8 @@ describe.skipIf(pg.skip !== undefined || pg.cluster === undefined)(`stopping a m
       await client.end();
     }
     const joining = args(name, Array.from({ length: n }, (_, i) => `p-${i + 1}`));
-    const before = service.requests.length;
-    const polled = () => service.requests.slice(before).some((r) => r.operationName === 'GetJobs');
+    const before = many.service.requests.length;
+    const polled = () => many.service.requests.slice(before).some((r) => r.operationName === 'GetJobs');
     const worker = startCli(joining, env());
     for (let i = 0; i < 2400 && !polled() && worker.child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 25));
     expect(polled(), worker.stderr()).toBe(true);

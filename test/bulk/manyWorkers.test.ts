@@ -1,48 +1,26 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../support/tempDirs.js';
 import { within } from '../support/testEnvironment.js';
 import { demoProjectId } from '../../src/emulator/index.js';
-import { startModelServer } from '../../src/model/index.js';
-import type { RunningModelServer } from '../../src/model/index.js';
-import { killStarted, runCli, startCli } from '../support/spawnCli.js';
+import { jsonEvents as events, useManyRun } from '../support/manyRun.js';
+import { queryPostgres } from '../support/postgres.js';
+import { runCli, startCli } from '../support/spawnCli.js';
 import type { CliProcess, CliRun } from '../support/spawnCli.js';
-import { startCountingService } from '../support/countingService.js';
-import type { CountingService } from '../support/countingService.js';
-import { startTestPostgres } from '../support/postgres.js';
 
 /** Temporary folders of this file, removed after its tests. */
 const tempDir = useTempDirs();
 
 // Many workers, one PostgreSQL journal, over real HTTP: the built `labelkit` binary in 4
 // processes against the emulator, two of them killed with SIGKILL mid-run and started again.
-const pg = await startTestPostgres();
 const SECRET = 'SENTINEL-model-secret-4c1e';
 const DB_PASSWORD = 'SENTINEL-db-pass-9f2a';
 const PROJECTS = 200;
 const CONCURRENCY = 4;
-let service: CountingService;
-let model: RunningModelServer;
-
-beforeAll(async () => {
-  if (pg.skip) return;
-  // A service latency of 5 ms per call: kills land on mutations in flight, not only between them.
-  service = await startCountingService({ demoProject: false, demoProjects: PROJECTS, latencyMs: 5, model: { concurrency: 32, retries: 0 } });
-  model = await startModelServer({ secretKey: SECRET });
-});
-afterAll(async () => {
-  killStarted();
-  await service?.close();
-  await model?.close();
-  await pg.close();
-});
-
-const events = (stdout: string) =>
-  stdout
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
+// A service latency of 5 ms per call: kills land on mutations in flight, not only between them.
+const many = await useManyRun({ secret: SECRET, service: { demoProject: false, demoProjects: PROJECTS, latencyMs: 5, model: { concurrency: 32, retries: 0 } } });
+const { pg } = many;
 
 describe.skipIf(pg.skip !== undefined)(`many workers on one PostgreSQL journal${pg.skip ? ` (skipped: ${pg.skip})` : ''}`, () => {
   it('never starts a project twice across 4 workers, two killed with SIGKILL and started again; every project without a job is reported', async () => {
@@ -52,19 +30,37 @@ describe.skipIf(pg.skip !== undefined)(`many workers on one PostgreSQL journal${
     const dir = tempDir('labelkit-workers-');
     const projectsFile = join(dir, 'projects.txt');
     writeFileSync(projectsFile, ids.join('\n') + '\n');
-    const env = { LABELKIT_URL: service.url, LABELKIT_TOKEN: service.token, LABELKIT_MODEL_SECRET: SECRET };
+    const env = many.env();
+    const name = `e2e-workers-${Date.now()}`;
     const args = [
-      'auto-label', '--projects', projectsFile, '--journal', url, '--journal-name', `e2e-workers-${Date.now()}`, '--heartbeat', '200ms',
-      '--labeler-email', 'workers@example.com', '--endpoint', model.url, '--files-per-request', '0',
+      'auto-label', '--projects', projectsFile, '--journal', url, '--journal-name', name, '--heartbeat', '200ms',
+      '--labeler-email', 'workers@example.com', '--endpoint', many.model.url, '--files-per-request', '0',
       '--concurrency', String(CONCURRENCY), '--wait', '--interval', '50ms', '--json',
     ];
 
+    // The starts are held until each of the four workers has claimed a project (its intent is in
+    // the journal, its mutation waits at the service): on a loaded machine a worker that starts
+    // seconds after the others would otherwise find the queue empty, never print "started" and not
+    // be there to kill (the flake at load 6-15: no "started" within a fixed 15 s).
+    let openGate = () => undefined as void;
+    many.service.mutationGate = new Promise<void>((resolve) => (openGate = resolve));
     const workers: CliProcess[] = Array.from({ length: 4 }, () => startCli(args, env));
-    // Kill two at a random moment once they have started jobs, and start each again at once.
+    try {
+      for (;;) {
+        // (No table yet before the first worker made them.)
+        const [claimed] = await queryPostgres<{ n: number }>(pg.url!, `SELECT count(DISTINCT worker)::int AS n FROM labelkit_journal.records WHERE run = $1 AND type = 'intent'`, [name]).catch(() => [{ n: 0 }]);
+        if (claimed!.n >= 4 || workers.some((w) => w.child.exitCode !== null)) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    } finally {
+      many.service.mutationGate = undefined;
+      openGate();
+    }
+    // Kill the first two at a random moment once they have started jobs (each has one on its way), and start each again at once.
     let kills = 0;
     const restarted = await Promise.all(
       workers.slice(0, 2).map(async (w) => {
-        await w.waitFor(/"event":"started"/, within(15_000));
+        await w.waitFor(/"event":"started"/, within(30_000));
         await new Promise((r) => setTimeout(r, Math.random() * 100));
         if (w.child.exitCode === null && w.child.kill('SIGKILL')) kills++;
         await w.exited;
@@ -88,8 +84,8 @@ describe.skipIf(pg.skip !== undefined)(`many workers on one PostgreSQL journal${
 
     // The emulator's own jobs, per project.
     const jobs = new Map<string, number>();
-    for (const job of service.emulator.store.jobs.values()) {
-      const projectId = service.emulator.store.jobSource(job.id)?.projectId ?? '?';
+    for (const job of many.service.emulator.store.jobs.values()) {
+      const projectId = many.service.emulator.store.jobSource(job.id)?.projectId ?? '?';
       jobs.set(projectId, (jobs.get(projectId) ?? 0) + 1);
     }
     const unknown = ids.filter((p) => ['intent', 'unknown'].includes(states.get(p)?.state ?? ''));
@@ -97,7 +93,7 @@ describe.skipIf(pg.skip !== undefined)(`many workers on one PostgreSQL journal${
     const notExactlyOne = ids.filter((p) => !unknown.includes(p) && jobs.get(p) !== 1);
     const withoutJob = ids.filter((p) => (jobs.get(p) ?? 0) === 0);
     console.log(
-      `many workers: ${PROJECTS} projects, ${service.emulator.store.jobs.size} jobs, ${kills} kills, ${unknown.length} unknown ` +
+      `many workers: ${PROJECTS} projects, ${many.service.emulator.store.jobs.size} jobs, ${kills} kills, ${unknown.length} unknown ` +
         `(${unknown.filter((p) => jobs.get(p) === 1).length} of them with a job), ${withoutJob.length} without a job`,
     );
     expect(twice).toEqual([]);
@@ -119,7 +115,7 @@ describe.skipIf(pg.skip !== undefined)(`many workers on one PostgreSQL journal${
     const rows = await client.query<{ row: string }>(`SELECT r::text AS row FROM labelkit_journal.records r UNION ALL SELECT w::text FROM labelkit_journal.workers w`);
     await client.end();
     const everything = [...runs, ...killedRuns, report].map((r) => r.stdout + r.stderr).join('\n') + rows.rows.map((r) => r.row).join('\n');
-    for (const secret of [SECRET, DB_PASSWORD, service.token]) expect(everything).not.toContain(secret);
+    for (const secret of [SECRET, DB_PASSWORD, many.service.token]) expect(everything).not.toContain(secret);
     expect(report.stdout).toContain('postgres://postgres:***@127.0.0.1');
   }, within(60_000));
 });

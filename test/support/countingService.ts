@@ -16,6 +16,8 @@ export interface CountingService {
   dropAnswerFor: Set<string>;
   /** Delay before a mutation is handed to the service, in ms (to catch a run mid-way). */
   mutationDelayMs: number;
+  /** While set, every mutation waits for it before it is handed to the service (to hold the starts until a test is ready). */
+  mutationGate: Promise<void> | undefined;
   close(): Promise<void>;
 }
 
@@ -36,6 +38,7 @@ export async function startCountingService(options: EmulatorOptions = {}): Promi
     requests: [] as CountingService['requests'],
     dropAnswerFor: new Set<string>(),
     mutationDelayMs: 0,
+    mutationGate: undefined as Promise<void> | undefined,
   };
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -49,6 +52,7 @@ export async function startCountingService(options: EmulatorOptions = {}): Promi
     }
     const isMutation = /^\s*mutation\b/.test(parsed.query ?? '');
     service.requests.push({ operationName: parsed.operationName ?? '', ...(parsed.variables?.jobIds && { jobIds: parsed.variables.jobIds.length }) });
+    if (isMutation && service.mutationGate) await service.mutationGate;
     if (isMutation && service.mutationDelayMs > 0) await new Promise((r) => setTimeout(r, service.mutationDelayMs));
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
