@@ -128,7 +128,8 @@ describe.each(SCHEMA_GENERATIONS)('with the emulator speaking the %s schema', (s
     });
 
     it('stores each label once when the first answer comes too late and the retry answers', async () => {
-      await setUp((_req, n) => (n === 0 ? { kind: 'hang', ms: 400 } : { kind: 'predict' }), { model: { timeoutMs: 150, concurrency: 1 } });
+      // A second's time-out (not 150 ms): at load 20 a quick answer of the retry took longer than 150 ms, was timed out and sent again.
+      await setUp((_req, n) => (n === 0 ? { kind: 'hang', ms: 3_000 } : { kind: 'predict' }), { model: { timeoutMs: 1_000, concurrency: 1 } });
       expect((await runJob(0)).outcome).toBe('delivered');
       expect(model!.requests).toHaveLength(LINE_COUNTS.length + 1);
       const copies = await storedLabels();
@@ -159,7 +160,7 @@ describe.each(SCHEMA_GENERATIONS)('with the emulator speaking the %s schema', (s
 
     it.each<[string, StubBehaviour, RegExp, number]>([
       ['answers 500 every time', () => ({ kind: 'status', status: 500 }), /lines 0-2: the model answered HTTP 500 \(after 2 attempts\)/, 2],
-      ['times out', () => ({ kind: 'hang', ms: 2_000 }), /the model did not answer within 150 ms \(after 2 attempts\)/, 2],
+      ['times out', () => ({ kind: 'hang', ms: 4_000 }), /the model did not answer within 1000 ms \(after 2 attempts\)/, 2],
       ['drops the connection', () => ({ kind: 'drop' }), /the model could not be reached.*\(after 2 attempts\)/, 2],
       ['answers malformed JSON', () => ({ kind: 'status', status: 200, body: '{"id": "demo-project", "documents": [' }), /malformed JSON/, 1],
       ['answers 400', () => ({ kind: 'status', status: 400, body: 'bad request' }), /the model answered HTTP 400: bad request/, 1],
@@ -167,9 +168,10 @@ describe.each(SCHEMA_GENERATIONS)('with the emulator speaking the %s schema', (s
       ['answers an offset outside the line', outsideLine, /start_char\/end_char must satisfy 0 <= start_char < end_char <= \d+ \(the line's length\) as integers, got start_char=0 end_char=\d+/, 1],
       ['answers a document it was not asked for', wrongDocument, /must be a document id of the request, got "not-asked"/, 1],
     ])('ends FAILED with a JobError naming the batch when the model %s', async (name, behaviour, pattern, attemptsPerBatch) => {
-      // A short time-out only where the time-out is the point: on a loaded machine a quick wrong
-      // answer can take longer than 150 ms, and its time-out would be retried.
-      await setUp(behaviour, { model: { timeoutMs: name === 'times out' ? 150 : 5_000, maxFailedBatches: 100 } });
+      // A shorter time-out only where the time-out is the point: on a loaded machine a quick wrong
+      // answer can take longer than it, and its time-out would be retried. A second, not 150 ms: at
+      // load 20 a 150 ms time-out ended some requests before they reached the model, which counts them.
+      await setUp(behaviour, { model: { timeoutMs: name === 'times out' ? 1_000 : 5_000, maxFailedBatches: 100 } });
       const outcome = await runJob(0);
       expect(outcome.outcome).toBe('failed');
       if (outcome.outcome !== 'failed') return;
