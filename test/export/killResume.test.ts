@@ -203,13 +203,12 @@ describe('a release (--split) killed with SIGKILL', () => {
     return saved;
   }
 
-  it('killed with SIGKILL twice mid-write, the binary goes on from its checkpoint each time: byte-identical files and manifest', async () => {
-    const whole = join(dir, 'release-whole');
-    const io = fakeIo(releaseEnv);
-    expect(await main(argv(...resumableRelease(RELEASE_PROJECT, whole)), io)).toBe(0);
-    const expected = releaseDigests(whole);
-    const out = join(dir, 'release-killed');
-    const args = resumableRelease(RELEASE_PROJECT, out);
+  /**
+   * Kills the binary mid-write twice (past a checkpoint of 5–14, then 25–34 documents), checks
+   * that each kill left a later checkpoint, then runs it to the end: it must end cleanly and say
+   * it went on from the last checkpoint. Returns what it printed.
+   */
+  async function killTwiceThenFinish(args: string[], out: string): Promise<ReleaseManifest & { resumedAt: number }> {
     let last = 0;
     for (const documents of [5 + Math.floor(Math.random() * 10), 25 + Math.floor(Math.random() * 10)]) {
       const saved = await killMidWrite(args, out, documents);
@@ -222,6 +221,17 @@ describe('a release (--split) killed with SIGKILL', () => {
     expect(final.code).toBe(0);
     const printed = JSON.parse(final.stdout) as ReleaseManifest & { resumedAt: number };
     expect(printed.resumedAt).toBe(last);
+    return printed;
+  }
+
+  it('killed with SIGKILL twice mid-write, the binary goes on from its checkpoint each time: byte-identical files and manifest', async () => {
+    const whole = join(dir, 'release-whole');
+    const io = fakeIo(releaseEnv);
+    expect(await main(argv(...resumableRelease(RELEASE_PROJECT, whole)), io)).toBe(0);
+    const expected = releaseDigests(whole);
+    const out = join(dir, 'release-killed');
+    const args = resumableRelease(RELEASE_PROJECT, out);
+    const printed = await killTwiceThenFinish(args, out);
     expect(releaseDigests(out)).toEqual(expected);
     for (const f of printed.files) expect(sha256(join(out, f.path))).toBe(f.sha256);
     expect(readdirSync(dir).filter((f) => f.startsWith('release-killed'))).toEqual(['release-killed']);
@@ -257,18 +267,7 @@ describe('a release (--split) killed with SIGKILL', () => {
 
     const out = join(dir, 'delta-killed');
     const args = [...hashed(out), ...since];
-    let last = 0;
-    for (const documents of [5 + Math.floor(Math.random() * 10), 25 + Math.floor(Math.random() * 10)]) {
-      const saved = await killMidWrite(args, out, documents);
-      expect(saved.progress.documents).toBeGreaterThan(last);
-      last = saved.progress.documents;
-    }
-    expect(existsSync(out)).toBe(false);
-    const final = await startCli(args, releaseEnv).exited;
-    expect(final.stderr.replace(/^reading documents \d+\/\d+\n/gm, '')).toBe('');
-    expect(final.code).toBe(0);
-    const printed = JSON.parse(final.stdout) as ReleaseManifest & { resumedAt: number };
-    expect(printed.resumedAt).toBe(last);
+    const printed = await killTwiceThenFinish(args, out);
     // The delta's files (each split's delta, removed.json, manifest.json) and their SHA-256s: those of the delta never interrupted.
     expect(releaseDigests(out)).toEqual(expected);
     for (const f of printed.delta!.files) expect(sha256(join(out, f.path))).toBe(f.sha256);
