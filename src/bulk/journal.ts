@@ -83,7 +83,8 @@ export interface ClaimQueue {
    * its intent just after it takes a project; the claim removes it from the queue), in one round
    * trip: at the end of a run, a project another worker took is told with that worker.
    * @param projects - the projects asked about
-   * @returns the worker that took each one still in the queue (those not there are absent)
+   * @returns the other worker that took each one still in the queue (those not there, or taken by
+   * this worker and not started because the run was stopped, are absent)
    */
   takers(projects: readonly QueuedProject[]): Promise<Map<string, string>>;
 }

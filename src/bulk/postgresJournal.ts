@@ -690,8 +690,8 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
         const rows = await query<{ projectId: string; worker: string }>(
           `SELECT q.project_id AS "projectId", q.worker FROM ${s}.queue q
             JOIN unnest($2::text[], $3::int[]) AS x(project_id, attempt) ON q.project_id = x.project_id AND q.attempt = x.attempt
-           WHERE q.run = $1 AND q.worker IS NOT NULL`,
-          [name, projects.map((p) => p.projectId), projects.map((p) => p.attempt)],
+           WHERE q.run = $1 AND q.worker IS NOT NULL AND q.worker <> $4`,
+          [name, projects.map((p) => p.projectId), projects.map((p) => p.attempt), worker],
         );
         return new Map(rows.map((r) => [r.projectId, r.worker]));
       },

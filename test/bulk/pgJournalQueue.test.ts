@@ -149,6 +149,8 @@ describe.skipIf(pg.skip !== undefined)(`the PostgreSQL journal's queue${pg.skip 
     // The holder takes two and stops before it writes their intents (as between its take and its claims).
     const taken = await holder.queue!.take(list, 2);
     expect(taken.map((p) => p.projectId)).toEqual(projects.slice(0, 2));
+    // Its own takes are not another's: a stopped worker tells those it took and never started as interrupted.
+    expect(await holder.queue!.takers(taken)).toEqual(new Map());
     const service = jobServiceClient();
     const result = await autoLabelMany(service.client, projects.map(input), {
       journal: openPostgresJournal({ url: pg.url!, name }),
