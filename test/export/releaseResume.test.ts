@@ -43,6 +43,27 @@ afterAll(async () => {
 
 const releaseArgs = (out: string) => resumableRelease(PROJECT, out);
 
+/**
+ * Makes every file handle's `write` meet a full disk (ENOSPC) once: at the `nth` write whose bytes
+ * `matches` (the writes of a document's journal line, of a split file's rows, …). `seen` counts
+ * those writes; `restore` puts `write` back.
+ *
+ * @param probePath - a file opened once to reach the handles' prototype
+ */
+async function fullDiskAt(probePath: string, matches: (text: string) => boolean, nth: number): Promise<{ seen: () => number; restore: () => void }> {
+  const probe = await open(probePath, 'w');
+  const proto = Object.getPrototypeOf(probe) as FileHandle;
+  await probe.close();
+  const write = proto.write;
+  let seen = 0;
+  const spy = vi.spyOn(proto, 'write').mockImplementation(function (this: FileHandle, ...args: unknown[]) {
+    const text = Buffer.isBuffer(args[0]) ? args[0].toString('utf8') : '';
+    if (matches(text) && ++seen === nth) return Promise.reject(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }));
+    return (write as (...a: unknown[]) => Promise<unknown>).apply(this, args);
+  } as FileHandle['write']);
+  return { seen: () => seen, restore: () => spy.mockRestore() };
+}
+
 /** A release never interrupted. */
 async function uninterrupted(): Promise<string> {
   const out = join(dir, 'whole');
@@ -91,23 +112,14 @@ describe('a release stopped part way', () => {
     const expected = digests(existsSync(join(dir, 'whole')) ? join(dir, 'whole') : await uninterrupted());
     const out = join(dir, 'full-disk');
     // The 30th journal line (a document's entry: it alone holds "offset" and "leftOut") meets a full disk.
-    const probe = await open(join(dir, 'probe'), 'w');
-    const proto = Object.getPrototypeOf(probe) as FileHandle;
-    await probe.close();
-    const write = proto.write;
-    let entries = 0;
-    const spy = vi.spyOn(proto, 'write').mockImplementation(function (this: FileHandle, ...args: unknown[]) {
-      const text = Buffer.isBuffer(args[0]) ? args[0].toString('utf8') : '';
-      if (text.includes('"offset":') && text.includes('"leftOut":') && ++entries === 30) return Promise.reject(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }));
-      return (write as (...a: unknown[]) => Promise<unknown>).apply(this, args);
-    } as FileHandle['write']);
+    const disk = await fullDiskAt(join(dir, 'probe'), (text) => text.includes('"offset":') && text.includes('"leftOut":'), 30);
     const io = fakeIo(env);
     try {
       expect(await main(argv(...releaseArgs(out)), io)).not.toBe(0);
     } finally {
-      spy.mockRestore();
+      disk.restore();
     }
-    expect(entries).toBe(30);
+    expect(disk.seen()).toBe(30);
     expect(io.err()).toMatch(/ENOSPC|no space/i);
     expect(existsSync(`${out}.checkpoint`)).toBe(true);
 
@@ -120,23 +132,14 @@ describe('a release stopped part way', () => {
     const expected = digests(existsSync(join(dir, 'whole')) ? join(dir, 'whole') : await uninterrupted());
     const out = join(dir, 'full-disk-split');
     // The second write of split-file rows (jsonl rows hold "ner_tags"; journal lines do not) meets a full disk, once.
-    const probe = await open(join(dir, 'probe-split'), 'w');
-    const proto = Object.getPrototypeOf(probe) as FileHandle;
-    await probe.close();
-    const write = proto.write;
-    let rows = 0;
-    const spy = vi.spyOn(proto, 'write').mockImplementation(function (this: FileHandle, ...args: unknown[]) {
-      const text = Buffer.isBuffer(args[0]) ? args[0].toString('utf8') : '';
-      if (text.includes('"ner_tags":') && ++rows === 2) return Promise.reject(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }));
-      return (write as (...a: unknown[]) => Promise<unknown>).apply(this, args);
-    } as FileHandle['write']);
+    const disk = await fullDiskAt(join(dir, 'probe-split'), (text) => text.includes('"ner_tags":'), 2);
     const io = fakeIo(env);
     try {
       expect(await main(argv(...releaseArgs(out)), io)).toBe(4);
     } finally {
-      spy.mockRestore();
+      disk.restore();
     }
-    expect(rows).toBeGreaterThanOrEqual(2);
+    expect(disk.seen()).toBeGreaterThanOrEqual(2);
     expect(io.err()).toMatch(/ENOSPC|no space/i);
     expect(existsSync(`${out}.checkpoint`)).toBe(true);
     expect(existsSync(out)).toBe(false);
