@@ -4,7 +4,7 @@ import { RUN_LIMITS, START_TIMEOUT_MS, STOP_GRACE_MS } from '../shared/constants
 import { untilAborted } from '../shared/onAbort.js';
 import { redact } from '../shared/redact.js';
 import { createMemoryJournal, replayJournal } from './journal.js';
-import type { Journal, JournalContents, JournalProjectState, OtherRun, RunLimits, RunLimitSettings } from './journal.js';
+import type { Journal, JournalContents, JournalProjectState, JournalRecord, OtherRun, RunLimits, RunLimitSettings } from './journal.js';
 import { LeaseGate, localLimits, startPacer } from './runLimits.js';
 import { buildWorklist, configMismatches, projectConfig, validateManyInputs } from './worklist.js';
 import type { RerunRules, WorklistEntry } from './worklist.js';
@@ -159,6 +159,11 @@ interface WaitEntry {
   projectId: string;
   jobId: string;
   from?: string;
+}
+
+/** One start slot of a run (of `concurrency`): the `started` record of its last project, which its next claim follows. */
+interface StartSlot {
+  last?: JournalRecord;
 }
 
 /** What a run needs of the client: its `request`, through `startAutoLabel` and `waitForJob`. */
@@ -516,6 +521,7 @@ async function runJournaledJobs(
           }
         })().finally(() => (taking = undefined)));
       const worker = async () => {
+        const slot: StartSlot = {};
         for (;;) {
           if (journalError || options.signal?.aborted) return;
           const p = ready.shift();
@@ -524,11 +530,16 @@ async function runJournaledJobs(
             await refill();
             continue;
           }
+          // The next batch is asked for while the slots still have projects to start: no slot
+          // waits for a take's round trip while the queue has projects.
+          if (ready.length < concurrency && !empty) void refill();
           handled.add(p.projectId);
-          await startOne(p, settleLost, undefined);
+          await startOne(p, slot, settleLost, undefined);
         }
       };
       await Promise.all(Array.from({ length: concurrency }, worker));
+      // A take asked for ahead and still on its way ends before the run goes on (and closes its journal).
+      await taking;
     }
 
     /**
@@ -596,13 +607,14 @@ async function runJournaledJobs(
           scatter();
         })().finally(() => (pruning = undefined)));
       const worker = async () => {
+        const slot: StartSlot = {};
         for (let p = queue[next++]; p; p = queue[next++]) {
           if (journalError) return;
           if (options.signal?.aborted) {
             settle(p.index, { projectId: p.projectId, outcome: 'interrupted', error: { code: 'ABORTED', message: 'not started: the run was interrupted first' }, fromJournal: false });
             continue;
           }
-          await startOne(p, settleLost, contents.shared ? prune : undefined);
+          await startOne(p, slot, settleLost, contents.shared ? prune : undefined);
         }
       };
       await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, Math.max(queue.length - next, 1)) }, worker));
@@ -612,7 +624,7 @@ async function runJournaledJobs(
      * Claims one project, starts its job and journals what happened. Rejects never: a failed
      * record settles the project with what is known and notes the journal's failure.
      */
-    async function startOne(p: WorklistEntry, settleLost: (p: WorklistEntry, worker: string | undefined) => void, prune: (() => Promise<void>) | undefined): Promise<void> {
+    async function startOne(p: WorklistEntry, slot: StartSlot, settleLost: (p: WorklistEntry, worker: string | undefined) => void, prune: (() => Promise<void>) | undefined): Promise<void> {
       const input = inputs[p.index]!;
       // The run's limits first: a lease (--max-running), then a start token (--max-starts-per-minute).
       let leased = false;
@@ -630,7 +642,12 @@ async function runJournaledJobs(
       }
       let claim;
       try {
-        claim = await journal.claim({ type: 'intent', at: now(), projectId: p.projectId, attempt: p.attempt ?? 1, config: projectConfig(input), ...(me !== undefined && { worker: me }) });
+        // Durable with the slot's `started` record of its last project (at most one project per slot
+        // is then without its record after a kill), not with the other slots' records.
+        claim = await journal.claim(
+          { type: 'intent', at: now(), projectId: p.projectId, attempt: p.attempt ?? 1, config: projectConfig(input), ...(me !== undefined && { worker: me }) },
+          { after: slot.last ? [slot.last] : [] },
+        );
       } catch (error) {
         if (leased) void release(p.projectId);
         return journalFailed(error); // nothing sent: the project is settled as not started
@@ -670,6 +687,7 @@ async function runJournaledJobs(
       if (leased) startWrites.push(limits!.started(p.projectId, job.id, holdMs).catch(journalFailed));
       emit({ event: 'started', projectId: p.projectId, jobId: job.id });
       const started = { type: 'started' as const, at: now(), projectId: p.projectId, jobId: job.id };
+      slot.last = started;
       // Not awaited here: the next project starts while this record is written (with others, in
       // one statement on a database journal). The job's wait begins once it is durable.
       startWrites.push(

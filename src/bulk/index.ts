@@ -9,7 +9,7 @@ export { autoLabelMany } from './autoLabelMany.js';
 export type { AutoLabelManyOptions, AutoLabelManyResult, ManyEvent, ManyOutcomeKind, ProjectOutcome, RunLimitsNow } from './autoLabelMany.js';
 export type { RerunRules, WorklistEntry } from './worklist.js';
 export { createMemoryJournal } from './journal.js';
-export type { ClaimQueue, ClaimResult, IntentRecord, Journal, JournalContents, JournalProjectConfig, JournalProjectState, JournalRecord, JournalWorker, OtherRun, QueuedProject, RunLimits, RunLimitSettings } from './journal.js';
+export type { ClaimOptions, ClaimQueue, ClaimResult, IntentRecord, Journal, JournalContents, JournalProjectConfig, JournalProjectState, JournalRecord, JournalWorker, OtherRun, QueuedProject, RunLimits, RunLimitSettings } from './journal.js';
 export { openFileJournal } from './fileJournal.js';
 export { openOutbox, recordOutbox } from './outbox.js';
 export type { Outbox, OutboxStart } from './outbox.js';

@@ -55,6 +55,17 @@ export interface IntentRecord {
 /** What {@link Journal.claim} answers. */
 export type ClaimResult = { won: true } | { won: false; /** The worker whose intent holds the claim, when known. */ holder?: string };
 
+/** Options of {@link Journal.claim}. */
+export interface ClaimOptions {
+  /**
+   * The records appended before this claim that must be durable once it is (a start slot's
+   * `started` record of its last project). Without it, every record appended before the claim
+   * is; with it, only these, and a journal that writes records together need not hold the claim
+   * back for the others (those of other start slots). A journal that writes in order ignores it.
+   */
+  after?: readonly JournalRecord[];
+}
+
 /** One project of a run's queue, with the attempt its claim is to take. */
 export interface QueuedProject {
   projectId: string;
@@ -197,9 +208,10 @@ export interface Journal {
    * journal yet; resolves once it is durable. Of any number of concurrent claims of one project
    * and attempt (from this process or, for a shared journal, from any worker), exactly one wins.
    * @param intent - the intent, with its `attempt`
+   * @param options - `after`: the records appended before it that must be durable with it (see {@link ClaimOptions})
    * @returns `{ won: true }`, or `{ won: false, holder }` when another claim holds it (send nothing then)
    */
-  claim(intent: IntentRecord & { attempt: number }): Promise<ClaimResult>;
+  claim(intent: IntentRecord & { attempt: number }, options?: ClaimOptions): Promise<ClaimResult>;
   /**
    * The latest claim of each project (its highest attempt, and the worker that holds it), for a
    * run on a shared journal to drop from its list what other workers took meanwhile, in one

@@ -298,21 +298,47 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
   // statement. Each record has an id made here: a statement tried again after its answer was lost
   // writes nothing twice (ON CONFLICT DO NOTHING), with no search for a duplicate. Records of one
   // project are in order because the run appends each only after the one before it is durable.
-  type Pending = { rid: string; type: string; projectId: string | null; attempt: number | null; record: string; resolve(): void; reject(error: unknown): void };
+  type Pending = {
+    rid: string; type: string; projectId: string | null; attempt: number | null; record: string;
+    /** Waiting for a statement, taken by one still in flight, or written (or failed). */
+    state: 'pending' | 'flying' | 'done';
+    resolve(): void; reject(error: unknown): void;
+  };
   let pending: Pending[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
-  /** Takes the records waiting to be written (at most APPEND_BATCH): the statement's text from parameter `$from` on, and its values. */
   /** Records taken by a statement still in flight: a claim carries them again (see carry). */
   const flying = new Set<Pending>();
-  const carry = (from: number, again: boolean) => {
+  /** Each appended record's entry, by the object the run appended (a claim's `after` names them). */
+  const byRecord = new WeakMap<object, Pending>();
+  /**
+   * Takes the records waiting to be written (at most APPEND_BATCH, and every record `follows`
+   * names that still waits): the statement's text from parameter `$from` on, and its values.
+   * `follows`: the records already taken by another statement still in flight that this one must
+   * not commit without ('all' of them for a claim that names none).
+   */
+  const carry = (from: number, follows: readonly Pending[] | 'all') => {
     const batch = pending.slice(0, APPEND_BATCH);
     pending = pending.slice(batch.length);
-    // A claim also carries the records another statement has taken and not yet committed (their
-    // ids make the second insert nothing, after waiting for the first's commit): once a claim has
-    // committed, every record appended before it is durable. A worker killed then leaves at most
-    // one project a start on its way (the one just claimed) without its `started` record, not two.
-    const rows = again ? [...batch, ...Array.from(flying).slice(0, APPEND_BATCH)] : batch;
-    for (const b of batch) flying.add(b);
+    if (follows !== 'all') {
+      const late = follows.filter((f) => f.state === 'pending' && !batch.includes(f));
+      if (late.length > 0) {
+        batch.push(...late);
+        pending = pending.filter((p) => !late.includes(p));
+      }
+    }
+    // A claim also carries the records it follows that another statement has taken and not yet
+    // committed (their ids make the second insert nothing, after waiting for the first's commit):
+    // once a claim has committed, the records it follows are durable. A start slot's claim follows
+    // the slot's own `started` record of its last project, so that a worker killed then leaves at
+    // most one project per slot a start on its way (the one just claimed) without its `started`
+    // record, not two; and it waits for no other slot's statement. A claim that names none
+    // follows every record appended before it.
+    const again = follows === 'all' ? Array.from(flying).slice(0, APPEND_BATCH) : follows.filter((f) => f.state === 'flying');
+    const rows = again.length > 0 ? [...batch, ...again] : batch;
+    for (const b of batch) {
+      flying.add(b);
+      b.state = 'flying';
+    }
     const $ = (i: number) => `$${from + i}`;
     const sql = `INSERT INTO ${s}.records (run, worker, type, project_id, attempt, record, rid)
              SELECT $1, $2, x.type, x.project_id, x.attempt, x.record::jsonb, x.rid
@@ -332,7 +358,10 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
       for (const b of batch) b.reject(error);
       throw error;
     } finally {
-      for (const b of batch) flying.delete(b);
+      for (const b of batch) {
+        flying.delete(b);
+        b.state = 'done';
+      }
     }
   };
   const flushes = new Set<Promise<unknown>>();
@@ -340,15 +369,17 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
     clearTimeout(timer);
     timer = undefined;
     while (pending.length > 0) {
-      const { batch, sql, values } = carry(3, false);
+      const { batch, sql, values } = carry(3, []);
       const write = carrying(batch, () => persist(() => open().query(sql, [name, worker, ...values]))).catch(() => undefined);
       flushes.add(write);
       void write.finally(() => flushes.delete(write));
     }
   };
-  const insertRecord = (type: string, projectId: string | null, attempt: number | null, record: Record<string, unknown>) =>
+  const insertRecord = (appended: object, type: string, projectId: string | null, attempt: number | null, record: Record<string, unknown>) =>
     new Promise<void>((resolve, reject) => {
-      pending.push({ rid: randomUUID(), type, projectId, attempt, record: JSON.stringify(record), resolve, reject });
+      const entry: Pending = { rid: randomUUID(), type, projectId, attempt, record: JSON.stringify(record), state: 'pending', resolve, reject };
+      pending.push(entry);
+      byRecord.set(appended, entry);
       timer ??= setTimeout(flush, APPEND_WAIT_MS);
     });
 
@@ -506,9 +537,9 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
       }
       const projectId = rest.type === 'run' ? null : rest.projectId;
       const attempt = rest.type === 'intent' ? (rest.attempt ?? null) : null;
-      await insertRecord(rest.type, projectId, attempt, rest);
+      await insertRecord(record, rest.type, projectId, attempt, rest);
     },
-    async claim(intent) {
+    async claim(intent, claimOptions) {
       if (options.readOnly) throw new Error(`${where} was opened read-only`);
       const { worker: _ignored, ...rest } = intent;
       // One statement, one round trip: the insert, or (when another worker's intent holds the
@@ -516,8 +547,11 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
       // project from the run's queue (after its insert: a loser, which waited for the winner's
       // intent, holds no lock of the queue that the winner could wait for).
       let answerLost = false;
-      // The records appended meanwhile ride along (see carry).
-      const carried = carry(6, true);
+      // The records appended meanwhile ride along, and those it follows that another statement has in flight (see carry).
+      // A record it names that this journal was not given (a caller's copy) makes it follow them all.
+      const named = claimOptions?.after?.map((r) => byRecord.get(r));
+      const follows = named?.every((e) => e !== undefined) ? (named as Pending[]) : 'all';
+      const carried = carry(6, follows);
       const rows = await carrying(carried.batch, () =>
         persist(async (retrying) => {
           answerLost ||= retrying;

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { autoLabelMany, openPostgresJournal } from '../../src/bulk/index.js';
-import type { AutoLabelManyResult, Journal, JournalProjectConfig } from '../../src/bulk/index.js';
+import type { AutoLabelManyResult, Journal, JournalProjectConfig, JournalRecord } from '../../src/bulk/index.js';
 import type { AutoLabelInput } from '../../src/client/index.js';
 import { jobServiceClient } from '../support/jobServiceFetch.js';
 import { startTestPostgres, queryPostgres } from '../support/postgres.js';
@@ -99,8 +99,8 @@ describe.skipIf(pg.skip !== undefined)(`the PostgreSQL journal's queue${pg.skip 
       // loaded machine runs longer and beats more. A minute apart, the count is the work's own.
       const journal = openPostgresJournal({ url: pg.url!, name, heartbeatMs: 60_000 });
       claims[i] = { won: 0, lost: 0 };
-      return { ...journal, claim: async (intent) => {
-        const result = await journal.claim(intent);
+      return { ...journal, claim: async (intent, claimOptions) => {
+        const result = await journal.claim(intent, claimOptions);
         claims[i]![result.won ? 'won' : 'lost']!++;
         return result;
       } };
@@ -179,5 +179,99 @@ describe.skipIf(pg.skip !== undefined)(`the PostgreSQL journal's queue${pg.skip 
     expect(again.records.map((r) => [r.type, r.worker])).toEqual([['started', (await writer.refresh!()).shared!.worker]]);
     expect((await reader.refresh!()).records).toEqual([]);
     await Promise.all([reader.close(), writer.close()]);
+  });
+  it("a claim waits for the statement in flight that carries a record it follows, and for no other", async () => {
+    const name = unique('follows');
+    const journal = openPostgresJournal({ url: pg.url!, name });
+    await journal.open();
+    const { default: driver } = await import('pg');
+    // Another session locks the run's row: each statement that writes records has written them and
+    // waits (its foreign key's check, at its end) until that session ends. Which session each
+    // waits for is the database's own answer (pg_blocking_pids).
+    const other = new driver.Client({ connectionString: pg.url! });
+    await other.connect();
+    await other.query('BEGIN');
+    await other.query(`SELECT 1 FROM labelkit_journal.runs WHERE name = $1 FOR UPDATE`, [name]);
+    const otherPid = (await other.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+    /** The journal's statement that waits and is not one of `known`, once there is one, with the sessions it waits for. */
+    const nextWaiting = async (known: number[]): Promise<{ pid: number; blockedBy: number[] }> => {
+      for (;;) {
+        const rows = await query<{ pid: number; blocked_by: number[] }>(
+          `SELECT pid, pg_blocking_pids(pid) AS blocked_by FROM pg_stat_activity
+            WHERE datname = current_database() AND application_name = 'labelkit journal' AND wait_event_type = 'Lock' AND NOT pid = ANY($1::int[])`,
+          [known],
+        );
+        if (rows[0]) return { pid: rows[0].pid, blockedBy: rows[0].blocked_by };
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    const started = (projectId: string) => ({ type: 'started' as const, at: new Date().toISOString(), projectId, jobId: `job-${projectId}` });
+    const intent = (projectId: string) => ({ type: 'intent' as const, at: new Date().toISOString(), projectId, attempt: 1, config });
+    try {
+      // Slot 1 appends its record and claims a: the claim carries the record and waits, uncommitted.
+      const r1 = started('p1');
+      const appended = [journal.append(r1)];
+      const claims = [journal.claim(intent('a'), { after: [] })];
+      const a = await nextWaiting([]);
+      expect(a.blockedBy).toEqual([otherPid]);
+      // Slot 2 appends its own record and claims b, following only that record: it waits for the other session alone, not for a's claim.
+      const r2 = started('p2');
+      appended.push(journal.append(r2));
+      claims.push(journal.claim(intent('b'), { after: [r2] }));
+      const b = await nextWaiting([a.pid]);
+      expect(b.blockedBy).toEqual([otherPid]);
+      // Slot 1 claims c, following its record that a's claim carries: it waits for a's claim to commit.
+      claims.push(journal.claim(intent('c'), { after: [r1] }));
+      const c = await nextWaiting([a.pid, b.pid]);
+      expect(c.blockedBy).toContain(a.pid);
+      await other.query('ROLLBACK');
+      expect(await Promise.all(claims)).toEqual([{ won: true }, { won: true }, { won: true }]);
+      await Promise.all(appended);
+      const rows = await query<{ type: string; project_id: string }>(`SELECT type, project_id FROM labelkit_journal.records WHERE run = $1 ORDER BY project_id, type`, [name]);
+      expect(rows.map((r) => `${r.type} ${r.project_id}`)).toEqual(['intent a', 'intent b', 'intent c', 'started p1', 'started p2']);
+    } finally {
+      await other.end();
+      await journal.close();
+    }
+  });
+  it("each start slot's claim follows its own last `started` record alone, and the next batch is taken while the slots still have projects", async () => {
+    const name = unique('slots');
+    const projects = ids(40, 'slot');
+    const service = jobServiceClient();
+    const journal = openPostgresJournal({ url: pg.url!, name, heartbeatMs: 60_000 });
+    const claimed: { projectId: string; after: readonly JournalRecord[] | undefined }[] = [];
+    const startedRecords = new Set<JournalRecord>();
+    const claimsAtTake: number[] = [];
+    const watched: Journal = {
+      ...journal,
+      append: (record) => {
+        if (record.type === 'started') startedRecords.add(record);
+        return journal.append(record);
+      },
+      claim: (intent, claimOptions) => {
+        claimed.push({ projectId: intent.projectId, after: claimOptions?.after });
+        return journal.claim(intent, claimOptions);
+      },
+      queue: { ...journal.queue!, take: (list, max) => (claimsAtTake.push(claimed.length), journal.queue!.take(list, max)) },
+    };
+    const result = await autoLabelMany(service.client, projects.map(input), { journal: watched, concurrency: 4, onEvent: (e) => e.event === 'started' && service.finish(e.jobId) });
+    service.client.close();
+    expect(result.outcomes.map((o) => o.outcome)).toEqual(projects.map(() => 'delivered'));
+    // Every claim names what it follows: nothing (a slot's first) or one `started` record of a
+    // project claimed before it, each followed once: 40 starts over 4 slots, 36 followed.
+    const follows = claimed.map((c) => c.after);
+    expect(follows.every((a) => a !== undefined && a.length <= 1)).toBe(true);
+    expect(follows.filter((a) => a!.length === 0)).toHaveLength(4);
+    const followed = follows.flatMap((a) => a!);
+    expect(new Set(followed).size).toBe(36);
+    for (const [i, c] of claimed.entries()) {
+      for (const r of c.after!) {
+        expect(startedRecords.has(r)).toBe(true);
+        expect(claimed.slice(0, i).map((x) => x.projectId)).toContain(r.type === 'started' ? r.projectId : r.type);
+      }
+    }
+    // Batches of 16 (4 × concurrency): the second is asked for before the first's sixteenth claim.
+    expect(claimsAtTake[0]).toBe(0);
+    expect(claimsAtTake[1]).toBeLessThan(16);
   });
 });
