@@ -721,8 +721,9 @@ async function runJournaledJobs(
         if (ended.has(e.jobId)) return;
         ended.add(e.jobId);
         const errors = result.outcome === 'failed' ? firstLines(result.job).map((line) => redact(line, secrets)) : undefined;
-        // Its lease comes back at once (a job that timed out is no longer waited for: its lease too).
-        if (gate) appends.push(release(e.projectId));
+        // Its lease goes at once to this worker's next start, or back to the run (a job that timed
+        // out is no longer waited for: its lease too).
+        if (gate) appends.push(gate.pass(e.projectId).catch(journalFailed));
         appends.push(
           journal.append({ type: 'outcome', at: now(), projectId: e.projectId, outcome: result.outcome, jobId: e.jobId, ...(errors && { errors }) }).catch(journalFailed),
         );

@@ -132,6 +132,15 @@ export interface RunLimits {
   started(projectId: string, jobId: string, holdMs: number): Promise<void>;
   /** Moves the leases of started jobs whose wait this worker takes over to it. */
   adopt(projectIds: readonly string[], holdMs: number): Promise<void>;
+  /**
+   * Moves this worker's lease of a project whose job ended to the next project it starts, in one
+   * statement (a give and a take would be two, and another worker's take could come between).
+   * @returns whether it was moved (false: the lease is not this worker's, e.g. a worker that took
+   * this one for dead took over its job's wait; nothing changed), and the leases held
+   * @remarks Optional for a journal written elsewhere: without it a job's lease is given back and
+   * the next start takes one.
+   */
+  handOver?(fromProjectId: string, toProjectId: string): Promise<{ taken: boolean; running: number }>;
   /** Gives a project's lease back (any worker may: the one that saw its job end). @returns the leases held after */
   give(projectId: string): Promise<{ running: number }>;
   /** The leases held now. */

@@ -776,6 +776,27 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
           return { taken, running: Number(row?.held ?? 0) + (taken ? 1 : 0) };
         });
       },
+      async handOver(fromProjectId, toProjectId) {
+        if (options.readOnly) throw new Error(`${where} was opened read-only`);
+        return persist(async (retrying) => {
+          if (retrying) {
+            // An earlier try may have moved it before its answer was lost.
+            const mine = await open().query(`SELECT 1 FROM ${s}.leases WHERE run = $1 AND project_id = $2 AND worker = $3`, [name, toProjectId, worker]);
+            if ((mine.rowCount ?? 0) > 0) return { taken: true, running: await heldLeases() };
+          }
+          // One statement: the slot stays held (by this worker, for the next project, its job not
+          // yet started); no other worker's take comes between. The count is the statement's snapshot's.
+          const rows = await open().query<{ slot: number | null; held: string }>(
+            `WITH moved AS (
+               UPDATE ${s}.leases SET project_id = $3, job_id = NULL, hold_until = NULL
+                WHERE run = $1 AND project_id = $2 AND worker = $4 RETURNING slot)
+             SELECT (SELECT min(slot) FROM moved) AS slot, (SELECT count(*) FROM ${s}.leases l WHERE run = $1 AND NOT ${FREE_LEASE}) AS held`,
+            [name, fromProjectId, toProjectId, worker],
+          );
+          const row = rows.rows[0];
+          return { taken: row?.slot != null, running: Number(row?.held ?? 0) };
+        });
+      },
       async started(projectId, jobId, holdMs) {
         await query(`UPDATE ${s}.leases SET job_id = $3, hold_until = now() + $4 * interval '1 millisecond' WHERE run = $1 AND project_id = $2`, [name, projectId, jobId, holdMs]);
       },

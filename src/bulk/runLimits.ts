@@ -19,6 +19,11 @@ export function localLimits(settings: RunLimitSettings): RunLimits {
       held.add(projectId);
       return { taken: true, running: held.size };
     },
+    handOver: async (from, to) => {
+      if (!held.delete(from)) return { taken: false, running: held.size };
+      held.add(to);
+      return { taken: true, running: held.size };
+    },
     started: async () => undefined,
     adopt: async () => undefined,
     give: async (projectId) => {
@@ -61,13 +66,19 @@ function startBucket(perMinute: number | undefined): (now: number) => number {
 /**
  * Hands the run's leases to this process's starts, one asker at a time, first come first served:
  * the head asker tries the journal; when every lease is held it tries again once this process
- * gives one back, or after `pollMs` (another worker may have given one back). A rejected try (the
- * journal failed) rejects every asker.
+ * gives one back, or after `pollMs` (another worker may have given one back). The lease of a job
+ * whose end this process saw goes straight to its next asker ({@link LeaseGate.pass}: one
+ * statement, and no other worker's take between). A rejected try (the journal failed) rejects
+ * every asker.
  */
 export class LeaseGate {
   private readonly askers: Array<{ projectId: string; resolve(taken: boolean): void; reject(error: unknown): void }> = [];
+  /** Leases of ended jobs kept for the next asker (each settled once handed over or given back). */
+  private readonly spare: Array<{ projectId: string; resolve(): void; reject(error: unknown): void }> = [];
   private trying = false;
   private wake: (() => void) | undefined;
+  /** Counts the leases this process gave back: one given back while a take was on its way is tried for at once. */
+  private given = 0;
 
   /**
    * @param limits - the run's limits
@@ -95,36 +106,63 @@ export class LeaseGate {
     });
   }
 
-  /** Gives a project's lease back (its job ended, or nothing started); wakes the askers. */
+  /** Gives a project's lease back (nothing started, or a dead worker's start); wakes the askers. */
   async release(projectId: string): Promise<void> {
     const { running } = await this.limits.give(projectId);
+    this.given++;
     this.onCount(running);
     this.wake?.();
+  }
+
+  /**
+   * A job's end was seen: its lease goes to this process's next start when one is waiting (moved
+   * in one statement), else back to the run.
+   * @returns once handed over or given back
+   */
+  pass(projectId: string): Promise<void> {
+    if (this.askers.length === 0 || !this.limits.handOver) return this.release(projectId);
+    return new Promise((resolve, reject) => {
+      this.spare.push({ projectId, resolve, reject });
+      this.wake?.();
+      void this.serve();
+    });
   }
 
   private async serve(): Promise<void> {
     if (this.trying) return;
     this.trying = true;
     try {
-      while (this.askers.length > 0) {
-        const head = this.askers[0]!;
-        if (this.signal?.aborted) {
+      for (;;) {
+        const head = this.askers[0];
+        if (!head || this.signal?.aborted) {
           for (const a of this.askers.splice(0)) a.resolve(false);
-          return;
+          // No start waits: a kept lease goes back.
+          const kept = this.spare.shift();
+          if (!kept) return;
+          await this.release(kept.projectId).then(kept.resolve, kept.reject);
+          continue;
         }
+        const kept = this.spare.shift();
+        const given = this.given;
         let result;
         try {
-          result = await this.limits.take(head.projectId);
+          result = kept ? await this.limits.handOver!(kept.projectId, head.projectId) : await this.limits.take(head.projectId);
+          // Not this worker's any more (another took over its job's wait): given back as before, the asker tries a take.
+          if (kept && !result.taken) await this.release(kept.projectId);
         } catch (error) {
+          kept?.reject(error);
           for (const a of this.askers.splice(0)) a.reject(error);
+          for (const s of this.spare.splice(0)) s.reject(error);
           return;
         }
+        kept?.resolve();
         this.onCount(result.running);
         if (result.taken) {
           this.askers.shift();
           head.resolve(true);
           continue;
         }
+        if (kept || this.spare.length > 0 || this.given !== given) continue;
         await new Promise<void>((resolve) => {
           const timer = setTimeout(done, this.pollMs);
           this.wake = done;

@@ -11,6 +11,8 @@ import type { CliRun } from '../support/spawnCli.js';
 import { startCountingService } from '../support/countingService.js';
 import type { CountingService } from '../support/countingService.js';
 import { startTestPostgres } from '../support/postgres.js';
+import { autoLabelMany, openPostgresJournal } from '../../src/bulk/index.js';
+import { createLabelingClient } from '../../src/client/index.js';
 
 /** Temporary folders of this file, removed after its tests. */
 const tempDir = useTempDirs();
@@ -98,6 +100,46 @@ describe.skipIf(pg.skip !== undefined)(`--max-running across workers${pg.skip ? 
     for (const r of runs) for (const e of events(r.stdout)) if (e.event === 'running') expect(e.running as number).toBeLessThanOrEqual(MAX_RUNNING);
     expect(summary?.limits).toEqual({ maxRunning: MAX_RUNNING, running: 0 });
   }, within(120_000));
+
+  it('hands the lease of a job whose end a worker saw to its next start in one statement, not a give and a take (the lease statements counted); the last one goes back', async () => {
+    const name = `hand-over-${Date.now()}`;
+    const journal = openPostgresJournal({ url: pg.url!, name });
+    const limits = journal.limits!;
+    const { take, give, handOver } = limits;
+    const calls = { taken: 0, give: 0, handOver: 0 };
+    limits.take = async (projectId) => {
+      const result = await take(projectId);
+      if (result.taken) calls.taken++;
+      return result;
+    };
+    limits.give = async (projectId) => (calls.give++, give(projectId));
+    limits.handOver = async (from, to) => {
+      const result = await handOver!(from, to);
+      if (result.taken) calls.handOver++;
+      return result;
+    };
+    const client = createLabelingClient({ url: service.url, token: service.token, poll: { intervalMs: 20, maxIntervalMs: 50 } });
+    const projects = Array.from({ length: 6 }, (_, i) => demoProjectId(PROJECTS - 30 + i));
+    const inputs = projects.map((projectId) => ({ projectId, labelerEmail: 'hand-over@example.com', options: { numberOfFilesPerRequest: 1 }, targetAPI: { endpoint: model.url, secretKey: SECRET } }));
+    service.emulator.resetJobsPeak();
+    try {
+      // Three starters, one lease (over projects the first test started: force says it is on purpose).
+      const result = await autoLabelMany(client, inputs, { journal, concurrency: 3, maxRunning: 1, force: true });
+      expect(result.outcomes.map((o) => o.outcome)).toEqual(projects.map(() => 'delivered'));
+    } finally {
+      client.close();
+    }
+    expect(service.emulator.jobsInFlight().peak).toBe(1);
+    // Before: a give and a take for each of the six jobs.
+    expect(calls).toEqual({ taken: 1, handOver: 5, give: 1 });
+    const reader = openPostgresJournal({ url: pg.url!, name, readOnly: true });
+    await reader.open();
+    try {
+      expect(await reader.limits!.running()).toBe(0);
+    } finally {
+      await reader.close();
+    }
+  }, within(60_000));
 
   // These runs go over projects the first test's run started: --force says it is on purpose.
   it('refuses a worker whose --max-running differs from the run\'s (fixed by its first worker), or that gives none, before it sends anything', async () => {

@@ -1,8 +1,9 @@
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { useTempDirs } from '../support/tempDirs.js';
 import { autoLabelMany, createMemoryJournal, openFileJournal } from '../../src/bulk/index.js';
-import type { ManyEvent } from '../../src/bulk/index.js';
+import type { ManyEvent, RunLimits } from '../../src/bulk/index.js';
+import { LeaseGate, localLimits } from '../../src/bulk/runLimits.js';
 import { createLabelingClient, ValidationError } from '../../src/client/index.js';
 import type { AutoLabelInput, LabelingClient } from '../../src/client/index.js';
 import { demoProjectId } from '../../src/emulator/index.js';
@@ -71,6 +72,55 @@ describe('the run limits of a journal one process holds', () => {
     service.emulator.resetJobsPeak();
     await autoLabelMany(newClient(), ids(33, 40).map(input), { journal: createMemoryJournal(), concurrency: 8 });
     expect(service.emulator.jobsInFlight().peak).toBeGreaterThan(2);
+  });
+
+  it('hands the lease of a job whose end it saw to its next start in one step, not a give and a take; gives the last one back', async () => {
+    const inner = localLimits({ maxRunning: 1 });
+    const calls = { taken: 0, give: 0, handOver: 0 };
+    const limits: RunLimits = {
+      ...inner,
+      take: async (projectId) => {
+        const result = await inner.take(projectId);
+        if (result.taken) calls.taken++;
+        return result;
+      },
+      give: async (projectId) => (calls.give++, inner.give(projectId)),
+      handOver: async (from, to) => (calls.handOver++, inner.handOver!(from, to)),
+    };
+    const projects = ids(1, 6);
+    service.emulator.resetJobsPeak();
+    // Three starters, one lease: two always wait for it while projects are left.
+    const result = await autoLabelMany(newClient(), projects.map(input), { journal: { ...createMemoryJournal(), limits }, concurrency: 3, maxRunning: 1 });
+    expect(result.outcomes.map((o) => o.outcome)).toEqual(projects.map(() => 'delivered'));
+    expect(service.emulator.jobsInFlight().peak).toBe(1);
+    // Before: a give and a take for each of the six jobs.
+    expect(calls).toEqual({ taken: 1, handOver: 5, give: 1 });
+    expect(await inner.running()).toBe(0);
+  });
+
+  it('asks again at once for a lease given back while its take was on its way (not after the poll interval)', async () => {
+    const inner = localLimits({ maxRunning: 1 });
+    let onItsWay: (() => void) | undefined;
+    // The second take reads the run full, and answers only once the first lease has been given back meanwhile.
+    let takes = 0;
+    const limits: RunLimits = {
+      ...inner,
+      take: async (projectId) => {
+        if (++takes !== 2) return inner.take(projectId);
+        const seen = await inner.take(projectId);
+        await new Promise<void>((resolve) => (onItsWay = resolve));
+        return seen;
+      },
+    };
+    // An hour between asks: only the give seen meanwhile can end the second wait in this test's time.
+    const gate = new LeaseGate(limits, 3_600_000, undefined, () => undefined);
+    expect(await gate.acquire('a')).toBe(true);
+    const second = gate.acquire('b');
+    await vi.waitFor(() => expect(onItsWay).toBeDefined());
+    await gate.release('a');
+    onItsWay!();
+    expect(await second).toBe(true);
+    expect(await inner.running()).toBe(1);
   });
 
   it('maxStartsPerMinute paces the starts of a memory journal\'s run by the bucket in its process: counted at the emulator', async () => {
