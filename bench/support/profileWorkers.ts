@@ -117,12 +117,29 @@ try {
     loop.enable();
     const exits: number[] = [];
     const cpu: number[] = [];
+    /** Each worker's CPU (user + system, ms) as it went: [ms from spawn, CPU ms], every 50 ms, by pid. */
+    const cpuSeries = new Map<number, [number, number][]>();
+    const cpuOf = (pid: number) => {
+      const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = f.slice(f.lastIndexOf(')') + 2).split(' ');
+      return (Number(fields[11]) + Number(fields[12])) * 10;
+    };
     await Promise.all(
       Array.from({ length: workers }, () => new Promise<void>((resolve) => {
         const child = spawn(process.execPath, args, { env, cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+        const series: [number, number][] = [];
+        cpuSeries.set(child.pid!, series);
+        const tick = setInterval(() => {
+          try {
+            series.push([Date.now() - t0, cpuOf(child.pid!)]);
+          } catch {
+            // ended
+          }
+        }, 50);
         let stderr = '';
         child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
         child.on('close', (code) => {
+          clearInterval(tick);
           exits.push(Date.now() - t0);
           cpu.push(Number(/cpu-ms ([\d.]+)/.exec(stderr)?.[1]));
           if (code !== 0) console.error(`a worker exited ${code}: ${stderr}`);
@@ -182,6 +199,12 @@ try {
       ats.sort((a, b) => a - b);
       const gaps = ats.slice(1).map((a, i) => a - ats[i]!);
       console.log(`  worker …${w.slice(-6)}: ${ats.length} intents from ${(ats[0]! / 1000).toFixed(2)} to ${(ats.at(-1)! / 1000).toFixed(2)} s; gap between intents ${quantiles(gaps)} ms`);
+      // Its CPU before its first intent (start-up), while it claimed (per project), after its last (the waits and the end).
+      const series = cpuSeries.get(Number(w.split(':').at(-2))) ?? [];
+      const at = (ms: number) => series.findLast(([t]) => t <= ms)?.[1] ?? 0;
+      const last = series.at(-1)?.[1] ?? 0;
+      const [first, lastIntent] = [at(ats[0]!), at(ats.at(-1)!)];
+      console.log(`    its CPU: ${(first / 1000).toFixed(2)} s to its first intent, ${((lastIntent - first) / 1000).toFixed(2)} s while claiming (${((lastIntent - first) / ats.length).toFixed(2)} ms a project), ${((last - lastIntent) / 1000).toFixed(2)} s after its last intent (sampled every 50 ms)`);
     }
     console.log(`  journal backends not idle, per sample (${samples} samples):`);
     for (const [w, k] of [...waits].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`    ${(k / samples).toFixed(2)}  ${w}`);
