@@ -3,7 +3,7 @@ import type { AutoLabelInput, ErrorCode, Job, JobOutcome, JobSnapshot, LabelingC
 import { RUN_LIMITS, START_TIMEOUT_MS, STOP_GRACE_MS } from '../shared/constants.js';
 import { untilAborted } from '../shared/onAbort.js';
 import { redact } from '../shared/redact.js';
-import { createMemoryJournal, replayJournal } from './journal.js';
+import { createMemoryJournal, replayContents, replayJournal } from './journal.js';
 import type { Journal, JournalContents, JournalProjectState, JournalRecord, OtherRun, RunLimits, RunLimitSettings } from './journal.js';
 import { LeaseGate, localLimits, startPacer } from './runLimits.js';
 import { buildWorklist, configMismatches, projectConfig, validateManyInputs } from './worklist.js';
@@ -291,9 +291,9 @@ async function runJournaledJobs(
     ...(options.maxStartsPerMinute !== undefined && { maxStartsPerMinute: options.maxStartsPerMinute }),
   };
   const journal = options.journal ?? createMemoryJournal();
-  const contents = await journal.open();
+  const contents = await journal.open({ replay: true });
   try {
-    const replay = replayJournal(contents.records);
+    const replay = replayContents(contents);
     const mismatches = configMismatches(url, replay, inputs);
     if (mismatches.length > 0 && !options.force) {
       const hint = { path: 'journal', message: 'use another journal file, or force to use this one anyway' };

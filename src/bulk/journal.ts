@@ -167,8 +167,16 @@ export interface JournalWorker {
 
 /** What {@link Journal.open} reads back. */
 export interface JournalContents {
-  /** Every record, oldest first. */
+  /** Every record, oldest first (empty when the journal gives `replayed` instead). */
   records: JournalRecord[];
+  /**
+   * Set by a journal opened with `replay` that replayed its records as it read them
+   * ({@link replayJournal}, record by record), so as never to hold them all at once (a database
+   * run of 100,000 projects has 300,000 and more): each project's state and the service URL of the
+   * latest run record, exactly what `replayJournal(records)` would give; `records` is then empty.
+   * Read it with {@link replayContents}.
+   */
+  replayed?: { url?: string; projects: Map<string, JournalProjectState> };
   /** Things the backend repaired or tolerated, e.g. an incomplete last line after a crash. */
   warnings: string[];
   /** Set by a {@link Journal.refresh} that answers only the records written since the last read. */
@@ -203,10 +211,13 @@ export interface JournalContents {
 export interface Journal {
   /**
    * Reads back every record written so far and readies the journal for appends.
-   * @returns the records and any warning
+   * @param options - `replay`: the caller needs only each project's state (read it with
+   * {@link replayContents}): a journal may then replay the records as it reads them and answer
+   * `replayed` instead of the records, never holding them all at once (the database journal does)
+   * @returns the records (or, with `replay`, possibly their replay) and any warning
    * @throws a labelkit error of code `VALIDATION` when the journal is corrupt (naming the line)
    */
-  open(): Promise<JournalContents>;
+  open(options?: { replay?: boolean }): Promise<JournalContents>;
   /**
    * Adds one record; resolves once it is durable.
    * @param record - the record
@@ -359,33 +370,77 @@ export function replayJournal(
   projects: Map<string, JournalProjectState> = new Map(),
 ): { url?: string; projects: Map<string, JournalProjectState> } {
   let url: string | undefined;
-  for (const r of records) {
-    if (r.type === 'run') {
-      url = r.url;
-      continue;
-    }
-    // Built field by field, not by spreads: a 100,000-project run replays 200,000 records and more.
-    const before = projects.get(r.projectId);
-    const intent = r.type === 'intent';
-    const next: JournalProjectState = { state: 'intent', attempts: intent ? attemptOf(r, before?.attempts ?? 0) : (before?.attempts ?? 0) };
-    const config = intent ? r.config : before?.config;
-    if (config) next.config = config;
-    const worker = intent ? r.worker : before?.worker;
-    if (worker !== undefined) next.worker = worker;
-    if (r.type === 'started') {
-      next.state = 'started';
-      next.jobId = r.jobId;
-    } else if (r.type === 'unknown') {
-      next.state = 'unknown';
-      next.errors = [r.error];
-    } else if (r.type === 'outcome') {
-      next.state = r.outcome;
-      if (r.jobId) next.jobId = r.jobId;
-      if (r.errors) next.errors = r.errors;
-    }
-    projects.set(r.projectId, next);
-  }
+  for (const r of records) url = replayRecord(r, projects) ?? url;
   return { ...(url !== undefined && { url }), projects };
+}
+
+/**
+ * One step of {@link replayJournal}: folds one record into its project's state, for a journal
+ * that replays its records as it reads them (never holding them all at once).
+ *
+ * @param r - the record (after every record before it)
+ * @param projects - the states so far; changed in place
+ * @returns the service URL of a `run` record; undefined for any other record
+ */
+export function replayRecord(r: JournalRecord, projects: Map<string, JournalProjectState>): string | undefined {
+  if (r.type === 'run') return r.url;
+  // Built field by field, not by spreads: a 100,000-project run replays 200,000 records and more.
+  const before = projects.get(r.projectId);
+  const intent = r.type === 'intent';
+  const next: JournalProjectState = { state: 'intent', attempts: intent ? attemptOf(r, before?.attempts ?? 0) : (before?.attempts ?? 0) };
+  // The config of an intent is usually the one of the project before (every project of a run has
+  // the same): that object is kept, not one equal copy per project.
+  const config = intent ? sameConfig(r.config, before?.config) : before?.config;
+  if (config) next.config = config;
+  const worker = intent ? r.worker : before?.worker;
+  if (worker !== undefined) next.worker = worker;
+  if (r.type === 'started') {
+    next.state = 'started';
+    next.jobId = r.jobId;
+  } else if (r.type === 'unknown') {
+    next.state = 'unknown';
+    next.errors = [r.error];
+  } else if (r.type === 'outcome') {
+    next.state = r.outcome;
+    if (r.jobId) next.jobId = r.jobId;
+    if (r.errors) next.errors = r.errors;
+  }
+  projects.set(r.projectId, next);
+  return undefined;
+}
+
+/** The config last replayed, to share among the projects of a run that have the same (see replayRecord). */
+let lastConfig: JournalProjectConfig | undefined;
+/** The four fields of a config: one with others besides (a later version's) is kept as it is. */
+const CONFIG_KEYS = 4;
+/** `config`, or an equal config already held (the project's own, or the last one replayed). */
+function sameConfig(config: JournalProjectConfig, own: JournalProjectConfig | undefined): JournalProjectConfig {
+  for (const held of [own, lastConfig]) {
+    if (
+      held &&
+      held.endpoint === config.endpoint &&
+      held.numberOfFilesPerRequest === config.numberOfFilesPerRequest &&
+      held.labelerEmail === config.labelerEmail &&
+      held.role === config.role &&
+      Object.keys(held).length === CONFIG_KEYS &&
+      Object.keys(config).length === CONFIG_KEYS
+    ) {
+      return held;
+    }
+  }
+  lastConfig = config;
+  return config;
+}
+
+/**
+ * Each project's state after what {@link Journal.open} read: the states the journal replayed as
+ * it read (`replayed`), else the replay of its records.
+ *
+ * @param contents - what `open` answered
+ * @returns the states and the service URL of the latest run record
+ */
+export function replayContents(contents: JournalContents): { url?: string; projects: Map<string, JournalProjectState> } {
+  return contents.replayed ?? replayJournal(contents.records);
 }
 
 const isStr = (v: unknown): v is string => typeof v === 'string';

@@ -1,7 +1,7 @@
 import { open, readFile, rm } from 'node:fs/promises';
 import { ValidationError } from 'labelkit';
 import { errorCode } from '../shared/classify.js';
-import { replayJournal } from './journal.js';
+import { replayContents } from './journal.js';
 import type { Journal } from './journal.js';
 
 /**
@@ -107,10 +107,10 @@ export async function recordOutbox(journal: Journal, path: string, name: string)
     if (!ok) throw bad(i + 1, 'is not a start (type, at, projectId, jobId, attempt)');
     starts.push(v as unknown as OutboxStart);
   });
-  const contents = await journal.open();
+  const contents = await journal.open({ replay: true });
   let written = 0;
   try {
-    const { projects } = replayJournal(contents.records);
+    const { projects } = replayContents(contents);
     for (const start of starts) {
       const state = projects.get(start.projectId);
       if (!state || !(state.state === 'intent' || state.state === 'unknown') || state.attempts !== start.attempt) continue;

@@ -2,13 +2,13 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { LabelkitError, ValidationError } from 'labelkit';
 import type { ValidationProblem } from 'labelkit';
-import type { Pool, PoolClient } from 'pg';
+import type { Pool, PoolClient, Query as PgQuery, QueryArrayConfig } from 'pg';
 import { classifyDatabaseFailure, errorCode } from '../shared/classify.js';
 import { HEARTBEAT_MS, STOP_GRACE_MS } from '../shared/constants.js';
 import { GIVEN_UP, untilAborted } from '../shared/onAbort.js';
 import { redact, redactUrl, urlSecrets } from '../shared/redact.js';
-import { checkJournalRecord } from './journal.js';
-import type { Journal, JournalContents, JournalRecord, QueuedProject } from './journal.js';
+import { checkJournalRecord, replayRecord } from './journal.js';
+import type { Journal, JournalContents, JournalProjectState, JournalRecord, JournalWorker, QueuedProject } from './journal.js';
 import { POSTGRES_JOURNAL_VERSION, schemaSql, versionState } from './pgJournalSchema.js';
 
 export { POSTGRES_JOURNAL_VERSION } from './pgJournalSchema.js';
@@ -433,6 +433,89 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
     return { records: records.map((r) => r.record), warnings: [], ...(delta && { delta }), shared: { worker, workers: workers.sort((a, b) => a.at - b.at).map(({ id, alive }) => ({ id, alive })), heartbeatMs } };
   };
 
+  /** The driver's `Query`, for a statement whose rows are handed over one by one (loaded with the pool, on `open`). */
+  let Query: typeof PgQuery | undefined;
+  /** The run's workers, the first started first, and whether each is alive. */
+  const readWorkers = async (client: PoolClient) =>
+    (
+      await client.query<{ worker: string; alive: boolean }>(
+        `SELECT worker, (ended_at IS NULL AND heartbeat_at > now() - 3 * heartbeat_ms * interval '1 millisecond') AS alive
+           FROM ${s}.workers WHERE run = $1 ORDER BY started_at`,
+        [name],
+      )
+    ).rows.map((w) => ({ id: w.worker, alive: w.alive }));
+
+  /**
+   * The first read of an `open` with `replay`: the run's records in order, each folded into its project's state as
+   * the driver hands it over (replayRecord), never all held at once: at 100,000 projects the read
+   * above held 300,000 rows, their records and the states together. In the order of the run's
+   * index (`records_run`: no sort). The same bookkeeping as `read` for the reads that follow.
+   */
+  const readReplayed = async (): Promise<JournalContents> => {
+    if (!tablesExist || !Query) return read();
+    const PgQueryClass = Query;
+    // Each try folds from the start (a connection lost midway leaves nothing half-replayed).
+    const folded = await persist(async () => {
+      const projects = new Map<string, JournalProjectState>();
+      let url: string | undefined;
+      let upto = settledSeq;
+      const unsettled: number[] = [];
+      let problem: ValidationError | undefined;
+      // One string per worker, not one per record.
+      const workerIds = new Map<string, string>();
+      const client: PoolClient = await open().connect();
+      let workers: JournalWorker[];
+      try {
+        workers = await readWorkers(client);
+        await new Promise<void>((resolve, reject) => {
+          // Rows as arrays (the driver's `rowMode`, which its Query takes as any query does): no object per row.
+          const config: QueryArrayConfig = {
+            text: `SELECT seq, worker, record, written_at < now() - $3 * interval '1 second' AS settled
+                     FROM ${s}.records WHERE run = $1 AND seq > $2 ORDER BY seq`,
+            values: [name, settledSeq, SETTLED_AFTER_S],
+            rowMode: 'array',
+          };
+          const query = client.query(new PgQueryClass(config));
+          query.on('row', (row: [string, string, unknown, boolean]) => {
+            const seq = Number(row[0]);
+            if (row[3]) upto = seq;
+            else unsettled.push(seq);
+            if (problem) return;
+            const record = row[2] as JournalRecord;
+            const wrong = checkJournalRecord(record);
+            if (wrong) {
+              problem = new ValidationError([{ path: `journal record ${row[0]}`, message: `${where}: record ${row[0]} ${wrong}; the journal is corrupt` }]);
+              return;
+            }
+            let id = workerIds.get(row[1]);
+            if (id === undefined) workerIds.set(row[1], (id = row[1]));
+            // The driver parsed this object for this row alone: the worker is written into it, not copied.
+            record.worker = id;
+            url = replayRecord(record, projects) ?? url;
+          });
+          query.on('error', reject);
+          query.on('end', () => resolve());
+        });
+      } catch (error) {
+        client.release(true); // a connection that failed is not given back to the pool
+        throw error;
+      }
+      client.release();
+      if (problem) throw problem;
+      return { projects, url, upto, unsettled, workers };
+    });
+    // As `read`: the records up to `upto` are never asked for again; those after it are remembered as read.
+    settledSeq = folded.upto;
+    seen = new Set();
+    for (const seq of folded.unsettled) if (seq > settledSeq) seen.add(seq);
+    return {
+      records: [],
+      replayed: { ...(folded.url !== undefined && { url: folded.url }), projects: folded.projects },
+      warnings: [],
+      shared: { worker, workers: folded.workers, heartbeatMs },
+    };
+  };
+
   const createTables = () =>
     persist(async () => {
       const client: PoolClient = await open().connect();
@@ -477,9 +560,10 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
   const BUCKET = `least(greatest(1, floor(start_rate / 60.0)), start_tokens + greatest(0, extract(epoch FROM clock_timestamp() - start_at)) * start_rate / 60.0)`;
 
   return {
-    async open() {
+    async open({ replay = false } = {}) {
       worker = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-      const { Pool: PgPool } = await import('pg');
+      const { Pool: PgPool, Query: LoadedQuery } = await import('pg');
+      Query = LoadedQuery;
       // synchronous_commit on whatever the server's default: a record is durable once written.
       // A connection attempt gives up after 10 s (a host that drops packets), then is tried again within retryMs.
       pool = new PgPool({ connectionString: url, max: options.connections ?? 6, application_name: 'labelkit journal', options: '-c synchronous_commit=on', connectionTimeoutMillis: 10_000 });
@@ -515,7 +599,7 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
           // Read as they are, whatever version this labelkit reads (a dry run changes nothing).
           tablesExist = (await checkVersion()) !== 'none';
         }
-        return await read();
+        return await (replay ? readReplayed() : read());
       } catch (error) {
         clearInterval(beat);
         await pool.end().catch(() => undefined);
