@@ -249,11 +249,14 @@ export class OwnText {
   redacted(secrets: Secrets): string {
     const segments = segmentsOf(this);
     const full = segments.map((s) => s.text).join('');
+    const forms = allForms(secrets);
+    // Most lines hold no secret: the quick look of a plain text's, before the map of whose each character is.
+    if (!mayHoldSecret(full, forms)) return full;
     // foreign[i]: characters from elsewhere among the first i.
     const foreign = new Uint32Array(full.length + 1);
     let i = 0;
     for (const s of segments) for (let k = 0; k < s.text.length; k++, i++) foreign[i + 1] = foreign[i]! + (s.own ? 0 : 1);
-    return redactText(full, allForms(secrets), foreign);
+    return redactText(full, forms, foreign);
   }
 }
 
@@ -386,8 +389,12 @@ function segmentsOf(text: OwnText): Segment[] {
 export function redact(text: string | OwnText, secrets: Secrets = []): string {
   if (typeof text !== 'string') return text.redacted(secrets);
   const forms = allForms(secrets);
-  if (!forms.some((f) => text.includes(f)) && !/\b(?:Bearer|Basic)(?:\s|%20|\+)/i.test(text)) return text;
-  return redactText(text, forms);
+  return mayHoldSecret(text, forms) ? redactText(text, forms) : text;
+}
+
+/** Whether a text holds a form of a known secret or the start of a credential: else {@link redactText} would leave it as it is. */
+function mayHoldSecret(text: string, forms: readonly string[]): boolean {
+  return forms.some((f) => text.includes(f)) || /\b(?:Bearer|Basic)(?:\s|%20|\+)/i.test(text);
 }
 
 /**
