@@ -81,8 +81,9 @@ export interface AutoLabelManyOptions extends RerunRules {
    * journal one process holds alone, in that process) and gives it back when its job ends. A
    * dead worker's lease without a job comes back once its heartbeat is overdue; one with a job
    * stays held until the worker that takes over its wait sees the job end (or the wait's
-   * `timeoutMs` after its start). Needs `wait` (a job counts until it ends). Every worker of a run
-   * must give the same (the first fixes it). @defaultValue no limit
+   * `timeoutMs` after its start). Needs `wait` (a job counts until it ends); the waits then poll at
+   * the client's first interval (`poll.intervalMs`), without growing. Every worker of a run must give
+   * the same (the first fixes it). @defaultValue no limit
    */
   maxRunning?: number;
   /**
@@ -738,6 +739,11 @@ async function runJournaledJobs(
         const results = await waitForJobs(client, jobIds, {
           ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
           ...(options.notFoundGraceMs !== undefined && { notFoundGraceMs: options.notFoundGraceMs }),
+          // A job that holds a lease keeps one of the run's K slots until its end is seen: its wait
+          // keeps the poll at the first interval (the client's `poll.intervalMs`, the CLI's
+          // --interval) instead of letting it grow while nothing changes (a job's end seen up to
+          // 5× the interval late left its slot empty that long).
+          ...(gate && { maxIntervalMs: 1 }),
           signal: controller.signal,
           // A job that ends is journaled and told at once, not when the whole group has ended.
           onProgress: (job) => {

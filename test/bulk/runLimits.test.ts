@@ -98,6 +98,23 @@ describe('the run limits of a journal one process holds', () => {
     expect(await inner.running()).toBe(0);
   });
 
+  it('polls a job that holds a lease at the first interval: the poll does not grow while nothing changes (its end is seen late otherwise)', async () => {
+    // One job of 2.5 s; the client's poll from 20 ms, growing by half up to 5 s while nothing changes.
+    const sample = createSampleModel();
+    const slow = await startModelServer({ secretKey: SECRET, predict: async (request) => (await new Promise((r) => setTimeout(r, 2500)), sample(request)) });
+    const c = (client = createLabelingClient({ url: service.url, token: service.token, poll: { intervalMs: 20, maxIntervalMs: 5000 } }));
+    try {
+      const before = service.requests.length;
+      const result = await autoLabelMany(c, [{ ...input(demoProjectId(1)), targetAPI: { endpoint: slow.url, secretKey: SECRET } }], { journal: createMemoryJournal(), maxRunning: 1 });
+      expect(result.outcomes.map((o) => o.outcome)).toEqual(['delivered']);
+      const polls = service.requests.slice(before).filter((r) => r.operationName === 'GetJobs').length;
+      // Growing (20, 30, 45, … ms) the poll asks 11 or 12 times in 2.5 s; at 20 ms (plus each answer's time) some 30 to 100.
+      expect(polls).toBeGreaterThanOrEqual(24);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('asks again at once for a lease given back while its take was on its way (not after the poll interval)', async () => {
     const inner = localLimits({ maxRunning: 1 });
     let onItsWay: (() => void) | undefined;
