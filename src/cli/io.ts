@@ -80,11 +80,20 @@ export interface Printer {
    * fixed phrases that a value may quote (kept as they are).
    */
   json(value: unknown, options?: { phrases?: readonly string[]; indent?: number }): void;
+  /**
+   * Many JSON values on stdout, one a line, each printed (and redacted) as {@link Printer.json}
+   * prints it, written together in a few large writes: a 100,000-project plan is 100,000 lines,
+   * and one write each was most of its printing.
+   */
+  jsonLines(values: Iterable<unknown>): void;
   /** Adds a secret that must never be printed. */
   addSecret(secret: string | undefined): void;
   /** The secrets known so far (for redacting text printed elsewhere, e.g. a progress bar). */
   readonly secrets: ReadonlyArray<string | undefined>;
 }
+
+/** How much text {@link Printer.jsonLines} gathers before it writes (64 Ki characters). */
+const LINES_PER_WRITE_CHARS = 1 << 16;
 
 /**
  * Creates the {@link Printer} of one command run.
@@ -102,6 +111,17 @@ export function createPrinter(io: Io): Printer {
     out: (line) => void io.stdout.write(shown(line)),
     err: (line) => void io.stderr.write(shown(line)),
     json: (value, options = {}) => void io.stdout.write(shown(jsonText(value, options.phrases ?? [], options.indent ?? 0))),
+    jsonLines: (values) => {
+      let text = '';
+      for (const value of values) {
+        text += shown(jsonText(value, [], 0));
+        if (text.length >= LINES_PER_WRITE_CHARS) {
+          io.stdout.write(text);
+          text = '';
+        }
+      }
+      if (text !== '') io.stdout.write(text);
+    },
     addSecret: (secret) => void secrets.push(secret),
     secrets,
   };

@@ -260,6 +260,28 @@ describe('labelkit auto-label over many projects', () => {
     }
   });
 
+  it("redacts the model's secret from every plan line of --dry-run --json, where the journal quotes it", async () => {
+    // A journal whose job ids and errors quote the secret (a service that echoes it): printed as ***, never as it is.
+    const path = join(dir, 'echoed.ndjson');
+    const at = new Date().toISOString();
+    const config = { endpoint: model.url, numberOfFilesPerRequest: 2, labelerEmail: 'many@example.com', role: null };
+    const [started, unknown] = [demoProjectId(91), demoProjectId(92)];
+    const records: JournalRecord[] = [
+      { type: 'run', at, url: service.url },
+      { type: 'intent', at, projectId: started, attempt: 1, config },
+      { type: 'started', at, projectId: started, jobId: `job-${SECRET}` },
+      { type: 'intent', at, projectId: unknown, attempt: 1, config },
+      { type: 'unknown', at, projectId: unknown, error: `refused ${SECRET}` },
+    ];
+    writeFileSync(path, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    const io = fakeIo(env());
+    expect(await main(argv(...args('--project', started, '--project', unknown, '--project', demoProjectId(93), '--journal', path, '--dry-run', '--json')), io)).toBe(0);
+    expect(io.out() + io.err()).not.toContain(SECRET);
+    const plan = events(io.out()).filter((e) => e.event === 'plan');
+    expect(plan.map((e) => [e.projectId, e.action, e.jobId])).toEqual([[started, 'wait', 'job-***'], [unknown, 'skip', undefined], [demoProjectId(93), 'start', undefined]]);
+    expect(plan[0]!.reason).toBe('job job-*** started in an earlier run: waited for, not started again');
+  });
+
   it('after Ctrl-C still rejects with an unexpected error (a bug), not a run told as interrupted (exit 130)', async () => {
     const io = fakeIo(env());
     const stop = new AbortController();

@@ -26,6 +26,26 @@ describe('createPrinter', () => {
     expect(second).toBe('{"***":1,"x ***":2,"x_***":3}');
   });
 
+  it('prints many JSON values one a line, each as json() prints it, secrets redacted, in one write for a few', () => {
+    const values = [value, { event: 'plan', projectId: 'p-secret', jobId: 'job-secret', reason: 'job job-secret started' }, { secret: 1 }, []];
+    const one = fakeIo();
+    const byOne = createPrinter(one);
+    byOne.addSecret('secret');
+    for (const v of values) byOne.json(v);
+    const writes: string[] = [];
+    const io = { ...fakeIo(), stdout: { write: (s: string) => void writes.push(s) } };
+    const printer = createPrinter(io);
+    printer.addSecret('secret');
+    printer.jsonLines(values);
+    expect(writes).toEqual([one.out()]);
+    expect(writes[0]!.split('\n')[1]).toBe('{"event":"plan","projectId":"p-***","jobId":"job-***","reason":"job job-*** started"}');
+    // Many lines: a write per 64 Ki characters, not per line.
+    writes.length = 0;
+    printer.jsonLines(Array.from({ length: 10_000 }, (_, i) => ({ event: 'plan', projectId: `p-${i}`, reason: 'not in the journal' })));
+    expect(writes.join('').split('\n')).toHaveLength(10_001);
+    expect(writes.length).toBeLessThan(20);
+  });
+
   it('prints a plain string redacted whole, and an own text with its fixed words kept', () => {
     const io = fakeIo();
     const printer = createPrinter(io);

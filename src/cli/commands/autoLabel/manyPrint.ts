@@ -1,4 +1,4 @@
-import type { ManyEvent, ProjectOutcome } from '../../../bulk/index.js';
+import type { ManyEvent, ProjectOutcome, WorklistEntry } from '../../../bulk/index.js';
 import type { Io, Printer } from '../../io.js';
 import { redact } from '../../../shared/redact.js';
 import { AUTO_LABEL_OPTIONS, inFlagTerms } from '../../optionFlags.js';
@@ -39,6 +39,20 @@ function worklistWarnings(e: ManyEvent & { event: 'worklist' }): string[] {
   return [...e.warnings, ...other];
 }
 
+/** The worklist as `plan` events, one at a time (a 100,000-project plan is not copied whole). */
+function* planEvents(worklist: readonly WorklistEntry[]) {
+  // Reasons repeat (most projects of a run share one): each is put in flag terms once.
+  const said = new Map<string, string>();
+  for (const p of worklist) {
+    let reason = said.get(p.reason);
+    if (reason === undefined) {
+      reason = inFlagTerms(p.reason, AUTO_LABEL_OPTIONS);
+      if (said.size < 1000) said.set(p.reason, reason);
+    }
+    yield { event: 'plan', ...p, reason };
+  }
+}
+
 /**
  * The progress display: NDJSON events on stdout with `--json`; one summary bar on a terminal
  * (cli-progress, stderr); otherwise one plain stderr line per start and per outcome (CI logs).
@@ -65,7 +79,7 @@ export async function createManyProgress(io: Io, printer: Printer, options: { js
         if (e.event !== 'worklist') printer.json(e);
         else {
           for (const w of worklistWarnings(e)) printer.json({ event: 'warning', message: w });
-          for (const p of e.worklist) printer.json({ event: 'plan', ...p, reason: inFlagTerms(p.reason, AUTO_LABEL_OPTIONS) });
+          printer.jsonLines(planEvents(e.worklist));
         }
       },
       stop: () => undefined,
