@@ -206,10 +206,18 @@ export function secretForms(secret: string): readonly string[] {
   return forms;
 }
 
-function allForms(secrets: Secrets): string[] {
+/** The secrets {@link allForms} was last given, and their forms: a printer gives the same ones line after line. */
+let lastSecrets: string[] = [];
+let lastForms: readonly string[] = [];
+function allForms(secrets: Secrets): readonly string[] {
+  const given: string[] = [];
+  for (const s of secrets) if (s) given.push(s);
+  if (given.length === lastSecrets.length && given.every((s, i) => s === lastSecrets[i])) return lastForms;
   const out = new Set<string>();
-  for (const s of secrets) if (s) for (const f of secretForms(s)) out.add(f);
-  return [...out].sort((a, b) => b.length - a.length);
+  for (const s of given) for (const f of secretForms(s)) out.add(f);
+  lastSecrets = given;
+  lastForms = [...out].sort((a, b) => b.length - a.length);
+  return lastForms;
 }
 
 /**
