@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { demoProjectId, startEmulator } from '../src/emulator/index.js';
 import { startModelServer } from '../src/model/index.js';
 import { startTestPostgres } from '../test/support/postgres.js';
 import { seedRun } from './support/seedRun.js';
+import { treeCpuMs } from './support/procCpu.js';
 import type { SeededRun } from './support/seedRun.js';
 import { smoke } from './support/stats.js';
 import type { Figure } from './support/stats.js';
@@ -39,28 +40,6 @@ interface WorkersRun {
   name: string;
   serviceUrl: string;
   modelUrl: string;
-}
-
-/** CPU (user + system, ms) of a process tree: the postmaster, its live children and those it reaped. */
-function treeCpuMs(root: number): number {
-  const tick = 10; // ms per clock tick (USER_HZ 100)
-  const stat = (pid: number) => {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return text.slice(text.lastIndexOf(')') + 2).split(' ');
-  };
-  const own = stat(root);
-  // Fields after the name: state(0) ppid(1) … utime(11) stime(12) cutime(13) cstime(14).
-  let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const f = stat(Number(entry));
-      if (Number(f[1]) === root) ticks += Number(f[11]) + Number(f[12]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return ticks * tick;
 }
 
 /** The database's side: its server's CPU, its committed statements (round trips) and the journal's size. */

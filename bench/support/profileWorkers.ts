@@ -8,7 +8,7 @@
  * the journal's backends sampled every 25 ms. The load average is printed beside each run.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -16,6 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { demoProjectId, startEmulator } from '../../src/emulator/index.js';
 import { startModelServer } from '../../src/model/index.js';
 import { startTestPostgres } from '../../test/support/postgres.js';
+import { treeCpuMs } from './procCpu.js';
 
 const n = Number(process.argv[2] ?? 1000);
 const sizes = process.argv.length > 3 ? process.argv.slice(3).map(Number) : [1, 3];
@@ -29,26 +30,6 @@ const quantiles = (xs: number[]) => {
   const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? Number.NaN;
   return `p10 ${q(0.1).toFixed(1)} p50 ${q(0.5).toFixed(1)} p90 ${q(0.9).toFixed(1)} max ${q(1).toFixed(1)}`;
 };
-
-/** CPU ms of the PostgreSQL server: the postmaster and its children, live and reaped (as bench/manyWorkers.ts counts it). */
-function serverCpuMs(postmaster: number): number {
-  const stat = (pid: number) => {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return text.slice(text.lastIndexOf(')') + 2).split(' ');
-  };
-  const own = stat(postmaster);
-  let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const f = stat(Number(entry));
-      if (Number(f[1]) === postmaster) ticks += Number(f[11]) + Number(f[12]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return ticks * 10;
-}
 
 /** The machine's CPU time so far (/proc/stat): busy and all, in ticks. */
 function machineTicks(): { busy: number; all: number } {
@@ -95,7 +76,7 @@ try {
     ];
     const env = { PATH: process.env.PATH ?? '', LABELKIT_URL: emu.url, LABELKIT_TOKEN: emu.token, LABELKIT_MODEL_SECRET: SECRET };
     const load0 = loadavg()[0]!;
-    const serverCpu0 = serverCpuMs(postmaster);
+    const serverCpu0 = treeCpuMs(postmaster);
     const ownCpu0 = process.cpuUsage();
     const machine0 = machineTicks();
     const t0 = Date.now();
@@ -152,7 +133,7 @@ try {
     loop.disable();
     const ownCpu = process.cpuUsage(ownCpu0);
     const machine1 = machineTicks();
-    const serverCpu = serverCpuMs(postmaster) - serverCpu0;
+    const serverCpu = treeCpuMs(postmaster) - serverCpu0;
     const load1 = loadavg()[0]!;
     const { rows } = await db.query<{ project_id: string; type: string; at: Date; worker: string }>(
       `SELECT project_id, type, written_at AS at, worker FROM labelkit_journal.records WHERE run = $1 AND type IN ('intent', 'started')`,
