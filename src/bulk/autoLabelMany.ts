@@ -504,7 +504,11 @@ async function runJournaledJobs(
     async function takeAndStart(): Promise<void> {
       const list = queueList!;
       const concurrency = options.concurrency ?? 4;
-      const batch = Math.min(4 * concurrency, 64);
+      // Under --max-running a worker may wait long for a lease (one that sees its jobs end hands
+      // their leases to its own next starts): it takes no more projects than it has starters, so
+      // that no project waits in a blocked worker's hands while others run (they were all left for
+      // the end of the run, started one lease at a time).
+      const batch = gate ? concurrency : Math.min(4 * concurrency, 64);
       const ready: WorklistEntry[] = [];
       let empty = false;
       let taking: Promise<void> | undefined;

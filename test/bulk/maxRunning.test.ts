@@ -101,11 +101,15 @@ describe.skipIf(pg.skip !== undefined)(`--max-running across workers${pg.skip ? 
     expect(summary?.limits).toEqual({ maxRunning: MAX_RUNNING, running: 0 });
   }, within(120_000));
 
-  it('hands the lease of a job whose end a worker saw to its next start in one statement, not a give and a take (the lease statements counted); the last one goes back', async () => {
+  it('hands the lease of a job whose end a worker saw to its next start in one statement, not a give and a take (the lease statements counted); the last one goes back; takes no more projects from the queue than it has starters', async () => {
     const name = `hand-over-${Date.now()}`;
     const journal = openPostgresJournal({ url: pg.url!, name });
     const limits = journal.limits!;
     const { take, give, handOver } = limits;
+    // How many projects the worker takes from the run's queue at once.
+    const queueTake = journal.queue!.take;
+    const batches: number[] = [];
+    journal.queue!.take = async (list, max) => (batches.push(max), queueTake(list, max));
     const calls = { taken: 0, give: 0, handOver: 0 };
     limits.take = async (projectId) => {
       const result = await take(projectId);
@@ -132,6 +136,10 @@ describe.skipIf(pg.skip !== undefined)(`--max-running across workers${pg.skip ? 
     expect(service.emulator.jobsInFlight().peak).toBe(1);
     // Before: a give and a take for each of the six jobs.
     expect(calls).toEqual({ taken: 1, handOver: 5, give: 1 });
+    // No more projects than its starters (before: 12 at concurrency 3): a worker blocked on the
+    // leases holds none that another worker could start meanwhile.
+    expect(batches.length).toBeGreaterThan(0);
+    expect(batches.every((n) => n === 3)).toBe(true);
     const reader = openPostgresJournal({ url: pg.url!, name, readOnly: true });
     await reader.open();
     try {
