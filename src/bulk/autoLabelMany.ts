@@ -294,6 +294,12 @@ async function runJournaledJobs(
   const journal = options.journal ?? createMemoryJournal();
   const contents = await journal.open({ replay: true });
   try {
+    // Asked before the worklist is built, so that a database answers while it is (a 100,000-project
+    // run's question takes it a good half second); its failure is told where it is awaited.
+    const otherRunsAsked = journal.otherRuns?.(inputs.map((i) => i.projectId));
+    otherRunsAsked?.catch(() => undefined);
+    // One turn of the event loop first: a driver sends its statement there (pg's pool hands out a connection on the next tick).
+    if (otherRunsAsked) await new Promise((resolve) => setTimeout(resolve, 0));
     const replay = replayContents(contents);
     const mismatches = configMismatches(url, replay, inputs);
     if (mismatches.length > 0 && !options.force) {
@@ -303,7 +309,7 @@ async function runJournaledJobs(
     const alive = liveWorkers(contents);
     const me = contents.shared?.worker;
     const worklist = buildWorklist(inputs, replay.projects, options, (w) => w !== me && alive.has(w));
-    const otherRuns = (await journal.otherRuns?.(inputs.map((i) => i.projectId))) ?? [];
+    const otherRuns = (await otherRunsAsked) ?? [];
     // A new or mistyped run name over projects other runs started: a second job each unless asked
     // for. A run that has claimed projects already was begun that way on purpose: its workers join it.
     if (otherRuns.length > 0 && !options.force && !options.dryRun && replay.projects.size === 0) {

@@ -407,8 +407,14 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
   // Read again from the last settled record on (see SETTLED_AFTER_S): `seen` holds the younger ones read already.
   let settledSeq = 0;
   let seen = new Set<number>();
+  /** The younger records of a first read with replay, put into `seen` by the next read (a dry run reads once: 300,000 of them just after they were written). */
+  let seenLater: number[] | undefined;
   const read = async (): Promise<JournalContents> => {
     if (!tablesExist) return { records: [], warnings: [], shared: { worker, workers: [], heartbeatMs } };
+    if (seenLater) {
+      for (const seq of seenLater) if (seq > settledSeq) seen.add(seq);
+      seenLater = undefined;
+    }
     const delta = settledSeq > 0 || seen.size > 0;
     // The records and the workers in one round trip. No ORDER BY: at 100,000 projects the sort of
     // 300,000 records with their JSON spilled to disk and tripled the read; they are put in order here.
@@ -454,6 +460,8 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
     return { records: records.map((r) => r.record), warnings: [], ...(delta && { delta }), shared: { worker, workers: workers.sort((a, b) => a.at - b.at).map(({ id, alive }) => ({ id, alive })), heartbeatMs } };
   };
 
+  /** Whether other runs were in the database when `open` read it with replay (they never leave but by prune). */
+  let otherRunsSeen = false;
   /** The driver's `Query`, for a statement whose rows are handed over one by one (loaded with the pool, on `open`). */
   let Query: typeof PgQuery | undefined;
   /** The run's workers, the first started first, and whether each is alive. */
@@ -486,8 +494,11 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
       const workerIds = new Map<string, string>();
       const client: PoolClient = await open().connect();
       let workers: JournalWorker[];
+      let otherRuns: boolean;
       try {
         workers = await readWorkers(client);
+        // Whether the database holds other runs, for otherRuns, which the run asks next.
+        otherRuns = (await client.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${s}.runs WHERE name <> $1) AS any`, [name])).rows[0]?.any === true;
         await new Promise<void>((resolve, reject) => {
           // Rows as arrays (the driver's `rowMode`, which its Query takes as any query does): no object per row.
           const config: QueryArrayConfig = {
@@ -523,12 +534,13 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
       }
       client.release();
       if (problem) throw problem;
-      return { projects, url, upto, unsettled, workers };
+      return { projects, url, upto, unsettled, workers, otherRuns };
     });
     // As `read`: the records up to `upto` are never asked for again; those after it are remembered as read.
     settledSeq = folded.upto;
     seen = new Set();
-    for (const seq of folded.unsettled) if (seq > settledSeq) seen.add(seq);
+    seenLater = folded.unsettled;
+    otherRunsSeen = folded.otherRuns;
     return {
       records: [],
       replayed: { ...(folded.url !== undefined && { url: folded.url }), projects: folded.projects },
@@ -693,9 +705,13 @@ export function openPostgresJournal(options: PostgresJournalOptions): PostgresJo
     async otherRuns(projectIds) {
       if (!tablesExist || projectIds.length === 0) return [];
       // By project through the intents' index (as many lookups as this run has projects, whatever
-      // the database holds), and none at all where no other run exists.
-      const [other] = await query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${s}.runs WHERE name <> $1) AS any`, [name]);
-      if (!other?.any) return [];
+      // the database holds), and none at all where no other run exists. Where `open` saw other runs
+      // already, the statement goes out at once (the run asks before it builds its worklist, so the
+      // database answers meanwhile).
+      if (!otherRunsSeen) {
+        const [other] = await query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${s}.runs WHERE name <> $1) AS any`, [name]);
+        if (!other?.any) return [];
+      }
       const rows = await query<{ run: string; projects: string }>(
         `SELECT r.run, count(DISTINCT r.project_id) AS projects FROM unnest($2::text[]) AS p(id)
            JOIN ${s}.records r ON r.type = 'intent' AND r.project_id = p.id AND r.run <> $1
