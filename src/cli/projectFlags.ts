@@ -12,21 +12,23 @@ import type { UsageProblem } from './usageError.js';
  * @param text - the file's content
  * @param file - its name, for problems
  * @param problems - receives one problem per bad line (with its number)
- * @returns the ids in order
+ * @returns the ids in order, each with its line's number
  * @remarks Duplicates are found by the caller, across the file and `--project` flags.
  * @example
  * ```ts
- * parseProjectsFile('# batch 1\np1\np2  # late\n', 'projects.txt', []); // [{ id: 'p1', where: 'projects.txt:2' }, { id: 'p2', where: 'projects.txt:3' }]
+ * parseProjectsFile('# batch 1\np1\np2  # late\n', 'projects.txt', []); // [{ id: 'p1', line: 2 }, { id: 'p2', line: 3 }]
  * ```
  */
-function parseProjectsFile(text: string, file: string, problems: UsageProblem[]): { id: string; where: string }[] {
-  const out: { id: string; where: string }[] = [];
-  text.split(/\r?\n/).forEach((raw, i) => {
+function parseProjectsFile(text: string, file: string, problems: UsageProblem[]): { id: string; line: number }[] {
+  const out: { id: string; line: number }[] = [];
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i]!;
     const line = raw.replace(/#.*$/, '').trim();
-    if (line === '') return;
+    if (line === '') continue;
     if (/\s/.test(line)) problems.push({ field: `--projects ${file}:${i + 1}`, message: 'one project id per line (ids have no spaces; # starts a comment)' });
-    else out.push({ id: line, where: `${file}:${i + 1}` });
-  });
+    else out.push({ id: line, line: i + 1 });
+  }
   return out;
 }
 
@@ -38,22 +40,24 @@ function parseProjectsFile(text: string, file: string, problems: UsageProblem[])
  * @returns the ids, each once, in order (the flags' first, then the file's)
  */
 export async function projectIds(flags: { project?: string[] | undefined; projects?: string | undefined }, problems: UsageProblem[]): Promise<string[]> {
-  const listed: { id: string; where: string }[] = (flags.project ?? []).map((id, i) => ({ id: id.trim(), where: `--project #${i + 1}` }));
-  for (const p of listed) if (p.id === '') problems.push({ field: p.where, message: 'must not be empty' });
+  // Where each id was given: `--project #n` (flag n, from 1) or the file's line n (as -n), worded only for a problem.
+  const listed: { id: string; at: number }[] = (flags.project ?? []).map((id, i) => ({ id: id.trim(), at: i + 1 }));
+  const where = (at: number) => (at > 0 ? `--project #${at}` : `${flags.projects}:${-at}`);
+  for (const p of listed) if (p.id === '') problems.push({ field: where(p.at), message: 'must not be empty' });
   if (flags.projects !== undefined) {
     try {
       // A loop, not push(...lines): a spread of 150,000 ids overflows the stack.
-      for (const p of parseProjectsFile(await readFile(flags.projects, 'utf8'), flags.projects, problems)) listed.push(p);
+      for (const p of parseProjectsFile(await readFile(flags.projects, 'utf8'), flags.projects, problems)) listed.push({ id: p.id, at: -p.line });
     } catch (error) {
       problems.push({ field: '--projects', message: `cannot read the file ${flags.projects} (${errorCode(error) ?? 'unreadable'})` });
     }
   }
-  const seen = new Map<string, string>();
+  const seen = new Map<string, number>();
   for (const p of listed) {
     if (p.id === '') continue;
     const first = seen.get(p.id);
-    if (first) problems.push({ field: p.where, message: `project ${p.id} is listed twice (also ${first})` });
-    else seen.set(p.id, p.where);
+    if (first !== undefined) problems.push({ field: where(p.at), message: `project ${p.id} is listed twice (also ${where(first)})` });
+    else seen.set(p.id, p.at);
   }
   if (listed.length === 0 && flags.projects !== undefined && problems.length === 0) problems.push({ field: '--projects', message: `${flags.projects} lists no project` });
   else if (listed.length === 0 && flags.projects === undefined) problems.push({ field: '--project', message: 'required: --project ID (repeatable) or --projects FILE' });
