@@ -7,8 +7,9 @@
  * durations summed and divided by 5 (the time 5 slots busy without a gap would take; goal ≤ 1.15×.
  * A lower bound no run can reach: a start may follow an end only once a worker has seen it, one
  * poll and one mutation's round trip at least), and how long a freed slot stays empty before the
- * next start (median and mean). `LABELKIT_BENCH_BEFORE_BIN=…/labelkit.js` runs that CLI first,
- * side by side (each run a run name of its own over the same projects: `--force`). Beside
+ * next start (median and mean). `LABELKIT_BENCH_BEFORE_BIN=…/labelkit.js` runs that CLI side
+ * by side, before, after, after, before (each run a run name of its own over the same projects:
+ * `--force`), each side the mean of its two runs. Beside
  * manyWorkers (whose file the scale work owns), in a file of its own.
  */
 import { spawn } from 'node:child_process';
@@ -61,18 +62,35 @@ export async function maxRunning(): Promise<Figure[]> {
     writeFileSync(projects, Array.from({ length: n }, (_, i) => demoProjectId(i + 1)).join('\n') + '\n');
     const figures: Figure[] = [];
     const label = `--max-running ${MAX_RUNNING}, ${WORKERS} workers × c${CONCURRENCY}, ${n} projects`;
-    for (const [which, cli] of before ? ([['before', before], ['after', bin]] as const) : ([['', bin]] as const)) {
+    // Side by side in the order before, after, after, before: the first run of a bench process is
+    // the slower (a cold emulator and model), and the load drifts; each side's figures are the mean
+    // of its two runs, with their range.
+    const order = before ? ([['before', before], ['after', bin], ['after', bin], ['before', before]] as const) : ([['', bin]] as const);
+    const runs = new Map<string, RunFigures[]>();
+    for (const [which, cli] of order) {
       const r = await runWorkers(cli, n, projects, pg.url, model.url, dir);
+      runs.set(which, [...(runs.get(which) ?? []), r]);
+    }
+    for (const [which, rs] of runs) {
       const name = (what: string) => `${label}${which && ` (${which})`}: ${what}`;
-      const load = r.load;
+      const load: [number, number] = [rs[0]!.load[0], rs.at(-1)!.load[1]];
+      const ok = rs.every((r) => r.ok);
+      const row = (what: string, of: (r: RunFigures) => number, unit: string, more: Partial<Figure> = {}): Figure => {
+        const values = rs.map(of);
+        const value = values.reduce((a, b) => a + b, 0) / values.length;
+        return { bench: 'max running', name: name(what), value, unit, load, ...(values.length > 1 && { range: [Math.min(...values), Math.max(...values)] as [number, number], runs: values.length }), ...more };
+      };
+      const peak = Math.max(...rs.map((r) => r.peak));
+      const ratio = (r: RunFigures) => r.runMs / r.idealMs;
+      const worst = Math.max(...rs.map(ratio));
       figures.push(
-        { bench: 'max running', name: name("peak jobs in flight (the emulator's count)"), value: r.peak, unit: 'jobs', goal: `≤ ${MAX_RUNNING}`, met: r.ok && r.peak <= MAX_RUNNING, load },
-        { bench: 'max running', name: name("first start to last end (the emulator's clock)"), value: r.runMs, unit: 'ms', load },
-        { bench: 'max running', name: name(`ideal ${MAX_RUNNING}-bounded schedule (job durations summed / ${MAX_RUNNING})`), value: r.idealMs, unit: 'ms', load },
-        { bench: 'max running', name: name('wall / ideal'), value: r.runMs / r.idealMs, unit: '×', goal: '≤ 1.15', ...(!smoke && { met: r.ok && r.runMs / r.idealMs <= 1.15 }), load },
-        { bench: 'max running', name: name('a freed slot empty until the next start (median)'), value: r.slotGapMs, unit: 'ms', load },
-        { bench: 'max running', name: name('a freed slot empty until the next start (mean)'), value: r.slotGapMeanMs, unit: 'ms', load },
-        { bench: 'max running', name: name("workers' wall time (start to last exit)"), value: r.wallMs, unit: 'ms', load },
+        { ...row("peak jobs in flight (the emulator's count, the most of the runs)", (r) => r.peak, 'jobs'), value: peak, goal: `≤ ${MAX_RUNNING}`, met: ok && peak <= MAX_RUNNING },
+        row("first start to last end (the emulator's clock)", (r) => r.runMs, 'ms'),
+        row(`ideal ${MAX_RUNNING}-bounded schedule (job durations summed / ${MAX_RUNNING})`, (r) => r.idealMs, 'ms'),
+        row('wall / ideal', ratio, '×', { goal: '≤ 1.15', ...(!smoke && { met: ok && worst <= 1.15 }) }),
+        row('a freed slot empty until the next start (median)', (r) => r.slotGapMs, 'ms'),
+        row('a freed slot empty until the next start (mean)', (r) => r.slotGapMeanMs, 'ms'),
+        row("workers' wall time (start to last exit)", (r) => r.wallMs, 'ms'),
       );
     }
     return figures;
