@@ -192,11 +192,25 @@ function jsonText(value: unknown, phrases: readonly string[], indent: number): O
       ownPart(`${close}}`);
     } else foreign(JSON.stringify(v));
   };
-  // Through JSON first, so that toJSON, undefined and functions come out as JSON.stringify writes them.
+  // Through JSON first, so that toJSON, undefined and functions come out as JSON.stringify writes
+  // them; a flat object of plain values (a plan's line) comes out of that as it is, and is walked as it is.
+  if (isFlatJson(value)) {
+    walk(value, 0);
+    return new OwnText(fixed, values);
+  }
   const text = JSON.stringify(value);
   if (text === undefined) return new OwnText(['', ''], ['undefined']);
   walk(JSON.parse(text), 0);
   return new OwnText(fixed, values);
+}
+
+/** Whether a value is a plain object whose every value is a string, a finite number, a boolean or null: JSON.parse(JSON.stringify(value)) is then the same. */
+function isFlatJson(value: unknown): value is Record<string, string | number | boolean | null> {
+  if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const v of Object.values(value)) {
+    if (!(typeof v === 'string' || typeof v === 'boolean' || v === null || (typeof v === 'number' && Number.isFinite(v)))) return false;
+  }
+  return true;
 }
 
 /**

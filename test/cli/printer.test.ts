@@ -13,6 +13,12 @@ describe('createPrinter', () => {
     printer.json(value, { indent: 2 });
     printer.json([]);
     expect(io.out()).toBe(`${JSON.stringify(value)}\n${JSON.stringify(value, null, 2)}\n[]\n`);
+    // Flat objects of plain values (a plan's lines), and ones that only look flat.
+    const flat = [{ event: 'plan', n: -0, big: 1.5e300, yes: true, no: null, '2': 'first', s: 'a"\\\u0001\u2028' }, { n: Number.NaN }, { u: undefined, v: 1 }, { toJSON: () => 'x' }, Object.create({ inherited: 1 }), { d: new Date(0) }];
+    const again = fakeIo();
+    const printed = createPrinter(again);
+    for (const v of flat) printed.json(v);
+    expect(again.out()).toBe(flat.map((v) => `${JSON.stringify(v)}\n`).join(''));
   });
 
   it('redacts the values and keys of JSON, but not labelkit’s field names such as secretKey', () => {
