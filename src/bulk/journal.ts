@@ -170,11 +170,10 @@ export interface JournalContents {
   /** Every record, oldest first (empty when the journal gives `replayed` instead). */
   records: JournalRecord[];
   /**
-   * Set by a journal opened with `replay` that replayed its records as it read them
-   * ({@link replayJournal}, record by record), so as never to hold them all at once (a database
-   * run of 100,000 projects has 300,000 and more): each project's state and the service URL of the
-   * latest run record, exactly what `replayJournal(records)` would give; `records` is then empty.
-   * Read it with {@link replayContents}.
+   * Set by a journal opened with `replay` that replayed its records as it read them, record by
+   * record, so as never to hold them all at once (a database run of 100,000 projects has 300,000
+   * and more): each project's state and the service URL of the latest run record, exactly what the
+   * replay of `records` would give; `records` is then empty.
    */
   replayed?: { url?: string; projects: Map<string, JournalProjectState> };
   /** Things the backend repaired or tolerated, e.g. an incomplete last line after a crash. */
@@ -211,9 +210,9 @@ export interface JournalContents {
 export interface Journal {
   /**
    * Reads back every record written so far and readies the journal for appends.
-   * @param options - `replay`: the caller needs only each project's state (read it with
-   * {@link replayContents}): a journal may then replay the records as it reads them and answer
-   * `replayed` instead of the records, never holding them all at once (the database journal does)
+   * @param options - `replay`: the caller needs only each project's state: a journal may then
+   * replay the records as it reads them and answer `replayed` instead of the records, never
+   * holding them all at once (the database journal does)
    * @returns the records (or, with `replay`, possibly their replay) and any warning
    * @throws a labelkit error of code `VALIDATION` when the journal is corrupt (naming the line)
    */
