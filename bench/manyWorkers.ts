@@ -8,6 +8,7 @@ import type { Journal } from '../src/bulk/index.js';
 import { demoProjectId, startEmulator } from '../src/emulator/index.js';
 import { startModelServer } from '../src/model/index.js';
 import { startTestPostgres } from '../test/support/postgres.js';
+import { runToEnd } from './support/childProcess.js';
 import { seedRun } from './support/seedRun.js';
 import { treeCpuMs } from './support/procCpu.js';
 import type { SeededRun } from './support/seedRun.js';
@@ -130,14 +131,7 @@ async function dryRun(url: string, n: number, run: SeededRun): Promise<{ ms: num
   ];
   // A dry run sends nothing: the service's URL (now closed) is only compared with the run's.
   const env = { PATH: process.env.PATH ?? '', LABELKIT_URL: run.serviceUrl, LABELKIT_TOKEN: 'bench', LABELKIT_MODEL_SECRET: SECRET };
-  const t = performance.now();
-  const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, args, { env, cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-2000)));
-    child.on('close', (c) => resolve({ code: c, stderr: err }));
-  });
-  const ms = performance.now() - t;
+  const { code, stderr, ms } = await runToEnd(args, { env, cwd: dir });
   rmSync(dir, { recursive: true, force: true });
   if (code !== 0) console.error(`manyWorkers: the dry run exited ${code}: ${stderr}`);
   return { ms, rssMiB: Number(/BENCH_MAX_RSS_KIB=(\d+)/.exec(stderr)?.[1] ?? Number.NaN) / 1024, code };

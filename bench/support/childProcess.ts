@@ -56,3 +56,22 @@ export function startBenchChild(script: string, args: string[], nodeArgs: string
     },
   };
 }
+
+/**
+ * Runs a node process to its end with stdout to /dev/null (a pipe read slowly would add its
+ * backlog to the process's RSS), keeping the end of its stderr (where bench/support/reportRss.mjs
+ * and cpuAtExit.mjs write their figures).
+ *
+ * @param args - node's arguments (its flags, the script, the script's arguments)
+ * @param options - the child's `env` and `cwd`
+ * @returns its exit code, the last 2,000 characters of its stderr, and its wall time (ms)
+ */
+export function runToEnd(args: string[], options: { env: NodeJS.ProcessEnv; cwd: string }): Promise<{ code: number | null; stderr: string; ms: number }> {
+  const t = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { ...options, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-2000)));
+    child.on('close', (code) => resolve({ code, stderr: err, ms: performance.now() - t }));
+  });
+}

@@ -12,13 +12,13 @@
  * several are run one after the other on the same seeded run, for a before/after side by side).
  * The CLI must be built (`npm run build`) after source changes.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { demoProjectId } from '../../src/emulator/index.js';
 import { startTestPostgres } from '../../test/support/postgres.js';
+import { runToEnd } from './childProcess.js';
 import { seedRun } from './seedRun.js';
 
 const args = process.argv.slice(2);
@@ -40,8 +40,9 @@ try {
   const t0 = performance.now();
   await seedRun(pg.url, run, n);
   // Other runs over some of the same projects, as the benchmark's database holds (its 1k and 10k runs): the dry run asks for them.
-  for (const other of [1000, 10_000].filter((k) => k <= n)) await seedRun(pg.url, { ...run, name: `dry-alone-other-${other}` }, other);
-  console.log(`seeded ${n} projects (and other runs of 1,000 and 10,000) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const others = [1000, 10_000].filter((k) => k <= n);
+  for (const other of others) await seedRun(pg.url, { ...run, name: `dry-alone-other-${other}` }, other);
+  console.log(`seeded ${n} projects (and other runs of ${others.join(' and ') || 'none'}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const projects = join(dir, 'projects.txt');
   writeFileSync(projects, Array.from({ length: n }, (_, i) => demoProjectId(i + 1)).join('\n') + '\n');
   for (let r = 0; r < runs; r++) {
@@ -52,15 +53,8 @@ try {
       ];
       const env = { PATH: process.env.PATH ?? '', LABELKIT_URL: run.serviceUrl, LABELKIT_TOKEN: 'bench', LABELKIT_MODEL_SECRET: 'bench-dry-secret' };
       const before = loadavg()[0]!;
-      const t = performance.now();
-      // stdout to /dev/null, as the benchmark runs it: a pipe read slowly would add its backlog to the RSS.
-      const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, cli, { env, cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
-        let err = '';
-        child.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-2000)));
-        child.on('close', (c) => resolve({ code: c, stderr: err }));
-      });
-      const ms = performance.now() - t;
+      // stdout to /dev/null, as the benchmark runs it.
+      const { code, stderr, ms } = await runToEnd(cli, { env, cwd: dir });
       const rss = Number(/BENCH_MAX_RSS_KIB=(\d+)/.exec(stderr)?.[1] ?? Number.NaN) / 1024;
       const cpu = Number(/cpu-ms ([\d.]+)/.exec(stderr)?.[1] ?? Number.NaN);
       console.log(
