@@ -26,7 +26,9 @@ export const STARTS_PROCESSES = [
   'test/bulk/manyTotals.test.ts', // PostgreSQL
   'test/bulk/maxRunning.test.ts', // PostgreSQL, CLI workers (one killed)
   'test/bulk/manyWorkers.test.ts', // PostgreSQL, CLI workers
+  'test/bulk/pgJournalPrepared.test.ts', // PostgreSQL
   'test/bulk/pgJournalQueue.test.ts', // PostgreSQL
+  'test/bulk/pgJournalRead.test.ts', // PostgreSQL
   'test/bulk/postgresJournal.test.ts', // PostgreSQL
   'test/cli/autoLabelMany.test.ts', // the built CLI
   'test/cli/binary.test.ts', // the built CLI
@@ -56,6 +58,8 @@ export const SHARES_POSTGRES = [
   'test/bulk/manyTotals.test.ts',
   'test/bulk/manyWorkers.test.ts',
   'test/bulk/maxRunning.test.ts',
+  'test/bulk/pgJournalPrepared.test.ts',
   'test/bulk/pgJournalQueue.test.ts',
+  'test/bulk/pgJournalRead.test.ts',
   'test/bulk/postgresJournal.test.ts',
 ];
