@@ -5,12 +5,12 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openFileJournal, openPostgresJournal } from '../src/bulk/index.js';
 import type { Journal } from '../src/bulk/index.js';
-import { demoProjectId, startEmulator } from '../src/emulator/index.js';
-import { startModelServer } from '../src/model/index.js';
+import { demoProjectId } from '../src/emulator/index.js';
 import { startTestPostgres } from '../test/support/postgres.js';
 import { runToEnd } from './support/childProcess.js';
 import { seedRun } from './support/seedRun.js';
 import { treeCpuMs } from './support/procCpu.js';
+import { workersSetUp } from './support/workersSetUp.js';
 import type { SeededRun } from './support/seedRun.js';
 import { smoke } from './support/stats.js';
 import type { Figure } from './support/stats.js';
@@ -75,11 +75,7 @@ async function databaseProbe(url: string) {
 
 /** Runs `workers` CLI processes on one PostgreSQL run over `n` fresh demo projects; wall time to the last exit. */
 async function runWorkers(url: string, n: number, workers: number, latencyMs = LATENCY_MS): Promise<WorkersRun> {
-  const emu = await startEmulator({ demoProject: false, demoProjects: n, latencyMs, model: { concurrency: 64, retries: 0 } });
-  const model = await startModelServer({ secretKey: SECRET });
-  const dir = mkdtempSync(join(tmpdir(), 'labelkit-bench-workers-'));
-  const projects = join(dir, 'projects.txt');
-  writeFileSync(projects, Array.from({ length: n }, (_, i) => demoProjectId(i + 1)).join('\n') + '\n');
+  const { emu, model, dir, projects, close } = await workersSetUp(n, latencyMs, SECRET, 'labelkit-bench-workers-');
   const name = `bench-${n}-${workers}-${Date.now()}`;
   const args = [
     ...measuring, bin, 'auto-label', '--projects', projects, '--journal', url, '--journal-name', name,
@@ -113,9 +109,7 @@ async function runWorkers(url: string, n: number, workers: number, latencyMs = L
     const p = emu.emulator.store.jobSource(job.id)?.projectId ?? '?';
     jobs.set(p, (jobs.get(p) ?? 0) + 1);
   }
-  await model.close();
-  await emu.close();
-  rmSync(dir, { recursive: true, force: true });
+  await close();
   const ids = Array.from({ length: n }, (_, i) => demoProjectId(i + 1));
   return { wallMs, codes, workerCpuMs, peakRssMiB, name, serviceUrl: emu.url, modelUrl: model.url, twice: ids.filter((p) => (jobs.get(p) ?? 0) > 1).length, withoutJob: ids.filter((p) => !jobs.has(p)).length };
 }

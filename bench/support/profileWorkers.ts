@@ -8,15 +8,14 @@
  * the journal's backends sampled every 25 ms. The load average is printed beside each run.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { demoProjectId, startEmulator } from '../../src/emulator/index.js';
-import { startModelServer } from '../../src/model/index.js';
 import { startTestPostgres } from '../../test/support/postgres.js';
 import { treeCpuMs } from './procCpu.js';
+import { workersSetUp } from './workersSetUp.js';
 
 const n = Number(process.argv[2] ?? 1000);
 const sizes = process.argv.length > 3 ? process.argv.slice(3).map(Number) : [1, 3];
@@ -61,11 +60,7 @@ const backend = (await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid
 const postmaster = Number(readFileSync(`/proc/${backend}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
 try {
   for (const workers of sizes) for (const [label, bin] of bins) {
-    const emu = await startEmulator({ demoProject: false, demoProjects: n, latencyMs: 20, model: { concurrency: 64, retries: 0 } });
-    const model = await startModelServer({ secretKey: SECRET });
-    const dir = mkdtempSync(join(tmpdir(), 'labelkit-profile-workers-'));
-    const projects = join(dir, 'projects.txt');
-    writeFileSync(projects, Array.from({ length: n }, (_, i) => demoProjectId(i + 1)).join('\n') + '\n');
+    const { emu, model, dir, projects, close } = await workersSetUp(n, 20, SECRET, 'labelkit-profile-workers-');
     const name = `profile-${n}-${workers}-${Date.now()}`;
     const args = [
       // Node's own flags for each worker (`LABELKIT_PROFILE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"`).
@@ -189,9 +184,7 @@ try {
     }
     console.log(`  journal backends not idle, per sample (${samples} samples):`);
     for (const [w, k] of [...waits].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`    ${(k / samples).toFixed(2)}  ${w}`);
-    await model.close();
-    await emu.close();
-    rmSync(dir, { recursive: true, force: true });
+    await close();
   }
 } finally {
   await db.end();
