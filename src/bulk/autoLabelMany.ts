@@ -374,6 +374,8 @@ async function runJournaledJobs(
     const handled = new Set<string>();
     /** Each project's state in the journal, as last read (read again while waiting, on a shared journal). */
     let state = replay.projects;
+    /** Whether the start phase has ended (the take-over of dead workers' waits beside it then starts and waits too). */
+    let startsDone = false;
     const settleLost = (p: WorklistEntry, worker: string | undefined) => {
       const message = `${worker ? `the worker ${worker}` : 'another worker'} claimed it first (attempt ${p.attempt ?? 1}): not sent by this run`;
       settle(p.index, { projectId: p.projectId, outcome: 'claimed-elsewhere', ...(worker && { worker }), error: { message }, fromJournal: false });
@@ -476,6 +478,13 @@ async function runJournaledJobs(
         if (waits.length > 0) await limits!.adopt(waits, holdMs).catch(journalFailed);
       }
       const starts = worklist.filter((p) => p.action === 'start');
+      const takesOver = contents.shared !== undefined && journal.refresh !== undefined && options.wait !== false;
+      // Under --max-running the take-over of dead workers' waits runs beside the starts: a dead
+      // worker's lease whose job started comes back only when a live worker sees that job end, and a
+      // starter waits for a lease; had the dead worker held all K, the starters would wait for ever
+      // for a take-over that began only after them.
+      let ownWaits: (own: Promise<unknown>) => void = () => undefined;
+      const takingOver = gate && takesOver ? takeOverDeadWorkers(new Promise<unknown>((resolve) => (ownWaits = resolve))) : undefined;
       if (contents.shared && journal.queue) {
         // The run's queue in the journal: each worker takes the next projects nobody has taken.
         try {
@@ -484,18 +493,24 @@ async function runJournaledJobs(
             starts.map((p) => ({ projectId: p.projectId, attempt: p.attempt ?? 1 })),
           );
         } catch (error) {
-          return journalFailed(error);
+          journalFailed(error);
         }
-        await takeAndStart();
+        if (!journalError) await takeAndStart();
       } else {
         await startFromList(starts);
       }
       // A `started` record is written while the next project starts; its wait begins once it is durable.
       await Promise.all(startWrites);
-      if (journalError) return;
+      startsDone = true;
+      if (journalError) {
+        ownWaits(Promise.resolve());
+        await takingOver;
+        return;
+      }
       beginWait(toWait.splice(0));
       const own = allWaits();
-      await (contents.shared && journal.refresh && options.wait !== false ? takeOverDeadWorkers(own) : own);
+      ownWaits(own);
+      await (takingOver ?? (takesOver ? takeOverDeadWorkers(own) : own));
       // Waits begun by starts made while taking over (each with its lease).
       await allWaits();
       if (queueList !== undefined && !journalError) await settleTakenElsewhere();
@@ -795,19 +810,8 @@ async function runJournaledJobs(
       const gaveBack: Promise<void>[] = [];
       let ownDone = false;
       const ownEnded = own.then(() => (ownDone = true));
-      for (;;) {
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        await Promise.race([ownEnded, new Promise((r) => (timer = setTimeout(r, everyMs)))]);
-        clearTimeout(timer);
-        if (options.signal?.aborted || journalError) break;
-        // Projects a dead worker took from the queue and never claimed: started here now.
-        if (queueList !== undefined) {
-          await takeAndStart();
-          await Promise.all(startWrites);
-          if (journalError || options.signal?.aborted) break;
-        }
-        const more = toWait.splice(0);
-        if (more.length > 0) adopted.push(waitGroup(more));
+      /** Reads the journal again and takes over the waits of dead workers' started jobs (their leases too); how many it took. */
+      const adoptDeadWaits = async (): Promise<number> => {
         const fresh = await untilAborted(journal.refresh!(), options.signal, 0).catch(() => undefined);
         const found: WaitEntry[] = [];
         if (fresh) {
@@ -833,7 +837,29 @@ async function runJournaledJobs(
           if (gate) await limits!.adopt(found.map((f) => f.projectId), holdMs).catch(journalFailed);
           adopted.push(waitGroup(found));
         }
-        if (ownDone && found.length === 0 && more.length === 0) break;
+        return found.length;
+      };
+      for (;;) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([ownEnded, new Promise((r) => (timer = setTimeout(r, everyMs)))]);
+        clearTimeout(timer);
+        if (options.signal?.aborted || journalError) break;
+        // Beside the starts (under --max-running) only dead workers' waits are taken over here:
+        // this worker's own starts and their waits are the start phase's until it ends.
+        if (!startsDone) {
+          await adoptDeadWaits();
+          continue;
+        }
+        // Projects a dead worker took from the queue and never claimed: started here now.
+        if (queueList !== undefined) {
+          await takeAndStart();
+          await Promise.all(startWrites);
+          if (journalError || options.signal?.aborted) break;
+        }
+        const more = toWait.splice(0);
+        if (more.length > 0) adopted.push(waitGroup(more));
+        const found = await adoptDeadWaits();
+        if (ownDone && found === 0 && more.length === 0) break;
         if (ownDone) await Promise.all(adopted);
       }
       await Promise.all([ownEnded, ...adopted, ...gaveBack]);
